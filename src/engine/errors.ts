@@ -1,0 +1,57 @@
+// Errors the engine raises. Adapters map them to statuses: ValidationError and RuleError -> 400,
+// TimeoutError -> 400 with the limit, anything else -> 500 (a fault of ours, never shown to the client).
+
+export interface Problem {
+  /** JSON path into the rule document, e.g. `decisionTable.rows[3].cells[1].scalarCondition.operator`. */
+  path: string;
+  message: string;
+}
+
+/** The rule document is malformed. Lists every problem at once. */
+export class ValidationError extends Error {
+  readonly problems: Problem[];
+  constructor(problems: Problem[]) {
+    super(problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; '));
+    this.name = 'ValidationError';
+    this.problems = problems;
+  }
+}
+
+/** A rule-level failure at solve time (a script that throws, an ambiguous alias, an unsolvable flow). */
+export class RuleError extends Error {
+  readonly where: string | undefined;
+  constructor(message: string, where?: string) {
+    super(where ? `${where}: ${message}` : message);
+    this.name = 'RuleError';
+    this.where = where;
+  }
+}
+
+/** Evaluation passed its deadline. */
+export class TimeoutError extends Error {
+  readonly limitMs: number | undefined;
+  constructor(limitMs: number | undefined) {
+    super(
+      limitMs === undefined
+        ? 'Rule evaluation exceeded its time limit'
+        : `Rule evaluation exceeded the time limit of ${limitMs} ms`,
+    );
+    this.name = 'TimeoutError';
+    this.limitMs = limitMs;
+  }
+}
+
+/**
+ * Thrown by a RuleResolver when a referenced rule may exist but is not loaded. The service loads it and
+ * solves again; it never reaches a client.
+ */
+export class UnresolvedRuleError extends Error {
+  readonly idOrAlias: string;
+  readonly version: number | undefined;
+  constructor(idOrAlias: string, version: number | undefined) {
+    super(`Rule ${idOrAlias}${version === undefined ? '' : ` version ${version}`} is not loaded`);
+    this.name = 'UnresolvedRuleError';
+    this.idOrAlias = idOrAlias;
+    this.version = version;
+  }
+}

@@ -1,0 +1,63 @@
+// Dotted paths with optional array indexes (`client.age`, `order[1].price`, `[0].name`), compiled once.
+
+export type PathSegment = string | number;
+
+const SEGMENT = /([^.[\]]+)|\[(\d+)\]/g;
+
+/** Splits `a.b[2].c` into ['a', 'b', 2, 'c']. An empty path gives []. */
+export function parsePath(path: string): PathSegment[] {
+  const segments: PathSegment[] = [];
+  for (const match of path.matchAll(SEGMENT)) {
+    if (match[2] !== undefined) segments.push(Number(match[2]));
+    else segments.push(match[1]!);
+  }
+  return segments;
+}
+
+/** The value at `segments`, or undefined when any step is missing (missing is not null). */
+export function getAt(root: unknown, segments: readonly PathSegment[]): unknown {
+  let current: unknown = root;
+  for (const segment of segments) {
+    if (current === null || typeof current !== 'object') return undefined;
+    if (typeof segment === 'number') {
+      if (!Array.isArray(current)) return undefined;
+      current = current[segment];
+    } else {
+      if (!Object.hasOwn(current, segment)) return undefined;
+      current = (current as Record<string, unknown>)[segment];
+    }
+  }
+  return current;
+}
+
+/** A reader for one path, built once per column or reference so solves do not re-parse it. */
+export function compilePathGetter(path: string): (root: unknown) => unknown {
+  const segments = parsePath(path);
+  if (segments.length === 1 && typeof segments[0] === 'string') {
+    const key = segments[0];
+    return (root) =>
+      root !== null && typeof root === 'object' && Object.hasOwn(root, key)
+        ? (root as Record<string, unknown>)[key]
+        : undefined;
+  }
+  return (root) => getAt(root, segments);
+}
+
+/** Writes `value` at `segments`, creating plain objects on the way (`prices.final` -> {prices:{final}}). */
+export function setAt(root: Record<string, unknown>, segments: readonly PathSegment[], value: unknown): void {
+  let current: Record<string, unknown> = root;
+  for (let i = 0; i < segments.length - 1; i++) {
+    const key = String(segments[i]);
+    const next = Object.hasOwn(current, key) ? current[key] : undefined;
+    if (next === null || typeof next !== 'object' || Array.isArray(next)) {
+      const created: Record<string, unknown> = {};
+      // defineProperty keeps `__proto__` and friends as plain keys: input-controlled paths must not pollute prototypes.
+      Object.defineProperty(current, key, { value: created, writable: true, enumerable: true, configurable: true });
+      current = created;
+    } else {
+      current = next as Record<string, unknown>;
+    }
+  }
+  const last = String(segments[segments.length - 1]);
+  Object.defineProperty(current, last, { value, writable: true, enumerable: true, configurable: true });
+}

@@ -1,0 +1,147 @@
+// The engine's public contract. Every other module (service, CLI, HTTP, Kafka, benchmarks) codes against
+// these types only; the engine itself is pure: no I/O, no globals, the clock and every capability passed in.
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+export const STRATEGIES = ['STANDARD', 'FIRST_MATCH', 'ARRAY', 'EVALUATE_ALL'] as const;
+export type Strategy = (typeof STRATEGIES)[number];
+
+export const LOOKUP_METHODS = ['LOOKUP_VALUE', 'LOOKUP_EXISTS'] as const;
+export type LookupMethod = (typeof LOOKUP_METHODS)[number];
+
+export const RULE_TYPES = [
+  'decision-table',
+  'decision-tree',
+  'complex-rule',
+  'lookup-table',
+  'composition',
+  'workflow',
+  'integration-flow',
+] as const;
+export type RuleType = (typeof RULE_TYPES)[number];
+
+/** A reference from one rule to another (SOLVE, LOOKUP_*, DR.solve, flow nodes). `version` undefined = latest published. */
+export interface RuleRef {
+  idOrAlias: string;
+  version?: number;
+}
+
+/**
+ * Supplies the compiled rules that a rule calls. The service implements it over its compiled-rule cache,
+ * the CLI over a folder of rule files (`--rules DIR`), tests over a Map.
+ *
+ * `resolve` is synchronous so that table solves stay synchronous. It returns:
+ *  - a CompiledRule when found;
+ *  - undefined when the rule or version definitely does not exist (SOLVE then yields null);
+ * and throws:
+ *  - RuleError (kind 'rule') for an ambiguous alias;
+ *  - UnresolvedRuleError when the rule may exist but is not loaded yet: the service catches it, loads the
+ *    rule asynchronously and solves again (see docs/decisions).
+ */
+export interface RuleResolver {
+  resolve(idOrAlias: string, version: number | undefined): CompiledRule | undefined;
+}
+
+/** Outbound HTTP for HTTP_* functions, DR.http and HTTP_CLIENT nodes. The service enforces the host allowlist. */
+export interface HttpRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Parsed JSON when the body was JSON, otherwise the text. */
+  body: unknown;
+}
+export interface HttpClient {
+  request(req: HttpRequest): Promise<HttpResponse>;
+}
+
+/** Runs scripting rules (`complex-rule`). Implemented in engine/script over isolated-vm; injected because it owns native isolates. */
+export interface ScriptSandbox {
+  run(script: CompiledScriptHandle, call: ScriptCall): Promise<unknown>;
+  dispose(): void;
+}
+export interface CompiledScriptHandle {
+  readonly source: string;
+  readonly cacheKey: string;
+}
+export interface ScriptCall {
+  input: unknown;
+  ruleVariables: Record<string, unknown>;
+  /** DR.solve(...) from inside the script. */
+  solve: (idOrAlias: string, data: unknown, version?: number, strategy?: string) => Promise<unknown>;
+  http?: HttpClient;
+  log: (line: string) => void;
+  deadline: number;
+}
+
+export interface SolveOptions {
+  /** Missing, unknown or unsupported by the rule type: STANDARD. */
+  strategy?: Strategy | string;
+  includedConditionCols?: string[];
+  excludedConditionCols?: string[];
+  /** Lookup tables only; default LOOKUP_VALUE. */
+  lookupMethod?: LookupMethod | string;
+  /** The solve time: row time validity, NOW(), CURDATE(), partial dates. Required for reproducible results. */
+  now?: Date | number;
+  /** IANA zone for date functions given no zone. Default 'UTC'. */
+  timeZone?: string;
+  /** Record the evaluation trace (SPEC: X-Debug / `verdict solve --debug`). */
+  trace?: boolean;
+  resolver?: RuleResolver;
+  http?: HttpClient;
+  sandbox?: ScriptSandbox;
+  /** Epoch ms after which evaluation stops with a TimeoutError. */
+  deadline?: number;
+  /** The timeout the deadline came from, for the error message. */
+  timeoutMs?: number;
+}
+
+/** One solve of one input object. */
+export interface SolveResult {
+  /** The Solver API response for this input (an array; see SPEC 3.1). */
+  result: Json[];
+  /** Present when `trace: true` was asked for. Shape per rule type, see spec/rule-format.md §10.1. */
+  trace?: unknown[];
+}
+
+/** A rule compiled once per version and reused for every solve. */
+export interface CompiledRule {
+  readonly type: RuleType;
+  readonly ruleId: string | undefined;
+  readonly ruleAlias: string | undefined;
+  readonly version: number | undefined;
+  readonly name: string;
+  /** True when a solve may need to await (scripts, flows, HTTP functions, SOLVE of an async rule). */
+  readonly async: boolean;
+  /** Rules this rule references by a literal id or alias, found at compile time. */
+  readonly dependencies: readonly RuleRef[];
+  /** Internal: evaluate one input object. Use solve()/solveSync() from engine/index.ts. */
+  evaluate(input: unknown, ctx: EvaluationContext): SolveResult | Promise<SolveResult>;
+}
+
+/** Everything an evaluation may use, normalised from SolveOptions once per solve. */
+export interface EvaluationContext {
+  strategy: Strategy;
+  includedConditionCols: readonly string[] | undefined;
+  excludedConditionCols: readonly string[] | undefined;
+  lookupMethod: LookupMethod;
+  now: number;
+  timeZone: string;
+  trace: boolean;
+  resolver: RuleResolver | undefined;
+  http: HttpClient | undefined;
+  sandbox: ScriptSandbox | undefined;
+  deadline: number;
+  timeoutMs: number | undefined;
+  /** Nesting depth of SOLVE / flow calls, to stop runaway recursion. */
+  depth: number;
+}
+
+export interface CompileOptions {
+  /** IANA zone used when compiling date cells without an offset. Default 'UTC'. */
+  timeZone?: string;
+}

@@ -1,0 +1,2 @@
+// Library entry: `import { compileRule, solve } from 'verdict'`.
+export * from './engine/index.ts';
