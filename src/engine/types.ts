@@ -119,8 +119,21 @@ export interface CompiledRule {
   readonly async: boolean;
   /** Rules this rule references by a literal id or alias, found at compile time. */
   readonly dependencies: readonly RuleRef[];
+  /** Present on lookup tables: LOOKUP_VALUE / LOOKUP_EXISTS functions read them directly. */
+  readonly lookup?: LookupTableAccess;
   /** Internal: evaluate one input object. Use solve()/solveSync() from engine/index.ts. */
   evaluate(input: unknown, ctx: EvaluationContext): SolveResult | Promise<SolveResult>;
+}
+
+/** Direct access to a lookup table's rows (spec/rule-format.md §7, §4.9.7). */
+export interface LookupTableAccess {
+  /**
+   * The cell of `column` (matched by column name, then alias) in the row whose primary key equals `key`, with the
+   * simple-value cast applied; with `column` undefined, the whole row keyed by column alias without the primary key
+   * (the function page's shape). null when no row or no such column.
+   */
+  lookupValue(key: unknown, column: string | undefined): unknown;
+  lookupExists(key: unknown): boolean;
 }
 
 /** Everything an evaluation may use, normalised from SolveOptions once per solve. */
