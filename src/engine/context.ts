@@ -35,6 +35,7 @@ export function createContext(options: SolveOptions & { now: Date | number }, de
     deadline: options.deadline ?? Number.POSITIVE_INFINITY,
     timeoutMs: options.timeoutMs,
     depth,
+    random: options.random,
   };
 }
 

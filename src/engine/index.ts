@@ -31,7 +31,7 @@ export function compileRule(document: unknown, options: CompileOptions = {}): Co
   const doc = document as Record<string, unknown>;
   const compiler = COMPILERS[doc.type as string];
   if (!compiler) throw new ValidationError([{ path: 'type', message: `rule type "${String(doc.type)}" cannot be solved` }]);
-  return compiler(doc, { timeZone: options.timeZone ?? 'UTC' });
+  return compiler(doc, { timeZone: options.timeZone ?? 'UTC', arithmeticAssociativity: options.arithmeticAssociativity ?? 'left' });
 }
 
 /** Solves one input object. Works for every rule type. */

@@ -76,6 +76,13 @@ export interface ScriptCall {
   http?: HttpClient;
   log: (line: string) => void;
   deadline: number;
+  /** The limit the deadline came from, for the TimeoutError message. */
+  timeoutMs?: number;
+  /**
+   * True when the script is solved below another script's DR.solve (that script holds an isolate while it waits).
+   * The sandbox may then exceed its isolate pool, so that scripts waiting on each other cannot deadlock it.
+   */
+  nested?: boolean;
 }
 
 export interface SolveOptions {
@@ -98,6 +105,8 @@ export interface SolveOptions {
   deadline?: number;
   /** The timeout the deadline came from, for the error message. */
   timeoutMs?: number;
+  /** Source of RANDOM(): uniform in [0, 1). Default Math.random; tests pass a seeded one. */
+  random?: () => number;
 }
 
 /** One solve of one input object. */
@@ -152,9 +161,21 @@ export interface EvaluationContext {
   timeoutMs: number | undefined;
   /** Nesting depth of SOLVE / flow calls, to stop runaway recursion. */
   depth: number;
+  /**
+   * True below a DR.solve call: an enclosing script holds a sandbox isolate while it waits, so scripts solved here
+   * may go beyond the sandbox's isolate pool instead of waiting for it (which could deadlock).
+   */
+  insideScript?: boolean;
+  /** Source of RANDOM(); Math.random when absent. */
+  random?: () => number;
 }
 
 export interface CompileOptions {
   /** IANA zone used when compiling date cells without an offset. Default 'UTC'. */
   timeZone?: string;
+  /**
+   * Grouping of `a - b - c` in expression text: 'left' (standard arithmetic, default) or 'right' (DecisionRules'
+   * right-to-left quirk). See docs/decisions/expressions-arithmetic-associativity.md.
+   */
+  arithmeticAssociativity?: 'left' | 'right';
 }

@@ -1,9 +1,40 @@
-// Placeholder: the rule-document validator (engine-foundation issue) replaces this.
+// Validates a rule document and reports every problem at once, each with its JSON path and reason
+// (`decisionTable.rows[3].cells[1].scalarCondition.operator: unknown operator "betwen"`).
+// The envelope is common to all types; each type's body has its own module, chosen from BODY_CHECKS.
 import type { Problem } from '../engine/errors.ts';
+import type { RuleType } from '../engine/types.ts';
+import { Problems, describe, isObject, text } from './check.ts';
+import type { JsonObject } from './check.ts';
+import { checkEnvelope } from './envelope.ts';
+import { checkDecisionTable } from './decision-table.ts';
+import { checkDecisionTree } from './decision-tree.ts';
+import { checkLookupTable } from './lookup-table.ts';
+import { checkComposition } from './composition.ts';
+import { checkWorkflow } from './workflow.ts';
 
+type BodyCheck = (doc: JsonObject, out: Problems) => void;
+
+const checkScript: BodyCheck = (doc, out) => {
+  if (doc.script === undefined || doc.script === null) out.add('script', 'is required for a scripting rule (JavaScript source as a string)');
+  else text()(doc.script, 'script', out);
+};
+
+const BODY_CHECKS: Record<RuleType, BodyCheck> = {
+  'decision-table': checkDecisionTable,
+  'decision-tree': checkDecisionTree,
+  'lookup-table': checkLookupTable,
+  'complex-rule': checkScript,
+  composition: checkComposition,
+  workflow: checkWorkflow,
+  'integration-flow': checkWorkflow,
+};
+
+/** Every problem of `document`; an empty list means the document is valid. Unknown fields are ignored. */
 export function validateRuleDocument(document: unknown): Problem[] {
-  if (document === null || typeof document !== 'object' || Array.isArray(document)) {
-    return [{ path: '', message: 'a rule document must be a JSON object' }];
-  }
-  return [];
+  if (!isObject(document)) return [{ path: '', message: `a rule document must be a JSON object (got ${describe(document)})` }];
+  const out = new Problems();
+  checkEnvelope(document, out);
+  const type = document.type;
+  if (typeof type === 'string' && Object.hasOwn(BODY_CHECKS, type)) BODY_CHECKS[type as RuleType](document, out);
+  return out.finish();
 }

@@ -1,53 +1,79 @@
 // The expression ("function") language: the public surface the rest of the engine uses.
-// Placeholder implementation: the expression-language issue replaces the body of compileStoredExpression;
-// the interface below is the contract between tables/trees/flows and the expression compiler.
-import type { EvaluationContext, RuleRef } from '../types.ts';
-import type { PathSegment } from '../path.ts';
+// Pipeline: lexer.ts -> parser.ts (AST with positions) | stored-ast.ts (legacy `value` AST) -> compile.ts
+// (closures) with the function library in functions/ and output casting in cast.ts.
+import type { Node } from './ast.ts';
+import type { CompiledExpression, ExpressionCompileOptions, Scope, StoredExpression } from './contract.ts';
+import type { Problem } from '../errors.ts';
 import { ValidationError } from '../errors.ts';
+import { getAt } from '../path.ts';
+import { SyntaxProblem, lineAndColumn } from './lexer.ts';
+import { parseExpression } from './parser.ts';
+import { readStoredValue } from './stored-ast.ts';
+import { printExpression } from './print.ts';
+import { compileAst } from './compile.ts';
+
+export type {
+  Scope,
+  StoredExpression,
+  ConditionOutcome,
+  CompiledExpression,
+  ArithmeticAssociativity,
+  ExpressionCompileOptions,
+} from './contract.ts';
+export { ExpressionError } from './compile.ts';
+export { castExpressionOutput, castSimpleValueText } from './cast.ts';
+export { functionNames } from './functions/index.ts';
+
+function compileText(text: string, path: string, options: ExpressionCompileOptions | undefined): CompiledExpression {
+  let ast: Node;
+  try {
+    ast = parseExpression(text, options?.associativity ?? 'left');
+    return compileAst(ast, text);
+  } catch (error) {
+    if (error instanceof SyntaxProblem) {
+      const { line, column } = lineAndColumn(text, error.offset);
+      throw new ValidationError([{ path, message: `${error.reason} at line ${line}, column ${column}` }]);
+    }
+    throw error;
+  }
+}
 
 /**
- * Resolves `{name}` / `{a.b[0].c}` references. Returns undefined when the reference cannot be resolved
- * (an unresolved reference makes an expression invalid -> null). Tables resolve in the order
- * lambda -> calc variable -> output written earlier in the row -> rule variable -> input path.
+ * Compiles expression text (flow expressions, tests). `where` names the place in the rule document for errors.
+ * Throws ValidationError (`<where>: <reason> at line L, column C`) on a syntax error or an unknown function.
  */
-export interface Scope {
-  resolve(segments: readonly PathSegment[], path: string): unknown;
-}
-
-/** What a cell or flow node stores: `{stringValue, value}` (stringValue preferred when it is a string). */
-export interface StoredExpression {
-  stringValue?: unknown;
-  value?: unknown;
-}
-
-export interface ConditionOutcome {
-  matched: boolean;
-  /** Why the condition is false when evaluation failed or did not give a boolean (for the debug trace). */
-  error?: string;
-}
-
-export interface CompiledExpression {
-  /** The expression text (stringValue, or a rendering of the stored AST). */
-  readonly source: string;
-  /** True when evaluation may await (HTTP_* calls, SOLVE of a rule whose target is only known at run time). */
-  readonly async: boolean;
-  /** SOLVE / LOOKUP_* targets given as literals, for dependency resolution at compile time. */
-  readonly ruleRefs: readonly RuleRef[];
-  /** Result/calc cell value, §2.10: output casting applied (unless RAW_VALUE), null when evaluation is invalid. */
-  evaluateOutput(scope: Scope, ctx: EvaluationContext): unknown;
-  evaluateOutputAsync(scope: Scope, ctx: EvaluationContext): Promise<unknown>;
-  /** Function condition, §2.12: matched only when the value is boolean true; errors and non-booleans are false. */
-  evaluateCondition(scope: Scope, ctx: EvaluationContext): ConditionOutcome;
-  evaluateConditionAsync(scope: Scope, ctx: EvaluationContext): Promise<ConditionOutcome>;
-  /** The raw value (no output casting). Throws ExpressionError when the evaluation is invalid. */
-  evaluateRaw(scope: Scope, ctx: EvaluationContext): unknown;
-  evaluateRawAsync(scope: Scope, ctx: EvaluationContext): Promise<unknown>;
+export function compileExpressionText(
+  text: string,
+  where: string,
+  options?: ExpressionCompileOptions,
+): CompiledExpression {
+  return compileText(text, where, options);
 }
 
 /**
- * Compiles a stored cell / node expression. `where` is the JSON path of the cell, used in error messages.
+ * Compiles a stored cell / node expression: `stringValue` when it is a string, otherwise the stored `value`
+ * (AST, JSON literal or plain value, §4.7). `where` is the JSON path of the cell, used in error messages.
  * Throws ValidationError (`<where>.stringValue: <reason> at line L, column C`) on a syntax error.
  */
-export function compileStoredExpression(_stored: StoredExpression, where: string): CompiledExpression {
-  throw new ValidationError([{ path: where, message: 'function cells are not supported yet' }]);
+export function compileStoredExpression(
+  stored: StoredExpression,
+  where: string,
+  options?: ExpressionCompileOptions,
+): CompiledExpression {
+  const cell: StoredExpression = stored !== null && typeof stored === 'object' ? stored : {};
+  if (typeof cell.stringValue === 'string') return compileText(cell.stringValue, `${where}.stringValue`, options);
+  const problems: Problem[] = [];
+  const ast = readStoredValue(cell.value, `${where}.value`, problems);
+  if (problems.length > 0) throw new ValidationError(problems);
+  try {
+    return compileAst(ast, printExpression(ast));
+  } catch (error) {
+    if (error instanceof SyntaxProblem) throw new ValidationError([{ path: `${where}.value`, message: error.reason }]);
+    throw error;
+  }
+}
+
+/** A Scope over one plain object (flows, tests): `{a.b}` reads `root.a.b`. */
+export function objectScope(root: unknown): Scope {
+  return { resolve: (segments) => getAt(root, segments) };
 }

@@ -1,7 +1,210 @@
-// Placeholder until rule flows are implemented.
-import { ValidationError } from '../errors.ts';
+// Rule flows (`composition`, spec/rule-format.md §8.1): the dataTree from `start` through rule nodes to `end`.
+// Each rule node's input is built from its mappings (any earlier node's output, or the flow input as `start`),
+// the node's rule is solved (decision tables FIRST_MATCH, everything else STANDARD) and its first result is
+// the node's output; `end`'s mappings build the flow output. A node reached from several parents runs once,
+// after all of them (§11 W9).
+import { RuleError, ValidationError } from '../errors.ts';
+import type { Problem } from '../errors.ts';
+import { getAt, parsePath, setAt } from '../path.ts';
+import type { PathSegment } from '../path.ts';
 import type { RuleCompiler } from '../registry.ts';
+import type { CompiledRule, EvaluationContext, Json, RuleRef, SolveResult } from '../types.ts';
+import { cloneJson } from '../cells/index.ts';
+import { mergeAsArrays } from './array-merge.ts';
+import { callRule, resolveRule } from './call-rule.ts';
+import { checkDeadline } from './deadline.ts';
+import { ruleIdentity } from './rule-envelope.ts';
 
-export const compileComposition: RuleCompiler = () => {
-  throw new ValidationError([{ path: 'type', message: 'rule flows are not supported yet' }]);
+/** Most rule nodes a rule flow may have (DecisionRules' on-premise RF_NODE_LIMIT default). */
+export const MAX_RULE_FLOW_NODES = 30;
+
+/** Trace entry of a rule flow node (§10.1). */
+export interface CompositionTraceEntry {
+  globalVariable: string;
+  input: unknown;
+  output: unknown;
+}
+
+interface Mapping {
+  readonly target: readonly PathSegment[];
+  readonly source: string;
+  /** Empty: the source node's whole output. */
+  readonly from: readonly PathSegment[];
+}
+
+interface TreeNode {
+  readonly name: string;
+  readonly path: string;
+  readonly baseId: string | undefined;
+  readonly version: number | undefined;
+  readonly mapping: readonly Mapping[];
+  /** Names this node must run after: its parents and the sources of its mappings. */
+  readonly after: Set<string>;
+}
+
+export const compileComposition: RuleCompiler = (doc) => {
+  const identity = ruleIdentity(doc);
+  const root = doc.dataTree;
+  if (root === null || typeof root !== 'object' || Array.isArray(root)) {
+    throw new ValidationError([{ path: 'dataTree', message: 'is required for a rule flow (its start node with the rule nodes as children)' }]);
+  }
+  const problems: Problem[] = [];
+  const nodes = new Map<string, TreeNode>();
+  const startName = collect(root as Record<string, unknown>, 'dataTree', undefined, nodes, problems, 0);
+  if (problems.length > 0) throw new ValidationError(problems);
+
+  for (const node of nodes.values()) {
+    for (const mapping of node.mapping) {
+      if (mapping.source === startName || mapping.source === 'start') continue;
+      if (!nodes.has(mapping.source)) {
+        problems.push({ path: `${node.path}.mapping`, message: `reads from unknown node "${mapping.source}" (no node of this flow has that globalVariable)` });
+      } else node.after.add(mapping.source);
+    }
+  }
+  const ruleNodes = [...nodes.values()].filter((node) => node.name !== startName && node.baseId !== undefined);
+  const outputNodes = [...nodes.values()].filter((node) => node.name !== startName && node.baseId === undefined);
+  if (ruleNodes.length > MAX_RULE_FLOW_NODES) {
+    problems.push({ path: 'dataTree', message: `a rule flow may have at most ${MAX_RULE_FLOW_NODES} rule nodes (this one has ${ruleNodes.length})` });
+  }
+  if (outputNodes.length === 0) problems.push({ path: 'dataTree', message: 'the rule flow has no end node (a node without a rule whose mapping builds the output)' });
+  if (problems.length > 0) throw new ValidationError(problems);
+  const order = runOrder(ruleNodes, startName);
+
+  const dependencies = uniqueRefs(ruleNodes.map((node) => (node.version === undefined ? { idOrAlias: node.baseId! } : { idOrAlias: node.baseId!, version: node.version })));
+
+  async function evaluate(input: unknown, ctx: EvaluationContext): Promise<SolveResult> {
+    const outputs = new Map<string, unknown>([[startName, input], ['start', input]]);
+    const trace: CompositionTraceEntry[] | undefined = ctx.trace ? [] : undefined;
+    for (const node of order) {
+      checkDeadline(ctx);
+      const nodeInput = buildObject(node.mapping, outputs);
+      const rule = resolveRule(ctx, { idOrAlias: node.baseId!, version: node.version }, `rule flow node "${node.name}"`);
+      if (!rule) {
+        throw new RuleError(`rule "${node.baseId}" ${node.version === undefined ? '(latest version)' : `version ${node.version}`} was not found`, `rule flow node "${node.name}"`);
+      }
+      let result: Json[];
+      try {
+        result = (await callRule(rule, nodeInput, ctx, rule.type === 'decision-table' ? 'FIRST_MATCH' : 'STANDARD')) as Json[];
+      } catch (error) {
+        throw error instanceof RuleError ? new RuleError(error.message, `rule flow node "${node.name}"`) : error;
+      }
+      // A rule that gave nothing (a table without a matching row) leaves an empty output (§11 W8).
+      const output = result[0] ?? {};
+      outputs.set(node.name, output);
+      trace?.push({ globalVariable: node.name, input: cloneJson(nodeInput), output: cloneJson(output) });
+    }
+    const flowOutput: Record<string, unknown> = {};
+    for (const node of outputNodes) {
+      const built = buildObject(node.mapping, outputs);
+      for (const key of Object.keys(built)) setAt(flowOutput, [key], built[key]);
+      trace?.push({ globalVariable: node.name, input: cloneJson(built), output: cloneJson(built) });
+    }
+    const value = flowOutput as Json;
+    const result = ctx.strategy === 'ARRAY' ? [mergeAsArrays([value])] : [value];
+    return trace ? { result, trace } : { result };
+  }
+
+  const compiled: CompiledRule = {
+    type: 'composition',
+    ...identity,
+    async: true,
+    dependencies,
+    evaluate,
+  };
+  return compiled;
 };
+
+const MAX_TREE_DEPTH = 100;
+
+/** Walks the tree, merging nodes that appear under several parents. Returns the root's name. */
+function collect(
+  raw: Record<string, unknown>,
+  path: string,
+  parent: string | undefined,
+  nodes: Map<string, TreeNode>,
+  problems: Problem[],
+  depth: number,
+): string {
+  const name = typeof raw.globalVariable === 'string' && raw.globalVariable !== '' ? raw.globalVariable : undefined;
+  if (name === undefined) {
+    problems.push({ path: `${path}.globalVariable`, message: 'is required (the node\'s name)' });
+    return '';
+  }
+  if (depth > MAX_TREE_DEPTH) {
+    problems.push({ path, message: `is nested deeper than ${MAX_TREE_DEPTH} levels` });
+    return name;
+  }
+  let node = nodes.get(name);
+  if (!node) {
+    node = {
+      name,
+      path,
+      baseId: parent === undefined ? undefined : typeof raw.baseId === 'string' && raw.baseId !== '' ? raw.baseId : undefined,
+      version: versionOf(raw.version),
+      mapping: mappingsOf(raw.mapping, `${path}.mapping`, problems),
+      after: new Set(),
+    };
+    nodes.set(name, node);
+  }
+  if (parent !== undefined) node.after.add(parent);
+  const children = Array.isArray(raw.children) ? (raw.children as unknown[]) : [];
+  children.forEach((child, i) => {
+    // `children: [null]` occurs on end nodes.
+    if (child === null || typeof child !== 'object' || Array.isArray(child)) return;
+    collect(child as Record<string, unknown>, `${path}.children[${i}]`, name, nodes, problems, depth + 1);
+  });
+  return name;
+}
+
+/** -1, null, "latest" or a missing version mean the latest published version. */
+function versionOf(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : undefined;
+}
+
+function mappingsOf(raw: unknown, path: string, problems: Problem[]): Mapping[] {
+  if (!Array.isArray(raw)) return [];
+  return (raw as unknown[]).flatMap((entry, i) => {
+    if (entry === null || typeof entry !== 'object') return [];
+    const { key, source, sourceVariable } = entry as Record<string, unknown>;
+    if (typeof key !== 'string' || key === '' || typeof source !== 'string' || source === '') {
+      problems.push({ path: `${path}[${i}]`, message: 'a mapping needs key and source' });
+      return [];
+    }
+    return [{ target: parsePath(key), source, from: typeof sourceVariable === 'string' ? parsePath(sourceVariable) : [] }];
+  });
+}
+
+function buildObject(mapping: readonly Mapping[], outputs: ReadonlyMap<string, unknown>): Record<string, unknown> {
+  const built: Record<string, unknown> = {};
+  for (const entry of mapping) {
+    const value = getAt(outputs.get(entry.source), entry.from);
+    // A value the source does not have stays missing (it is not written as null).
+    if (value !== undefined) setAt(built, entry.target, cloneJson(value));
+  }
+  return built;
+}
+
+/** Every node after its parents and mapping sources; ties keep the order in which the tree lists the nodes. */
+function runOrder(ruleNodes: readonly TreeNode[], startName: string): TreeNode[] {
+  const ruleNames = new Set(ruleNodes.map((node) => node.name));
+  const pending = new Map(ruleNodes.map((node) => [node.name, node]));
+  const done = new Set<string>([startName, 'start']);
+  const order: TreeNode[] = [];
+  while (pending.size > 0) {
+    const next = [...pending.values()].find((node) => [...node.after].every((name) => done.has(name) || !ruleNames.has(name)));
+    if (!next) {
+      const stuck = [...pending.keys()].map((name) => `"${name}"`).join(', ');
+      throw new ValidationError([{ path: 'dataTree', message: `the rule flow's nodes depend on each other in a cycle (${stuck})` }]);
+    }
+    pending.delete(next.name);
+    done.add(next.name);
+    order.push(next);
+  }
+  return order;
+}
+
+function uniqueRefs(refs: readonly RuleRef[]): RuleRef[] {
+  const seen = new Map<string, RuleRef>();
+  for (const ref of refs) seen.set(`${ref.idOrAlias}@${ref.version ?? 'latest'}`, ref);
+  return [...seen.values()];
+}

@@ -1,7 +1,224 @@
-// Placeholder until decision flows are implemented.
-import { ValidationError } from '../errors.ts';
+// Decision flows (`workflow`, spec/rule-format.md §8.2). Compiled once: the graph (regions, run order, loop
+// bodies) and every node's expressions and conditions. A solve walks the regions in order:
+//   - a node runs when every node it waits for is done and sent it a run signal;
+//   - a node with a canceled predecessor (an unselected Switch branch) is canceled too (§11 W1);
+//   - a loop node runs its body once per item, with fresh node states per iteration; `currentItem` keeps the
+//     last item afterwards (§11 W3);
+//   - the first node error ends the solve with that node's message (§11 W2).
+import { RuleError, ValidationError } from '../errors.ts';
+import type { Problem } from '../errors.ts';
 import type { RuleCompiler } from '../registry.ts';
+import type { CompiledRule, EvaluationContext, Json, RuleRef, SolveResult } from '../types.ts';
+import { cloneJson } from '../cells/index.ts';
+import { checkDeadline } from './deadline.ts';
+import { FlowScope } from './flow-scope.ts';
+import { ruleIdentity } from './rule-envelope.ts';
+import { buildFlowGraph } from './workflow-graph.ts';
+import type { FlowGraph, FlowNode, Region } from './workflow-graph.ts';
+import { compileNode, flowCellEnvironment } from './workflow-nodes.ts';
+import type { NodeExecutor } from './workflow-nodes.ts';
 
-export const compileWorkflow: RuleCompiler = () => {
-  throw new ValidationError([{ path: 'type', message: 'decision flows are not supported yet' }]);
+/** Most nodes a decision flow may have (DecisionRules' documented limit). */
+export const MAX_WORKFLOW_NODES = 150;
+
+/** One trace entry per node that ran or was canceled (in run order; loop bodies once per iteration). */
+export interface WorkflowTraceEntry {
+  nodeId: string;
+  name: string | undefined;
+  type: string;
+  status: 'done' | 'canceled';
+  /** Indexes of the enclosing loops' current items, outermost first; absent at the top level. */
+  iteration?: number[];
+  input?: unknown;
+  output?: unknown;
+}
+
+/** The node types Verdict runs; any other type is refused when the rule is compiled (§11 F9). */
+export const WORKFLOW_NODE_TYPES = ['START', 'END', 'VARIABLES', 'DATA_MANIPULATION', 'FOREACH', 'BUSINESS_RULE', 'IF_STATEMENT', 'ARRAY_APPEND', 'HTTP_CLIENT'] as const;
+const KNOWN_TYPES: ReadonlySet<string> = new Set(WORKFLOW_NODE_TYPES);
+
+export const compileWorkflow: RuleCompiler = (doc, options) => {
+  const identity = ruleIdentity(doc);
+  const workflowData = (doc.workflowData ?? {}) as Record<string, unknown>;
+  const rawNodes = Array.isArray(workflowData.nodes) ? (workflowData.nodes as unknown[]) : [];
+  const rawConnections = Array.isArray(workflowData.connections) ? (workflowData.connections as unknown[]) : [];
+  if (rawNodes.length > MAX_WORKFLOW_NODES) {
+    throw new ValidationError([{ path: 'workflowData.nodes', message: `a decision flow may have at most ${MAX_WORKFLOW_NODES} nodes (this one has ${rawNodes.length})` }]);
+  }
+
+  const problems: Problem[] = [];
+  const nodes: FlowNode[] = [];
+  const connectors = new Map<string, { node: number; direction: string; subType: string }>();
+  const endConnectors = new Set<string>();
+  rawNodes.forEach((raw, i) => {
+    const path = `workflowData.nodes[${i}]`;
+    if (raw === null || typeof raw !== 'object') {
+      problems.push({ path, message: 'a node must be an object' });
+      return;
+    }
+    const record = raw as Record<string, unknown>;
+    const id = typeof record.id === 'string' ? record.id : String(i);
+    const name = typeof record.name === 'string' && record.name !== '' ? record.name : undefined;
+    const type = String(record.type);
+    const label = name ?? id;
+    if (!KNOWN_TYPES.has(type)) {
+      problems.push({ path: `${path}.type`, message: `node "${label}" has the unknown type ${JSON.stringify(record.type)}; Verdict runs ${WORKFLOW_NODE_TYPES.join(', ')}` });
+      return;
+    }
+    const nodeConnectors = Array.isArray(record.connectors) ? (record.connectors as Record<string, unknown>[]) : [];
+    if (type === 'END') {
+      for (const connector of nodeConnectors) if (typeof connector?.id === 'string') endConnectors.add(connector.id);
+      return;
+    }
+    const index = nodes.length;
+    nodes.push({
+      index,
+      id,
+      type,
+      name,
+      label,
+      path,
+      version: typeof record.version === 'number' ? record.version : 1,
+      data: record.data !== null && typeof record.data === 'object' ? (record.data as Record<string, unknown>) : {},
+    });
+    for (const connector of nodeConnectors) {
+      if (connector === null || typeof connector !== 'object' || typeof connector.id !== 'string') continue;
+      connectors.set(connector.id, { node: index, direction: String(connector.type), subType: typeof connector.subType === 'string' ? connector.subType : 'none' });
+    }
+  });
+  for (const node of nodes) {
+    if (node.name === 'input' || node.name === 'output') {
+      problems.push({ path: `${node.path}.name`, message: `a node cannot be named "${node.name}": that name is the flow's ${node.name}` });
+    }
+  }
+  if (problems.length > 0) throw new ValidationError(problems);
+
+  const connections = rawConnections.flatMap((raw, i) => {
+    if (raw === null || typeof raw !== 'object') return [];
+    const { source, target } = raw as Record<string, unknown>;
+    return typeof source === 'string' && typeof target === 'string' ? [{ source, target, path: `workflowData.connections[${i}]` }] : [];
+  });
+  const graph = buildFlowGraph(nodes, connectors, connections, endConnectors);
+
+  const nodeTypes = new Map(nodes.flatMap((node) => (node.name === undefined ? [] : [[node.name, node.type] as const])));
+  const cc = { env: flowCellEnvironment(options), nodeTypes, problems };
+  const executors = nodes.map((node) => compileNode(node, cc));
+  if (problems.length > 0) throw new ValidationError(problems);
+
+  const flow = new WorkflowRunner(graph, executors);
+  const compiled: CompiledRule = {
+    type: 'workflow',
+    ...identity,
+    async: true,
+    dependencies: uniqueRefs(executors.flatMap((executor) => executor.ruleRefs)),
+    evaluate: (input, ctx) => flow.solve(input, ctx),
+  };
+  return compiled;
 };
+
+function uniqueRefs(refs: readonly RuleRef[]): RuleRef[] {
+  const seen = new Map<string, RuleRef>();
+  for (const ref of refs) seen.set(`${ref.idOrAlias}@${ref.version ?? 'latest'}`, ref);
+  return [...seen.values()];
+}
+
+type NodeStatus = 'done' | 'canceled';
+
+class WorkflowRunner {
+  readonly #graph: FlowGraph;
+  readonly #executors: readonly NodeExecutor[];
+
+  constructor(graph: FlowGraph, executors: readonly NodeExecutor[]) {
+    this.#graph = graph;
+    this.#executors = executors;
+  }
+
+  async solve(input: unknown, ctx: EvaluationContext): Promise<SolveResult> {
+    const scope = new FlowScope(input);
+    const trace: WorkflowTraceEntry[] | undefined = ctx.trace ? [] : undefined;
+    await this.#runRegion(this.#graph.top, scope, ctx, trace, []);
+    // Decision flows have only the STANDARD response shape (§3.1).
+    const result: Json[] = [scope.variables.output as Json];
+    return trace ? { result, trace } : { result };
+  }
+
+  async #runRegion(region: Region, scope: FlowScope, ctx: EvaluationContext, trace: WorkflowTraceEntry[] | undefined, iteration: number[]): Promise<void> {
+    const status = new Map<number, NodeStatus>();
+    const selected = new Map<number, ReadonlySet<string> | undefined>();
+    for (const index of region.order) {
+      const node = this.#graph.nodes[index]!;
+      const plan = this.#graph.plans[index]!;
+      if (plan.predecessors.length === 0 && !plan.loopEntry && node.type !== 'START') continue;
+      let reached = true;
+      let canceled = false;
+      for (const predecessor of plan.predecessors) {
+        const state = status.get(predecessor.node);
+        if (state === undefined) reached = false;
+        else if (state === 'canceled') canceled = true;
+        else {
+          const chosen = selected.get(predecessor.node);
+          if (chosen !== undefined && !predecessor.connectors.some((connector) => chosen.has(connector))) canceled = true;
+        }
+      }
+      // A node waiting on one that never ran (not connected to START) never gets all its signals.
+      if (!reached) continue;
+      if (canceled) {
+        status.set(index, 'canceled');
+        trace?.push(entry(node, 'canceled', iteration));
+        continue;
+      }
+      checkDeadline(ctx);
+      let outcome;
+      try {
+        outcome = await this.#executors[index]!.run(scope, ctx);
+      } catch (error) {
+        throw nodeError(error, node);
+      }
+      status.set(index, 'done');
+      selected.set(index, outcome.selected);
+      if (trace) {
+        const done = entry(node, 'done', iteration);
+        if (outcome.input !== undefined) done.input = cloneJson(outcome.input);
+        if (outcome.output !== undefined) done.output = cloneJson(outcome.output);
+        trace.push(done);
+      }
+      if (outcome.items) await this.#runLoop(node, plan.body, outcome.items, scope, ctx, trace, iteration);
+    }
+  }
+
+  async #runLoop(
+    node: FlowNode,
+    body: Region | undefined,
+    items: readonly unknown[],
+    scope: FlowScope,
+    ctx: EvaluationContext,
+    trace: WorkflowTraceEntry[] | undefined,
+    iteration: number[],
+  ): Promise<void> {
+    const state = scope.nodeObject(node.name ?? node.id);
+    // A new run of the loop node starts clean: an item from an earlier run must not look current.
+    delete state.currentItem;
+    delete state.index;
+    state.length = items.length;
+    for (let i = 0; i < items.length; i++) {
+      state.currentItem = items[i];
+      state.index = i;
+      if (body && body.order.length > 0) {
+        checkDeadline(ctx);
+        await this.#runRegion(body, scope, ctx, trace, [...iteration, i]);
+      }
+    }
+  }
+}
+
+function entry(node: FlowNode, status: NodeStatus, iteration: number[]): WorkflowTraceEntry {
+  const base: WorkflowTraceEntry = { nodeId: node.id, name: node.name, type: node.type, status };
+  if (iteration.length > 0) base.iteration = [...iteration];
+  return base;
+}
+
+/** A node's rule error, named after the node; timeouts, rules still to be loaded and faults of ours pass through. */
+function nodeError(error: unknown, node: FlowNode): unknown {
+  if (error instanceof RuleError) return new RuleError(error.message, `${node.type} node "${node.label}"`);
+  return error;
+}

@@ -1,7 +1,114 @@
-// Placeholder until scripting rules are implemented.
-import { ValidationError } from '../errors.ts';
+// Scripting rules (`complex-rule`, spec/rule-format.md §6): the script is checked and prepared once per rule
+// version; every solve hands it to the injected ScriptSandbox (isolated-vm) with a fresh set of globals.
+import { createHash } from 'node:crypto';
+import { Script } from 'node:vm';
+import { RuleError, ValidationError } from '../errors.ts';
 import type { RuleCompiler } from '../registry.ts';
+import type { CompiledRule, CompiledScriptHandle, EvaluationContext, Json, RuleRef, SolveResult } from '../types.ts';
+import { SCRIPT_FILE_NAME, wrapScript } from './bootstrap.ts';
+import { codeMask, findSolveCalls, stringLiteral, versionLiteral } from './source-scan.ts';
+import { mergeAsArrays } from '../flow/array-merge.ts';
+import { ruleIdentity, ruleVariablesOf } from '../flow/rule-envelope.ts';
+import { callRule, resolveRule } from '../flow/call-rule.ts';
 
-export const compileScriptRule: RuleCompiler = () => {
-  throw new ValidationError([{ path: 'type', message: 'scripting rules are not supported yet' }]);
+export const compileScriptRule: RuleCompiler = (doc) => {
+  const identity = ruleIdentity(doc);
+  if (typeof doc.script !== 'string') {
+    throw new ValidationError([{ path: 'script', message: 'must be the JavaScript source of the rule, as a string' }]);
+  }
+  const original = doc.script;
+  checkSyntax(original);
+  const source = awaitTopLevelSolves(original);
+  const handle: CompiledScriptHandle = {
+    source,
+    cacheKey: createHash('sha256').update(source).digest('base64url'),
+  };
+  const ruleVariables = ruleVariablesOf(doc.userVariables);
+  const dependencies = literalSolveReferences(original);
+
+  async function evaluate(input: unknown, ctx: EvaluationContext): Promise<SolveResult> {
+    const sandbox = ctx.sandbox;
+    if (!sandbox) throw new RuleError('scripting rules need a script sandbox, and none is configured', identity.name);
+    const logs: string[] = [];
+    const value = await sandbox.run(handle, {
+      input,
+      ruleVariables,
+      solve: async (idOrAlias, data, version, strategy) => {
+        const rule = resolveRule(ctx, { idOrAlias, version }, 'DR.solve');
+        if (!rule) throw new RuleError(`rule "${idOrAlias}"${version === undefined ? '' : ` version ${version}`} was not found`, 'DR.solve');
+        return callRule(rule, data, { ...ctx, insideScript: true }, strategy);
+      },
+      http: ctx.http,
+      log: (line) => logs.push(line),
+      deadline: ctx.deadline,
+      timeoutMs: ctx.timeoutMs,
+      nested: ctx.insideScript === true,
+    });
+    const output = (value === undefined ? {} : value) as Json;
+    const result = ctx.strategy === 'ARRAY' ? [mergeAsArrays([output])] : [output];
+    return ctx.trace ? { result, trace: logs } : { result };
+  }
+
+  const compiled: CompiledRule = {
+    type: 'complex-rule',
+    ...identity,
+    async: true,
+    dependencies,
+    evaluate,
+  };
+  return compiled;
 };
+
+/** Compiles (never runs) the script in the host to report syntax errors when the rule is saved, with their line. */
+function checkSyntax(source: string): void {
+  try {
+    new Script(wrapScript(source), { filename: SCRIPT_FILE_NAME, lineOffset: -1 });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const stack = error instanceof Error ? String(error.stack) : '';
+    const line = new RegExp(`${SCRIPT_FILE_NAME.replace('.', '\\.')}:(\\d+)`).exec(stack)?.[1];
+    throw new ValidationError([{ path: 'script', message: line ? `line ${line}: ${message}` : message }]);
+  }
+}
+
+/**
+ * DecisionRules awaits top-level `DR.solve(...)` calls for the author (§6: "awaited automatically at top level").
+ * Each call without `await` gets one, kept only when the script still compiles: inside a plain (non-async)
+ * function `await` is a syntax error, and there the call keeps returning a promise, as documented.
+ */
+function awaitTopLevelSolves(source: string): string {
+  const calls = findSolveCalls(source).filter((call) => !call.awaited);
+  if (calls.length === 0) return source;
+  let current = source;
+  // From the last call backwards, so earlier offsets stay valid.
+  for (const call of calls.reverse()) {
+    const candidate = `${current.slice(0, call.start)}await ${current.slice(call.start)}`;
+    if (compiles(candidate)) current = candidate;
+  }
+  return current;
+}
+
+function compiles(source: string): boolean {
+  try {
+    new Script(wrapScript(source));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `DR.solve('alias', …, 3)` with a literal id (and version) is a dependency known before any solve. */
+function literalSolveReferences(source: string): RuleRef[] {
+  const refs: RuleRef[] = [];
+  const seen = new Set<string>();
+  for (const call of findSolveCalls(source, codeMask(source))) {
+    const idOrAlias = stringLiteral(call.args[0]);
+    if (idOrAlias === undefined || idOrAlias === '') continue;
+    const version = versionLiteral(call.args[2]);
+    const key = `${idOrAlias}@${version ?? 'latest'}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    refs.push(version === undefined ? { idOrAlias } : { idOrAlias, version });
+  }
+  return refs;
+}

@@ -1,7 +1,187 @@
-// Placeholder until decision tables are implemented.
-import { ValidationError } from '../errors.ts';
+// Decision tables (§2, §3): compiles a `decision-table` document into closures once, then answers solves with
+// the four strategies. See table/evaluate.ts for the solve loop and table/column-index.ts for the index.
+import { ValidationError, type Problem } from '../errors.ts';
 import type { RuleCompiler } from '../registry.ts';
+import type { CompileOptions, CompiledRule, RuleRef } from '../types.ts';
+import { compilePathGetter, parsePath, type PathSegment } from '../path.ts';
+import { anythingCondition, compileCondition, type CellEnvironment, type CompiledCondition } from '../cells/condition.ts';
+import { compileResultValue, type CompiledValue } from '../cells/result.ts';
+import { assignSlots, OutputLayout } from '../cells/output-layout.ts';
+import { getBelow, pathsOverlap, ruleVariablesOf, staticResolver } from '../cells/scope.ts';
+import type { Reference } from '../cells/references.ts';
+import { readTableModel, type ColumnModel } from './model.ts';
+import { compileTimeWindow } from './time-window.ts';
+import { INDEX_MIN_ROWS, TableIndex } from './column-index.ts';
+import { DecisionTable, STEP_CALC, STEP_CONDITION, STEP_OUTPUT, type ConditionColumn, type LeftBinding, type TableRow, type TableStep } from './evaluate.ts';
 
-export const compileDecisionTable: RuleCompiler = () => {
-  throw new ValidationError([{ path: 'type', message: 'decision tables are not supported yet' }]);
-};
+/** How the column index is used: `auto` for tables of INDEX_MIN_ROWS active rows or more. Tests force the others. */
+export type IndexMode = 'auto' | 'always' | 'off';
+
+export interface TableCompileOptions {
+  index?: IndexMode;
+  /** Replaces the expression compiler for function cells (tests of calc-column ordering use a double). */
+  compileExpression?: CellEnvironment['compileExpression'];
+}
+
+export const compileDecisionTable: RuleCompiler = (document, options) => compileDecisionTableWith(document, options);
+
+/** compileDecisionTable with engine-internal knobs (the index mode). */
+export function compileDecisionTableWith(
+  document: Record<string, unknown>,
+  options: Required<CompileOptions>,
+  tableOptions: TableCompileOptions = {},
+): CompiledRule {
+  const problems: Problem[] = [];
+  const model = readTableModel(document, problems);
+  const variables = ruleVariablesOf(document.userVariables);
+  const zone = options.timeZone;
+  const expressionOptions = { associativity: options.arithmeticAssociativity };
+
+  // Columns: condition columns get a condIndex, calc columns a calcIndex, result columns an output slot.
+  const outputColumns = model.columns.filter((column) => column.kind === 'output');
+  const slots = assignSlots(outputColumns.map((column) => column.target));
+  const layout = new OutputLayout(slots.paths, document.outputSchema, slots.priority);
+  const slotOfColumn = new Map(outputColumns.map((column, i) => [column.id, slots.slotOf[i]!]));
+  const calcColumns = model.columns.filter((column) => column.kind === 'calc');
+  const calcIndex = new Map<string, number>();
+  calcColumns.forEach((column) => {
+    if (!calcIndex.has(column.target)) calcIndex.set(column.target, calcIndex.size);
+  });
+
+  const conditionColumns: ConditionColumn[] = [];
+  const environments = new Map<string, CellEnvironment>();
+  const calcSeen = new Set<string>();
+  const outputsSeen: (readonly PathSegment[])[] = [];
+  for (const column of model.columns) {
+    // What a cell in this column can see: calc variables and outputs of the columns to its left (§2.5).
+    const calcsLeft = new Set(calcSeen);
+    const outputsLeft = [...outputsSeen];
+    const shadowed = (ref: Reference): boolean =>
+      (typeof ref.segments[0] === 'string' && calcsLeft.has(ref.segments[0])) || outputsLeft.some((path) => pathsOverlap(path, ref.segments));
+    environments.set(column.id, {
+      timeZone: zone,
+      resolveStatic: staticResolver(variables, shadowed),
+      expressionOptions,
+      compileExpression: tableOptions.compileExpression,
+    });
+    if (column.kind === 'input') conditionColumns.push(conditionColumn(column, conditionColumns.length, calcsLeft, calcIndex, variables));
+    else if (column.kind === 'calc') calcSeen.add(column.target);
+    else outputsSeen.push(parsePath(column.target));
+  }
+  const conditionOf = new Map(conditionColumns.map((column) => [column.id, column]));
+
+  const rows: TableRow[] = [];
+  for (const rowModel of model.rows) {
+    if (!rowModel.active) continue;
+    const rowWhere = `decisionTable.rows[${rowModel.position}]`;
+    const window = compileTimeWindow(rowModel.timeValidation, `${rowWhere}.timeValidation`, zone, problems);
+    const steps: TableStep[] = [];
+    const conditions: (CompiledCondition | undefined)[] = new Array<CompiledCondition | undefined>(conditionColumns.length);
+    for (const column of model.columns) {
+      const found = rowModel.cells.get(column.id);
+      const cellWhere = found ? `${rowWhere}.cells[${found.position}]` : rowWhere;
+      const env = environments.get(column.id)!;
+      if (column.kind === 'input') {
+        const conditionColumn = conditionOf.get(column.id)!;
+        const condition = found ? compileCondition(found.cell.scalarCondition, `${cellWhere}.scalarCondition`, env, problems) : anythingCondition();
+        conditions[conditionColumn.condIndex] = condition;
+        steps.push({ kind: STEP_CONDITION, column: conditionColumn, condition });
+      } else {
+        const value = compileResultValue(found?.cell.outputScalarValue, `${cellWhere}.outputScalarValue`, env, problems);
+        if (column.kind === 'calc') steps.push({ kind: STEP_CALC, calcIndex: calcIndex.get(column.target)!, value });
+        else steps.push({ kind: STEP_OUTPUT, slot: slotOfColumn.get(column.id)!, value });
+      }
+    }
+    rows.push(compileRow(rowModel.position + 1, window, steps, conditions, layout.slotCount));
+  }
+  if (problems.length > 0) throw new ValidationError(problems);
+
+  const indexMode = tableOptions.index ?? 'auto';
+  const indexable = conditionColumns.filter((column) => column.left.kind === 'input').map((column) => column.condIndex);
+  const index =
+    indexMode === 'off' || indexable.length === 0 || (indexMode === 'auto' && rows.length < INDEX_MIN_ROWS)
+      ? undefined
+      : TableIndex.build(rows, indexable);
+
+  return new DecisionTable({
+    ruleId: textField(document.ruleId) ?? textField(document.baseId),
+    ruleAlias: textField(document.ruleAlias),
+    version: typeof document.version === 'number' ? document.version : undefined,
+    name: typeof document.name === 'string' ? document.name : '',
+    conditionColumns,
+    calcCount: calcIndex.size,
+    layout,
+    rows,
+    index,
+    variables,
+    calcIndex,
+    dependencies: dependenciesOf(rows),
+  });
+}
+
+/** The left operand's source (§2.6, §11 F1): a calc variable to the left, else a rule variable, else the input. */
+function conditionColumn(
+  column: ColumnModel,
+  condIndex: number,
+  calcsLeft: ReadonlySet<string>,
+  calcIndex: ReadonlyMap<string, number>,
+  variables: ReadonlyMap<string, unknown>,
+): ConditionColumn {
+  const segments = parsePath(column.target);
+  const head = segments[0];
+  let left: LeftBinding;
+  if (typeof head === 'string' && calcsLeft.has(head)) left = { kind: 'calc', calcIndex: calcIndex.get(head)!, segments };
+  else if (typeof head === 'string' && variables.has(head) && getBelow(variables.get(head), segments, 1) !== undefined) {
+    left = { kind: 'variable', value: getBelow(variables.get(head), segments, 1) };
+  } else left = { kind: 'input', read: compilePathGetter(column.target) };
+  return { id: column.id, alias: column.alias, path: column.target, condIndex, left };
+}
+
+function compileRow(
+  number: number,
+  window: TableRow['window'],
+  steps: TableStep[],
+  conditions: (CompiledCondition | undefined)[],
+  slotCount: number,
+): TableRow {
+  let fast = true;
+  let async = false;
+  const constValues = new Array<unknown>(slotCount);
+  let hasObjectConstants = false;
+  const fastConditions: TableRow['fastConditions'][number][] = [];
+  for (const step of steps) {
+    if (step.kind === STEP_CONDITION) {
+      const condition = step.condition;
+      if (condition.async) async = true;
+      if (condition.kind === 'else') fastConditions.push({ condIndex: step.column.condIndex, isElse: true, test: undefined, condition });
+      else if (condition.kind === 'static' && step.column.left.kind !== 'calc') {
+        if (condition.operator !== 'anything') fastConditions.push({ condIndex: step.column.condIndex, isElse: false, test: condition.leftTest, condition });
+      } else fast = false;
+    } else {
+      if (step.value.async) async = true;
+      if (step.kind === STEP_CALC || !step.value.isConstant) fast = false;
+      else {
+        constValues[step.slot] = step.value.constant;
+        if (step.value.constant !== null && typeof step.value.constant === 'object') hasObjectConstants = true;
+      }
+    }
+  }
+  return { number, window, steps, conditions, fast, async, constValues, hasObjectConstants, fastConditions };
+}
+
+function dependenciesOf(rows: readonly TableRow[]): RuleRef[] {
+  const seen = new Map<string, RuleRef>();
+  for (const row of rows) {
+    for (const step of row.steps) {
+      const refs = step.kind === STEP_CONDITION ? step.condition.ruleRefs : step.value.ruleRefs;
+      for (const ref of refs) seen.set(`${ref.idOrAlias}\u0000${ref.version ?? ''}`, ref);
+    }
+  }
+  return [...seen.values()];
+}
+
+function textField(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+export type { CompiledValue };

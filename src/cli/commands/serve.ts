@@ -1,0 +1,93 @@
+// `verdict serve`: start the HTTP server (SPEC 6). Flags override the environment. SIGTERM/SIGINT stop it
+// gracefully: readiness 503, no new connections, in-flight requests finish, audits flushed, store closed.
+import { InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
+import { ConfigError, loadConfig } from '../../config.ts';
+import type { Config } from '../../config.ts';
+import type { CreatedSpace } from '../../service/spaces.ts';
+import { InputError } from '../errors.ts';
+
+interface ServeOptions {
+  port?: string;
+  host?: string;
+  databaseUrl?: string;
+}
+
+export function register(program: Command): void {
+  program
+    .command('serve')
+    .description('start the HTTP server (configuration from the environment; see SPEC 7)')
+    .option('-p, --port <port>', 'listen port (PORT, default 8080)', (value: string) => {
+      if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a port number');
+      return value;
+    })
+    .option('--host <host>', 'listen address (HOST, default 0.0.0.0)')
+    .option('--database-url <url>', 'sqlite:PATH or postgres://... (DATABASE_URL, default sqlite:./data/verdict.db)')
+    .action(async (options: ServeOptions) => {
+      let config: Config;
+      try {
+        config = loadConfig(process.env, { PORT: options.port, HOST: options.host, DATABASE_URL: options.databaseUrl });
+      } catch (err) {
+        if (err instanceof ConfigError) throw new InputError(err.message);
+        throw err;
+      }
+      await serve(config);
+    });
+}
+
+export function firstStartBanner(created: CreatedSpace, seeded: string[], url: string): string {
+  const lines = [
+    '',
+    `Verdict created the space "${created.space}" (first start on an empty store).`,
+    'These keys are shown once; store them now:',
+    `  solver key:      ${created.solverKey}`,
+    `  management key:  ${created.managementKey}`,
+  ];
+  if (seeded.length > 0) {
+    lines.push(`Example rules imported: ${seeded.join(', ')}`);
+    if (seeded.includes('shipping-fee')) {
+      lines.push(
+        'Try:',
+        `  curl -s -X POST ${url}/rule/solve/shipping-fee -H "Authorization: Bearer ${created.solverKey}" \\`,
+        `       -H "Content-Type: application/json" -d '{"data": {"order": {"country": "CZ", "total": 120}}}'`,
+      );
+    }
+  }
+  lines.push('');
+  return `${lines.join('\n')}\n`;
+}
+
+async function serve(config: Config): Promise<void> {
+  const { startServer, createLogger } = await import('../../http/server.ts');
+  const logger = createLogger(config);
+  const server = await startServer({ config, logger });
+  if (server.createdDefaultSpace) process.stdout.write(firstStartBanner(server.createdDefaultSpace, server.seededExamples, server.url));
+  logger.info({ url: server.url, store: server.store.dialect }, 'verdict listening');
+
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, 'shutting down');
+      const force = setTimeout(() => {
+        logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown took too long; exiting');
+        process.exit(1);
+      }, config.shutdownTimeoutMs);
+      force.unref();
+      server.close().then(
+        () => {
+          logger.info({}, 'stopped');
+          resolve();
+        },
+        (err: unknown) => {
+          logger.error({ err }, 'shutdown failed');
+          process.exitCode = 1;
+          resolve();
+        },
+      );
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+}

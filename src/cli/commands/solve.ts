@@ -1,0 +1,77 @@
+// `verdict solve RULE.json [INPUT.json | -]`: solve a rule file locally, without a server or a store.
+// Only the command line is defined here; the engine loads when the command runs, so --help and usage errors
+// answer at once.
+import { InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
+import { LOOKUP_METHODS, STRATEGIES } from '../../engine/types.ts';
+import type { SolveCommandOptions } from '../solve-file.ts';
+
+export const DEFAULT_TIMEOUT_MS = 5000;
+
+export function register(program: Command): void {
+  program
+    .command('solve')
+    .description('solve a rule file locally (no server) and print the result JSON')
+    .argument('<rule>', 'rule file: one rule, a rule-flow export (array) or a folder export')
+    .argument('[input]', 'input JSON file, or - to read stdin; an array of objects is a bulk solve (default: {})')
+    .option('-s, --strategy <strategy>', `decision tables: ${STRATEGIES.join(', ')}`, choice('strategy', STRATEGIES))
+    .option('--include <columns>', 'evaluate only these condition columns (input paths or column aliases, comma-separated)', list, [])
+    .option('--exclude <columns>', 'skip these condition columns (ignored when --include is given)', list, [])
+    .option('--lookup-method <method>', `lookup tables: ${LOOKUP_METHODS.join(' or ')}`, choice('lookup method', LOOKUP_METHODS))
+    .option('--debug', 'print {"result": …, "trace": […]} with the evaluation trace')
+    .option('--rules <dir>', 'directory of rule files the rule may call (SOLVE, LOOKUP_*, flows); repeatable', (dir: string, all: string[]) => [...all, dir], [])
+    .option('--rule <idOrAlias>', 'which rule of a file holding several to solve')
+    .option('--now <iso>', 'solve time as ISO-8601 (row validity, NOW(), partial dates); default: the clock', parseNow)
+    .option('--timezone <zone>', 'IANA time zone for dates without an offset (default: $TIMEZONE or UTC)', parseTimeZone)
+    .option('--timeout <ms>', `evaluation time limit in milliseconds (default: $RULE_TIMEOUT_MS or ${DEFAULT_TIMEOUT_MS})`, positiveInteger)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  verdict solve pricing.json input.json
+  echo '{"segmentCode":"WEU"}' | verdict solve segment.json - --strategy EVALUATE_ALL
+  verdict solve folder-export.json input.json --rule segmentation
+  verdict solve flow.json input.json --rules ./rules --debug
+
+Exit codes: 0 solved, 1 rule or input error, 2 bad usage.`,
+    )
+    .action(async (rulePath: string, inputPath: string | undefined, options: SolveCommandOptions) => {
+      const { runSolve } = await import('../solve-file.ts');
+      const output = await runSolve(rulePath, inputPath, options);
+      process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+    });
+}
+
+// Option parsers: a bad value is a usage error (exit 2) reported by commander as one line.
+
+function choice(what: string, allowed: readonly string[]): (value: string) => string {
+  return (value) => {
+    const upper = value.trim().toUpperCase();
+    if (!allowed.includes(upper)) throw new InvalidArgumentError(`unknown ${what} "${value}" (expected ${allowed.join(', ')})`);
+    return upper;
+  };
+}
+
+function list(value: string, previous: string[]): string[] {
+  return [...previous, ...value.split(',').map((item) => item.trim()).filter((item) => item !== '')];
+}
+
+function parseNow(value: string): number {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) throw new InvalidArgumentError(`"${value}" is not an ISO-8601 date-time (e.g. 2025-01-31T12:00:00Z)`);
+  return time;
+}
+
+export function parseTimeZone(value: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+  } catch {
+    throw new InvalidArgumentError(`unknown time zone "${value}" (expected an IANA name such as Europe/Prague)`);
+  }
+}
+
+export function positiveInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number <= 0) throw new InvalidArgumentError(`must be a positive integer (got "${value}")`);
+  return number;
+}

@@ -1,0 +1,62 @@
+// `verdict space create NAME [--json]`: create a space and print its first solver and management keys (once).
+import type { Command } from 'commander';
+import { ConfigError } from '../../config.ts';
+import type { Config } from '../../config.ts';
+import type { Services } from '../../service/index.ts';
+import { SpaceExistsError } from '../../service/spaces.ts';
+import { InputError, UsageError } from '../errors.ts';
+
+/**
+ * Runs a store command; configuration problems become one clear line (exit 1). The service layer is imported
+ * here, not at the top, so that loading the CLI for another command stays fast.
+ */
+export async function storeCommand<T>(work: (services: Services, config: Config) => Promise<T>): Promise<T> {
+  const { withServices } = await import('../../service/context.ts');
+  try {
+    return await withServices(work);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new InputError(err.message);
+    throw err;
+  }
+}
+
+export function register(program: Command): void {
+  const space = program.command('space').description('manage spaces');
+  space
+    .command('create')
+    .description('create a space; prints its first solver and management keys (shown once)')
+    .argument('<name>', 'space name: letters, digits, "_", "-", "."')
+    .option('--json', 'print {"space", "solverKey", "managementKey"} only')
+    .action(async (name: string, options: { json?: boolean }) => {
+      const created = await storeCommand(async (services) => {
+        try {
+          return await services.spaces.create(name);
+        } catch (err) {
+          if (err instanceof SpaceExistsError) throw new InputError(err.message);
+          if (err instanceof Error && err.message.startsWith('space name')) throw new UsageError(err.message);
+          throw err;
+        }
+      });
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify({ space: created.space, solverKey: created.solverKey, managementKey: created.managementKey })}\n`);
+        return;
+      }
+      process.stdout.write(
+        [
+          `Space "${created.space}" created. These keys are shown once; store them now:`,
+          `  solver key:      ${created.solverKey}  (id ${created.solverKeyId})`,
+          `  management key:  ${created.managementKey}  (id ${created.managementKeyId})`,
+          '',
+        ].join('\n'),
+      );
+    });
+  space
+    .command('list')
+    .description('list spaces')
+    .option('--json', 'print a JSON array')
+    .action(async (options: { json?: boolean }) => {
+      const spaces = await storeCommand((services) => services.store.spaces.list());
+      if (options.json) process.stdout.write(`${JSON.stringify(spaces)}\n`);
+      else for (const s of spaces) process.stdout.write(`${s.name}\t${s.createdAt}\n`);
+    });
+}

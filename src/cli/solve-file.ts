@@ -1,0 +1,222 @@
+// Solving a rule file for `verdict solve`: read the container, pick the rule, load the rules it may call,
+// read the input, solve each input and return what the command prints.
+import { ValidationError, solve } from '../engine/index.ts';
+import type { CompiledRule, Json, ScriptSandbox, SolveOptions } from '../engine/types.ts';
+import type { JsonObject } from '../rules/check.ts';
+import { joinPaths, ruleIdOf } from '../rules/containers.ts';
+import type { ContainerEntry, RuleContainer } from '../rules/containers.ts';
+import { InputError, UsageError } from './errors.ts';
+import { FolderResolver, loadRulesDirectory, readContainerOf, readJsonFile } from './folder-resolver.ts';
+import { DEFAULT_TIMEOUT_MS, parseTimeZone, positiveInteger } from './commands/solve.ts';
+
+/** Rule types a solve can run (integration flows run only as background jobs). */
+const SOLVABLE_TYPES = new Set(['decision-table', 'decision-tree', 'complex-rule', 'lookup-table', 'composition', 'workflow']);
+
+export interface SolveCommandOptions {
+  strategy?: string;
+  include: string[];
+  exclude: string[];
+  lookupMethod?: string;
+  debug?: boolean;
+  rules: string[];
+  rule?: string;
+  now?: number;
+  timezone?: string;
+  timeout?: number;
+}
+
+/** Solves and returns what the command prints. */
+export async function runSolve(rulePath: string, inputPath: string | undefined, options: SolveCommandOptions): Promise<unknown> {
+  const timeZone = options.timezone ?? envTimeZone();
+  const container = readContainerOf(await readJsonFile(rulePath), rulePath);
+  const entry = selectRule(container, rulePath, options.rule);
+  const resolver = new FolderResolver({ timeZone });
+  resolver.addContainer(container, rulePath);
+  for (const dir of options.rules) await loadRulesDirectory(dir, resolver);
+
+  const compiled = compileSelected(resolver, entry, rulePath);
+  for (const line of missingDependencies(compiled, resolver)) process.stderr.write(`verdict: warning: ${line}\n`);
+  const input = await readInput(inputPath);
+  const sandbox = resolver.types().has('complex-rule') ? await createSandbox() : undefined;
+  try {
+    const timeoutMs = options.timeout ?? envTimeout();
+    const solveOptions: SolveOptions = {
+      ...(options.strategy !== undefined && { strategy: options.strategy }),
+      ...(options.include.length > 0 && { includedConditionCols: options.include }),
+      ...(options.exclude.length > 0 && { excludedConditionCols: options.exclude }),
+      ...(options.lookupMethod !== undefined && { lookupMethod: options.lookupMethod }),
+      ...(options.now !== undefined && { now: options.now }),
+      timeZone,
+      trace: options.debug === true,
+      resolver,
+      ...(sandbox && { sandbox }),
+      timeoutMs,
+    };
+    if (!Array.isArray(input)) return await solveOne(compiled, input, solveOptions, options.debug === true, undefined);
+    const results: unknown[] = [];
+    for (let i = 0; i < input.length; i++) results.push(await solveOne(compiled, input[i], solveOptions, options.debug === true, i));
+    return results;
+  } finally {
+    sandbox?.dispose();
+  }
+}
+
+/** Compiles the chosen rule; validation problems are reported with their paths inside the file. */
+function compileSelected(resolver: FolderResolver, entry: ContainerEntry, file: string): CompiledRule {
+  try {
+    return resolver.compile(entry.document);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    const problems = error.problems.map((p) => `${joinPaths(entry.path, p.path) || '(document)'}: ${p.message}`);
+    const count = problems.length === 1 ? '' : ` (${problems.length} problems)`;
+    throw new InputError(`${file} is not a valid rule${count}: ${problems.join('; ')}`);
+  }
+}
+
+/**
+ * Rules referenced by literal id or alias (directly or through other loaded rules) that no loaded file provides.
+ * The engine treats them as missing (SOLVE and LOOKUP_* give null), which is easy to mistake for a wrong rule.
+ */
+export function missingDependencies(root: CompiledRule, resolver: FolderResolver): string[] {
+  const missing: string[] = [];
+  const seen = new Set<CompiledRule>([root]);
+  const queue: CompiledRule[] = [root];
+  for (let rule = queue.shift(); rule; rule = queue.shift()) {
+    for (const ref of rule.dependencies) {
+      let target: CompiledRule | undefined;
+      try {
+        target = resolver.resolve(ref.idOrAlias, ref.version);
+      } catch {
+        continue; // ambiguous or broken: reported when a solve reaches it
+      }
+      if (!target) {
+        const version = ref.version === undefined ? 'a published version of ' : `version ${ref.version} of `;
+        missing.push(`rule "${rule.ruleAlias ?? rule.ruleId ?? rule.name}" refers to ${version}"${ref.idOrAlias}", which no loaded file provides (add --rules DIR)`);
+      } else if (!seen.has(target)) {
+        seen.add(target);
+        queue.push(target);
+      }
+    }
+  }
+  return missing;
+}
+
+async function solveOne(compiled: CompiledRule, input: unknown, options: SolveOptions, debug: boolean, index: number | undefined): Promise<unknown> {
+  try {
+    // Each input gets its own time budget, as each HTTP request would.
+    const outcome = await solve(compiled, input, { ...options, deadline: Date.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS) });
+    return debug ? { result: outcome.result, trace: outcome.trace ?? [] } : outcome.result;
+  } catch (error) {
+    if (index !== undefined && error instanceof Error) error.message = `input[${index}]: ${error.message}`;
+    throw error;
+  }
+}
+
+/**
+ * The rule to solve: the file's only rule; the first rule of an array (a rule-flow export lists the flow first);
+ * the only solvable rule of a folder export; or the one named by --rule (id or alias; its latest published
+ * version, else its highest version, since a local solve may try a pending rule).
+ */
+export function selectRule(container: RuleContainer, file: string, wanted: string | undefined): ContainerEntry {
+  if (wanted !== undefined) return pickByIdOrAlias(container, file, wanted);
+  const solvable = container.rules.filter((entry) => SOLVABLE_TYPES.has(String(entry.document.type)));
+  if (container.kind === 'rule' || (container.kind === 'rule-list' && solvable.length === 0)) {
+    const only = container.rules[0];
+    if (!only) throw new InputError(`${file} holds no rules`);
+    return only;
+  }
+  if (solvable.length === 0) throw new InputError(`${file} holds no solvable rule (${listRules(container.rules)})`);
+  if (container.kind === 'rule-list') return solvable[0]!;
+  if (distinctRules(solvable).length === 1) return latest(solvable);
+  throw new UsageError(`${file} holds ${solvable.length} solvable rules (${listRules(solvable)}); choose one with --rule ID|ALIAS`);
+}
+
+function pickByIdOrAlias(container: RuleContainer, file: string, wanted: string): ContainerEntry {
+  const byId = container.rules.filter((entry) => idsOf(entry.document).includes(wanted));
+  const matches = byId.length > 0 ? byId : container.rules.filter((entry) => entry.document.ruleAlias === wanted);
+  if (matches.length === 0) throw new UsageError(`${file} has no rule with id or alias "${wanted}" (it holds ${listRules(container.rules)})`);
+  if (distinctRules(matches).length > 1) throw new UsageError(`alias "${wanted}" is not unique in ${file} (${listRules(matches)})`);
+  return latest(matches);
+}
+
+/** Highest published version, else highest version. */
+function latest(entries: ContainerEntry[]): ContainerEntry {
+  const version = (entry: ContainerEntry) => (typeof entry.document.version === 'number' ? entry.document.version : 1);
+  const published = entries.filter((entry) => entry.document.status === 'published');
+  const pool = published.length > 0 ? published : entries;
+  return pool.reduce((best, entry) => (version(entry) > version(best) ? entry : best));
+}
+
+function distinctRules(entries: ContainerEntry[]): string[] {
+  return [...new Set(entries.map((entry) => ruleIdOf(entry.document) ?? entry.path))];
+}
+
+function idsOf(doc: JsonObject): unknown[] {
+  return [doc.ruleId, doc.baseId, doc.compositionId];
+}
+
+function listRules(entries: ContainerEntry[]): string {
+  return entries
+    .map(({ document }) => `${labelOf(document)} (${String(document.type)})`)
+    .join(', ');
+}
+
+function labelOf(doc: JsonObject): string {
+  if (typeof doc.ruleAlias === 'string' && doc.ruleAlias !== '') return doc.ruleAlias;
+  return ruleIdOf(doc) ?? (typeof doc.name === 'string' ? JSON.stringify(doc.name) : 'unnamed');
+}
+
+async function readInput(inputPath: string | undefined): Promise<JsonObject | unknown[]> {
+  if (inputPath === undefined) return {};
+  const value = inputPath === '-' ? parseStdin(await readStdin()) : await readJsonFile(inputPath);
+  const name = inputPath === '-' ? 'stdin' : inputPath;
+  if (Array.isArray(value)) {
+    const bad = value.findIndex((item) => item === null || typeof item !== 'object' || Array.isArray(item));
+    if (bad >= 0) throw new InputError(`input ${name}: element [${bad}] of a bulk input must be a JSON object`);
+    return value as Json[];
+  }
+  if (value === null || typeof value !== 'object') {
+    throw new InputError(`input ${name} must be a JSON object, or an array of objects for a bulk solve`);
+  }
+  return value as JsonObject;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseStdin(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new InputError(`stdin is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+async function createSandbox(): Promise<ScriptSandbox> {
+  // Loaded only when a scripting rule may run: isolated-vm is a native addon with a start-up cost.
+  const { createScriptSandbox } = await import('../engine/script/sandbox.ts');
+  return createScriptSandbox({ maxIsolates: 1 });
+}
+
+function envTimeZone(): string {
+  const zone = process.env.TIMEZONE;
+  if (zone === undefined || zone === '') return 'UTC';
+  try {
+    return parseTimeZone(zone);
+  } catch {
+    throw new UsageError(`TIMEZONE: unknown time zone "${zone}"`);
+  }
+}
+
+function envTimeout(): number {
+  const value = process.env.RULE_TIMEOUT_MS;
+  if (value === undefined || value === '') return DEFAULT_TIMEOUT_MS;
+  try {
+    return positiveInteger(value);
+  } catch {
+    throw new UsageError(`RULE_TIMEOUT_MS: must be a positive integer (got "${value}")`);
+  }
+}

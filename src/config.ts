@@ -1,0 +1,267 @@
+// One typed configuration, read from the environment (SPEC 7); command-line flags override by passing the same
+// variable names in `overrides`. Every problem stops start-up with one line naming the variable.
+import { accessSync, constants } from 'node:fs';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export interface KafkaConfig {
+  enabled: boolean;
+  brokers: string[];
+  clientId: string;
+  ssl: boolean;
+  saslMechanism: string | undefined;
+  saslUsername: string | undefined;
+  saslPassword: string | undefined;
+  groupId: string;
+  /** PEM file of the CA(s) that signed the brokers' certificates (KAFKA_SSL_CA_FILE); default: Node's trusted CAs. */
+  sslCaFile: string | undefined;
+  /** Partitions of the topics `kafka enable` creates, unless --partitions says otherwise. */
+  partitions: number;
+  /** Replication factor of those topics; undefined: the broker's default.replication.factor. */
+  replicationFactor: number | undefined;
+  /** Request values larger than this are answered with a 400 error instead of being parsed. */
+  maxMessageBytes: number;
+  /** How often the channel re-reads the topic bindings to pick up topics enabled elsewhere. */
+  topicRefreshMs: number;
+  /** A consumer missing heartbeats this long is removed from the group and its partitions reassigned. */
+  sessionTimeoutMs: number;
+}
+
+export interface HttpFunctionsConfig {
+  /** Hosts that HTTP functions may call: `host`, `host:port` or `*.domain`. Empty: none. */
+  allow: string[];
+  timeoutMs: number;
+  maxResponseBytes: number;
+  maxRequestBytes: number;
+  maxRedirects: number;
+}
+
+export interface AuditConfig {
+  defaultTtlDays: number;
+  flushIntervalMs: number;
+  batchSize: number;
+  /** Records waiting to be written; beyond it new records are dropped (and counted) rather than growing memory. */
+  queueLimit: number;
+  retentionIntervalMs: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  adminToken: string | undefined;
+  bodyLimitBytes: number;
+  bulkLimit: number;
+  ruleTimeoutMs: number;
+  timeZone: string;
+  httpFunctions: HttpFunctionsConfig;
+  kafka: KafkaConfig;
+  logLevel: LogLevel;
+  audit: AuditConfig;
+  /** Solves per second per key; undefined: rate limiting off. */
+  rateLimitPerSecond: number | undefined;
+  /** Import the example rules of `examples/rules` into the `default` space created on first start. */
+  seedExamples: boolean;
+  shutdownTimeoutMs: number;
+}
+
+/** Names every environment variable the configuration reads, so `--help` and docs can list them. */
+export const CONFIG_VARIABLES = [
+  'PORT', 'HOST', 'DATABASE_URL', 'VERDICT_ADMIN_TOKEN', 'BODY_LIMIT_BYTES', 'BULK_LIMIT', 'RULE_TIMEOUT_MS', 'TIMEZONE',
+  'HTTP_FUNCTIONS_ALLOW', 'HTTP_FUNCTIONS_TIMEOUT_MS', 'HTTP_FUNCTIONS_MAX_RESPONSE_BYTES', 'HTTP_FUNCTIONS_MAX_REQUEST_BYTES',
+  'HTTP_FUNCTIONS_MAX_REDIRECTS', 'KAFKA_ENABLED', 'KAFKA_BROKERS', 'KAFKA_CLIENT_ID', 'KAFKA_SSL', 'KAFKA_SASL_MECHANISM',
+  'KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD', 'KAFKA_GROUP_ID', 'KAFKA_SSL_CA_FILE', 'KAFKA_PARTITIONS',
+  'KAFKA_REPLICATION_FACTOR', 'KAFKA_MAX_MESSAGE_BYTES', 'KAFKA_TOPIC_REFRESH_MS', 'KAFKA_SESSION_TIMEOUT_MS', 'LOG_LEVEL', 'AUDIT_TTL_DAYS', 'AUDIT_FLUSH_MS',
+  'AUDIT_BATCH_SIZE', 'AUDIT_QUEUE_LIMIT', 'AUDIT_RETENTION_INTERVAL_MS', 'RATE_LIMIT_PER_SECOND', 'VERDICT_SEED_EXAMPLES',
+  'SHUTDOWN_TIMEOUT_MS',
+] as const;
+export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];
+
+export class ConfigError extends Error {
+  readonly variable: string;
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+    this.variable = variable;
+  }
+}
+
+type Source = Record<string, string | undefined>;
+
+function raw(source: Source, name: string): string | undefined {
+  const value = source[name];
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+function integer(source: Source, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const value = raw(source, name);
+  if (value === undefined) return fallback;
+  if (!/^-?\d+$/.test(value)) throw new ConfigError(name, `"${value}" is not an integer`);
+  const n = Number(value);
+  if (n < min || n > max) {
+    throw new ConfigError(name, `${value} is out of range (${min}..${max === Number.MAX_SAFE_INTEGER ? '' : max})`);
+  }
+  return n;
+}
+
+function positiveNumber(source: Source, name: string, fallback: number): number {
+  const value = raw(source, name);
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new ConfigError(name, `"${value}" is not a positive number`);
+  return n;
+}
+
+function boolean(source: Source, name: string, fallback: boolean): boolean {
+  const value = raw(source, name);
+  if (value === undefined) return fallback;
+  const lower = value.toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(lower)) return true;
+  if (['false', '0', 'no', 'off'].includes(lower)) return false;
+  throw new ConfigError(name, `"${value}" is not a boolean (use true or false)`);
+}
+
+function list(source: Source, name: string): string[] {
+  const value = raw(source, name);
+  if (value === undefined) return [];
+  return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+function databaseUrl(source: Source): string {
+  const value = raw(source, 'DATABASE_URL') ?? 'sqlite:./data/verdict.db';
+  if (value.startsWith('sqlite:')) {
+    if (value.slice('sqlite:'.length).trim() === '') throw new ConfigError('DATABASE_URL', 'has an empty SQLite path (use sqlite:PATH)');
+    return value;
+  }
+  if (value.startsWith('postgres://') || value.startsWith('postgresql://')) {
+    try {
+      new URL(value);
+    } catch {
+      throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
+    }
+    return value;
+  }
+  throw new ConfigError('DATABASE_URL', `must start with sqlite: or postgres:// (got "${value.split(':')[0]}:...")`);
+}
+
+function timeZone(source: Source): string {
+  const value = raw(source, 'TIMEZONE') ?? 'UTC';
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+  } catch {
+    throw new ConfigError('TIMEZONE', `"${value}" is not an IANA time zone (e.g. UTC, Europe/Prague)`);
+  }
+  return value;
+}
+
+const HOST_PATTERN = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/i;
+const IPV6_HOST = /^\[[0-9a-f:.]+\](:\d{1,5})?$/i;
+
+function allowedHosts(source: Source): string[] {
+  const hosts = list(source, 'HTTP_FUNCTIONS_ALLOW').map((h) => h.toLowerCase());
+  for (const host of hosts) {
+    if (!HOST_PATTERN.test(host) && !IPV6_HOST.test(host)) {
+      throw new ConfigError('HTTP_FUNCTIONS_ALLOW', `entry "${host}" is not a host name (use host, host:port or *.domain)`);
+    }
+  }
+  return hosts;
+}
+
+function logLevel(source: Source): LogLevel {
+  const value = (raw(source, 'LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(value)) {
+    throw new ConfigError('LOG_LEVEL', `"${value}" is not one of ${LOG_LEVELS.join(', ')}`);
+  }
+  return value as LogLevel;
+}
+
+function kafka(source: Source): KafkaConfig {
+  const enabled = boolean(source, 'KAFKA_ENABLED', false);
+  const brokers = list(source, 'KAFKA_BROKERS');
+  if (enabled && brokers.length === 0) throw new ConfigError('KAFKA_BROKERS', 'is required when KAFKA_ENABLED=true');
+  const saslMechanism = raw(source, 'KAFKA_SASL_MECHANISM')?.toUpperCase();
+  if (saslMechanism !== undefined && !['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'].includes(saslMechanism)) {
+    throw new ConfigError('KAFKA_SASL_MECHANISM', `"${saslMechanism}" is not PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512`);
+  }
+  const saslUsername = raw(source, 'KAFKA_SASL_USERNAME');
+  if (saslMechanism !== undefined && saslUsername === undefined) {
+    throw new ConfigError('KAFKA_SASL_USERNAME', 'is required when KAFKA_SASL_MECHANISM is set');
+  }
+  if (saslMechanism !== undefined && source.KAFKA_SASL_PASSWORD === undefined) {
+    throw new ConfigError('KAFKA_SASL_PASSWORD', 'is required when KAFKA_SASL_MECHANISM is set');
+  }
+  for (const broker of brokers) {
+    if (!/^[^\s:]+:\d{1,5}$/.test(broker) && !/^\[[0-9a-f:.]+\]:\d{1,5}$/i.test(broker)) {
+      throw new ConfigError('KAFKA_BROKERS', `entry "${broker}" is not host:port`);
+    }
+  }
+  const ssl = boolean(source, 'KAFKA_SSL', false);
+  const sslCaFile = raw(source, 'KAFKA_SSL_CA_FILE');
+  if (sslCaFile !== undefined) {
+    if (!ssl) throw new ConfigError('KAFKA_SSL_CA_FILE', 'is set but KAFKA_SSL is not true');
+    try {
+      accessSync(sslCaFile, constants.R_OK);
+    } catch {
+      throw new ConfigError('KAFKA_SSL_CA_FILE', `"${sslCaFile}" cannot be read`);
+    }
+  }
+  const replication = raw(source, 'KAFKA_REPLICATION_FACTOR');
+  return {
+    enabled,
+    brokers,
+    clientId: raw(source, 'KAFKA_CLIENT_ID') ?? 'verdict',
+    ssl,
+    saslMechanism,
+    saslUsername,
+    saslPassword: source.KAFKA_SASL_PASSWORD,
+    groupId: raw(source, 'KAFKA_GROUP_ID') ?? 'verdict',
+    sslCaFile,
+    partitions: integer(source, 'KAFKA_PARTITIONS', 3, 1, 10_000),
+    replicationFactor: replication === undefined ? undefined : integer(source, 'KAFKA_REPLICATION_FACTOR', 1, 1, 100),
+    maxMessageBytes: integer(source, 'KAFKA_MAX_MESSAGE_BYTES', 1024 * 1024, 1024),
+    topicRefreshMs: integer(source, 'KAFKA_TOPIC_REFRESH_MS', 5000, 100),
+    sessionTimeoutMs: integer(source, 'KAFKA_SESSION_TIMEOUT_MS', 10_000, 1000, 3_600_000),
+  };
+}
+
+/**
+ * Reads and validates the configuration. `overrides` (from command-line flags) take precedence over `env`.
+ * Throws ConfigError naming the first bad variable.
+ */
+export function loadConfig(env: Source = process.env, overrides: Partial<Record<ConfigVariable, string>> = {}): Config {
+  const source: Source = { ...env };
+  for (const [name, value] of Object.entries(overrides)) if (value !== undefined) source[name] = value;
+  const rate = raw(source, 'RATE_LIMIT_PER_SECOND');
+  return {
+    port: integer(source, 'PORT', 8080, 0, 65535),
+    host: raw(source, 'HOST') ?? '0.0.0.0',
+    databaseUrl: databaseUrl(source),
+    adminToken: raw(source, 'VERDICT_ADMIN_TOKEN'),
+    bodyLimitBytes: integer(source, 'BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024),
+    bulkLimit: integer(source, 'BULK_LIMIT', 10000, 1),
+    ruleTimeoutMs: integer(source, 'RULE_TIMEOUT_MS', 5000, 1),
+    timeZone: timeZone(source),
+    httpFunctions: {
+      allow: allowedHosts(source),
+      timeoutMs: integer(source, 'HTTP_FUNCTIONS_TIMEOUT_MS', 2000, 1),
+      maxResponseBytes: integer(source, 'HTTP_FUNCTIONS_MAX_RESPONSE_BYTES', 3000, 1),
+      maxRequestBytes: integer(source, 'HTTP_FUNCTIONS_MAX_REQUEST_BYTES', 10000, 1),
+      maxRedirects: integer(source, 'HTTP_FUNCTIONS_MAX_REDIRECTS', 5, 0, 20),
+    },
+    kafka: kafka(source),
+    logLevel: logLevel(source),
+    audit: {
+      defaultTtlDays: positiveNumber(source, 'AUDIT_TTL_DAYS', 14),
+      flushIntervalMs: integer(source, 'AUDIT_FLUSH_MS', 250, 1),
+      batchSize: integer(source, 'AUDIT_BATCH_SIZE', 500, 1),
+      queueLimit: integer(source, 'AUDIT_QUEUE_LIMIT', 10000, 1),
+      retentionIntervalMs: integer(source, 'AUDIT_RETENTION_INTERVAL_MS', 3600_000, 1000),
+    },
+    rateLimitPerSecond: rate === undefined ? undefined : integer(source, 'RATE_LIMIT_PER_SECOND', 0, 1),
+    seedExamples: boolean(source, 'VERDICT_SEED_EXAMPLES', true),
+    shutdownTimeoutMs: integer(source, 'SHUTDOWN_TIMEOUT_MS', 10000, 0),
+  };
+}

@@ -1,0 +1,301 @@
+// Compiles one condition (`scalarCondition` of a table cell, a tree condition node, or a flow Switch condition)
+// into a test of the left operand. Constant cells are coerced once; cells with `{var}` references resolve them
+// from the Scope per solve; function cells go through the expression language.
+import type { Problem } from '../errors.ts';
+import { ValidationError } from '../errors.ts';
+import { compileStoredExpression, type CompiledExpression, type ExpressionCompileOptions, type Scope, type StoredExpression } from '../expression/index.ts';
+import type { EvaluationContext, RuleRef } from '../types.ts';
+import { compileGeneralTest, type LeftTest } from './general.ts';
+import { compileDateTest, dateOperandValues, parseDateOperand, type DateTest } from './date-conditions.ts';
+import type { DateParts } from './dates.ts';
+import { parseDateValue } from './dates.ts';
+import { cellText, setMembers } from './operands.ts';
+import { DATE_OPERATORS, normaliseOperator, OPERAND_SHAPE, type Operator } from './operators.ts';
+import { compileTemplate, type CompiledTemplate, type StaticResolver } from './references.ts';
+
+/** What a cell compiler needs to know about where the cell sits. */
+export interface CellEnvironment {
+  /** Zone assumed for date values that name none (§11 D3). */
+  readonly timeZone: string;
+  /** Compile-time resolution of `{x}` references; DYNAMIC when the Scope must answer per solve. */
+  readonly resolveStatic: StaticResolver;
+  /** Options for compiling function cells (arithmetic grouping of expression text). */
+  readonly expressionOptions?: ExpressionCompileOptions;
+  /** The expression compiler for function cells; compileStoredExpression unless a test supplies a double. */
+  readonly compileExpression?: (stored: StoredExpression, where: string, options?: ExpressionCompileOptions) => CompiledExpression;
+}
+
+/** One evaluation, explained for the debug trace (§10.1). */
+export interface ConditionExplanation {
+  result: boolean;
+  /** The right operand after variable resolution (text, list, or the expression's source). */
+  value: unknown;
+  error?: string;
+}
+
+export type ConditionKind = 'else' | 'static' | 'dynamic' | 'function';
+
+export interface CompiledCondition {
+  readonly operator: Operator;
+  /**
+   * `else`: the caller decides (passes when no earlier row matched). `static`: `test` needs neither scope nor
+   * context beyond `ctx.now` for partial dates. `dynamic`: operands come from the scope. `function`: an expression.
+   */
+  readonly kind: ConditionKind;
+  readonly isDate: boolean;
+  /** True when `test` would need to await (an asynchronous function cell): use testAsync. */
+  readonly async: boolean;
+  readonly ruleRefs: readonly RuleRef[];
+  /** Static general cells: the resolved operand (text, member list, or [lo, hi]). Used by the table index. */
+  readonly operand: unknown;
+  /** Static general cells: the test of the left operand alone (no scope, no context), for hot loops. */
+  readonly leftTest: LeftTest | undefined;
+  test(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): boolean;
+  testAsync(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): Promise<boolean>;
+  explain(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): ConditionExplanation;
+  explainAsync(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): Promise<ConditionExplanation>;
+}
+
+const NO_REFS: readonly RuleRef[] = [];
+
+/** A missing condition (no cell for the column) is `anything` (§2.3). */
+export function anythingCondition(): CompiledCondition {
+  return staticCondition('anything', false, undefined, () => true);
+}
+
+/**
+ * Compiles a stored condition. `where` is the JSON path of the `scalarCondition` object, used in messages.
+ * Problems are appended to `problems` (so a rule reports all of them at once); the returned condition is then a
+ * placeholder that never matches.
+ */
+export function compileCondition(stored: unknown, where: string, env: CellEnvironment, problems: Problem[]): CompiledCondition {
+  if (stored === undefined || stored === null) return anythingCondition();
+  if (typeof stored !== 'object' || Array.isArray(stored)) {
+    problems.push({ path: where, message: 'a condition must be an object with operator and value' });
+    return neverCondition();
+  }
+  const cell = stored as Record<string, unknown>;
+  const type = typeof cell.type === 'string' ? cell.type.toLowerCase() : 'general';
+  const operator = normaliseOperator(cell.operator ?? (type === 'function' ? 'function' : 'anything'));
+  if (operator === undefined) {
+    problems.push({ path: `${where}.operator`, message: `unknown operator ${JSON.stringify(cell.operator)}` });
+    return neverCondition();
+  }
+  if (operator === 'function' || type === 'function') return functionCondition(cell, where, env, problems);
+  if (operator === 'ELSE') return elseCondition();
+  if (type === 'date') return dateCondition(operator, cell.value, where, env, problems);
+  if (type !== 'general') {
+    problems.push({ path: `${where}.type`, message: `unknown condition type ${JSON.stringify(cell.type)} (expected general, date or function)` });
+    return neverCondition();
+  }
+  return generalCondition(operator, cell.value, where, env, problems);
+}
+
+function generalCondition(operator: Operator, value: unknown, where: string, env: CellEnvironment, problems: Problem[]): CompiledCondition {
+  const shape = OPERAND_SHAPE[operator];
+  if (shape === 'none') return staticCondition(operator, false, undefined, compileGeneralTest(operator, undefined));
+  const operand = compileOperand(operator, value, `${where}.value`, env, problems);
+  if (operand === undefined) return neverCondition(operator);
+  if (operand.constant) {
+    const resolved = operand.value;
+    if (shape === 'pair' && (resolved as unknown[]).length !== 2) {
+      problems.push({ path: `${where}.value`, message: `operator ${operator} needs two bounds [from, to], got ${(resolved as unknown[]).length}` });
+      return neverCondition(operator);
+    }
+    return staticCondition(operator, false, resolved, compileGeneralTest(operator, resolved));
+  }
+  const testWith = (left: unknown, scope: Scope | undefined): { result: boolean; value: unknown } => {
+    const resolved = operand.evaluate(requireScope(scope));
+    return { result: compileGeneralTest(operator, resolved)(left), value: resolved };
+  };
+  return dynamicCondition(operator, false, testWith);
+}
+
+function dateCondition(operator: Operator, value: unknown, where: string, env: CellEnvironment, problems: Problem[]): CompiledCondition {
+  if (!DATE_OPERATORS.has(operator)) {
+    problems.push({ path: `${where}.operator`, message: `operator ${operator} cannot be used in a date cell` });
+    return neverCondition(operator);
+  }
+  const zone = env.timeZone;
+  const shape = OPERAND_SHAPE[operator];
+  if (shape === 'none') {
+    const test = compileDateTest(operator, [], zone);
+    return staticCondition(operator, true, undefined, (left: unknown) => test(left, 0));
+  }
+  const members = dateOperandValues(operator, value).map((member) =>
+    typeof member === 'string' ? compileTemplate(cellText(member), env.resolveStatic) : constantTemplate(member),
+  );
+  const expected = shape === 'pair' ? 2 : shape === 'scalar' ? 1 : undefined;
+  if (expected !== undefined && members.length !== expected) {
+    problems.push({ path: `${where}.value`, message: `operator ${operator} in a date cell needs ${expected === 2 ? 'two dates [from, to]' : 'one date'}, got ${members.length}` });
+    return neverCondition(operator);
+  }
+  if (members.every((member) => member.constant)) {
+    const parsed: (DateParts | number)[] = [];
+    members.forEach((member, index) => {
+      const result = parseDateOperand(member.value);
+      if (result.ok) parsed.push(result.parts);
+      else problems.push({ path: members.length === 1 && !Array.isArray(value) ? `${where}.value` : `${where}.value[${index}]`, message: `${JSON.stringify(result.text)} is not a date (expected e.g. "2024-05-15 01:25 +00:00")` });
+    });
+    if (parsed.length !== members.length) return neverCondition(operator);
+    const test = compileDateTest(operator, parsed, zone);
+    const shown = shape === 'scalar' ? members[0]!.value : members.map((member) => member.value);
+    return staticCondition(operator, true, shown, (left: unknown, ctx: EvaluationContext) => test(left, ctx.now));
+  }
+  const testWith = (left: unknown, scope: Scope | undefined, ctx: EvaluationContext): { result: boolean; value: unknown } => {
+    const values = members.map((member) => member.evaluate(requireScope(scope)));
+    const parsed: (DateParts | number)[] = [];
+    for (const resolved of values) {
+      const parts = parseDateValue(typeof resolved === 'string' ? cellText(resolved) : resolved);
+      if (parts === undefined) return { result: false, value: shape === 'scalar' ? values[0] : values };
+      parsed.push(parts);
+    }
+    const test: DateTest = compileDateTest(operator, parsed, zone);
+    return { result: test(left, ctx.now), value: shape === 'scalar' ? values[0] : values };
+  };
+  return dynamicCondition(operator, true, testWith);
+}
+
+interface CompiledOperand {
+  readonly constant: boolean;
+  readonly value: unknown;
+  evaluate(scope: Scope): unknown;
+}
+
+/** The operand of a general cell, with references compiled (§2.9 "Variables inside set members"). */
+function compileOperand(operator: Operator, value: unknown, where: string, env: CellEnvironment, problems: Problem[]): CompiledOperand | undefined {
+  const shape = OPERAND_SHAPE[operator];
+  if (shape === 'scalar') {
+    let scalar = value;
+    if (Array.isArray(scalar)) {
+      if (operator === 'containsText') return compileList(scalar, env, false);
+      if (scalar.length > 1) {
+        problems.push({ path: where, message: `operator ${operator} needs one value, got a list of ${scalar.length}` });
+        return undefined;
+      }
+      scalar = scalar.length === 1 ? scalar[0] : '';
+    }
+    return compileMember(scalar, env);
+  }
+  return compileList(setMembers(value), env, true);
+}
+
+function compileMember(value: unknown, env: CellEnvironment): CompiledTemplate {
+  if (typeof value === 'string') return compileTemplate(cellText(value), env.resolveStatic);
+  if (value === null || value === undefined) return constantTemplate('');
+  return constantTemplate(value);
+}
+
+/** A list operand; a member that resolves to an array contributes its elements (a variable holding a set). */
+function compileList(members: readonly unknown[], env: CellEnvironment, flatten: boolean): CompiledOperand {
+  const compiled = members.map((member) => compileMember(member, env));
+  const spread = (values: unknown[]): unknown[] => (flatten ? values.flatMap((v) => (Array.isArray(v) ? v : [v])) : values);
+  if (compiled.every((member) => member.constant)) {
+    const value = spread(compiled.map((member) => member.value));
+    return { constant: true, value, evaluate: () => value };
+  }
+  return { constant: false, value: undefined, evaluate: (scope) => spread(compiled.map((member) => member.evaluate(scope))) };
+}
+
+function constantTemplate(value: unknown): CompiledTemplate {
+  return { constant: true, value, evaluate: () => value };
+}
+
+function functionCondition(cell: Record<string, unknown>, where: string, env: CellEnvironment, problems: Problem[]): CompiledCondition {
+  let expression: CompiledExpression;
+  try {
+    expression = (env.compileExpression ?? compileStoredExpression)({ stringValue: cell.stringValue, value: cell.value }, where, env.expressionOptions);
+  } catch (error) {
+    if (error instanceof ValidationError) problems.push(...error.problems);
+    else problems.push({ path: where, message: error instanceof Error ? error.message : String(error) });
+    return neverCondition('function');
+  }
+  const source = expression.source;
+  return {
+    operator: 'function',
+    kind: 'function',
+    isDate: false,
+    async: expression.async,
+    ruleRefs: expression.ruleRefs,
+    operand: undefined,
+    leftTest: undefined,
+    test: (_left, scope, ctx) => expression.evaluateCondition(requireScope(scope), ctx).matched,
+    testAsync: async (_left, scope, ctx) => (await expression.evaluateConditionAsync(requireScope(scope), ctx)).matched,
+    explain: (_left, scope, ctx) => {
+      const outcome = expression.evaluateCondition(requireScope(scope), ctx);
+      return outcome.error === undefined ? { result: outcome.matched, value: source } : { result: outcome.matched, value: source, error: outcome.error };
+    },
+    explainAsync: async (_left, scope, ctx) => {
+      const outcome = await expression.evaluateConditionAsync(requireScope(scope), ctx);
+      return outcome.error === undefined ? { result: outcome.matched, value: source } : { result: outcome.matched, value: source, error: outcome.error };
+    },
+  };
+}
+
+function staticCondition(
+  operator: Operator,
+  isDate: boolean,
+  operand: unknown,
+  test: LeftTest | ((left: unknown, ctx: EvaluationContext) => boolean),
+): CompiledCondition {
+  const run = test as (left: unknown, ctx: EvaluationContext) => boolean;
+  return {
+    operator,
+    kind: 'static',
+    isDate,
+    async: false,
+    ruleRefs: NO_REFS,
+    operand,
+    leftTest: isDate ? undefined : (test as LeftTest),
+    test: (left, _scope, ctx) => run(left, ctx),
+    testAsync: (left, _scope, ctx) => Promise.resolve(run(left, ctx)),
+    explain: (left, _scope, ctx) => ({ result: run(left, ctx), value: operand ?? '' }),
+    explainAsync: (left, _scope, ctx) => Promise.resolve({ result: run(left, ctx), value: operand ?? '' }),
+  };
+}
+
+function dynamicCondition(
+  operator: Operator,
+  isDate: boolean,
+  testWith: (left: unknown, scope: Scope | undefined, ctx: EvaluationContext) => { result: boolean; value: unknown },
+): CompiledCondition {
+  return {
+    operator,
+    kind: 'dynamic',
+    isDate,
+    async: false,
+    ruleRefs: NO_REFS,
+    operand: undefined,
+    leftTest: undefined,
+    test: (left, scope, ctx) => testWith(left, scope, ctx).result,
+    testAsync: (left, scope, ctx) => Promise.resolve(testWith(left, scope, ctx).result),
+    explain: (left, scope, ctx) => testWith(left, scope, ctx),
+    explainAsync: (left, scope, ctx) => Promise.resolve(testWith(left, scope, ctx)),
+  };
+}
+
+function elseCondition(): CompiledCondition {
+  return {
+    operator: 'ELSE',
+    kind: 'else',
+    isDate: false,
+    async: false,
+    ruleRefs: NO_REFS,
+    operand: undefined,
+    leftTest: undefined,
+    test: () => false,
+    testAsync: () => Promise.resolve(false),
+    explain: () => ({ result: false, value: '' }),
+    explainAsync: () => Promise.resolve({ result: false, value: '' }),
+  };
+}
+
+/** Stands in for a condition that failed to compile; compilation then throws, so it is never evaluated. */
+function neverCondition(operator: Operator = 'anything'): CompiledCondition {
+  return { ...staticCondition(operator, false, undefined, () => false), kind: 'static' };
+}
+
+function requireScope(scope: Scope | undefined): Scope {
+  if (scope === undefined) throw new Error('internal: a dynamic condition was evaluated without a scope');
+  return scope;
+}

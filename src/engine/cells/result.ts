@@ -1,0 +1,138 @@
+// Result and calc cells (`outputScalarValue`, §2.4, §2.10): simple values are text with optional `{var}`
+// references, cast by JSON parsing; function values go through the expression language, which applies its own
+// output casting.
+import type { Problem } from '../errors.ts';
+import { ValidationError } from '../errors.ts';
+import { compileStoredExpression, type Scope } from '../expression/index.ts';
+import type { EvaluationContext, RuleRef } from '../types.ts';
+import type { CellEnvironment } from './condition.ts';
+import { cloneJson } from './output-layout.ts';
+import { compileTemplate } from './references.ts';
+
+export interface CompiledValue {
+  /** True when the value needs no evaluation: `constant` holds it (object constants must be cloned on output). */
+  readonly isConstant: boolean;
+  readonly constant: unknown;
+  readonly async: boolean;
+  readonly ruleRefs: readonly RuleRef[];
+  /** For traces: the cell's source text. */
+  readonly source: string;
+  evaluate(scope: Scope | undefined, ctx: EvaluationContext): unknown;
+  evaluateAsync(scope: Scope | undefined, ctx: EvaluationContext): Promise<unknown>;
+}
+
+const NO_REFS: readonly RuleRef[] = [];
+
+/**
+ * The simple-value cast of §2.10: text that is valid JSON becomes that value (`25.0` -> 25, `true` -> true,
+ * `{"a":1}` -> object, `"true"` -> the string true); any other text stays a string; empty text stays "".
+ */
+export function castSimpleValue(text: string): unknown {
+  const first = firstNonSpace(text);
+  if (first === undefined) return text;
+  // Only text that can start a JSON value is tried, so ordinary words never pay for a thrown parse error.
+  if ('{["-0123456789tfn'.includes(first)) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+function firstNonSpace(text: string): string | undefined {
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c !== ' ' && c !== '\t' && c !== '\n' && c !== '\r') return c;
+  }
+  return undefined;
+}
+
+/** A value that is always the same. Objects and arrays are handed out as copies so callers may own them. */
+export function constantValue(value: unknown, source = typeof value === 'string' ? value : JSON.stringify(value) ?? ''): CompiledValue {
+  const isObject = value !== null && typeof value === 'object';
+  return {
+    isConstant: true,
+    constant: value,
+    async: false,
+    ruleRefs: NO_REFS,
+    source,
+    evaluate: isObject ? () => cloneJson(value) : () => value,
+    evaluateAsync: isObject ? () => Promise.resolve(cloneJson(value)) : () => Promise.resolve(value),
+  };
+}
+
+/**
+ * Compiles a stored `outputScalarValue`. A missing cell gives "" (§2.3). `where` is the path of the
+ * outputScalarValue object. Problems are appended to `problems`; the returned value is then a placeholder.
+ */
+export function compileResultValue(stored: unknown, where: string, env: CellEnvironment, problems: Problem[]): CompiledValue {
+  if (stored === undefined || stored === null) return constantValue('');
+  if (typeof stored !== 'object' || Array.isArray(stored)) {
+    problems.push({ path: where, message: 'a result value must be an object with type and value' });
+    return constantValue(null);
+  }
+  const cell = stored as Record<string, unknown>;
+  const type = typeof cell.type === 'string' ? cell.type.toLowerCase() : undefined;
+  const isAst = cell.value !== null && typeof cell.value === 'object' && !Array.isArray(cell.value) && 'functionName' in cell.value;
+  if (type === 'function' || (type === undefined && isAst)) return expressionValue(cell, where, env, problems);
+  if (type !== undefined && type !== 'common') {
+    problems.push({ path: `${where}.type`, message: `unknown value type ${JSON.stringify(cell.type)} (expected common or function)` });
+    return constantValue(null);
+  }
+  return simpleValue(cell.value, env);
+}
+
+function simpleValue(value: unknown, env: CellEnvironment): CompiledValue {
+  if (value === undefined || value === null) return constantValue('');
+  if (typeof value !== 'string') return constantValue(value);
+  const template = compileTemplate(value, env.resolveStatic);
+  if (template.constant) {
+    const resolved = template.value;
+    return constantValue(typeof resolved === 'string' ? castSimpleValue(resolved) : resolved, value);
+  }
+  const evaluate = (scope: Scope | undefined): unknown => {
+    if (scope === undefined) throw new Error('internal: a value with variables was evaluated without a scope');
+    const resolved = template.evaluate(scope);
+    return typeof resolved === 'string' ? castSimpleValue(resolved) : resolved;
+  };
+  return {
+    isConstant: false,
+    constant: undefined,
+    async: false,
+    ruleRefs: NO_REFS,
+    source: value,
+    evaluate,
+    evaluateAsync: (scope) => Promise.resolve(evaluate(scope)),
+  };
+}
+
+function expressionValue(cell: Record<string, unknown>, where: string, env: CellEnvironment, problems: Problem[]): CompiledValue {
+  try {
+    const expression = (env.compileExpression ?? compileStoredExpression)({ stringValue: cell.stringValue, value: cell.value }, where, env.expressionOptions);
+    return {
+      isConstant: false,
+      constant: undefined,
+      async: expression.async,
+      ruleRefs: expression.ruleRefs,
+      source: expression.source,
+      evaluate: (scope, ctx) => normalise(expression.evaluateOutput(requireScope(scope), ctx)),
+      evaluateAsync: async (scope, ctx) => normalise(await expression.evaluateOutputAsync(requireScope(scope), ctx)),
+    };
+  } catch (error) {
+    if (error instanceof ValidationError) problems.push(...error.problems);
+    else problems.push({ path: where, message: error instanceof Error ? error.message : String(error) });
+    return constantValue(null);
+  }
+}
+
+/** Slots use undefined for "not written", so an expression never yields undefined. */
+function normalise(value: unknown): unknown {
+  return value === undefined ? null : value;
+}
+
+function requireScope(scope: Scope | undefined): Scope {
+  if (scope === undefined) throw new Error('internal: an expression was evaluated without a scope');
+  return scope;
+}

@@ -1,0 +1,321 @@
+// AST -> closures. No user text ever becomes code: every node is a closure over values fixed at compile time.
+// Constants are folded, variable paths are pre-parsed, lambda parameters become local slots, and the async twin
+// of a node exists only where something may await.
+import type { Node, VarRef } from './ast.ts';
+import type { CompiledExpression, ConditionOutcome, Scope } from './contract.ts';
+import type { CNode, CompileApi, CompileOptionsForNode } from './nodes.ts';
+import type { AsyncEvaluator, Evaluator, Frame } from './runtime.ts';
+import type { EvaluationContext, RuleRef } from '../types.ts';
+import { getAt } from '../path.ts';
+import { SyntaxProblem } from './lexer.ts';
+import { constantNode, evalAsync, failingNode, combineNode } from './nodes.ts';
+import { Invalid, cloneJson, defineKey, describe, invalidReason, mustPropagate, toNum, toText } from './runtime.ts';
+import { castExpressionOutput, rawOutput } from './cast.ts';
+import { findFunction } from './functions/index.ts';
+import { OPERATOR_IMPLS, negate } from './functions/math.ts';
+
+/** The evaluation of an expression was invalid (evaluateRaw only; the other methods turn it into null/false). */
+export class ExpressionError extends Error {
+  readonly source: string;
+  constructor(message: string, source: string) {
+    super(message);
+    this.name = 'ExpressionError';
+    this.source = source;
+  }
+}
+
+function arity(min: number, max: number): string {
+  if (min === max) return `${min} argument${min === 1 ? '' : 's'}`;
+  if (max === Infinity) return `at least ${min} argument${min === 1 ? '' : 's'}`;
+  return `${min} to ${max} arguments`;
+}
+
+function keyText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null) return 'null';
+  return toText(value);
+}
+
+class Compiler implements CompileApi {
+  private readonly env = new Map<string, number>();
+  slots = 0;
+  sharedConstants = false;
+  readonly ruleRefs: RuleRef[] = [];
+
+  compile(node: Node, options: CompileOptionsForNode = {}): CNode {
+    switch (node.kind) {
+      case 'literal':
+        return constantNode(node.value);
+      case 'text':
+        return constantNode(node.raw);
+      case 'interpolated':
+        return this.interpolated(node.parts);
+      case 'var':
+        return this.variable(node, options.lenient === true);
+      case 'array':
+        return combineNode(
+          node.items.map((item) => this.compile(item)),
+          (values) => values,
+          { foldable: true, api: this },
+        );
+      case 'object':
+        return this.object(node.members.flatMap((m) => [m.key, m.value]));
+      case 'unary': {
+        const operand = this.compile(node.operand);
+        const op = node.op === '-' ? negate : (v: unknown) => toNum(v, "operator '+'");
+        return combineNode([operand], (values) => op(values[0]), { foldable: true, api: this });
+      }
+      case 'binary':
+        return this.binary(node.op, this.compile(node.left), this.compile(node.right));
+      case 'call':
+        return this.call(node, options);
+    }
+  }
+
+  withLocals<T>(names: readonly string[], body: () => T): { slots: number[]; result: T } {
+    const saved = names.map((name) => this.env.get(name));
+    const slots = names.map((name) => {
+      const slot = this.slots++;
+      this.env.set(name, slot);
+      return slot;
+    });
+    try {
+      return { slots, result: body() };
+    } finally {
+      for (let i = names.length - 1; i >= 0; i--) {
+        const previous = saved[i];
+        if (previous === undefined) this.env.delete(names[i]!);
+        else this.env.set(names[i]!, previous);
+      }
+    }
+  }
+
+  fail(reason: string, node: Node): never {
+    throw new SyntaxProblem(reason, node.pos);
+  }
+
+  markSharedConstant(): void {
+    this.sharedConstants = true;
+  }
+
+  addRuleRef(ref: RuleRef): void {
+    if (!this.ruleRefs.some((r) => r.idOrAlias === ref.idOrAlias && r.version === ref.version)) this.ruleRefs.push(ref);
+  }
+
+  /** Reads a reference: a lambda slot when the first segment names a bound parameter, else the scope. */
+  private reader(ref: VarRef): Evaluator {
+    const first = ref.segments[0];
+    const slot = typeof first === 'string' ? this.env.get(first) : undefined;
+    if (slot !== undefined) {
+      const rest = ref.segments.slice(1);
+      return rest.length === 0 ? (f) => f.locals[slot] : (f) => getAt(f.locals[slot], rest);
+    }
+    const { segments, path } = ref;
+    return (f) => f.scope.resolve(segments, path);
+  }
+
+  private variable(ref: VarRef, lenient: boolean): CNode {
+    const read = this.reader(ref);
+    if (lenient) return { ev: read, aev: undefined, isConst: false, value: undefined };
+    const signal = new Invalid(`{${ref.path}} is not defined`);
+    return {
+      ev: (f) => {
+        const value = read(f);
+        if (value === undefined) throw signal;
+        return value;
+      },
+      aev: undefined,
+      isConst: false,
+      value: undefined,
+    };
+  }
+
+  /** A quoted string with `{var}` references; an unresolved reference stays as written (regex `{2,3}` etc.). */
+  private interpolated(parts: readonly (string | VarRef)[]): CNode {
+    const compiled = parts.map((p) => (typeof p === 'string' ? p : { read: this.reader(p), literal: `{${p.path}}` }));
+    return {
+      ev: (f) => {
+        let out = '';
+        for (const part of compiled) {
+          if (typeof part === 'string') out += part;
+          else {
+            const value = part.read(f);
+            out += value === undefined ? part.literal : toText(value);
+          }
+        }
+        return out;
+      },
+      aev: undefined,
+      isConst: false,
+      value: undefined,
+    };
+  }
+
+  private object(parts: readonly Node[]): CNode {
+    const children = parts.map((p) => this.compile(p));
+    return combineNode(
+      children,
+      (values) => {
+        const out: Record<string, unknown> = {};
+        for (let i = 0; i < values.length; i += 2) defineKey(out, keyText(values[i]), values[i + 1]);
+        return out;
+      },
+      { foldable: true, api: this },
+    );
+  }
+
+  private binary(op: keyof typeof OPERATOR_IMPLS, left: CNode, right: CNode): CNode {
+    const impl = OPERATOR_IMPLS[op];
+    if (left.isConst && right.isConst) {
+      return combineNode([left, right], (values) => impl(values[0], values[1]), { foldable: true, api: this });
+    }
+    const l = left.ev;
+    const r = right.ev;
+    let ev: Evaluator;
+    if (right.isConst) {
+      const rv = right.value;
+      ev = (f) => impl(l(f), rv);
+    } else if (left.isConst) {
+      const lv = left.value;
+      ev = (f) => impl(lv, r(f));
+    } else {
+      ev = (f) => impl(l(f), r(f));
+    }
+    let aev: AsyncEvaluator | undefined;
+    if (left.aev || right.aev) aev = async (f) => impl(await evalAsync(left, f), await evalAsync(right, f));
+    return { ev, aev, isConst: false, value: undefined };
+  }
+
+  private call(node: Extract<Node, { kind: 'call' }>, options: CompileOptionsForNode): CNode {
+    const def = findFunction(node.name);
+    if (!def) return this.fail(`unknown function ${node.name}`, node);
+    const count = node.args.length;
+    if (count < def.min || count > def.max) {
+      return failingNode(`${node.name} expects ${arity(def.min, def.max)}, got ${count}`);
+    }
+    if (def.kind === 'special') return def.compile(node, this, { tail: options.tail === true });
+    const children = node.args.map((arg) => this.compile(arg, { lenient: def.lenient === true }));
+    def.collectRefs?.(children, this);
+    return combineNode(children, def.impl, {
+      foldable: def.contextual !== true,
+      api: this,
+      combineAsync: def.implAsync,
+    });
+  }
+}
+
+const MATCHED: ConditionOutcome = Object.freeze({ matched: true });
+const NOT_MATCHED: ConditionOutcome = Object.freeze({ matched: false });
+const NO_LOCALS: unknown[] = [];
+
+/** A compiled expression; one per cell, shared by every solve. */
+class Program implements CompiledExpression {
+  readonly source: string;
+  readonly async: boolean;
+  readonly ruleRefs: readonly RuleRef[];
+  private readonly ev: Evaluator;
+  private readonly aev: AsyncEvaluator | undefined;
+  private readonly slots: number;
+  private readonly sharedConstants: boolean;
+
+  constructor(source: string, root: CNode, compiler: Compiler) {
+    this.source = source;
+    this.ev = root.ev;
+    this.aev = root.aev;
+    this.async = root.aev !== undefined;
+    this.slots = compiler.slots;
+    this.ruleRefs = compiler.ruleRefs;
+    // a folded object may be returned more than once; copy it so callers can never alter the constant
+    this.sharedConstants = compiler.sharedConstants;
+  }
+
+  private frame(scope: Scope, ctx: EvaluationContext): Frame {
+    return { scope, ctx, locals: this.slots === 0 ? NO_LOCALS : new Array<unknown>(this.slots), raw: false };
+  }
+
+  private result(value: unknown): unknown {
+    return this.sharedConstants && value !== null && typeof value === 'object' ? cloneJson(value) : value;
+  }
+
+  evaluateOutput(scope: Scope, ctx: EvaluationContext): unknown {
+    const f = this.frame(scope, ctx);
+    let value: unknown;
+    try {
+      value = this.ev(f);
+    } catch (error) {
+      if (mustPropagate(error)) throw error;
+      return null;
+    }
+    value = this.result(value);
+    return f.raw ? rawOutput(value) : castExpressionOutput(value);
+  }
+
+  async evaluateOutputAsync(scope: Scope, ctx: EvaluationContext): Promise<unknown> {
+    if (!this.aev) return this.evaluateOutput(scope, ctx);
+    const f = this.frame(scope, ctx);
+    let value: unknown;
+    try {
+      value = await this.aev(f);
+    } catch (error) {
+      if (mustPropagate(error)) throw error;
+      return null;
+    }
+    value = this.result(value);
+    return f.raw ? rawOutput(value) : castExpressionOutput(value);
+  }
+
+  evaluateCondition(scope: Scope, ctx: EvaluationContext): ConditionOutcome {
+    let value: unknown;
+    try {
+      value = this.ev(this.frame(scope, ctx));
+    } catch (error) {
+      if (mustPropagate(error)) throw error;
+      return { matched: false, error: invalidReason(error) };
+    }
+    return conditionOutcome(value);
+  }
+
+  async evaluateConditionAsync(scope: Scope, ctx: EvaluationContext): Promise<ConditionOutcome> {
+    if (!this.aev) return this.evaluateCondition(scope, ctx);
+    let value: unknown;
+    try {
+      value = await this.aev(this.frame(scope, ctx));
+    } catch (error) {
+      if (mustPropagate(error)) throw error;
+      return { matched: false, error: invalidReason(error) };
+    }
+    return conditionOutcome(value);
+  }
+
+  evaluateRaw(scope: Scope, ctx: EvaluationContext): unknown {
+    try {
+      return this.result(this.ev(this.frame(scope, ctx)));
+    } catch (error) {
+      if (mustPropagate(error)) throw error;
+      throw new ExpressionError(invalidReason(error), this.source);
+    }
+  }
+
+  async evaluateRawAsync(scope: Scope, ctx: EvaluationContext): Promise<unknown> {
+    if (!this.aev) return this.evaluateRaw(scope, ctx);
+    try {
+      return this.result(await this.aev(this.frame(scope, ctx)));
+    } catch (error) {
+      if (mustPropagate(error)) throw error;
+      throw new ExpressionError(invalidReason(error), this.source);
+    }
+  }
+}
+
+function conditionOutcome(value: unknown): ConditionOutcome {
+  if (value === true) return MATCHED;
+  if (value === false) return NOT_MATCHED;
+  return { matched: false, error: `the condition gave ${describe(value)}, not a boolean` };
+}
+
+/** Compiles an AST. Throws SyntaxProblem for compile errors (unknown functions, malformed lambdas). */
+export function compileAst(ast: Node, source: string): CompiledExpression {
+  const compiler = new Compiler();
+  const root = compiler.compile(ast, { tail: true });
+  return new Program(source, root, compiler);
+}

@@ -1,0 +1,57 @@
+// The interface of the expression language that tables, trees and flows code against (re-exported by index.ts).
+import type { EvaluationContext, RuleRef } from '../types.ts';
+import type { PathSegment } from '../path.ts';
+
+/**
+ * Resolves `{name}` / `{a.b[0].c}` references. Returns undefined when the reference cannot be resolved
+ * (an unresolved reference makes an expression invalid -> null). Tables resolve in the order
+ * lambda -> calc variable -> output written earlier in the row -> rule variable -> input path.
+ * (Lambda parameters of ARRAY_MAP/FILTER/REDUCE are bound by the expression itself and never reach the scope.)
+ */
+export interface Scope {
+  resolve(segments: readonly PathSegment[], path: string): unknown;
+}
+
+/** What a cell or flow node stores: `{stringValue, value}` (stringValue preferred when it is a string). */
+export interface StoredExpression {
+  stringValue?: unknown;
+  value?: unknown;
+}
+
+export interface ConditionOutcome {
+  matched: boolean;
+  /** Why the condition is false when evaluation failed or did not give a boolean (for the debug trace). */
+  error?: string;
+}
+
+export interface CompiledExpression {
+  /** The expression text (stringValue, or a rendering of the stored AST). */
+  readonly source: string;
+  /**
+   * True when evaluation may await: HTTP_* calls, and SOLVE (its target is only known at run time and may be a
+   * script or flow). Use the *Async methods then; the sync methods still work while every SOLVE target is
+   * synchronous and throw RuleError otherwise.
+   */
+  readonly async: boolean;
+  /** SOLVE / LOOKUP_* targets given as literals, for dependency resolution at compile time. */
+  readonly ruleRefs: readonly RuleRef[];
+  /** Result/calc cell value, §2.10: output casting applied (unless RAW_VALUE), null when evaluation is invalid. */
+  evaluateOutput(scope: Scope, ctx: EvaluationContext): unknown;
+  evaluateOutputAsync(scope: Scope, ctx: EvaluationContext): Promise<unknown>;
+  /** Function condition, §2.12: matched only when the value is boolean true; errors and non-booleans are false. */
+  evaluateCondition(scope: Scope, ctx: EvaluationContext): ConditionOutcome;
+  evaluateConditionAsync(scope: Scope, ctx: EvaluationContext): Promise<ConditionOutcome>;
+  /** The raw value (no output casting). Throws ExpressionError when the evaluation is invalid. */
+  evaluateRaw(scope: Scope, ctx: EvaluationContext): unknown;
+  evaluateRawAsync(scope: Scope, ctx: EvaluationContext): Promise<unknown>;
+}
+
+export type ArithmeticAssociativity = 'left' | 'right';
+
+export interface ExpressionCompileOptions {
+  /**
+   * How chains of one precedence level group: 'left' (standard, default) evaluates `10 - 5 - 2` as 3; 'right'
+   * reproduces DecisionRules' right-to-left grouping (7). Stored ASTs are already grouped and ignore it.
+   */
+  associativity?: ArithmeticAssociativity;
+}

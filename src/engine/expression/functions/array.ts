@@ -1,0 +1,249 @@
+// Array functions (spec/rule-format.md §4.9.6, §11 Fn7, Fn9). ARRAY_MAP / ARRAY_FILTER / ARRAY_REDUCE are
+// lambdas: their parameter names are bound to local slots at compile time, so `{x}` inside the body is a slot
+// read, and nested lambdas shadow outer names.
+import type { FunctionDef, SpecialFunction } from './types.ts';
+import type { Node } from '../ast.ts';
+import type { CNode, CompileApi } from '../nodes.ts';
+import type { Frame } from '../runtime.ts';
+import { looseEquals } from '../../values.ts';
+import { evalAsync } from '../nodes.ts';
+import { describe, invalid, toInteger, toLogical, toNum, toText } from '../runtime.ts';
+import { pathSegments, pick } from './data.ts';
+
+function lambdaName(node: Node | undefined, fn: string, position: number, api: CompileApi): string {
+  const name = node?.kind === 'literal' && typeof node.value === 'string' ? node.value.trim() : '';
+  if (name === '') {
+    return api.fail(`${fn} expects a quoted parameter name such as "x" as argument ${position}`, node ?? { kind: 'literal', value: null, pos: 0 });
+  }
+  return name;
+}
+
+function asArray(value: unknown, fn: string): unknown[] {
+  if (!Array.isArray(value)) invalid(`${fn}: ${describe(value)} is not an array`);
+  return value;
+}
+
+function keep(value: unknown): boolean {
+  return value === true || value === 'true';
+}
+
+const ARRAY_MAP: SpecialFunction = {
+  kind: 'special',
+  name: 'ARRAY_MAP',
+  min: 3,
+  max: 3,
+  compile(call, api) {
+    const source = api.compile(call.args[0]!);
+    const param = lambdaName(call.args[1], 'ARRAY_MAP', 2, api);
+    const { slots, result: body } = api.withLocals([param], () => api.compile(call.args[2]!));
+    const slot = slots[0]!;
+    const src = source.ev;
+    const b = body.ev;
+    const node: CNode = {
+      ev: (f) => {
+        const list = asArray(src(f), 'ARRAY_MAP');
+        const out = new Array<unknown>(list.length);
+        for (let i = 0; i < list.length; i++) {
+          f.locals[slot] = list[i];
+          out[i] = b(f);
+        }
+        return out;
+      },
+      aev: undefined,
+      isConst: false,
+      value: undefined,
+    };
+    if (source.aev || body.aev) {
+      node.aev = async (f: Frame) => {
+        const list = asArray(await evalAsync(source, f), 'ARRAY_MAP');
+        const out = new Array<unknown>(list.length);
+        for (let i = 0; i < list.length; i++) {
+          f.locals[slot] = list[i];
+          out[i] = await evalAsync(body, f);
+        }
+        return out;
+      };
+    }
+    return node;
+  },
+};
+
+const ARRAY_FILTER: SpecialFunction = {
+  kind: 'special',
+  name: 'ARRAY_FILTER',
+  min: 3,
+  max: 3,
+  compile(call, api) {
+    const source = api.compile(call.args[0]!);
+    const param = lambdaName(call.args[1], 'ARRAY_FILTER', 2, api);
+    const { slots, result: body } = api.withLocals([param], () => api.compile(call.args[2]!));
+    const slot = slots[0]!;
+    const src = source.ev;
+    const b = body.ev;
+    const node: CNode = {
+      ev: (f) => {
+        const list = asArray(src(f), 'ARRAY_FILTER');
+        const out: unknown[] = [];
+        for (const item of list) {
+          f.locals[slot] = item;
+          if (keep(b(f))) out.push(item);
+        }
+        return out;
+      },
+      aev: undefined,
+      isConst: false,
+      value: undefined,
+    };
+    if (source.aev || body.aev) {
+      node.aev = async (f: Frame) => {
+        const list = asArray(await evalAsync(source, f), 'ARRAY_FILTER');
+        const out: unknown[] = [];
+        for (const item of list) {
+          f.locals[slot] = item;
+          if (keep(await evalAsync(body, f))) out.push(item);
+        }
+        return out;
+      };
+    }
+    return node;
+  },
+};
+
+/** JavaScript reduce without a seed: [] -> null, one element -> that element (§11 Fn7). */
+const ARRAY_REDUCE: SpecialFunction = {
+  kind: 'special',
+  name: 'ARRAY_REDUCE',
+  min: 4,
+  max: 4,
+  compile(call, api) {
+    const source = api.compile(call.args[0]!);
+    const accName = lambdaName(call.args[1], 'ARRAY_REDUCE', 2, api);
+    const curName = lambdaName(call.args[2], 'ARRAY_REDUCE', 3, api);
+    const { slots, result: body } = api.withLocals([accName, curName], () => api.compile(call.args[3]!));
+    const [accSlot, curSlot] = slots as [number, number];
+    const src = source.ev;
+    const b = body.ev;
+    const node: CNode = {
+      ev: (f) => {
+        const list = asArray(src(f), 'ARRAY_REDUCE');
+        if (list.length === 0) return null;
+        let acc = list[0];
+        for (let i = 1; i < list.length; i++) {
+          f.locals[accSlot] = acc;
+          f.locals[curSlot] = list[i];
+          acc = b(f);
+        }
+        return acc;
+      },
+      aev: undefined,
+      isConst: false,
+      value: undefined,
+    };
+    if (source.aev || body.aev) {
+      node.aev = async (f: Frame) => {
+        const list = asArray(await evalAsync(source, f), 'ARRAY_REDUCE');
+        if (list.length === 0) return null;
+        let acc = list[0];
+        for (let i = 1; i < list.length; i++) {
+          f.locals[accSlot] = acc;
+          f.locals[curSlot] = list[i];
+          acc = await evalAsync(body, f);
+        }
+        return acc;
+      };
+    }
+    return node;
+  },
+};
+
+/** The elements, or with a path the value picked from each element (deprecated ARRAY_* helpers). */
+function picked(list: unknown, path: unknown, fn: string): unknown[] {
+  const array = asArray(list, fn);
+  if (path === undefined || path === null || path === '') return array;
+  const segments = pathSegments(path, fn);
+  return array.map((item) => pick(item, segments));
+}
+
+export const arrayFunctions: FunctionDef[] = [
+  {
+    kind: 'eager',
+    name: 'ARRAY_PICK',
+    min: 2,
+    max: 2,
+    impl: ([list, path]) => {
+      const segments = pathSegments(path, 'ARRAY_PICK');
+      return asArray(list, 'ARRAY_PICK').map((item) => pick(item, segments));
+    },
+  },
+  ARRAY_MAP,
+  ARRAY_FILTER,
+  ARRAY_REDUCE,
+  {
+    // accepts null and {} as the array (false); elements compare like EQ, objects deeply
+    kind: 'eager',
+    name: 'ARRAY_INCLUDES',
+    aliases: ['INCLUDES'],
+    min: 2,
+    max: 2,
+    lenient: true,
+    impl: ([list, value]) => {
+      if (!Array.isArray(list)) return false;
+      const needle = value ?? null;
+      for (const item of list) if (looseEquals(item, needle)) return true;
+      return false;
+    },
+  },
+  {
+    kind: 'eager',
+    name: 'ARRAY_FLATTEN',
+    min: 1,
+    max: 2,
+    impl: ([list, depth]) => {
+      const array = asArray(list, 'ARRAY_FLATTEN');
+      if (depth === undefined) return array.flat(Infinity);
+      const d = toInteger(depth, 'ARRAY_FLATTEN');
+      if (d < 1) invalid(`ARRAY_FLATTEN: the depth ${describe(depth)} is not a positive whole number`);
+      return array.flat(d);
+    },
+  },
+  {
+    kind: 'eager',
+    name: 'ARRAY_SUM',
+    min: 1,
+    max: 2,
+    impl: ([list, path]) => {
+      let sum = 0;
+      for (const v of picked(list, path, 'ARRAY_SUM')) sum += toNum(v, 'ARRAY_SUM');
+      if (!Number.isFinite(sum)) invalid('ARRAY_SUM: the result is not a finite number');
+      return sum;
+    },
+  },
+  {
+    kind: 'eager',
+    name: 'ARRAY_CONCAT',
+    min: 1,
+    max: 2,
+    impl: ([list, path]) => picked(list, path, 'ARRAY_CONCAT').map(toText).join(''),
+  },
+  {
+    kind: 'eager',
+    name: 'ARRAY_CONCAT_WS',
+    min: 2,
+    max: 3,
+    impl: ([separator, list, path]) => picked(list, path, 'ARRAY_CONCAT_WS').map(toText).join(toText(separator)),
+  },
+  {
+    kind: 'eager',
+    name: 'ARRAY_AND',
+    min: 1,
+    max: 2,
+    impl: ([list, path]) => picked(list, path, 'ARRAY_AND').every((v) => toLogical(v, 'ARRAY_AND')),
+  },
+  {
+    kind: 'eager',
+    name: 'ARRAY_OR',
+    min: 1,
+    max: 2,
+    impl: ([list, path]) => picked(list, path, 'ARRAY_OR').some((v) => toLogical(v, 'ARRAY_OR')),
+  },
+];

@@ -1,0 +1,257 @@
+// Integration functions (spec/rule-format.md §4.9.7, §11 Fn4, Fn5): SOLVE and LOOKUP_* through ctx.resolver,
+// HTTP_* through ctx.http. Identical SOLVE and HTTP calls within one solve (one EvaluationContext) run once.
+import type { FunctionDef, EagerFunction } from './types.ts';
+import type { CNode, CompileApi } from '../nodes.ts';
+import type { Frame } from '../runtime.ts';
+import type { CompiledRule, EvaluationContext, HttpRequest, LookupTableAccess, SolveResult } from '../../types.ts';
+import type { PathSegment } from '../../path.ts';
+import { childContext, MAX_DEPTH, normaliseStrategy } from '../../context.ts';
+import { RuleError } from '../../errors.ts';
+import { parsePath } from '../../path.ts';
+import { cloneJson, describe, invalid, mustPropagate, toText } from '../runtime.ts';
+import { pick } from './data.ts';
+
+/** Per-solve memo of SOLVE / HTTP results. Keyed by the context object, so it lives exactly as long as the solve. */
+const callCache = new WeakMap<EvaluationContext, Map<string, unknown>>();
+
+function cacheOf(ctx: EvaluationContext): Map<string, unknown> {
+  let cache = callCache.get(ctx);
+  if (!cache) {
+    cache = new Map();
+    callCache.set(ctx, cache);
+  }
+  return cache;
+}
+
+function cacheKey(parts: unknown[]): string | undefined {
+  try {
+    return JSON.stringify(parts);
+  } catch {
+    return undefined;
+  }
+}
+
+function ruleIdOf(value: unknown, fn: string): string {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value !== 'string' || value.trim() === '') invalid(`${fn}: ${describe(value)} is not a rule id or alias`);
+  return value.trim();
+}
+
+/** `null`, "latest" and anything that is not a number mean the latest published version. */
+function versionOf(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  if (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) return Number(value);
+  return undefined;
+}
+
+function optionsOf(value: unknown, fn: string): Record<string, unknown> {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) invalid(`${fn}: the options ${describe(value)} are not an object`);
+  return value as Record<string, unknown>;
+}
+
+function columnList(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const names = value.filter((v): v is string => typeof v === 'string');
+  return names.length > 0 ? names : undefined;
+}
+
+interface PreparedSolve {
+  id: string;
+  compiled: CompiledRule | undefined;
+  data: unknown;
+  child: EvaluationContext;
+  path: PathSegment[] | undefined;
+  key: string | undefined;
+}
+
+function prepareSolve(args: unknown[], f: Frame, mode: 'sync' | 'async'): PreparedSolve {
+  const [target, data, options] = args;
+  const id = ruleIdOf(target, 'SOLVE');
+  const opts = optionsOf(options, 'SOLVE');
+  const version = versionOf(opts.version);
+  const resolver = f.ctx.resolver;
+  if (!resolver) invalid(`SOLVE: no rules are available to call (rule "${id}")`);
+  if (f.ctx.depth >= MAX_DEPTH) {
+    throw new RuleError(`SOLVE of "${id}" nests deeper than ${MAX_DEPTH} rule calls (does a rule call itself?)`);
+  }
+  const strategy = normaliseStrategy(opts.strategy);
+  const included = columnList(opts.includedConditionCols);
+  const excluded = columnList(opts.excludedConditionCols);
+  const path = typeof opts.path === 'string' && opts.path.trim() !== '' ? parsePath(opts.path.trim()) : undefined;
+  const compiled = resolver.resolve(id, version);
+  return {
+    id,
+    compiled,
+    data,
+    child: childContext(f.ctx, { strategy, includedConditionCols: included, excludedConditionCols: excluded }),
+    path,
+    key: cacheKey([mode, 'SOLVE', id, version ?? null, strategy, included ?? null, excluded ?? null, path ?? null, data ?? null]),
+  };
+}
+
+function shapeResult(result: SolveResult, path: PathSegment[] | undefined): unknown {
+  if (!path) return result.result;
+  return result.result.length === 0 ? null : pick(result.result[0], path);
+}
+
+function isPromise(value: unknown): value is Promise<unknown> {
+  return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
+}
+
+const SOLVE: EagerFunction = {
+  kind: 'eager',
+  name: 'SOLVE',
+  min: 2,
+  max: 3,
+  contextual: true,
+  impl(args, f) {
+    const call = prepareSolve(args, f, 'sync');
+    if (!call.compiled) return null;
+    const cache = cacheOf(f.ctx);
+    if (call.key !== undefined && cache.has(call.key)) return cloneJson(cache.get(call.key));
+    if (call.compiled.async) {
+      throw new RuleError(`SOLVE of "${call.id}" calls an asynchronous rule; evaluate this expression asynchronously`);
+    }
+    const outcome = call.compiled.evaluate(call.data, call.child);
+    if (isPromise(outcome)) {
+      outcome.catch(() => undefined);
+      throw new RuleError(`SOLVE of "${call.id}" calls an asynchronous rule; evaluate this expression asynchronously`);
+    }
+    const value = shapeResult(outcome, call.path);
+    if (call.key !== undefined) cache.set(call.key, value);
+    return cloneJson(value);
+  },
+  async implAsync(args, f) {
+    const call = prepareSolve(args, f, 'async');
+    if (!call.compiled) return null;
+    const compiled = call.compiled;
+    const cache = cacheOf(f.ctx);
+    let pending = call.key === undefined ? undefined : (cache.get(call.key) as Promise<unknown> | undefined);
+    if (!pending) {
+      pending = Promise.resolve(compiled.evaluate(call.data, call.child)).then((outcome) => shapeResult(outcome, call.path));
+      if (call.key !== undefined) cache.set(call.key, pending);
+    }
+    return cloneJson(await pending);
+  },
+  collectRefs(args, api) {
+    collectRef(args, api, (options) => {
+      if (options === undefined) return undefined;
+      if (options.isConst && options.value !== null && typeof options.value === 'object') {
+        return versionOf((options.value as Record<string, unknown>).version);
+      }
+      return undefined;
+    });
+  },
+};
+
+function collectRef(args: readonly CNode[], api: CompileApi, version: (options: CNode | undefined) => number | undefined): void {
+  const target = args[0];
+  if (!target?.isConst) return;
+  const id = target.value;
+  if (typeof id !== 'string' || id.trim() === '') return;
+  const v = version(args[2]);
+  api.addRuleRef(v === undefined ? { idOrAlias: id.trim() } : { idOrAlias: id.trim(), version: v });
+}
+
+function lookupAccess(table: unknown, version: unknown, f: Frame, fn: string): LookupTableAccess | null {
+  const id = ruleIdOf(table, fn);
+  const resolver = f.ctx.resolver;
+  if (!resolver) invalid(`${fn}: no lookup tables are available (table "${id}")`);
+  const compiled = resolver.resolve(id, versionOf(version));
+  if (!compiled) return null;
+  if (!compiled.lookup) invalid(`${fn}: rule "${id}" is not a lookup table`);
+  return compiled.lookup;
+}
+
+const lookupRefs = (args: readonly CNode[], api: CompileApi): void =>
+  collectRef(args, api, (v) => (v?.isConst ? versionOf(v.value) : undefined));
+
+const LOOKUP_VALUE: EagerFunction = {
+  kind: 'eager',
+  name: 'LOOKUP_VALUE',
+  min: 2,
+  max: 4,
+  contextual: true,
+  impl([table, key, version, column], f) {
+    const access = lookupAccess(table, version, f, 'LOOKUP_VALUE');
+    if (!access) return null;
+    const name = column === undefined || column === null || typeof column === 'object' ? undefined : toText(column);
+    const value = access.lookupValue(key, name);
+    return value === undefined ? null : value;
+  },
+  collectRefs: lookupRefs,
+};
+
+const LOOKUP_EXISTS: EagerFunction = {
+  kind: 'eager',
+  name: 'LOOKUP_EXISTS',
+  min: 2,
+  max: 3,
+  contextual: true,
+  impl([table, key, version], f) {
+    const access = lookupAccess(table, version, f, 'LOOKUP_EXISTS');
+    return access ? access.lookupExists(key) : null;
+  },
+  collectRefs: lookupRefs,
+};
+
+function headersOf(options: unknown, fn: string): Record<string, string> | undefined {
+  const opts = optionsOf(options, fn);
+  const headers = opts.headers;
+  if (headers === undefined || headers === null) return undefined;
+  if (typeof headers !== 'object' || Array.isArray(headers)) invalid(`${fn}: headers ${describe(headers)} are not an object`);
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[name] = toText(value);
+  return out;
+}
+
+function httpFunction(method: HttpRequest['method'], withBody: boolean): EagerFunction {
+  const name = `HTTP_${method}`;
+  return {
+    kind: 'eager',
+    name,
+    min: withBody ? 2 : 1,
+    max: withBody ? 3 : 2,
+    contextual: true,
+    impl(_args, f) {
+      if (!f.ctx.http) invalid('HTTP functions are disabled');
+      throw new RuleError(`${name} can only run in an asynchronous evaluation`);
+    },
+    async implAsync(args, f) {
+      const http = f.ctx.http;
+      if (!http) return invalid('HTTP functions are disabled');
+      const url = args[0];
+      if (typeof url !== 'string' || url.trim() === '') return invalid(`${name}: ${describe(url)} is not a URL`);
+      const request: HttpRequest = { method, url: url.trim() };
+      const headers = headersOf(withBody ? args[2] : args[1], name);
+      if (headers) request.headers = headers;
+      if (withBody) request.body = args[1];
+      const cache = cacheOf(f.ctx);
+      const key = cacheKey(['HTTP', method, request.url, request.headers ?? null, request.body ?? null]);
+      let pending = key === undefined ? undefined : (cache.get(key) as Promise<unknown> | undefined);
+      if (!pending) {
+        pending = http.request(request).then(
+          (response) => (response.status >= 200 && response.status < 300 ? (response.body ?? null) : null),
+          (error: unknown) => {
+            if (mustPropagate(error)) throw error;
+            return invalid(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+          },
+        );
+        if (key !== undefined) cache.set(key, pending);
+      }
+      return cloneJson(await pending);
+    },
+  };
+}
+
+export const integrationFunctions: FunctionDef[] = [
+  SOLVE,
+  LOOKUP_VALUE,
+  LOOKUP_EXISTS,
+  httpFunction('GET', false),
+  httpFunction('DELETE', false),
+  httpFunction('POST', true),
+  httpFunction('PUT', true),
+  httpFunction('PATCH', true),
+];

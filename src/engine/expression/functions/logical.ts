@@ -1,0 +1,213 @@
+// Logical functions (spec/rule-format.md §4.9.2, §4.6): comparisons, ranges, null tests and the lazy forms
+// IF, AND, OR, NVL that evaluate only what they need.
+import type { FunctionDef, SpecialFunction } from './types.ts';
+import type { CNode } from '../nodes.ts';
+import type { Frame } from '../runtime.ts';
+import { compareLoose, looseEquals } from '../../values.ts';
+import { constantNode, evalAsync, failingNode } from '../nodes.ts';
+import { Invalid, describe, invalid, isNullish, toCondition, toLogical } from '../runtime.ts';
+import { regexTest } from './text.ts';
+
+function compare(name: string, aliases: readonly string[], test: (order: number) => boolean): FunctionDef {
+  return {
+    kind: 'eager',
+    name,
+    aliases,
+    min: 2,
+    max: 2,
+    impl: ([a, b]) => {
+      const order = compareLoose(a, b);
+      if (order === undefined) invalid(`${name}: cannot compare ${describe(a)} with ${describe(b)}`);
+      return test(order);
+    },
+  };
+}
+
+/** (low, x, high): the tested value is the middle argument. */
+function range(name: string, test: (lowVsX: number, xVsHigh: number) => boolean): FunctionDef {
+  return {
+    kind: 'eager',
+    name,
+    min: 3,
+    max: 3,
+    impl: ([low, x, high]) => {
+      const first = compareLoose(low, x);
+      const second = compareLoose(x, high);
+      if (first === undefined || second === undefined) {
+        invalid(`${name}: cannot compare ${describe(x)} with ${describe(low)} and ${describe(high)}`);
+      }
+      return test(first, second);
+    },
+  };
+}
+
+const IF: SpecialFunction = {
+  kind: 'special',
+  name: 'IF',
+  min: 2,
+  max: 3,
+  compile(call, api, position) {
+    const condition = api.compile(call.args[0]!);
+    const whenTrue = api.compile(call.args[1]!, { tail: position.tail });
+    const whenFalse = call.args[2] ? api.compile(call.args[2], { tail: position.tail }) : constantNode(null);
+    if (condition.isConst) {
+      try {
+        return toCondition(condition.value, 'IF') ? whenTrue : whenFalse;
+      } catch (error) {
+        if (error instanceof Invalid) return failingNode(error.message);
+        throw error;
+      }
+    }
+    const cond = condition.ev;
+    const a = whenTrue.ev;
+    const b = whenFalse.ev;
+    const node: CNode = {
+      ev: (f) => (toCondition(cond(f), 'IF') ? a(f) : b(f)),
+      aev: undefined,
+      isConst: false,
+      value: undefined,
+    };
+    if (condition.aev || whenTrue.aev || whenFalse.aev) {
+      node.aev = async (f) =>
+        toCondition(await evalAsync(condition, f), 'IF') ? evalAsync(whenTrue, f) : evalAsync(whenFalse, f);
+    }
+    return node;
+  },
+};
+
+/**
+ * AND stops at the first false argument, OR at the first true one, without validating the rest (release
+ * 1.13.0). Array arguments contribute their elements.
+ */
+function chain(name: 'AND' | 'OR'): SpecialFunction {
+  const decisive = name === 'OR';
+  const decides = (value: unknown): boolean => {
+    if (Array.isArray(value)) {
+      for (const item of value) if (toLogical(item, name) === decisive) return true;
+      return false;
+    }
+    return toLogical(value, name) === decisive;
+  };
+  return {
+    kind: 'special',
+    name,
+    min: 1,
+    max: Infinity,
+    compile(call, api) {
+      const parts = call.args.map((arg) => api.compile(arg, { lenient: true }));
+      const evs = parts.map((p) => p.ev);
+      const node: CNode = {
+        ev: (f) => {
+          for (const ev of evs) if (decides(ev(f))) return decisive;
+          return !decisive;
+        },
+        aev: undefined,
+        isConst: false,
+        value: undefined,
+      };
+      if (parts.some((p) => p.aev)) {
+        node.aev = async (f: Frame) => {
+          for (const p of parts) if (decides(await evalAsync(p, f))) return decisive;
+          return !decisive;
+        };
+      }
+      return node;
+    },
+  };
+}
+
+const NVL: SpecialFunction = {
+  kind: 'special',
+  name: 'NVL',
+  min: 2,
+  max: 3,
+  compile(call, api, position) {
+    const value = api.compile(call.args[0]!, { lenient: true, tail: position.tail });
+    const fallback = api.compile(call.args[1]!, { tail: position.tail });
+    const ifNotNull = call.args[2] ? api.compile(call.args[2], { tail: position.tail }) : undefined;
+    const v = value.ev;
+    const d = fallback.ev;
+    const nn = ifNotNull?.ev;
+    const node: CNode = {
+      ev: (f) => {
+        const x = v(f);
+        if (isNullish(x)) return d(f);
+        return nn ? nn(f) : x;
+      },
+      aev: undefined,
+      isConst: false,
+      value: undefined,
+    };
+    if (value.aev || fallback.aev || ifNotNull?.aev) {
+      node.aev = async (f) => {
+        const x = await evalAsync(value, f);
+        if (isNullish(x)) return evalAsync(fallback, f);
+        return ifNotNull ? evalAsync(ifNotNull, f) : x;
+      };
+    }
+    return node;
+  },
+};
+
+export const logicalFunctions: FunctionDef[] = [
+  {
+    kind: 'eager',
+    name: 'EQ',
+    aliases: ['EQUAL'],
+    min: 2,
+    max: 2,
+    lenient: true,
+    impl: ([a, b]) => looseEquals(a ?? null, b ?? null),
+  },
+  {
+    kind: 'eager',
+    name: 'NE',
+    aliases: ['NOT_EQUAL'],
+    min: 2,
+    max: 2,
+    lenient: true,
+    impl: ([a, b]) => !looseEquals(a ?? null, b ?? null),
+  },
+  compare('GT', ['GREATER'], (o) => o > 0),
+  compare('GTE', ['GREATER_EQUAL'], (o) => o >= 0),
+  compare('LT', ['LESS'], (o) => o < 0),
+  compare('LTE', ['LESS_EQUAL'], (o) => o <= 0),
+  range('BTW', (a, b) => a <= 0 && b <= 0),
+  range('NOT_BTW', (a, b) => a > 0 || b > 0),
+  range('BTW_LEFT_OPEN', (a, b) => a < 0 && b <= 0),
+  range('BTW_RIGHT_OPEN', (a, b) => a <= 0 && b < 0),
+  chain('AND'),
+  chain('OR'),
+  {
+    kind: 'eager',
+    name: 'IS_NULL',
+    min: 1,
+    max: 1,
+    lenient: true,
+    impl: ([x]) => isNullish(x),
+  },
+  {
+    kind: 'eager',
+    name: 'IS_NOT_NULL',
+    min: 1,
+    max: 1,
+    lenient: true,
+    impl: ([x]) => !isNullish(x),
+  },
+  NVL,
+  {
+    kind: 'eager',
+    name: 'NOT',
+    min: 1,
+    max: 1,
+    impl: ([x]) => !toLogical(x, 'NOT'),
+  },
+  IF,
+  {
+    kind: 'eager',
+    name: 'REGEXP',
+    min: 2,
+    max: 2,
+    impl: ([s, pattern]) => regexTest(s, pattern, 'REGEXP'),
+  },
+];

@@ -1,0 +1,275 @@
+// Math functions and the arithmetic operators (spec/rule-format.md §4.2, §4.9.1, §11 Fn2, Fn6, F4, F5).
+import type { FunctionDef } from './types.ts';
+import { finite, invalid, spread, toInteger, toNum } from '../runtime.ts';
+
+export type Arithmetic = (a: unknown, b: unknown) => number;
+
+function num2(a: unknown, b: unknown, op: string): [number, number] {
+  return [toNum(a, op), toNum(b, op)];
+}
+
+export const add: Arithmetic = (a, b) => {
+  if (typeof a === 'number' && typeof b === 'number') return finite(a + b, "operator '+'");
+  const [x, y] = num2(a, b, "operator '+'");
+  return finite(x + y, "operator '+'");
+};
+
+export const subtract: Arithmetic = (a, b) => {
+  if (typeof a === 'number' && typeof b === 'number') return finite(a - b, "operator '-'");
+  const [x, y] = num2(a, b, "operator '-'");
+  return finite(x - y, "operator '-'");
+};
+
+export const multiply: Arithmetic = (a, b) => {
+  if (typeof a === 'number' && typeof b === 'number') return finite(a * b, "operator '*'");
+  const [x, y] = num2(a, b, "operator '*'");
+  return finite(x * y, "operator '*'");
+};
+
+export const divide: Arithmetic = (a, b) => {
+  const [x, y] = num2(a, b, "operator '/'");
+  if (y === 0) invalid("operator '/': division by zero");
+  return finite(x / y, "operator '/'");
+};
+
+export const modulo: Arithmetic = (a, b) => {
+  const [x, y] = num2(a, b, "operator '%'");
+  if (y === 0) invalid("operator '%': division by zero");
+  return finite(x % y, "operator '%'");
+};
+
+export function negate(a: unknown): number {
+  // 0 - x rather than -x: no negative zero in results
+  return 0 - toNum(a, "operator '-'");
+}
+
+export const OPERATOR_IMPLS: Record<'+' | '-' | '*' | '/' | '%', Arithmetic> = {
+  '+': add,
+  '-': subtract,
+  '*': multiply,
+  '/': divide,
+  '%': modulo,
+};
+
+/** Moves the decimal point by `places` on the decimal text, so that 1.005 rounds like the digits it shows. */
+function shift(value: number, places: number): number {
+  const [mantissa, exponent] = String(value).split('e');
+  return Number(`${mantissa}e${Number(exponent ?? 0) + places}`);
+}
+
+/** Half away from zero on the decimal representation (§11 Fn2). */
+export function roundHalfAway(value: number, places: number): number {
+  const sign = value < 0 ? -1 : 1;
+  const rounded = shift(Math.round(shift(Math.abs(value), places)), -places) * sign;
+  return rounded === 0 ? 0 : rounded;
+}
+
+/** Banker's rounding: ties to even. */
+export function roundHalfEven(value: number, places: number): number {
+  const sign = value < 0 ? -1 : 1;
+  const scaled = shift(Math.abs(value), places);
+  const floor = Math.floor(scaled);
+  const diff = scaled - floor;
+  let whole: number;
+  if (diff > 0.5) whole = floor + 1;
+  else if (diff < 0.5) whole = floor;
+  else whole = floor % 2 === 0 ? floor : floor + 1;
+  const rounded = shift(whole, -places) * sign;
+  return rounded === 0 ? 0 : rounded;
+}
+
+function numbers(args: unknown[], fn: string): number[] {
+  return spread(args).map((v) => toNum(v, fn));
+}
+
+/** djb2 variant over UTF-16 code units (§4.9.1; verified against both documented examples). */
+export function numhash(text: string): number {
+  let h = 5381;
+  for (let i = 0; i < text.length; i++) h = (h * 33 + text.charCodeAt(i)) | 0;
+  return Math.abs(h);
+}
+
+function binary(name: string, aliases: readonly string[], op: Arithmetic): FunctionDef {
+  return { kind: 'eager', name, aliases, min: 2, max: 2, impl: ([a, b]) => op(a, b) };
+}
+
+export const mathFunctions: FunctionDef[] = [
+  binary('PLUS_CHAR', [], add),
+  binary('DIVIDED_CHAR', ['DIVIDED'], divide),
+  binary('MODULO_CHAR', [], modulo),
+  {
+    kind: 'eager',
+    name: 'MINUS_CHAR',
+    aliases: ['MINUS'],
+    min: 1,
+    max: 2,
+    impl: (args) => (args.length === 1 ? negate(args[0]) : subtract(args[0], args[1])),
+  },
+  {
+    // TIMES takes more than two factors in old exports (benefit-program-sample.json)
+    kind: 'eager',
+    name: 'TIMES_CHAR',
+    aliases: ['TIMES'],
+    min: 2,
+    max: Infinity,
+    impl: (args) => {
+      let product = toNum(args[0], 'TIMES');
+      for (let i = 1; i < args.length; i++) product = multiply(product, args[i]);
+      return product;
+    },
+  },
+  {
+    kind: 'eager',
+    name: 'ABS',
+    min: 1,
+    max: 1,
+    impl: ([x]) => Math.abs(toNum(x, 'ABS')),
+  },
+  {
+    kind: 'eager',
+    name: 'AVG',
+    min: 1,
+    max: Infinity,
+    impl: (args) => {
+      const values = numbers(args, 'AVG');
+      if (values.length === 0) invalid('AVG: no values');
+      let sum = 0;
+      for (const v of values) sum += v;
+      return finite(sum / values.length, 'AVG');
+    },
+  },
+  {
+    kind: 'eager',
+    name: 'CEILING',
+    min: 1,
+    max: 1,
+    impl: ([x]) => Math.ceil(toNum(x, 'CEILING')) || 0,
+  },
+  {
+    kind: 'eager',
+    name: 'FLOOR',
+    min: 1,
+    max: 1,
+    impl: ([x]) => Math.floor(toNum(x, 'FLOOR')),
+  },
+  {
+    kind: 'eager',
+    name: 'COUNT',
+    min: 1,
+    max: Infinity,
+    impl: (args) => spread(args).length,
+  },
+  {
+    kind: 'eager',
+    name: 'EXP',
+    min: 1,
+    max: 1,
+    impl: ([x]) => finite(Math.exp(toNum(x, 'EXP')), 'EXP'),
+  },
+  {
+    kind: 'eager',
+    name: 'MAX',
+    min: 1,
+    max: Infinity,
+    impl: (args) => {
+      const values = numbers(args, 'MAX');
+      if (values.length === 0) invalid('MAX: no values');
+      return Math.max(...values);
+    },
+  },
+  {
+    kind: 'eager',
+    name: 'MIN',
+    min: 1,
+    max: Infinity,
+    impl: (args) => {
+      const values = numbers(args, 'MIN');
+      if (values.length === 0) invalid('MIN: no values');
+      return Math.min(...values);
+    },
+  },
+  {
+    kind: 'eager',
+    name: 'MEDIAN',
+    min: 1,
+    max: Infinity,
+    impl: (args) => {
+      const values = numbers(args, 'MEDIAN').sort((a, b) => a - b);
+      if (values.length === 0) invalid('MEDIAN: no values');
+      const mid = values.length >> 1;
+      return values.length % 2 === 1 ? values[mid]! : finite((values[mid - 1]! + values[mid]!) / 2, 'MEDIAN');
+    },
+  },
+  {
+    kind: 'eager',
+    name: 'MODULO',
+    min: 2,
+    max: 2,
+    impl: ([a, b]) => {
+      const x = toNum(a, 'MODULO');
+      const y = toNum(b, 'MODULO');
+      if (y === 0) invalid('MODULO: division by zero');
+      return finite(x % y, 'MODULO');
+    },
+  },
+  {
+    kind: 'eager',
+    name: 'POW',
+    min: 2,
+    max: 2,
+    impl: ([a, b]) => finite(Math.pow(toNum(a, 'POW'), toNum(b, 'POW')), 'POW'),
+  },
+  {
+    kind: 'eager',
+    name: 'RANDOM',
+    min: 0,
+    max: 2,
+    contextual: true,
+    impl: (args, f) => {
+      const random = f.ctx.random ?? Math.random;
+      if (args.length === 0) return random();
+      if (args.length === 1) return random() * toNum(args[0], 'RANDOM');
+      const min = toNum(args[0], 'RANDOM');
+      const max = toNum(args[1], 'RANDOM');
+      return min + random() * (max - min);
+    },
+  },
+  {
+    kind: 'eager',
+    name: 'ROUND',
+    min: 1,
+    max: 2,
+    impl: ([x, places]) =>
+      finite(roundHalfAway(toNum(x, 'ROUND'), places === undefined ? 0 : toInteger(places, 'ROUND')), 'ROUND'),
+  },
+  {
+    kind: 'eager',
+    name: 'ROUNDE',
+    min: 1,
+    max: 2,
+    impl: ([x, places]) =>
+      finite(roundHalfEven(toNum(x, 'ROUNDE'), places === undefined ? 0 : toInteger(places, 'ROUNDE')), 'ROUNDE'),
+  },
+  {
+    kind: 'eager',
+    name: 'SUM',
+    min: 1,
+    max: Infinity,
+    impl: (args) => {
+      let sum = 0;
+      for (const v of spread(args)) sum += toNum(v, 'SUM');
+      return finite(sum, 'SUM');
+    },
+  },
+  {
+    kind: 'eager',
+    name: 'NUMHASH',
+    min: 1,
+    max: Infinity,
+    impl: (args) => {
+      if (args.length > 1) return numhash(JSON.stringify(args));
+      const [x] = args;
+      return numhash(typeof x === 'string' ? x : (JSON.stringify(x) ?? String(x)));
+    },
+  },
+];

@@ -1,0 +1,34 @@
+// How a function of the library is described. Most functions are eager (arguments evaluated first, then
+// `impl`); special forms (IF, AND, OR, NVL, RAW_VALUE, ARRAY_MAP, ...) compile their arguments themselves.
+import type { CallNode } from '../ast.ts';
+import type { CNode, CompileApi, CompileOptionsForNode } from '../nodes.ts';
+import type { Frame } from '../runtime.ts';
+
+interface Common {
+  name: string;
+  /** Other names the function is called by (internal AST names, deprecated names). */
+  aliases?: readonly string[];
+  /** Argument count; a call outside it is invalid at run time (§4.8), not a compile error. */
+  min: number;
+  max: number;
+}
+
+export interface EagerFunction extends Common {
+  kind: 'eager';
+  /** Arguments may be unresolved references (undefined): IS_NULL, NVL, EQ, ARRAY_INCLUDES, ... */
+  lenient?: boolean;
+  /** Reads the context (clock, zone, resolver, randomness, scope): never folded at compile time. */
+  contextual?: boolean;
+  impl(args: unknown[], f: Frame): unknown;
+  /** The async form for functions that may await (HTTP_*, SOLVE); its presence makes the expression async. */
+  implAsync?(args: unknown[], f: Frame): Promise<unknown>;
+  /** Records literal rule references (SOLVE, LOOKUP_*) for dependency resolution. */
+  collectRefs?(args: readonly CNode[], api: CompileApi): void;
+}
+
+export interface SpecialFunction extends Common {
+  kind: 'special';
+  compile(call: CallNode, api: CompileApi, position: CompileOptionsForNode): CNode;
+}
+
+export type FunctionDef = EagerFunction | SpecialFunction;

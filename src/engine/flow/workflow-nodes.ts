@@ -1,0 +1,493 @@
+// What each decision-flow node type does (spec/rule-format.md §8.2 "Node types"), compiled once per rule version:
+// expressions, conditions and paths are prepared here, so a solve only evaluates.
+import type { Problem } from '../errors.ts';
+import { RuleError, TimeoutError } from '../errors.ts';
+import { DYNAMIC, cloneJson, compileCondition, compileResultValue } from '../cells/index.ts';
+import type { CellEnvironment, CompiledCondition, CompiledValue } from '../cells/index.ts';
+import { setAt } from '../path.ts';
+import type { PathSegment } from '../path.ts';
+import type { CompileOptions, CompiledRule, EvaluationContext, HttpRequest, Json, RuleRef } from '../types.ts';
+import { compileStoredExpression } from '../expression/index.ts';
+import { callRule, resolveRule } from './call-rule.ts';
+import { FlowScope, flowPath } from './flow-scope.ts';
+import type { FlowNode } from './workflow-graph.ts';
+import { textOf } from '../values.ts';
+
+export interface NodeOutcome {
+  /** IF_STATEMENT: the out-connectors that send a run signal (the others cancel). Undefined: all of them. */
+  selected?: ReadonlySet<string>;
+  /** FOREACH and BUSINESS_RULE: the items the node iterates (its body runs once per item). */
+  items?: readonly unknown[];
+  /** For the trace: what the node read and what it produced. */
+  input?: unknown;
+  output?: unknown;
+}
+
+export interface NodeExecutor {
+  readonly ruleRefs: readonly RuleRef[];
+  run(scope: FlowScope, ctx: EvaluationContext): Promise<NodeOutcome>;
+}
+
+export interface NodeCompileContext {
+  readonly env: CellEnvironment;
+  /** Node types by node name, to refuse assignments to values that nodes own. */
+  readonly nodeTypes: ReadonlyMap<string, string>;
+  readonly problems: Problem[];
+}
+
+const NO_REFS: readonly RuleRef[] = [];
+
+/** Node types whose named value is written by the node itself; Assign cannot target them (§8.2). */
+const READ_ONLY_NODE_TYPES: ReadonlySet<string> = new Set(['FOREACH', 'BUSINESS_RULE', 'HTTP_CLIENT', 'ARRAY_APPEND', 'IF_STATEMENT', 'START']);
+
+/** Flow values change while the flow runs, so no reference is resolved at compile time. */
+export function flowCellEnvironment(options: Required<CompileOptions>): CellEnvironment {
+  return {
+    timeZone: options.timeZone,
+    resolveStatic: () => DYNAMIC,
+    compileExpression: (stored, where) => compileStoredExpression(stored, where, { associativity: options.arithmeticAssociativity }),
+  };
+}
+
+export function compileNode(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
+  switch (node.type) {
+    case 'START':
+      return { ruleRefs: NO_REFS, run: (scope) => Promise.resolve({ output: scope.variables.input }) };
+    case 'VARIABLES':
+      return compileVariables(node, cc);
+    case 'DATA_MANIPULATION':
+      return compileAssign(node, cc);
+    case 'FOREACH':
+      return compileForeach(node);
+    case 'BUSINESS_RULE':
+      return compileBusinessRule(node, cc);
+    case 'IF_STATEMENT':
+      return compileSwitch(node, cc);
+    case 'ARRAY_APPEND':
+      return compileAppend(node, cc);
+    case 'HTTP_CLIENT':
+      return compileHttp(node, cc);
+    default:
+      cc.problems.push({ path: `${node.path}.type`, message: `node "${node.label}" has type ${JSON.stringify(node.type)}, which Verdict cannot run` });
+      return { ruleRefs: NO_REFS, run: () => Promise.resolve({}) };
+  }
+}
+
+function listOf(value: unknown): Record<string, unknown>[] {
+  return Array.isArray(value) ? value.filter((entry): entry is Record<string, unknown> => entry !== null && typeof entry === 'object') : [];
+}
+
+function textField(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+function expressionOf(stored: unknown, where: string, cc: NodeCompileContext): CompiledValue {
+  const outputScalarValue = stored !== null && typeof stored === 'object' ? (stored as Record<string, unknown>).outputScalarValue : undefined;
+  return compileResultValue(outputScalarValue, `${where}.outputScalarValue`, cc.env, cc.problems);
+}
+
+async function evaluateValue(value: CompiledValue, scope: FlowScope, ctx: EvaluationContext): Promise<unknown> {
+  return value.async ? value.evaluateAsync(scope, ctx) : value.evaluate(scope, ctx);
+}
+
+function refsOf(values: readonly { ruleRefs: readonly RuleRef[] }[]): RuleRef[] {
+  return values.flatMap((value) => value.ruleRefs);
+}
+
+function nodeKey(node: FlowNode): string {
+  return node.name ?? node.id;
+}
+
+/** A path a node writes to: not the input, and not a value another node owns. */
+function targetPath(text: unknown, where: string, cc: NodeCompileContext): PathSegment[] | undefined {
+  const path = textField(text);
+  if (path === undefined) {
+    cc.problems.push({ path: where, message: 'needs the path to write to' });
+    return undefined;
+  }
+  const segments = flowPath(path);
+  const head = segments[0];
+  if (typeof head !== 'string') {
+    cc.problems.push({ path: where, message: `${JSON.stringify(path)} is not a variable path` });
+    return undefined;
+  }
+  if (head === 'input') {
+    cc.problems.push({ path: where, message: `${JSON.stringify(path)} would change the flow input, which is read-only` });
+    return undefined;
+  }
+  const owner = cc.nodeTypes.get(head);
+  if (owner !== undefined && READ_ONLY_NODE_TYPES.has(owner)) {
+    cc.problems.push({ path: where, message: `${JSON.stringify(path)} would change the value of ${owner} node "${head}", which only that node writes` });
+    return undefined;
+  }
+  return segments;
+}
+
+function compileVariables(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
+  const where = `${node.path}.data.variables`;
+  const variables = listOf(node.data.variables).flatMap((entry, i) => {
+    const name = textField(entry.name);
+    if (name === undefined) {
+      cc.problems.push({ path: `${where}[${i}].name`, message: 'a declared variable needs a name' });
+      return [];
+    }
+    return [{ name, value: expressionOf(entry.expression, `${where}[${i}].expression`, cc) }];
+  });
+  const key = nodeKey(node);
+  return {
+    ruleRefs: refsOf(variables.map((v) => v.value)),
+    run: async (scope, ctx) => {
+      const declared = scope.nodeObject(key);
+      for (const variable of variables) {
+        Object.defineProperty(declared, variable.name, {
+          value: cloneJson(await evaluateValue(variable.value, scope, ctx)),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+      return { output: declared };
+    },
+  };
+}
+
+function compileAssign(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
+  const where = `${node.path}.data.mapping`;
+  const assignments = listOf(node.data.mapping).flatMap((entry, i) => {
+    const source = entry.source !== null && typeof entry.source === 'object' ? (entry.source as Record<string, unknown>).expression : undefined;
+    const target = entry.target !== null && typeof entry.target === 'object' ? (entry.target as Record<string, unknown>).path : undefined;
+    const segments = targetPath(target, `${where}[${i}].target.path`, cc);
+    const value = expressionOf(source, `${where}[${i}].source.expression`, cc);
+    return segments ? [{ path: String(target), segments, value }] : [];
+  });
+  return {
+    ruleRefs: refsOf(assignments.map((a) => a.value)),
+    run: async (scope, ctx) => {
+      const written: Record<string, unknown> = {};
+      for (const assignment of assignments) {
+        // Copies, so that a later Assign into `output.x` never changes the input or a rule's result in place.
+        const value = cloneJson(await evaluateValue(assignment.value, scope, ctx));
+        scope.write(assignment.segments, value);
+        written[assignment.path] = value;
+      }
+      return { output: written };
+    },
+  };
+}
+
+function compileForeach(node: FlowNode): NodeExecutor {
+  const listPath = textField(node.data.listPath) ?? '';
+  const segments = flowPath(listPath);
+  return {
+    ruleRefs: NO_REFS,
+    run: (scope) => {
+      const list = scope.read(segments);
+      if (list === undefined || list === null) return Promise.resolve({ items: [], input: list ?? null, output: { length: 0 } });
+      if (!Array.isArray(list)) {
+        throw new RuleError(`the list to loop over, "${listPath}", is not an array (it is ${describe(list)})`);
+      }
+      return Promise.resolve({ items: list, input: list, output: { length: list.length } });
+    },
+  };
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'an object';
+  return `the ${typeof value} ${JSON.stringify(value)}`;
+}
+
+interface Mapping {
+  readonly target: readonly PathSegment[];
+  readonly source: readonly PathSegment[];
+}
+
+function compileBusinessRule(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
+  const where = `${node.path}.data`;
+  const rule = (node.data.rule ?? {}) as Record<string, unknown>;
+  const alias = textField(rule.ruleAlias);
+  const baseId = textField(rule.baseId);
+  if (alias === undefined && baseId === undefined) cc.problems.push({ path: `${where}.rule`, message: 'needs the rule to solve (ruleAlias or baseId)' });
+  const version = latestOr(rule.version);
+  const strategy = typeof node.data.strategy === 'string' ? node.data.strategy : 'STANDARD';
+  const evaluationType = node.data.evaluationType;
+  if (evaluationType !== undefined && evaluationType !== null && evaluationType !== 'STATIC') {
+    cc.problems.push({ path: `${where}.evaluationType`, message: `${JSON.stringify(evaluationType)} is not supported; Verdict solves STATIC business-rule nodes` });
+  }
+  const mappings: Mapping[] = listOf(node.data.mapping).flatMap((entry) => {
+    const target = entry.target !== null && typeof entry.target === 'object' ? textField((entry.target as Record<string, unknown>).path) : undefined;
+    const source = entry.source !== null && typeof entry.source === 'object' ? (entry.source as Record<string, unknown>) : {};
+    const sourcePath = textField(source.path);
+    // `source: {}` or `disabled: true` leaves that input unmapped.
+    if (target === undefined || sourcePath === undefined || source.disabled === true) return [];
+    return [{ target: flowPath(target), source: flowPath(sourcePath) }];
+  });
+  const key = nodeKey(node);
+  const primary = alias ?? baseId ?? '';
+  return {
+    ruleRefs: primary === '' ? NO_REFS : [version === undefined ? { idOrAlias: primary } : { idOrAlias: primary, version }],
+    run: async (scope, ctx) => {
+      const target = findRule(ctx, alias, baseId, version);
+      const input: Record<string, unknown> = {};
+      for (const mapping of mappings) {
+        const value = scope.read(mapping.source);
+        if (value !== undefined) setAt(input, mapping.target, cloneJson(value));
+      }
+      const result = (await callRule(target, input, ctx, strategy)) as Json[];
+      const output = nodeOutput(result, target, strategy, node.version);
+      const exposed = scope.nodeObject(key);
+      exposed.output = output;
+      const items = Array.isArray(output) ? output : output === null ? [] : [output];
+      return { items, input, output };
+    },
+  };
+}
+
+/** `rule.version`: a version number, or null / missing / -1 / "latest" for the latest published version (§11 F9). */
+function latestOr(value: unknown): number | undefined {
+  const number = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
+  return typeof number === 'number' && Number.isInteger(number) && number >= 1 ? number : undefined;
+}
+
+/** By alias first, then by id (§11 W6): exports reference a flow's rules by alias, ids may change on import. */
+function findRule(ctx: EvaluationContext, alias: string | undefined, baseId: string | undefined, version: number | undefined): CompiledRule {
+  let aliasError: unknown;
+  if (alias !== undefined) {
+    try {
+      const found = resolveRule(ctx, { idOrAlias: alias, version }, '');
+      if (found) return found;
+    } catch (error) {
+      if (!(error instanceof RuleError) || baseId === undefined) throw error;
+      aliasError = error;
+    }
+  }
+  if (baseId !== undefined && baseId !== alias) {
+    const found = resolveRule(ctx, { idOrAlias: baseId, version }, '');
+    if (found) return found;
+  }
+  if (aliasError) throw aliasError;
+  const names = [alias, baseId].filter((name) => name !== undefined).map((name) => `"${name}"`).join(' / ');
+  throw new RuleError(`rule ${names}${version === undefined ? '' : ` version ${version}`} was not found`);
+}
+
+/**
+ * What `{node.output}` holds (§8.2): STANDARD and EVALUATE_ALL give the result array, FIRST_MATCH and ARRAY one
+ * object (null when nothing matched). Node version 2 also unwraps a scripting rule's single result.
+ */
+function nodeOutput(result: Json[], rule: CompiledRule, strategy: string, nodeVersion: number): Json {
+  const normalised = strategy.trim().toUpperCase();
+  const single = normalised === 'FIRST_MATCH' || normalised === 'ARRAY' || (nodeVersion >= 2 && rule.type === 'complex-rule');
+  if (single) return result[0] ?? null;
+  return result;
+}
+
+interface SwitchCase {
+  readonly name: string;
+  readonly isDefault: boolean;
+  readonly connectorId: string;
+  readonly conditions: readonly { variable: readonly PathSegment[]; path: string; condition: CompiledCondition }[];
+}
+
+function compileSwitch(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
+  const where = `${node.path}.data`;
+  const strategy = node.data.evaluationStrategy ?? 'ALL_WINNING';
+  if (strategy !== 'ALL_WINNING' && strategy !== 'FIRST_WINNING') {
+    cc.problems.push({ path: `${where}.evaluationStrategy`, message: `${JSON.stringify(strategy)} is not a Switch strategy (ALL_WINNING or FIRST_WINNING)` });
+  }
+  const cases: SwitchCase[] = listOf(node.data.cases).map((entry, i) => {
+    const casePath = `${where}.cases[${i}]`;
+    const conditions = listOf(entry.conditions).map((condition, j) => {
+      const conditionPath = `${casePath}.conditions[${j}]`;
+      const variable = textField(condition.variable) ?? '';
+      const decisionNode = (condition.decisionNode ?? {}) as Record<string, unknown>;
+      return {
+        variable: flowPath(variable),
+        path: variable,
+        condition: compileCondition(decisionNode.scalarCondition, `${conditionPath}.decisionNode.scalarCondition`, cc.env, cc.problems),
+      };
+    });
+    return {
+      name: typeof entry.name === 'string' ? entry.name : `case ${i + 1}`,
+      isDefault: entry.type === 'DEFAULT',
+      connectorId: typeof entry.connectorId === 'string' ? entry.connectorId : '',
+      conditions,
+    };
+  });
+  for (const c of cases) {
+    for (const { condition, path } of c.conditions) {
+      if (condition.kind === 'else') cc.problems.push({ path: `${where}`, message: `case "${c.name}" tests "${path}" with ELSE, which only tables can use` });
+    }
+  }
+  const firstOnly = strategy === 'FIRST_WINNING';
+  return {
+    ruleRefs: cases.flatMap((c) => c.conditions.flatMap((entry) => entry.condition.ruleRefs)),
+    run: async (scope, ctx) => {
+      const selected = new Set<string>();
+      const passed: string[] = [];
+      const tested: Record<string, unknown> = {};
+      for (const c of cases) {
+        if (c.isDefault) continue;
+        if (firstOnly && passed.length > 0) break;
+        let all = true;
+        for (const { variable, path, condition } of c.conditions) {
+          const left = scope.read(variable);
+          tested[path] = left ?? null;
+          const ok = condition.async ? await condition.testAsync(left, scope, ctx) : condition.test(left, scope, ctx);
+          if (!ok) {
+            all = false;
+            break;
+          }
+        }
+        if (all) {
+          passed.push(c.name);
+          selected.add(c.connectorId);
+        }
+      }
+      if (passed.length === 0) {
+        for (const c of cases) {
+          if (c.isDefault) {
+            passed.push(c.name);
+            selected.add(c.connectorId);
+          }
+        }
+      }
+      return { selected, input: tested, output: { cases: passed } };
+    },
+  };
+}
+
+function compileAppend(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
+  const where = `${node.path}.data`;
+  const target = (node.data.target ?? {}) as Record<string, unknown>;
+  const targetSegments = targetPath(target.path, `${where}.target.path`, cc);
+  const values = listOf(node.data.values).flatMap((entry) => {
+    const path = textField(entry.path);
+    return path === undefined ? [] : [flowPath(path)];
+  });
+  const key = nodeKey(node);
+  const targetText = String(target.path);
+  return {
+    ruleRefs: NO_REFS,
+    run: (scope) => {
+      if (!targetSegments) return Promise.resolve({});
+      let list = scope.read(targetSegments);
+      if (list === undefined || list === null) {
+        list = [];
+        scope.write(targetSegments, list);
+      } else if (!Array.isArray(list)) {
+        throw new RuleError(`cannot append to "${targetText}": it holds ${describe(list)}, not an array`);
+      }
+      const appended: unknown[] = [];
+      for (const segments of values) {
+        const value = scope.read(segments);
+        if (value === undefined) continue;
+        const copy = cloneJson(value);
+        (list as unknown[]).push(copy);
+        appended.push(copy);
+      }
+      // `{appendNode}` is the target array itself (§11 W4).
+      scope.variables[key] = list;
+      return Promise.resolve({ input: appended, output: list });
+    },
+  };
+}
+
+const HTTP_METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+
+function compileHttp(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
+  const where = `${node.path}.data`;
+  const method = String(node.data.method ?? 'GET').trim().toUpperCase();
+  if (!HTTP_METHODS.has(method)) cc.problems.push({ path: `${where}.method`, message: `${JSON.stringify(node.data.method)} is not an HTTP method (GET, POST, PUT, PATCH or DELETE)` });
+  const url = typeof node.data.url === 'string' ? node.data.url : '';
+  const bodyText = typeof node.data.body === 'string' ? node.data.body : node.data.body === undefined || node.data.body === null ? '' : JSON.stringify(node.data.body);
+  const bodyFormat = typeof node.data.bodyFormat === 'string' ? node.data.bodyFormat.toLowerCase() : 'json';
+  const headers = listOf(node.data.headers).flatMap((entry) => {
+    const name = textField(entry.header);
+    return name === undefined ? [] : [{ name: name.trim(), value: typeof entry.value === 'string' ? entry.value : textOf(entry.value) }];
+  });
+  const key = nodeKey(node);
+  return {
+    ruleRefs: NO_REFS,
+    run: async (scope, ctx) => {
+      if (!ctx.http) throw new RuleError('HTTP is disabled');
+      const request: HttpRequest = { method: method as HttpRequest['method'], url: interpolateText(url, scope), headers: {} };
+      for (const header of headers) request.headers![header.name] = interpolateText(header.value, scope);
+      if (method !== 'GET' && method !== 'DELETE' && bodyText.trim() !== '') {
+        if (bodyFormat === 'json') {
+          const json = interpolateJson(bodyText, scope);
+          try {
+            request.body = JSON.parse(json) as unknown;
+          } catch (error) {
+            throw new RuleError(`the request body is not valid JSON after filling in its variables: ${(error as Error).message}`);
+          }
+          setDefaultHeader(request.headers!, 'Content-Type', 'application/json');
+        } else {
+          request.body = interpolateText(bodyText, scope);
+          setDefaultHeader(request.headers!, 'Content-Type', bodyFormat === 'html' ? 'text/html' : 'text/plain');
+        }
+      }
+      let response;
+      try {
+        response = await ctx.http.request(request);
+      } catch (error) {
+        if (error instanceof TimeoutError) throw error;
+        throw new RuleError(`the request to ${request.url} failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      const exposed = {
+        data: response.body ?? null,
+        status: response.status,
+        responseOk: response.status >= 200 && response.status <= 299,
+        responseHeaders: response.headers,
+        state: 'SUCCESS',
+      };
+      scope.variables[key] = exposed;
+      return { input: request, output: exposed };
+    },
+  };
+}
+
+function setDefaultHeader(headers: Record<string, string>, name: string, value: string): void {
+  if (!Object.keys(headers).some((existing) => existing.toLowerCase() === name.toLowerCase())) headers[name] = value;
+}
+
+const REFERENCE = /\{([\p{L}\p{N}_$\- .[\]]+)\}/gu;
+
+/** `{path}` references in text replaced by their values' text; unresolved references stay as written. */
+function interpolateText(text: string, scope: FlowScope): string {
+  return text.replace(REFERENCE, (literal, path: string) => {
+    const value = scope.read(flowPath(path));
+    return value === undefined ? literal : textOf(value);
+  });
+}
+
+/**
+ * `{path}` references in a JSON body: inside a string literal the value's text (escaped), elsewhere the value as
+ * JSON (`{"items": {input.items}}` sends the array). Unresolved references become null / stay as written.
+ */
+function interpolateJson(text: string, scope: FlowScope): string {
+  const inString = stringRanges(text);
+  return text.replace(REFERENCE, (literal, path: string, offset: number) => {
+    const value = scope.read(flowPath(path));
+    if (inString(offset)) return value === undefined ? literal : JSON.stringify(textOf(value)).slice(1, -1);
+    return value === undefined ? 'null' : (JSON.stringify(value) ?? 'null');
+  });
+}
+
+function stringRanges(text: string): (offset: number) => boolean {
+  const inside = new Uint8Array(text.length);
+  let open = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (open) {
+      inside[i] = 1;
+      if (c === '\\') {
+        inside[i + 1] = 1;
+        i++;
+      } else if (c === '"') open = false;
+    } else if (c === '"') {
+      open = true;
+      inside[i] = 1;
+    }
+  }
+  return (offset) => inside[offset] === 1;
+}

@@ -1,0 +1,138 @@
+// The Fastify application, built from plugins: solver (+ deprecated composition endpoint) with its OpenAPI
+// document at /api/solver/docs, management (audit now; the management API plugs in here) with its document at
+// /api/docs, health and metrics. Each docs group is an encapsulated scope with its own @fastify/swagger, so each
+// document lists only its own routes, generated from the same schemas that validate the requests.
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import Fastify, { LogController } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Services } from '../service/index.ts';
+import { registerJsonOnly } from './content-type.ts';
+import { errorBody, errorHandler, notFoundHandler } from './errors.ts';
+import { auditPlugin } from './plugins/audit.ts';
+import { healthPlugin } from './plugins/health.ts';
+import type { ReadinessCheck } from './plugins/health.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
+import { solverPlugin } from './plugins/solver.ts';
+import { AJV_OPTIONS, schemaErrorFormatter } from './validation.ts';
+
+/** A plugin of the management API group (issue: management API). Receives the services. */
+export type ManagementPlugin = FastifyPluginAsync<{ services: Services }>;
+
+export interface AppOptions {
+  services: Services;
+  /** A pino logger; omitted: silent. */
+  logger?: FastifyBaseLogger;
+  /** Extra readiness checks (e.g. Kafka) for /health/ready, by name. */
+  readinessChecks?: Record<string, ReadinessCheck>;
+  /** Routes of the management API, registered in the management docs group under its auth conventions. */
+  managementPlugins?: ManagementPlugin[];
+  /** Plugins outside both docs groups (e.g. /admin). */
+  plugins?: Array<FastifyPluginAsync<{ services: Services }>>;
+}
+
+export interface VerdictApp extends FastifyInstance {
+  /** Marks the app as shutting down: readiness answers 503. */
+  markShuttingDown(): void;
+}
+
+const CORRELATION_ID = /^[\x21-\x7e]{1,256}$/;
+
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+function correlationIdOf(request: { headers: Record<string, string | string[] | undefined> }): string {
+  const value = request.headers['x-correlation-id'];
+  const id = Array.isArray(value) ? value[0] : value;
+  return id !== undefined && CORRELATION_ID.test(id) ? id : randomUUID();
+}
+
+export async function buildApp(options: AppOptions): Promise<VerdictApp> {
+  const { services } = options;
+  const { config } = services;
+  let shuttingDown = false;
+  const app = Fastify({
+    loggerInstance: options.logger,
+    // One log line per request comes from the onResponse hook below; every line of a request carries its id.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'correlationId' }),
+    genReqId: (req) => correlationIdOf(req),
+    bodyLimit: config.bodyLimitBytes,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    ajv: { customOptions: AJV_OPTIONS },
+    schemaErrorFormatter,
+    // Requests already on an open connection when shutdown begins are served (with Connection: close, below)
+    // rather than refused with a body of another shape.
+    return503OnClosing: false,
+    frameworkErrors: (error, req, reply) => {
+      void (reply as FastifyReply).header('x-correlation-id', req.id).code(400).send(errorBody(`Bad request: ${error.message}`));
+    },
+  }) as unknown as VerdictApp;
+
+  app.decorate('markShuttingDown', () => {
+    shuttingDown = true;
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-correlation-id', request.id);
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    // During shutdown every response closes its connection, so keep-alive clients cannot hold the drain open.
+    if (shuttingDown) void reply.header('connection', 'close');
+  });
+  app.addHook('onResponse', async (request: FastifyRequest, reply) => {
+    const quiet = request.url === '/health-check' || request.url.startsWith('/health/') || request.url === '/metrics';
+    const line = { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 };
+    if (quiet) request.log.debug(line, 'request');
+    else request.log.info(line, 'request');
+  });
+
+  registerJsonOnly(app);
+  app.setErrorHandler(errorHandler({ bodyLimitBytes: config.bodyLimitBytes }));
+  app.setNotFoundHandler(notFoundHandler);
+
+  const version = packageVersion();
+
+  await app.register(async (scope) => {
+    await scope.register(swagger, {
+      openapi: {
+        openapi: '3.0.3',
+        info: {
+          title: 'Verdict Solver API',
+          version,
+          description: 'Solves stored rules. Wire-compatible with the DecisionRules Solver API.',
+        },
+        components: { securitySchemes: { solverKey: { type: 'http', scheme: 'bearer', description: 'A solver key of the space' } } },
+      },
+    });
+    await scope.register(swaggerUi, { routePrefix: '/api/solver/docs' });
+    await scope.register(solverPlugin, { services });
+  });
+
+  await app.register(async (scope) => {
+    await scope.register(swagger, {
+      openapi: {
+        openapi: '3.0.3',
+        info: { title: 'Verdict Management API', version, description: 'Manages the rules and audit records of a space.' },
+        components: { securitySchemes: { managementKey: { type: 'http', scheme: 'bearer', description: 'A management key of the space' } } },
+      },
+    });
+    await scope.register(swaggerUi, { routePrefix: '/api/docs' });
+    await scope.register(auditPlugin, { services });
+    for (const plugin of options.managementPlugins ?? []) await scope.register(plugin, { services });
+  });
+
+  await app.register(healthPlugin, { services, checks: options.readinessChecks ?? {}, isShuttingDown: () => shuttingDown });
+  await app.register(metricsPlugin, { services });
+  for (const plugin of options.plugins ?? []) await app.register(plugin, { services });
+
+  await app.ready();
+  return app;
+}

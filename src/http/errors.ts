@@ -1,0 +1,83 @@
+// Every error leaves as {"error": {"message": "..."}} with the correlation id header (SPEC 3.2). Client mistakes
+// say exactly what was wrong; faults of ours say nothing but the correlation id, and are logged in full.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError } from '../service/errors.ts';
+import { toServiceError } from '../service/solve.ts';
+
+/** An HTTP-level client error raised by a route or hook. */
+export class HttpError extends Error {
+  readonly statusCode: number;
+  readonly headers: Record<string, string>;
+  constructor(statusCode: number, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = 'HttpError';
+    this.statusCode = statusCode;
+    this.headers = headers;
+  }
+}
+
+export interface ErrorBody {
+  error: { message: string };
+}
+
+export function errorBody(message: string): ErrorBody {
+  return { error: { message } };
+}
+
+interface Classified {
+  status: number;
+  message: string;
+  headers?: Record<string, string>;
+  /** A fault of ours: logged with the stack, answered generically. */
+  internal?: boolean;
+}
+
+export interface ErrorLimits {
+  bodyLimitBytes: number;
+}
+
+function classify(err: unknown, limits: ErrorLimits, correlationId: string): Classified {
+  if (err instanceof HttpError) return { status: err.statusCode, message: err.message, headers: err.headers };
+  if (err instanceof ServiceError) {
+    return {
+      status: err.status,
+      message: err.message,
+      headers: err.retryAfter === undefined ? undefined : { 'retry-after': String(err.retryAfter) },
+    };
+  }
+  const fastifyError = err as Partial<FastifyError> | undefined;
+  if (fastifyError && Array.isArray(fastifyError.validation)) return { status: 400, message: fastifyError.message ?? 'invalid request' };
+  switch (fastifyError?.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, message: `Request body exceeds the limit of ${limits.bodyLimitBytes} bytes (BODY_LIMIT_BYTES)` };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, message: 'Unsupported content type: send application/json' };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, message: 'Request body is empty: send a JSON object such as {"data": {...}}' };
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { status: 400, message: 'Request body is not valid JSON' };
+    default:
+      break;
+  }
+  const service = toServiceError(err);
+  if (service) return { status: service.status, message: service.message };
+  const status = fastifyError?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500 && typeof fastifyError?.code === 'string' && fastifyError.code.startsWith('FST_')) {
+    return { status, message: fastifyError.message ?? 'bad request' };
+  }
+  return { status: 500, message: `Internal server error (correlation id ${correlationId}); the details are in the server log`, internal: true };
+}
+
+export function errorHandler(limits: ErrorLimits) {
+  return (err: unknown, request: FastifyRequest, reply: FastifyReply): void => {
+    const classified = classify(err, limits, request.id);
+    if (classified.internal) request.log.error({ err }, 'request failed');
+    reply.header('x-correlation-id', request.id);
+    if (classified.headers) reply.headers(classified.headers);
+    void reply.code(classified.status).type('application/json; charset=utf-8').send(errorBody(classified.message));
+  };
+}
+
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): void {
+  void reply.code(404).send(errorBody(`No route ${request.method} ${request.url.split('?')[0]}`));
+}

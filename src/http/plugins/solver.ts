@@ -1,0 +1,105 @@
+// The Solver API (SPEC 3.1, 3.3): POST /rule/solve/{ruleIdOrAlias}/{version?} and the deprecated
+// POST /composition/solve/... for rule flows. A trailing slash is accepted (the official SDK always sends one).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../../service/index.ts';
+import { principalOf, requireKey } from '../auth.ts';
+import { HttpError } from '../errors.ts';
+import {
+  errorResponses, solveBodySchema, solveHeadersSchema, solveParamsSchema, solveResponseSchema, solveVersionParamsSchema,
+} from '../schemas.ts';
+
+interface SolveBody {
+  data: unknown;
+  options?: { includedConditionCols?: string[]; excludedConditionCols?: string[] };
+}
+
+interface SolveParams {
+  ruleIdOrAlias: string;
+  version?: string;
+}
+
+export interface SolverPluginOptions {
+  services: Services;
+}
+
+function flag(value: string | string[] | undefined): boolean {
+  return typeof value === 'string' && value.trim().toLowerCase() === 'true';
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function auditTtl(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const days = Number(value.trim());
+  if (!Number.isFinite(days) || days <= 0) throw new HttpError(400, 'Header X-Audit-Ttl must be a positive number of days');
+  return days;
+}
+
+export async function solverPlugin(app: FastifyInstance, options: SolverPluginOptions): Promise<void> {
+  const { services } = options;
+  const authenticate = requireKey(services, 'solver');
+  const body = solveBodySchema(services.config.bulkLimit);
+  const response = { 200: solveResponseSchema, ...errorResponses([400, 401, 413, 415, 429, 500]) };
+
+  const handler = (ruleFlowsOnly: boolean) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const params = request.params as SolveParams;
+    const requestBody = request.body as SolveBody;
+    const headers = request.headers;
+    const version = params.version === undefined ? undefined : Number(params.version);
+    const result = await services.solver.solve(
+      principalOf(request),
+      {
+        idOrAlias: params.ruleIdOrAlias,
+        version,
+        data: requestBody.data,
+        includedConditionCols: requestBody.options?.includedConditionCols,
+        excludedConditionCols: requestBody.options?.excludedConditionCols,
+        strategy: header(headers['x-strategy']),
+        lookupMethod: header(headers['x-lookup-method']),
+        audit: flag(headers['x-audit']),
+        auditTtlDays: auditTtl(header(headers['x-audit-ttl'])),
+        debug: flag(headers['x-debug']),
+        correlationId: request.id,
+        ruleFlowsOnly,
+        channel: 'http',
+      },
+    );
+    void reply.header('content-type', 'application/json; charset=utf-8');
+    return result.body;
+  };
+
+  const routes = [
+    { prefix: '/rule/solve', ruleFlowsOnly: false },
+    { prefix: '/composition/solve', ruleFlowsOnly: true },
+  ];
+  for (const { prefix, ruleFlowsOnly } of routes) {
+    const deprecated = ruleFlowsOnly;
+    const describe = ruleFlowsOnly
+      ? 'Deprecated: solves a rule flow. Use /rule/solve. Responses carry Deprecation: true.'
+      : 'Solves a rule (any type) with the input in `data`: an object, or an array of objects for a bulk solve.';
+    for (const withVersion of [false, true]) {
+      app.route({
+        method: 'POST',
+        url: withVersion ? `${prefix}/:ruleIdOrAlias/:version` : `${prefix}/:ruleIdOrAlias`,
+        schema: {
+          tags: [ruleFlowsOnly ? 'Rule flows (deprecated)' : 'Solver'],
+          summary: `${ruleFlowsOnly ? 'Solve a rule flow' : 'Solve a rule'}${withVersion ? ', given version' : ', latest published version'}`,
+          description: describe,
+          deprecated,
+          operationId: `${ruleFlowsOnly ? 'solveRuleFlow' : 'solveRule'}${withVersion ? 'Version' : 'Latest'}`,
+          security: [{ solverKey: [] }],
+          params: withVersion ? solveVersionParamsSchema : solveParamsSchema,
+          headers: solveHeadersSchema,
+          body,
+          response,
+        },
+        onRequest: deprecated
+          ? [async (_request, reply) => void reply.header('deprecation', 'true'), authenticate]
+          : authenticate,
+        handler: handler(ruleFlowsOnly),
+      });
+    }
+  }
+}

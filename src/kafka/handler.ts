@@ -1,0 +1,103 @@
+// Answers one request message: authenticate the api-key against the space bound to the topic, read the value
+// and rule headers, solve through the service layer (the same use case as HTTP), and shape the response value.
+// Never throws: every failure becomes an error response, faults of ours are logged under the correlation id.
+import { randomUUID } from 'node:crypto';
+import type { Json } from '../engine/types.ts';
+import type { Principal, SolveRequest, SolveResponse } from '../service/index.ts';
+import { MESSAGES, ServiceError } from '../service/errors.ts';
+import type { FailureKind } from '../service/errors.ts';
+import {
+  apiKeyOf, CODES, correlationIdOf, INTERNAL_ERROR_MESSAGE, parseSolveCall, readHeaders, responseBody, RULE_NOT_FOUND_MESSAGE,
+} from './protocol.ts';
+import type { RawHeader, ResponseError } from './protocol.ts';
+
+/** The parts of the service layer the channel uses (Services satisfies it). */
+export interface SolveDeps {
+  keys: { authenticateKey(token: string, type: 'solver'): Promise<Principal> };
+  solver: { solve(principal: Principal, request: SolveRequest): Promise<SolveResponse> };
+}
+
+export interface ChannelLogger {
+  error(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+}
+
+export interface RequestMessage {
+  topic: string;
+  partition: number;
+  offset: bigint;
+  headers: Iterable<RawHeader>;
+  value: Buffer | null | undefined;
+}
+
+export interface Answer {
+  /** The response value (JSON text). */
+  value: string;
+  /** Copied into the response headers when the request carried one. */
+  correlationId: string | undefined;
+  /** 200, or the error code in the body. */
+  code: number;
+}
+
+/** SPEC 4 error codes for the service's failure kinds. */
+export function codeOf(kind: FailureKind): number {
+  switch (kind) {
+    case 'unauthenticated':
+    case 'invalid-key':
+      return CODES.unauthorized;
+    case 'unknown-rule':
+      return CODES.notFound;
+    case 'not-published':
+    case 'ambiguous-alias':
+    case 'bad-request':
+    case 'rule-error':
+    case 'timeout':
+    case 'rate-limited':
+      return CODES.badRequest;
+  }
+}
+
+function errorOf(err: ServiceError): ResponseError {
+  const code = codeOf(err.kind);
+  return { code, message: err.kind === 'unknown-rule' ? RULE_NOT_FOUND_MESSAGE : err.message };
+}
+
+export async function answer(
+  deps: SolveDeps,
+  log: ChannelLogger,
+  space: string,
+  message: RequestMessage,
+  maxBytes: number,
+): Promise<Answer> {
+  const headers = readHeaders(message.headers);
+  const correlationId = correlationIdOf(headers);
+  const fail = (error: ResponseError): Answer => ({ value: responseBody({ error }, correlationId), correlationId, code: error.code });
+
+  const apiKey = apiKeyOf(headers);
+  if (apiKey === undefined) return fail({ code: CODES.unauthorized, message: `${MESSAGES.tokenMissing}: header api-key is missing` });
+  try {
+    const principal = await deps.keys.authenticateKey(apiKey, 'solver');
+    // A key of another space is answered exactly like an unknown key: nothing about other spaces leaks.
+    if (principal.space !== space) return fail({ code: CODES.unauthorized, message: MESSAGES.invalidKey });
+    const call = parseSolveCall(headers, message.value, maxBytes);
+    if (!call.ok) return fail(call.error);
+    const result = await deps.solver.solve(principal, {
+      idOrAlias: call.value.idOrAlias,
+      version: call.value.version,
+      data: call.value.input,
+      strategy: call.value.strategy,
+      correlationId: correlationId ?? randomUUID(),
+      ruleFlowsOnly: call.value.ruleFlowsOnly,
+      channel: 'kafka',
+    });
+    return { value: responseBody({ data: result.body as Json[] }, correlationId), correlationId, code: 200 };
+  } catch (err) {
+    if (err instanceof ServiceError) return fail(errorOf(err));
+    log.error(
+      { err, correlationId, topic: message.topic, partition: message.partition, offset: String(message.offset) },
+      'kafka request failed',
+    );
+    return fail({ code: CODES.internal, message: INTERNAL_ERROR_MESSAGE });
+  }
+}

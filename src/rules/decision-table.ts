@@ -1,0 +1,223 @@
+// Decision-table bodies (spec/rule-format.md §2): columns in both condition forms, calc columns, aliases,
+// rows with time validity, and cells checked against the column they reference.
+import {
+  FirstSeen,
+  at,
+  boolean,
+  checkFields,
+  describe,
+  expectArray,
+  expectObject,
+  isObject,
+  listOf,
+  quote,
+  text,
+} from './check.ts';
+import type { Check, FieldRule, JsonObject, Problems } from './check.ts';
+import { checkOutputScalarValue, checkScalarCondition } from './scalar-values.ts';
+
+export const COLUMN_KINDS = ['input', 'output', 'calc'] as const;
+export type ColumnKind = (typeof COLUMN_KINDS)[number];
+
+export const MAX_COLUMN_ALIAS_LENGTH = 30;
+const COLUMN_ALIAS = /^[A-Za-z0-9-]+$/;
+
+interface ColumnKindRule {
+  /** The column's payload field and its required fields. */
+  payload: string;
+  fields: readonly FieldRule[];
+  /** The cell field holding this column's value, and its check. */
+  cellField: string;
+  cellCheck: Check;
+}
+
+const COLUMN_KIND_RULES: Record<ColumnKind, ColumnKindRule> = {
+  input: {
+    payload: 'condition',
+    fields: [{ key: 'name', check: text() }],
+    cellField: 'scalarCondition',
+    cellCheck: checkScalarCondition,
+  },
+  output: {
+    payload: 'columnOutput',
+    fields: [
+      { key: 'outputVariable', required: true, hint: '(the output path this column writes)', check: text({ nonEmpty: true }) },
+      { key: 'name', check: text() },
+    ],
+    cellField: 'outputScalarValue',
+    cellCheck: checkOutputScalarValue,
+  },
+  calc: {
+    payload: 'calculation',
+    fields: [
+      { key: 'variable', required: true, hint: '(the name of the calculated variable)', check: text({ nonEmpty: true }) },
+      { key: 'name', check: text() },
+    ],
+    cellField: 'outputScalarValue',
+    cellCheck: checkOutputScalarValue,
+  },
+};
+
+/** Condition columns bind an input in the old form (`inputVariable`) or the ≥1.19 form (`definition.content`). */
+function checkConditionBinding(condition: JsonObject, path: string, out: Problems): void {
+  const definition = condition.definition;
+  if (definition !== undefined && definition !== null) {
+    if (!expectObject(definition, at(path, 'definition'), out)) return;
+    checkFields(definition, at(path, 'definition'), [{ key: 'content', required: true, check: text({ nonEmpty: true }) }], out);
+    return;
+  }
+  if (condition.inputVariable === undefined || condition.inputVariable === null) {
+    out.add(path, 'needs the input it tests (inputVariable or definition.content)');
+    return;
+  }
+  text({ nonEmpty: true })(condition.inputVariable, at(path, 'inputVariable'), out);
+}
+
+type ColumnIndex = Map<string, ColumnKind>;
+
+function checkColumns(columns: unknown[], path: string, out: Problems): ColumnIndex {
+  const index: ColumnIndex = new Map();
+  const ids = new FirstSeen();
+  const aliases = new FirstSeen();
+  columns.forEach((column, i) => {
+    const columnPath = at(path, i);
+    if (!expectObject(column, columnPath, out)) return;
+    const id = columnIdOf(column.columnId, at(columnPath, 'columnId'), out);
+    const kind = column.type;
+    if (!(COLUMN_KINDS as readonly unknown[]).includes(kind)) {
+      const got = kind === undefined ? 'is required' : `unknown column type ${typeof kind === 'string' ? quote(kind) : describe(kind)}`;
+      out.add(at(columnPath, 'type'), `${got} (expected ${listOf(COLUMN_KINDS)})`);
+    }
+    if (id !== undefined) {
+      const earlier = ids.check(id, columnPath);
+      if (earlier) out.add(at(columnPath, 'columnId'), `duplicate column id ${quote(id)} (also ${earlier})`);
+      else if (typeof kind === 'string' && (COLUMN_KINDS as readonly string[]).includes(kind)) index.set(id, kind as ColumnKind);
+    }
+    if (column.alias !== undefined && column.alias !== null && column.alias !== '') {
+      const aliasPath = at(columnPath, 'alias');
+      const before = out.count;
+      text({ max: MAX_COLUMN_ALIAS_LENGTH, pattern: COLUMN_ALIAS, patternText: 'may contain only letters, digits and "-"' })(column.alias, aliasPath, out);
+      if (out.count === before) {
+        const earlier = aliases.check(column.alias as string, aliasPath);
+        if (earlier) out.add(aliasPath, `duplicate column alias ${quote(column.alias)} (also ${earlier})`);
+      }
+    }
+    if (typeof kind === 'string' && (COLUMN_KINDS as readonly string[]).includes(kind)) {
+      checkColumnPayload(column, kind as ColumnKind, columnPath, out);
+    }
+  });
+  return index;
+}
+
+function checkColumnPayload(column: JsonObject, kind: ColumnKind, path: string, out: Problems): void {
+  const rule = COLUMN_KIND_RULES[kind];
+  const payloadPath = at(path, rule.payload);
+  const payload = column[rule.payload];
+  if (payload === undefined || payload === null) {
+    out.add(payloadPath, `is required for a column of type ${quote(kind)}`);
+    return;
+  }
+  if (!expectObject(payload, payloadPath, out)) return;
+  checkFields(payload, payloadPath, rule.fields, out);
+  if (kind === 'input') checkConditionBinding(payload, payloadPath, out);
+}
+
+function columnIdOf(value: unknown, path: string, out: Problems): string | undefined {
+  if (value === undefined || value === null) {
+    out.add(path, 'is required');
+    return undefined;
+  }
+  if ((typeof value === 'string' && value !== '') || (typeof value === 'number' && Number.isFinite(value))) return String(value);
+  out.add(path, `must be a non-empty string or a number (got ${describe(value)})`);
+  return undefined;
+}
+
+const DATE_TEXT = /^\s*\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?\s*(Z|[+-]\d{2}:?\d{2})?\s*$/;
+
+/** A row's validity bound: `"YYYY-MM-DD HH:mm Z"` / ISO-8601 text, or the legacy `{date, time?, timezone?}` (§2.3, §11 F7). */
+const timeBound: Check = (value, path, out) => {
+  if (typeof value === 'string' && DATE_TEXT.test(value)) return;
+  if (isObject(value) && typeof value.date === 'string' && DATE_TEXT.test(value.date)) return;
+  out.add(path, `must be a date such as "2024-05-15 01:25 +00:00" or {"date":"2024-05-15","time":"01:25","timezone":"+00:00"} (got ${typeof value === 'string' ? quote(value) : describe(value)})`);
+};
+
+const ROW_FIELDS: readonly FieldRule[] = [
+  { key: 'active', check: boolean },
+  {
+    key: 'timeValidation',
+    check: (value, path, out) => {
+      if (expectObject(value, path, out)) checkFields(value, path, [{ key: 'from', check: timeBound }, { key: 'to', check: timeBound }], out);
+    },
+  },
+];
+
+function checkRows(rows: unknown[], path: string, columns: ColumnIndex, out: Problems): void {
+  rows.forEach((row, i) => {
+    const rowPath = at(path, i);
+    if (!expectObject(row, rowPath, out)) return;
+    checkFields(row, rowPath, ROW_FIELDS, out);
+    const cellsPath = at(rowPath, 'cells');
+    if (row.cells === undefined || row.cells === null) {
+      out.add(cellsPath, 'is required');
+      return;
+    }
+    if (!expectArray(row.cells, cellsPath, out)) return;
+    const used = new FirstSeen();
+    row.cells.forEach((cell, j) => checkCell(cell, at(cellsPath, j), columns, used, out));
+  });
+}
+
+function checkCell(cell: unknown, path: string, columns: ColumnIndex, used: FirstSeen, out: Problems): void {
+  if (!expectObject(cell, path, out)) return;
+  const columnPath = at(path, 'column');
+  if (cell.column === undefined || cell.column === null) {
+    out.add(columnPath, 'is required (the columnId of the cell\'s column)');
+    return;
+  }
+  const id = String(cell.column);
+  const kind = columns.get(id);
+  if (kind === undefined) {
+    out.add(columnPath, `unknown column ${quote(id)}`);
+    return;
+  }
+  const earlier = used.check(id, path);
+  if (earlier) {
+    out.add(columnPath, `a second cell for column ${quote(id)} (first at ${earlier})`);
+    return;
+  }
+  // The cell's own `type` repeats its column's and is ignored: the column decides how a cell is read.
+  const rule = COLUMN_KIND_RULES[kind];
+  const value = cell[rule.cellField];
+  const valuePath = at(path, rule.cellField);
+  if (value === undefined || value === null) {
+    out.add(valuePath, `is required in a cell of a column of type ${quote(kind)}`);
+    return;
+  }
+  rule.cellCheck(value, valuePath, out);
+}
+
+export function checkDecisionTable(doc: JsonObject, out: Problems): void {
+  const table = doc.decisionTable;
+  if (table === undefined || table === null) {
+    out.add('decisionTable', 'is required for a decision table ({"columns": [...], "rows": [...]})');
+    return;
+  }
+  if (!expectObject(table, 'decisionTable', out)) return;
+  let columns: ColumnIndex = new Map();
+  if (table.columns === undefined || table.columns === null) out.add('decisionTable.columns', 'is required');
+  else if (expectArray(table.columns, 'decisionTable.columns', out)) {
+    columns = checkColumns(table.columns, 'decisionTable.columns', out);
+    checkColumnMix(table.columns, out);
+  }
+  if (table.rows === undefined || table.rows === null) out.add('decisionTable.rows', 'is required (it may be empty)');
+  else if (expectArray(table.rows, 'decisionTable.rows', out)) checkRows(table.rows, 'decisionTable.rows', columns, out);
+}
+
+/** At least one condition (or calc) column and one result column (§1.1). */
+function checkColumnMix(columns: unknown[], out: Problems): void {
+  const kinds = new Set(columns.map((c) => (isObject(c) ? c.type : undefined)));
+  if (!kinds.has('output')) out.add('decisionTable.columns', 'a decision table needs at least one result column (type "output")');
+  if (!kinds.has('input') && !kinds.has('calc')) {
+    out.add('decisionTable.columns', 'a decision table needs at least one condition or calculation column (type "input" or "calc")');
+  }
+}

@@ -1,0 +1,111 @@
+// The fields every rule document shares (spec/rule-format.md §1.1, §1.4, §1.5), checked from one table.
+// Unknown fields are ignored (tolerant reader, §1.6); `null` counts as absent for optional fields.
+import { RULE_TYPES } from '../engine/types.ts';
+import {
+  FirstSeen,
+  arrayOf,
+  at,
+  boolean,
+  checkFields,
+  describe,
+  expectArray,
+  expectObject,
+  integer,
+  isObject,
+  listOf,
+  oneOf,
+  quote,
+  text,
+} from './check.ts';
+import type { Check, FieldRule, JsonObject, Problems } from './check.ts';
+
+export const RULE_STATUSES = ['published', 'pending'] as const;
+
+export const MAX_NAME_LENGTH = 100;
+export const MAX_ALIAS_LENGTH = 100;
+const ALIAS_PATTERN = /^[A-Za-z0-9-]+$/;
+/** Deeper models are certainly not hand-written; the bound keeps validation from exhausting the stack. */
+const MAX_MODEL_DEPTH = 64;
+
+/** An input/output model: a tree of objects whose leaves are empty objects (§1.3). */
+const model: Check = (value, path, out) => checkModel(value, path, out, 0);
+
+function checkModel(value: unknown, path: string, out: Problems, depth: number): void {
+  if (!isObject(value)) {
+    out.add(path, `must be an object (a model's leaves are empty objects; got ${describe(value)})`);
+    return;
+  }
+  if (depth >= MAX_MODEL_DEPTH) {
+    out.add(path, `is nested deeper than ${MAX_MODEL_DEPTH} levels`);
+    return;
+  }
+  for (const [key, child] of Object.entries(value)) checkModel(child, at(path, key), out, depth + 1);
+}
+
+const auditLog: Check = (value, path, out) => {
+  if (!expectObject(value, path, out)) return;
+  checkFields(value, path, AUDIT_LOG_FIELDS, out);
+};
+
+const AUDIT_LOG_FIELDS: readonly FieldRule[] = [
+  { key: 'active', check: boolean },
+  {
+    key: 'ttl',
+    check: (value, path, out) => {
+      if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+        out.add(path, `must be a positive number of days (got ${typeof value === 'number' ? value : describe(value)})`);
+      }
+    },
+  },
+  {
+    key: 'debug',
+    // Current form `{active}`; the 2022 form is a bare boolean.
+    check: (value, path, out) => {
+      if (typeof value === 'boolean') return;
+      if (expectObject(value, path, out)) checkFields(value, path, [{ key: 'active', check: boolean }], out);
+    },
+  },
+];
+
+const userVariables: Check = (value, path, out) => {
+  if (!expectArray(value, path, out)) return;
+  const names = new FirstSeen();
+  value.forEach((entry, index) => {
+    const entryPath = at(path, index);
+    if (!expectObject(entry, entryPath, out)) return;
+    // Entries without a name (the trailing `{}` of most exports) are ignored.
+    if (entry.name === undefined || entry.name === null || entry.name === '') return;
+    const namePath = at(entryPath, 'name');
+    if (typeof entry.name !== 'string') {
+      out.add(namePath, `must be a string (got ${describe(entry.name)})`);
+      return;
+    }
+    const earlier = names.check(entry.name, namePath);
+    if (earlier) out.add(namePath, `duplicate rule variable ${quote(entry.name)} (first defined at ${earlier})`);
+  });
+};
+
+const ENVELOPE_FIELDS: readonly FieldRule[] = [
+  { key: 'type', required: true, hint: `(one of ${listOf(RULE_TYPES)})`, check: oneOf(RULE_TYPES, 'rule type') },
+  { key: 'name', required: true, check: text({ max: MAX_NAME_LENGTH, nonEmpty: true }) },
+  { key: 'status', required: true, hint: '(published or pending)', check: oneOf(RULE_STATUSES, 'status') },
+  { key: 'inputSchema', required: true, hint: '(the input model, e.g. {"age":{}})', check: model },
+  { key: 'outputSchema', required: true, hint: '(the output model, e.g. {"result":{}})', check: model },
+  {
+    key: 'ruleAlias',
+    check: text({ max: MAX_ALIAS_LENGTH, pattern: ALIAS_PATTERN, patternText: 'may contain only letters, digits and "-"' }),
+  },
+  { key: 'ruleId', check: text({ nonEmpty: true }) },
+  { key: 'baseId', check: text({ nonEmpty: true }) },
+  { key: 'compositionId', check: text({ nonEmpty: true }) },
+  { key: 'version', check: integer(1) },
+  { key: 'description', check: text() },
+  { key: 'tags', check: arrayOf(text()) },
+  { key: 'locked', check: boolean },
+  { key: 'auditLog', check: auditLog },
+  { key: 'userVariables', check: userVariables },
+];
+
+export function checkEnvelope(doc: JsonObject, out: Problems): void {
+  checkFields(doc, '', ENVELOPE_FIELDS, out);
+}

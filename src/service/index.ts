@@ -1,0 +1,107 @@
+// Composition root of the service layer: one instance per process (or per test server). Adapters (HTTP,
+// Kafka, CLI) receive this object and call its use cases; nothing here knows about HTTP or Kafka.
+import type { Config } from '../config.ts';
+import { compileRule } from '../engine/index.ts';
+import type { CompiledRule, HttpClient, ScriptSandbox } from '../engine/types.ts';
+import type { AuditFilter, AuditPage, Store } from '../store/ports.ts';
+import { AuditWriter } from './audit-writer.ts';
+import type { Clock } from './clock.ts';
+import { isoAt, systemClock } from './clock.ts';
+import { AllowlistHttpClient } from './http-client.ts';
+import { KeyService } from './keys.ts';
+import { Metrics } from './metrics.ts';
+import { RateLimiter } from './rate-limit.ts';
+import { RetentionTask } from './retention.ts';
+import { RuleCache } from './rule-cache.ts';
+import { RulesIO } from './rules-io.ts';
+import { createSandbox } from './sandbox.ts';
+import { SolveService } from './solve.ts';
+import { SpaceService } from './spaces.ts';
+
+export interface ServiceLogger {
+  error(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+}
+
+export interface ServicesOptions {
+  config: Config;
+  store: Store;
+  log: ServiceLogger;
+  clock?: Clock;
+  /** Defaults to the engine's compileRule with the configured time zone. */
+  compile?: (document: Record<string, unknown>) => CompiledRule;
+  /** Defaults to the isolated-vm sandbox; pass null for none (scripts then fail with a rule error). */
+  sandbox?: ScriptSandbox | null;
+  http?: HttpClient;
+  /** Default true; tests that build many services turn off process-level default metrics. */
+  defaultMetrics?: boolean;
+}
+
+export class Services {
+  readonly config: Config;
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly metrics: Metrics;
+  readonly keys: KeyService;
+  readonly spaces: SpaceService;
+  readonly cache: RuleCache;
+  readonly audit: AuditWriter;
+  readonly retention: RetentionTask;
+  readonly solver: SolveService;
+  readonly rulesIO: RulesIO;
+  readonly rateLimiter: RateLimiter | undefined;
+  readonly sandbox: ScriptSandbox | undefined;
+  readonly log: ServiceLogger;
+  #started = false;
+
+  constructor(options: ServicesOptions) {
+    const { config, store, log } = options;
+    this.config = config;
+    this.store = store;
+    this.log = log;
+    this.clock = options.clock ?? systemClock;
+    this.metrics = new Metrics({ defaultMetrics: options.defaultMetrics });
+    this.keys = new KeyService(store, this.clock);
+    this.spaces = new SpaceService(store, this.clock);
+    const compile = options.compile ?? ((document: Record<string, unknown>) => compileRule(document, { timeZone: config.timeZone }));
+    this.cache = new RuleCache(store, compile);
+    this.audit = new AuditWriter(store.audits, config.audit, log, this.metrics);
+    this.retention = new RetentionTask(store.audits, this.clock, config.audit.retentionIntervalMs, log);
+    this.sandbox = options.sandbox === null ? undefined : (options.sandbox ?? createSandbox(config));
+    this.solver = new SolveService({
+      config,
+      cache: this.cache,
+      audit: this.audit,
+      metrics: this.metrics,
+      clock: this.clock,
+      http: options.http ?? new AllowlistHttpClient(config.httpFunctions),
+      sandbox: this.sandbox,
+    });
+    this.rulesIO = new RulesIO(store, this.clock);
+    this.rateLimiter = config.rateLimitPerSecond === undefined ? undefined : new RateLimiter(config.rateLimitPerSecond, this.clock);
+  }
+
+  /** Starts the background tasks: audit flushing and retention. */
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    this.audit.start();
+    this.retention.start();
+  }
+
+  listAudits(space: string, filter: AuditFilter): Promise<AuditPage> {
+    return this.store.audits.list(space, filter, isoAt(this.clock));
+  }
+
+  /** Flushes audits and stops background tasks; the store stays open (its owner closes it). */
+  async stop(): Promise<void> {
+    await this.audit.stop();
+    await this.retention.stop();
+    this.sandbox?.dispose();
+  }
+}
+
+export { ServiceError, MESSAGES } from './errors.ts';
+export type { Principal } from './keys.ts';
+export type { SolveRequest, SolveResponse } from './solve.ts';

@@ -1,0 +1,125 @@
+// Import and export of DecisionRules containers into a space (CLI `import`/`export`; the management API reuses
+// it). Import validates every rule first and writes all of them in one transaction, or nothing.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { ValidationError } from '../engine/errors.ts';
+import type { Problem } from '../engine/errors.ts';
+import { readContainer, ruleIdOf, validateContainer } from '../rules/containers.ts';
+import type { RuleContainer } from '../rules/containers.ts';
+import type { Store, StoredRule } from '../store/ports.ts';
+import type { Clock } from './clock.ts';
+import { isoAt } from './clock.ts';
+
+export interface ImportedRule {
+  ruleId: string;
+  version: number;
+  ruleAlias: string;
+  type: string;
+}
+
+/** A generated alias: the name as a slug plus a random suffix (`wire-router-fxc5ly`, as DecisionRules does). */
+export function generateAlias(name: unknown): string {
+  const slug = typeof name === 'string'
+    ? name.normalize('NFKD').replace(/[^\w\s-]/g, '').trim().toLowerCase().replace(/[\s_]+/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '').slice(0, 80)
+    : '';
+  const suffix = randomBytes(4).readUInt32BE(0).toString(36).padStart(6, '0').slice(0, 6);
+  return slug === '' ? `rule-${suffix}` : `${slug}-${suffix}`;
+}
+
+/**
+ * Fills what a stored rule needs and an export may lack: ruleId (kept when present: re-importing overwrites the
+ * same version, rule-format §9.3), baseId = ruleId, version (1 when absent), an alias, status (published), tags.
+ */
+export function prepareForStorage(document: Record<string, unknown>, now: string): Record<string, unknown> {
+  const ruleId = ruleIdOf(document) ?? randomUUID();
+  const version = typeof document.version === 'number' && Number.isInteger(document.version) && document.version >= 1 ? document.version : 1;
+  const alias = typeof document.ruleAlias === 'string' && document.ruleAlias.trim() !== '' ? document.ruleAlias : generateAlias(document.name);
+  return {
+    ...document,
+    ruleId,
+    baseId: ruleId,
+    version,
+    ruleAlias: alias,
+    status: document.status === 'pending' ? 'pending' : 'published',
+    tags: Array.isArray(document.tags) ? document.tags : [],
+    createdIn: typeof document.createdIn === 'string' ? document.createdIn : now,
+    lastUpdate: now,
+  };
+}
+
+function located(source: string, problem: Problem): Problem {
+  if (source === '') return problem;
+  return { path: problem.path === '' ? source : `${source}: ${problem.path}`, message: problem.message };
+}
+
+export class RulesIO {
+  readonly #store: Store;
+  readonly #clock: Clock;
+
+  constructor(store: Store, clock: Clock) {
+    this.#store = store;
+    this.#clock = clock;
+  }
+
+  /** Imports any DecisionRules container (rule, array of rules, rule-flow export, folder export). */
+  async importContainer(space: string, value: unknown): Promise<ImportedRule[]> {
+    return this.importContainers(space, [{ source: '', value }]);
+  }
+
+  /**
+   * Imports several containers (e.g. the files of a folder) all or nothing: every rule of every container is
+   * validated first; problem paths start with the container's source name.
+   */
+  async importContainers(space: string, containers: Array<{ source: string; value: unknown }>): Promise<ImportedRule[]> {
+    if ((await this.#store.spaces.get(space)) === undefined) throw new Error(`space "${space}" does not exist`);
+    const problems: Problem[] = [];
+    const documents: Record<string, unknown>[] = [];
+    for (const { source, value } of containers) {
+      let container: RuleContainer;
+      try {
+        container = readContainer(value);
+      } catch (err) {
+        if (!(err instanceof ValidationError)) throw err;
+        problems.push(...err.problems.map((p) => located(source, p)));
+        continue;
+      }
+      problems.push(...validateContainer(container).map((p) => located(source, p)));
+      documents.push(...container.rules.map((entry) => entry.document));
+    }
+    if (problems.length > 0) throw new ValidationError(problems);
+    const now = isoAt(this.#clock);
+    const stored = await this.#store.rules.put(space, documents.map((document) => prepareForStorage(document, now)));
+    return stored.map((r) => ({ ruleId: r.ruleId, version: r.version, ruleAlias: r.alias, type: r.type }));
+  }
+
+  /** Every version of every rule of the space, as full documents. */
+  async rules(space: string): Promise<StoredRule[]> {
+    const heads = await this.#store.rules.listHeads(space);
+    const out: StoredRule[] = [];
+    for (const head of heads) {
+      const rule = await this.#store.rules.get(space, head.ruleId, head.version);
+      if (rule) out.push(rule);
+    }
+    return out;
+  }
+
+  /** The space as a DecisionRules folder export (rule-format §9.2), re-importable with `verdict import`. */
+  async exportFolder(space: string): Promise<Record<string, unknown>> {
+    const rules = await this.rules(space);
+    return {
+      export: {
+        exportType: 'FOLDER',
+        version: 1,
+        createdAt: isoAt(this.#clock),
+        data: {
+          structure: {
+            id: 'root',
+            name: 'Home',
+            type: 'ROOT',
+            children: rules.map((r) => ({ baseId: r.ruleId, version: r.version, name: r.name, ruleAlias: r.alias, type: 'RULE' })),
+          },
+          rules: rules.map((r) => r.document),
+        },
+      },
+    };
+  }
+}

@@ -1,0 +1,57 @@
+// Spaces own rules, keys, audits and Kafka topics. Creating one issues its first solver and management keys.
+import type { Store } from '../store/ports.ts';
+import type { Clock } from './clock.ts';
+import { isoAt } from './clock.ts';
+import { generateKey } from './keys.ts';
+
+export interface CreatedSpace {
+  space: string;
+  solverKey: string;
+  solverKeyId: string;
+  managementKey: string;
+  managementKeyId: string;
+}
+
+export const SPACE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
+
+export class SpaceExistsError extends Error {
+  constructor(name: string) {
+    super(`space "${name}" already exists`);
+    this.name = 'SpaceExistsError';
+  }
+}
+
+export class SpaceService {
+  readonly #store: Store;
+  readonly #clock: Clock;
+
+  constructor(store: Store, clock: Clock) {
+    this.#store = store;
+    this.#clock = clock;
+  }
+
+  /** Creates the space and its first keys atomically. Throws SpaceExistsError when the name is taken. */
+  async create(name: string): Promise<CreatedSpace> {
+    if (!SPACE_NAME.test(name)) {
+      throw new Error(`space name "${name}" is invalid: use 1-100 letters, digits, "_", "-" or ".", starting with a letter or digit`);
+    }
+    const now = isoAt(this.#clock);
+    const solver = generateKey(name, 'solver', now);
+    const management = generateKey(name, 'management', now);
+    const created = await this.#store.spaces.create(name, [solver.record, management.record]);
+    if (!created) throw new SpaceExistsError(name);
+    return { space: name, solverKey: solver.key, solverKeyId: solver.id, managementKey: management.key, managementKeyId: management.id };
+  }
+
+  /** First start: on a store with no space at all, creates `default`. Undefined when any space exists. */
+  async createDefaultIfEmpty(): Promise<CreatedSpace | undefined> {
+    if ((await this.#store.spaces.list()).length > 0) return undefined;
+    try {
+      return await this.create('default');
+    } catch (err) {
+      // Another instance starting at the same moment won the race: it prints the keys.
+      if (err instanceof SpaceExistsError) return undefined;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,100 @@
+// Versioned schema migrations, applied in name order at start-up (Kysely's Migrator records what ran).
+// Never edit a migration that has shipped: add a new one. Later features (management folders, ...) append here.
+import type { Kysely } from 'kysely';
+import type { Migration, MigrationProvider } from 'kysely/migration';
+import { Migrator } from 'kysely/migration';
+
+const initial: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('spaces')
+      .addColumn('name', 'text', (c) => c.primaryKey())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+
+    await db.schema
+      .createTable('api_keys')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('space', 'text', (c) => c.notNull().references('spaces.name').onDelete('cascade'))
+      .addColumn('type', 'text', (c) => c.notNull())
+      .addColumn('hash', 'text', (c) => c.notNull().unique())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('revoked_at', 'text')
+      .execute();
+    await db.schema.createIndex('api_keys_space').on('api_keys').column('space').execute();
+
+    await db.schema
+      .createTable('rules')
+      .addColumn('space', 'text', (c) => c.notNull().references('spaces.name').onDelete('cascade'))
+      .addColumn('rule_id', 'text', (c) => c.notNull())
+      .addColumn('version', 'integer', (c) => c.notNull())
+      .addColumn('alias', 'text', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('type', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('locked', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('tags', 'text', (c) => c.notNull().defaultTo('[]'))
+      .addColumn('document', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('rules_pk', ['space', 'rule_id', 'version'])
+      .execute();
+    await db.schema.createIndex('rules_space_alias').on('rules').columns(['space', 'alias']).execute();
+
+    await db.schema
+      .createTable('audit_records')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('space', 'text', (c) => c.notNull())
+      .addColumn('correlation_id', 'text', (c) => c.notNull())
+      .addColumn('rule_id', 'text', (c) => c.notNull())
+      .addColumn('rule_alias', 'text')
+      .addColumn('version', 'integer')
+      .addColumn('rule_type', 'text')
+      .addColumn('strategy', 'text', (c) => c.notNull())
+      .addColumn('input', 'text', (c) => c.notNull())
+      .addColumn('output', 'text')
+      .addColumn('status_code', 'integer', (c) => c.notNull())
+      .addColumn('error_message', 'text')
+      .addColumn('execution_time_ms', 'double precision', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .addColumn('debug', 'text')
+      .execute();
+    await db.schema.createIndex('audit_space_created').on('audit_records').columns(['space', 'created_at', 'id']).execute();
+    await db.schema.createIndex('audit_space_correlation').on('audit_records').columns(['space', 'correlation_id']).execute();
+    await db.schema.createIndex('audit_expires').on('audit_records').column('expires_at').execute();
+
+    await db.schema
+      .createTable('kafka_bindings')
+      .addColumn('request_topic', 'text', (c) => c.primaryKey())
+      .addColumn('response_topic', 'text', (c) => c.notNull().unique())
+      .addColumn('space', 'text', (c) => c.notNull().references('spaces.name').onDelete('cascade'))
+      .addColumn('company', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('kafka_bindings_space').on('kafka_bindings').column('space').execute();
+  },
+  async down(db: Kysely<any>) {
+    for (const table of ['kafka_bindings', 'audit_records', 'rules', 'api_keys', 'spaces']) {
+      await db.schema.dropTable(table).ifExists().execute();
+    }
+  },
+};
+
+/** Name order is application order. */
+export const MIGRATIONS: Record<string, Migration> = {
+  '2026_01_001_initial': initial,
+};
+
+const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
+
+/** Applies every pending migration; throws with the failing migration's name. */
+export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+  const migrator = new Migrator({ db, provider, migrationTableName: 'verdict_migrations', migrationLockTableName: 'verdict_migrations_lock' });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const failed = results?.find((r) => r.status === 'Error');
+    const cause = error instanceof Error ? error.message : String(error);
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${cause}`, { cause: error });
+  }
+}

@@ -1,0 +1,171 @@
+// Storage ports. The service codes against these interfaces only; store/kysely-store.ts implements them over
+// SQLite and PostgreSQL. Times are ISO-8601 UTC strings (`Date#toISOString`), which sort like the instants they name.
+
+import type { Json } from '../engine/types.ts';
+
+export type KeyType = 'solver' | 'management';
+export const KEY_TYPES: readonly KeyType[] = ['solver', 'management'];
+
+export type RuleStatus = 'published' | 'pending';
+
+/** One version of one rule, without its document: what resolution and listings need. */
+export interface RuleHead {
+  space: string;
+  ruleId: string;
+  version: number;
+  alias: string;
+  name: string;
+  type: string;
+  status: RuleStatus;
+  locked: boolean;
+  tags: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface StoredRule extends RuleHead {
+  /** The full rule document as stored; its ruleId/baseId/version/ruleAlias/status match the head. */
+  document: Record<string, unknown>;
+}
+
+export interface RuleStore {
+  /** Every version of every rule of the space, without documents. */
+  listHeads(space: string): Promise<RuleHead[]>;
+  get(space: string, ruleId: string, version: number): Promise<StoredRule | undefined>;
+  /** All versions of one rule, lowest version first. */
+  versions(space: string, ruleId: string): Promise<StoredRule[]>;
+  /** Inserts or replaces the versions given (keyed by the document's ruleId and version), in one transaction. */
+  put(space: string, documents: Record<string, unknown>[]): Promise<StoredRule[]>;
+  /** Inserts a new version; fails with ConflictError when that (ruleId, version) exists. */
+  insert(space: string, document: Record<string, unknown>): Promise<StoredRule>;
+  /** Deletes one version, or every version when `version` is undefined. Returns how many were deleted. */
+  delete(space: string, ruleId: string, version?: number): Promise<number>;
+}
+
+export interface SpaceRecord {
+  name: string;
+  createdAt: string;
+}
+
+export interface KeyRecord {
+  id: string;
+  space: string;
+  type: KeyType;
+  /** Hex SHA-256 of the whole key; the key itself is never stored. */
+  hash: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface SpaceStore {
+  /** Creates the space with its first keys in one transaction. False (and nothing written) when it exists. */
+  create(name: string, keys: KeyRecord[]): Promise<boolean>;
+  get(name: string): Promise<SpaceRecord | undefined>;
+  list(): Promise<SpaceRecord[]>;
+}
+
+export interface KeyStore {
+  insert(key: KeyRecord): Promise<void>;
+  findByHash(hash: string): Promise<KeyRecord | undefined>;
+  get(id: string): Promise<KeyRecord | undefined>;
+  list(space: string): Promise<KeyRecord[]>;
+  /** Marks the key revoked. False when no such key or already revoked. */
+  revoke(id: string, at: string): Promise<boolean>;
+}
+
+export interface AuditRecord {
+  id: string;
+  space: string;
+  correlationId: string;
+  /** The rule's id when it was resolved, else what the request named. */
+  ruleId: string;
+  ruleAlias: string | null;
+  version: number | null;
+  ruleType: string | null;
+  strategy: string;
+  input: Json;
+  output: Json | null;
+  statusCode: number;
+  errorMessage: string | null;
+  executionTimeMs: number;
+  createdAt: string;
+  expiresAt: string;
+  debug: Json | null;
+}
+
+export interface AuditFilter {
+  correlationId?: string;
+  /** Matches the rule id or alias. */
+  ruleId?: string;
+  statusCode?: number;
+  from?: string;
+  to?: string;
+  limit: number;
+  /** Opaque cursor from a previous page's `nextCursor`. */
+  cursor?: string;
+}
+
+export interface AuditPage {
+  items: AuditRecord[];
+  nextCursor: string | null;
+}
+
+export interface AuditStore {
+  insertMany(records: AuditRecord[]): Promise<void>;
+  /** Newest first; records already expired at `now` are left out even before the retention task deletes them. */
+  list(space: string, filter: AuditFilter, now: string): Promise<AuditPage>;
+  /** Deletes records whose expiry is at or before `now`. Returns how many. */
+  deleteExpired(now: string): Promise<number>;
+}
+
+export interface KafkaBinding {
+  space: string;
+  company: string;
+  requestTopic: string;
+  responseTopic: string;
+  createdAt: string;
+}
+
+export interface KafkaBindingStore {
+  bind(binding: KafkaBinding): Promise<void>;
+  list(space?: string): Promise<KafkaBinding[]>;
+  findByRequestTopic(requestTopic: string): Promise<KafkaBinding | undefined>;
+  unbind(requestTopic: string): Promise<boolean>;
+}
+
+/** What changed; caches drop what an event names. `all`: drop everything (an external change, a lost listener). */
+export type ChangeEvent =
+  | { kind: 'rule'; space: string; ruleId: string }
+  | { kind: 'key'; space: string }
+  | { kind: 'all' };
+
+export interface ChangeFeed {
+  /** Called after commit for every write of this process, and for other processes' writes as soon as seen. */
+  subscribe(listener: (event: ChangeEvent) => void): () => void;
+  /**
+   * True while the feed is known to deliver other instances' changes. When false (a lost LISTEN connection) a
+   * cache must not keep entries, because it could miss an invalidation.
+   */
+  readonly live: boolean;
+}
+
+export interface Store {
+  readonly dialect: 'sqlite' | 'postgres';
+  readonly rules: RuleStore;
+  readonly spaces: SpaceStore;
+  readonly keys: KeyStore;
+  readonly audits: AuditStore;
+  readonly kafka: KafkaBindingStore;
+  readonly changes: ChangeFeed;
+  /** Throws when the database cannot be reached. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A write conflicts with what is stored (a version that exists, a space that exists). */
+export class ConflictError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConflictError';
+  }
+}

@@ -1,0 +1,72 @@
+// Table shapes as Kysely sees them. Portable types only, so one query layer serves SQLite and PostgreSQL:
+// text for ids, times (ISO-8601 UTC) and JSON documents, integer for versions and flags (0/1).
+import type { Generated } from 'kysely';
+
+export interface SpacesTable {
+  name: string;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  space: string;
+  type: string;
+  hash: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface RulesTable {
+  space: string;
+  rule_id: string;
+  version: number;
+  alias: string;
+  name: string;
+  type: string;
+  status: string;
+  locked: number;
+  /** JSON array of strings. */
+  tags: string;
+  /** The rule document, JSON. */
+  document: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AuditRecordsTable {
+  id: string;
+  space: string;
+  correlation_id: string;
+  rule_id: string;
+  rule_alias: string | null;
+  version: number | null;
+  rule_type: string | null;
+  strategy: string;
+  input: string;
+  output: string | null;
+  status_code: number;
+  error_message: string | null;
+  execution_time_ms: number;
+  created_at: string;
+  expires_at: string;
+  debug: string | null;
+}
+
+export interface KafkaBindingsTable {
+  request_topic: string;
+  response_topic: string;
+  space: string;
+  company: string;
+  created_at: string;
+}
+
+export interface Database {
+  spaces: SpacesTable;
+  api_keys: ApiKeysTable;
+  rules: RulesTable;
+  audit_records: AuditRecordsTable;
+  kafka_bindings: KafkaBindingsTable;
+}
+
+/** Kept for migrations that add tables with generated columns later. */
+export type { Generated };

@@ -1,0 +1,116 @@
+// The harness's own pieces: options, statistics, answer comparison, the report and its required keys.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { checkAgreement, difference, fromZen } from '../../bench/lib/answers.ts';
+import type { CaseResult } from '../../bench/lib/case.ts';
+import { ratio } from '../../bench/lib/case.ts';
+import { measureAsync, measureSync, summarise } from '../../bench/lib/measure.ts';
+import { parseOptions } from '../../bench/lib/options.ts';
+import { buildReport, writeReport } from '../../bench/lib/report.ts';
+
+test('options: --quick shortens runs but keeps at least 5; bad options are refused', () => {
+  const quick = parseOptions(['--quick']);
+  assert.equal(quick.quick, true);
+  assert.equal(quick.timing.runs, 5);
+  assert.ok(quick.timing.runMs < parseOptions([]).timing.runMs);
+  assert.deepEqual(parseOptions(['--only', 'engine-small,http']).only, ['engine-small', 'http']);
+  assert.throws(() => parseOptions(['--runs', '3']), /at least 5/);
+  assert.throws(() => parseOptions(['--fast']), /unknown option --fast/);
+  assert.throws(() => parseOptions(['--only']), /--only needs a value/);
+});
+
+test('summarise gives median and range', () => {
+  assert.deepEqual(summarise([5, 1, 3, 9, 7], 'ops/s'), { unit: 'ops/s', median: 5, min: 1, max: 9, runs: [5, 1, 3, 9, 7] });
+  assert.equal(summarise([1, 2, 3, 4], 'ms').median, 2.5);
+});
+
+test('measureSync and measureAsync count operations over the configured runs', async () => {
+  let calls = 0;
+  const sync = measureSync(() => calls++, { runs: 5, runMs: 5, warmupMs: 5 });
+  assert.equal(sync.runs.length, 5);
+  assert.ok(sync.median > 1000 && calls > 0);
+  const seen = new Set<number>();
+  const async = await measureAsync(async (i) => void seen.add(i), 4, { runs: 5, runMs: 5, warmupMs: 5 });
+  assert.equal(async.runs.length, 5);
+  assert.ok(seen.size > 20, 'input indexes rotate');
+});
+
+test('difference ignores key order and double rounding, and names the first real difference', () => {
+  assert.equal(difference([{ a: 1, b: { c: 'x' } }], [{ b: { c: 'x' }, a: 1 }]), undefined);
+  assert.equal(difference({ n: 0.1 + 0.2 }, { n: 0.3 }), undefined);
+  assert.equal(difference([{ a: 1 }], [{ a: 2 }]), '$[0].a: 1 vs 2');
+  assert.equal(difference([{ a: 1 }], [{ a: 1, b: 2 }]), '$[0].b: unexpected (2)');
+  assert.equal(difference([1], []), '$: 1 items vs 0 items');
+  assert.equal(difference({ a: null }, { a: 0 }), '$.a: null vs 0');
+});
+
+test('zen answers are brought to the list shape', () => {
+  assert.deepEqual(fromZen({}, 'first'), []);
+  assert.deepEqual(fromZen({ x: 1 }, 'first'), [{ x: 1 }]);
+  assert.deepEqual(fromZen([{ x: 1 }, { x: 2 }], 'collect'), [{ x: 1 }, { x: 2 }]);
+  assert.deepEqual(fromZen({}, 'single'), [{}]);
+});
+
+test('checkAgreement names the input on which two engines disagree', async () => {
+  const a = { engine: 'A', answer: async (i: unknown) => [{ v: i }] };
+  const b = { engine: 'B', answer: async (i: unknown) => [{ v: i === 2 ? 99 : i }] };
+  await assert.rejects(checkAgreement([a, b], [1, 2, 3]), /A and B disagree on input #1 2: \$\[0\]\.v: 2 vs 99/);
+  const agreement = await checkAgreement([a, { ...b, limit: 1 }], [1, 2, 3]);
+  assert.deepEqual(agreement, { inputs: 3, engines: ['A', 'B'], nonEmpty: 3 });
+});
+
+test('ratio is Verdict over peer and null when either is missing', () => {
+  assert.equal(ratio(300, 100), 3);
+  assert.equal(ratio(null, 100), null);
+  assert.equal(ratio(100, 0), null);
+});
+
+function caseResult(id: string, title: string, summary: Record<string, unknown>): CaseResult {
+  return {
+    id, title, status: 'ok', notes: [], agreement: [{ scenario: 's', inputs: 3, engines: ['Verdict', 'zen'], nonEmpty: 2 }],
+    measurements: [
+      { scenario: 's', engine: 'verdict', label: 'Verdict', sample: summarise([3e6, 2.9e6, 3.1e6, 3e6, 3e6], 'ops/s') },
+      { scenario: 's', engine: 'zen', label: 'zen (64 in flight)', sample: summarise([4e4, 4e4, 4e4, 4e4, 4e4], 'ops/s') },
+    ],
+    summary, durationMs: 1200,
+  };
+}
+
+test('the report carries the required keys (null when not measured), the targets, and writes three files', () => {
+  const small = caseResult('engine-small', '(a) small', { verdict: 3e6, zen: 4e4, ratio: 75 });
+  const skipped: CaseResult = { ...caseResult('kafka', 'Kafka', {}), status: 'skipped', notes: ['not available: no broker'], measurements: [], agreement: [] };
+  const report = buildReport([small, skipped], {
+    date: '2026-01-01T00:00:00.000Z', quick: true, timing: { runs: 5, runMs: 100, warmupMs: 100 }, node: 'v24', cpu: 'cpu', cores: 2, commit: 'abc', totalSeconds: 3,
+  });
+  assert.deepEqual(report.engine.small, { status: 'ok', verdict: 3e6, zen: 4e4, ratio: 75 });
+  assert.deepEqual(report.engine.zen8k, { status: 'not run', verdict: null, zen: null, ratio: null });
+  assert.deepEqual(report.engine.rows40k, { status: 'not run', compileMs: null, retainedMB: null, verdict: null });
+  assert.deepEqual(report.http, { status: 'not run', verdict: null, fastify: null, ratio: null, p99Ms: null });
+  assert.equal(report.kafka.status, 'skipped');
+  assert.deepEqual(report.kafka.notes, ['not available: no broker']);
+  for (const key of ['verdict', 'raw', 'ratio', 'p99Ms']) assert.equal(report.kafka[key], null);
+  const targets = Object.fromEntries(report.targets.map((t) => [t.id, t.met]));
+  assert.equal(targets['a-ratio'], true);
+  assert.equal(targets['a-rate'], true);
+  assert.equal(targets['c-ratio'], null);
+
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-report-'));
+  try {
+    const files = writeReport(report, dir);
+    assert.deepEqual(files.map((f) => path.basename(f)), ['latest.md', 'latest.json', 'chart.svg']);
+    const json = JSON.parse(readFileSync(path.join(dir, 'latest.json'), 'utf8')) as { engine: { small: { ratio: number } } };
+    assert.equal(json.engine.small.ratio, 75);
+    const md = readFileSync(path.join(dir, 'latest.md'), 'utf8');
+    assert.match(md, /\| \(a\) small table: at least 20x zen-engine \| 75 x \| yes \|/);
+    assert.match(md, /\| s \| zen \(64 in flight\) \| 40,000 ops\/s \| 40,000–40,000 \| 75x \|/);
+    assert.match(md, /not available: no broker/);
+    const svg = readFileSync(path.join(dir, 'chart.svg'), 'utf8');
+    assert.match(svg, /^<svg /);
+    assert.match(svg, /<title>verdict: 3000000 ops\/s<\/title>/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,165 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { fixturePath, readFixture, removeTempDirs, runCli, tempDir } from './helpers.ts';
+import type { CliRun } from './helpers.ts';
+
+after(removeTempDirs);
+
+const BANKS = fixturePath('banks-lookup.json');
+const FOLDER = fixturePath('regions-folder-export.json');
+
+/** A failed run: the exit code, and exactly one line on stderr without a stack trace. */
+function assertFailure(run: CliRun, code: number, line: RegExp): void {
+  assert.equal(run.code, code, `exit code (stderr: ${run.stderr})`);
+  assert.equal(run.stdout, '');
+  const lines = run.stderr.trimEnd().split('\n');
+  assert.equal(lines.length, 1, `one line on stderr, got: ${run.stderr}`);
+  assert.match(lines[0]!, line);
+  assert.doesNotMatch(run.stderr, /\n\s+at /);
+}
+
+function assertSolved(run: CliRun): unknown {
+  assert.equal(run.stderr, '');
+  assert.equal(run.code, 0);
+  return JSON.parse(run.stdout);
+}
+
+// Each test spawns processes; running them side by side keeps the file fast.
+describe('verdict solve', { concurrency: 4 }, () => {
+  test('solve RULE INPUT prints the result JSON and exits 0', async () => {
+    const dir = tempDir({ 'input.json': { primaryKey: 'NORDSESS', outputColumn: 'Bank Name' } });
+    const run = await runCli(['solve', BANKS, join(dir, 'input.json')]);
+    assert.deepEqual(assertSolved(run), [{ output: 'Nordic Savings' }]);
+  });
+
+  test('INPUT "-" reads stdin; no INPUT solves {}', async () => {
+    const piped = await runCli(['solve', BANKS, '-'], { stdin: '{"primaryKey":"ALPSATWW","outputColumn":"Country"}' });
+    assert.deepEqual(assertSolved(piped), [{ output: 'AT' }]);
+    const empty = await runCli(['solve', BANKS]);
+    assert.deepEqual(assertSolved(empty), [{ output: null }]);
+  });
+
+  test('an input array is a bulk solve: one result per input, in order', async () => {
+    const run = await runCli(['solve', BANKS, '-'], {
+      stdin: JSON.stringify([{ primaryKey: 'ALPSATWW', outputColumn: 'Country' }, { primaryKey: 'NOPE' }, { primaryKey: 1234, outputColumn: 'fee' }]),
+    });
+    assert.deepEqual(assertSolved(run), [[{ output: 'AT' }], [{ output: null }], [{ output: 2 }]]);
+  });
+
+  test('--lookup-method and --debug', async () => {
+    const exists = await runCli(['solve', BANKS, '-', '--lookup-method', 'lookup_exists'], { stdin: '{"primaryKey":"NORDSESS"}' });
+    assert.deepEqual(assertSolved(exists), [{ output: true }]);
+    const debug = await runCli(['solve', BANKS, '-', '--debug'], { stdin: '{"primaryKey":"NORDSESS","outputColumn":"Country"}' });
+    assert.deepEqual(assertSolved(debug), {
+      result: [{ output: 'SE' }],
+      trace: [{ method: 'LOOKUP_VALUE', primaryKey: 'NORDSESS', found: true, outputColumn: 'Country' }],
+    });
+  });
+
+  test('bad usage prints one line and exits 2', async () => {
+    const cases: Array<[string[], RegExp, Record<string, string>?]> = [
+      [['solve'], /^verdict: missing required argument 'rule'$/],
+      [['solve', BANKS, '--strategy', 'BEST'], /argument 'BEST' is invalid\. unknown strategy "BEST" \(expected STANDARD, FIRST_MATCH, ARRAY, EVALUATE_ALL\)$/],
+      [['solve', BANKS, '--lookup-method', 'FIND'], /unknown lookup method "FIND"/],
+      [['solve', BANKS, '--now', 'yesterday'], /"yesterday" is not an ISO-8601 date-time/],
+      [['solve', BANKS, '--timezone', 'Mars/Olympus'], /unknown time zone "Mars\/Olympus"/],
+      [['solve', BANKS, '--timeout', '0'], /must be a positive integer \(got "0"\)/],
+      [['solve', BANKS, '--frobnicate'], /^verdict: unknown option '--frobnicate'$/],
+      [['solve', BANKS, 'a.json', 'b.json'], /too many arguments/],
+      [['sovle'], /^verdict: unknown command 'sovle' \(Did you mean solve\?\)$/],
+      [['solve', BANKS], /^verdict: TIMEZONE: unknown time zone "Nowhere\/City"$/, { TIMEZONE: 'Nowhere/City' }],
+    ];
+    const runs = await Promise.all(cases.map(([args, , env]) => runCli(args, { env: env ?? {} })));
+    runs.forEach((run, i) => assertFailure(run, 2, cases[i]![1]));
+  });
+
+  test('verdict without a command shows the usage on stderr and exits 2', async () => {
+    const run = await runCli([]);
+    assert.equal(run.code, 2);
+    assert.equal(run.stdout, '');
+    assert.match(run.stderr, /^Usage: verdict/);
+  });
+
+  test('--help works for the program and for solve, and exits 0', async () => {
+    const top = await runCli(['--help']);
+    assert.equal(top.code, 0);
+    assert.match(top.stdout, /Usage: verdict \[options\] \[command\]/);
+    assert.match(top.stdout, /solve \[options\] <rule> \[input\]/);
+    const solve = await runCli(['solve', '--help']);
+    assert.equal(solve.code, 0);
+    for (const option of ['--strategy', '--include', '--exclude', '--lookup-method', '--debug', '--rules', '--rule', '--now', '--timezone']) {
+      assert.ok(solve.stdout.includes(option), option);
+    }
+    assert.match(solve.stdout, /Exit codes: 0 solved, 1 rule or input error, 2 bad usage\./);
+  });
+
+  test('files that cannot be read or parsed exit 1 naming the file', async () => {
+    const dir = tempDir({ 'broken.json': '{"type": "lookup-table",', 'input.json': '[1, 2' });
+    assertFailure(await runCli(['solve', join(dir, 'missing.json')]), 1, /^verdict: cannot read .*missing\.json: no such file or directory$/);
+    assertFailure(await runCli(['solve', join(dir, 'broken.json')]), 1, /^verdict: .*broken\.json is not valid JSON: /);
+    assertFailure(await runCli(['solve', BANKS, join(dir, 'input.json')]), 1, /^verdict: .*input\.json is not valid JSON: /);
+    assertFailure(await runCli(['solve', BANKS, '-'], { stdin: 'primaryKey=1' }), 1, /^verdict: stdin is not valid JSON: /);
+  });
+
+  test('input that is not an object (or an array of objects) exits 1', async () => {
+    assertFailure(await runCli(['solve', BANKS, '-'], { stdin: '"NORDSESS"' }), 1, /^verdict: input stdin must be a JSON object, or an array of objects for a bulk solve$/);
+    assertFailure(await runCli(['solve', BANKS, '-'], { stdin: '[{}, 3]' }), 1, /^verdict: input stdin: element \[1\] of a bulk input must be a JSON object$/);
+  });
+
+  test('an invalid rule exits 1 with every problem and its path on one line', async () => {
+    const rule = readFixture('banks-lookup.json');
+    rule.primaryKeyColumn = 'swift';
+    rule.status = 'draft';
+    const dir = tempDir({ 'rule.json': rule });
+    assertFailure(
+      await runCli(['solve', join(dir, 'rule.json')]),
+      1,
+      /^verdict: .*rule\.json is not a valid rule \(2 problems\): status: unknown status "draft" \(expected published or pending\); primaryKeyColumn: names no column: "swift" is not the alias of any column$/,
+    );
+  });
+
+  test('a file with several solvable rules needs --rule; --rule picks by alias or id', async () => {
+    assertFailure(
+      await runCli(['solve', FOLDER]),
+      2,
+      /holds 3 solvable rules \(region-segment \(decision-table\), bank-directory \(lookup-table\), segmentation \(workflow\)\); choose one with --rule ID\|ALIAS$/,
+    );
+    const byAlias = await runCli(['solve', FOLDER, '-', '--rule', 'bank-directory'], { stdin: '{"primaryKey":"ALPSATWW","outputColumn":"Bank Name"}' });
+    assert.deepEqual(assertSolved(byAlias), [{ output: 'Alpine Credit' }]);
+    const byId = await runCli(['solve', FOLDER, '-', '--rule', '5c0d9e7a-1b2c-4d3e-8f90-a1b2c3d4e503', '--lookup-method', 'LOOKUP_EXISTS'], { stdin: '{"primaryKey":"X"}' });
+    assert.deepEqual(assertSolved(byId), [{ output: false }]);
+    assertFailure(await runCli(['solve', FOLDER, '--rule', 'nothing-here']), 2, /has no rule with id or alias "nothing-here" \(it holds region-segment \(decision-table\), bank-directory \(lookup-table\), segmentation \(workflow\)\)$/);
+  });
+
+  test('an array of rules solves its first rule; --rule picks the latest published version, else the latest', async () => {
+    const v1 = readFixture('banks-lookup.json');
+    const v2 = { ...readFixture('banks-lookup.json'), version: 2 };
+    v2.data.ALPSATWW.country = 'LI';
+    const v3 = { ...readFixture('banks-lookup.json'), version: 3, status: 'pending' };
+    v3.data.ALPSATWW.country = 'CH';
+    const other = { ...readFixture('banks-lookup.json'), ruleId: 'other', baseId: 'other', ruleAlias: 'other-banks', name: 'Other' };
+    other.data.ALPSATWW.country = 'DE';
+    const pendingOnly = { ...readFixture('banks-lookup.json'), ruleId: 'p', baseId: 'p', ruleAlias: 'pending-banks', status: 'pending' };
+    const dir = tempDir({ 'list.json': [other, v1, v3, v2, pendingOnly] });
+    const input = '{"primaryKey":"ALPSATWW","outputColumn":"Country"}';
+    assert.deepEqual(assertSolved(await runCli(['solve', join(dir, 'list.json'), '-'], { stdin: input })), [{ output: 'DE' }]);
+    assert.deepEqual(assertSolved(await runCli(['solve', join(dir, 'list.json'), '-', '--rule', 'bank-directory'], { stdin: input })), [{ output: 'LI' }]);
+    assert.deepEqual(assertSolved(await runCli(['solve', join(dir, 'list.json'), '-', '--rule', 'pending-banks'], { stdin: input })), [{ output: 'AT' }]);
+  });
+
+  test('--rules DIR: unreadable directories and files in it exit 1 naming them', async () => {
+    const missing = join(tempDir(), 'nope');
+    assertFailure(await runCli(['solve', BANKS, '--rules', missing]), 1, /^verdict: cannot read rules directory .*nope: no such file or directory$/);
+    const dir = tempDir({ 'good.json': readFixture('segment-table.json'), 'nested/bad.json': '{oops' });
+    assertFailure(await runCli(['solve', BANKS, '--rules', dir]), 1, /^verdict: .*nested\/bad\.json is not valid JSON: /);
+    const shapes = tempDir({ 'list.json': [readFixture('segment-table.json'), 7] });
+    assertFailure(await runCli(['solve', BANKS, '--rules', shapes]), 1, /^verdict: .*list\.json is not a rule export: \[1\]: must be a rule object \(got a number\)$/);
+  });
+
+  test('--rules DIR with valid files leaves a solve that needs none of them unchanged', async () => {
+    const dir = tempDir({ 'segment.json': readFixture('segment-table.json'), 'sub/flow.json': readFixture('pricing-flow-export.json') });
+    const run = await runCli(['solve', BANKS, '-', '--rules', dir], { stdin: '{"primaryKey":"ALPSATWW","outputColumn":"Fee"}' });
+    assert.deepEqual(assertSolved(run), [{ output: 0 }]);
+  });
+});

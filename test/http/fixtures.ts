@@ -1,0 +1,173 @@
+// Rules the HTTP tests solve: one of each solvable type, written for these tests (modelled on the shapes of
+// real DecisionRules exports, not copied from them).
+
+type Doc = Record<string, unknown>;
+
+function cond(column: string, operator: string, value: unknown = ''): Doc {
+  return { column, type: 'input', scalarCondition: { operator, value, type: 'general' } };
+}
+function out(column: string, value: string): Doc {
+  return { column, type: 'output', outputScalarValue: { type: 'common', value } };
+}
+
+/** Plant shop table. For {group:"plant", inStock:false}: rows 1 and 2 match; row 4 fails on inStock. */
+export function plantTable(overrides: Doc = {}): Doc {
+  const rows: Array<[string, string, string, string]> = [
+    ['plant', 'anything', 'Monstera', '460'],
+    ['plant', 'anything', 'Begonia', '590'],
+    ['book', 'anything', 'Plant Lovers', '470'],
+    ['plant', 'true', 'Maranta', '390'],
+  ];
+  return {
+    name: 'Plant Items',
+    type: 'decision-table',
+    status: 'published',
+    ruleId: 'rule-plants',
+    version: 1,
+    ruleAlias: 'plant-items',
+    inputSchema: { group: {}, inStock: {} },
+    outputSchema: { name: {}, price: {} },
+    decisionTable: {
+      columns: [
+        { columnId: 'c-group', type: 'input', alias: 'col-group', condition: { type: 'simple', name: 'Group', inputVariable: 'group' } },
+        { columnId: 'c-stock', type: 'input', alias: 'col-stock', condition: { type: 'simple', name: 'In stock', inputVariable: 'inStock' } },
+        { columnId: 'c-name', type: 'output', alias: 'col-name', columnOutput: { type: 'simple', name: 'Name', outputVariable: 'name' } },
+        { columnId: 'c-price', type: 'output', alias: 'col-price', columnOutput: { type: 'simple', name: 'Price', outputVariable: 'price' } },
+      ],
+      rows: rows.map(([group, stock, name, price]) => ({
+        active: true,
+        cells: [
+          cond('c-group', '=', group),
+          stock === 'anything' ? cond('c-stock', 'anything') : cond('c-stock', '=', stock),
+          out('c-name', name),
+          out('c-price', price),
+        ],
+      })),
+    },
+    ...overrides,
+  };
+}
+
+/** A one-row table answering {"message": text}; versions of it tell which version was solved. */
+export function messageTable(ruleId: string, alias: string, version: number, message: string, status = 'published'): Doc {
+  return {
+    name: `Message ${alias}`,
+    type: 'decision-table',
+    status,
+    ruleId,
+    version,
+    ruleAlias: alias,
+    inputSchema: { any: {} },
+    outputSchema: { message: {} },
+    decisionTable: {
+      columns: [
+        { columnId: 'c1', type: 'input', condition: { type: 'simple', name: 'Any', inputVariable: 'any' } },
+        { columnId: 'c2', type: 'output', columnOutput: { type: 'simple', name: 'Message', outputVariable: 'message' } },
+      ],
+      rows: [{ active: true, cells: [cond('c1', 'anything'), out('c2', message)] }],
+    },
+  };
+}
+
+export function deliveryTree(): Doc {
+  const then = (id: string, price: string, hours: string): Doc => ({
+    id,
+    type: 'then',
+    operandText: 'Then',
+    nodes: [
+      { id: `${id}-p`, type: 'result', modelVariablePath: 'price', outputScalarValue: { type: 'common', value: price } },
+      { id: `${id}-h`, type: 'result', modelVariablePath: 'hours', outputScalarValue: { type: 'common', value: hours } },
+    ],
+  });
+  return {
+    name: 'Delivery Tree',
+    type: 'decision-tree',
+    status: 'published',
+    ruleId: 'rule-tree',
+    version: 1,
+    ruleAlias: 'delivery-tree',
+    inputSchema: { weight: {} },
+    outputSchema: { price: {}, hours: {} },
+    nodes: [
+      {
+        id: 'if1',
+        type: 'if',
+        operandText: 'If',
+        nodes: [
+          { id: 'c1', type: 'condition', modelVariablePath: 'weight', scalarCondition: { operator: 'between', value: ['0', '10'], type: 'general' } },
+          then('t1', '5', '24'),
+        ],
+      },
+      { id: 'else1', type: 'else', operandText: 'Else', nodes: [then('t2', '20', '72')] },
+    ],
+  };
+}
+
+export function bankLookup(): Doc {
+  return {
+    name: 'Bank Lookup',
+    type: 'lookup-table',
+    status: 'published',
+    ruleId: 'rule-lookup',
+    version: 1,
+    ruleAlias: 'bank-lookup',
+    primaryKeyColumn: 'pk',
+    columns: [
+      { name: 'Code', alias: 'pk', isPrimaryKey: true },
+      { name: 'Bank', alias: 'bank', isPrimaryKey: false },
+      { name: 'Country', alias: 'country', isPrimaryKey: false },
+    ],
+    data: {
+      AAA1: { pk: 'AAA1', bank: 'First Bank', country: 'CZ', _position: 0 },
+      BBB2: { pk: 'BBB2', bank: 'Second Bank', country: 'SK', _position: 1 },
+    },
+    inputSchema: { primaryKey: {}, outputColumn: {} },
+    outputSchema: { output: {} },
+  };
+}
+
+export function script(ruleId: string, alias: string, source: string): Doc {
+  return {
+    name: `Script ${alias}`,
+    type: 'complex-rule',
+    status: 'published',
+    ruleId,
+    version: 1,
+    ruleAlias: alias,
+    inputSchema: {},
+    outputSchema: {},
+    script: source,
+  };
+}
+
+/** A rule flow: solves the plant table (FIRST_MATCH inside flows) with the flow input's group. */
+export function plantFlow(): Doc {
+  return {
+    name: 'Plant Flow',
+    type: 'composition',
+    status: 'published',
+    ruleId: 'rule-flow',
+    version: 1,
+    ruleAlias: 'plant-flow',
+    inputSchema: { group: {} },
+    outputSchema: { first: {} },
+    dataTree: {
+      globalVariable: 'start',
+      mapping: [],
+      children: [
+        {
+          baseId: 'rule-plants',
+          globalVariable: 'Plants',
+          mapping: [{ key: 'group', source: 'start', sourceVariable: 'group' }],
+          children: [{ globalVariable: 'end', children: [null], mapping: [{ key: 'first', source: 'Plants', sourceVariable: 'name' }] }],
+        },
+      ],
+    },
+  };
+}
+
+export const PLANT_INPUT = { group: 'plant', inStock: false };
+export const MONSTERA = { name: 'Monstera', price: 460 };
+export const BEGONIA = { name: 'Begonia', price: 590 };
+export const MARANTA = { name: 'Maranta', price: 390 };
+export const PLANT_LOVERS = { name: 'Plant Lovers', price: 470 };

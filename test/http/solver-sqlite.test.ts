@@ -1,0 +1,3 @@
+import { solverSuite } from './solver-suite.ts';
+
+solverSuite('sqlite');

@@ -1,0 +1,92 @@
+// Cross-process change delivery: a write through one store reaches another store's feed (LISTEN/NOTIFY on
+// PostgreSQL, data_version polling on SQLite); a lost listener connection marks the feed not live and says so.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { once } from 'node:events';
+import { EventEmitter } from 'node:events';
+import { openStore } from '../../src/store/open.ts';
+import { PostgresChangeFeed } from '../../src/store/change-feed.ts';
+import type { ChangeEvent, Store } from '../../src/store/ports.ts';
+import { postgresBackend, postgresSkip, sqliteBackend } from './backends.ts';
+
+function recorder(store: Store): { events: ChangeEvent[]; next: (match: (e: ChangeEvent) => boolean) => Promise<ChangeEvent> } {
+  const events: ChangeEvent[] = [];
+  const emitter = new EventEmitter();
+  store.changes.subscribe((e) => {
+    events.push(e);
+    emitter.emit('event', e);
+  });
+  return {
+    events,
+    next: async (match) => {
+      for (;;) {
+        const [event] = (await once(emitter, 'event')) as [ChangeEvent];
+        if (match(event)) return event;
+      }
+    },
+  };
+}
+
+const doc = { ruleId: 'r1', version: 1, name: 'R', ruleAlias: 'r', type: 'decision-table', status: 'published' };
+
+test('PostgreSQL: a rule write on one instance reaches the other through NOTIFY, well within a second', { skip: await postgresSkip() }, async () => {
+  const backend = await postgresBackend();
+  const writer = await openStore(backend.url, { listen: true });
+  const reader = await openStore(backend.url, { listen: true });
+  try {
+    assert.equal(reader.changes.live, true);
+    await writer.spaces.create('s', []);
+    const seen = recorder(reader);
+    const started = Date.now();
+    const arrival = seen.next((e) => e.kind === 'rule');
+    await writer.rules.put('s', [doc]);
+    assert.deepEqual(await arrival, { kind: 'rule', space: 's', ruleId: 'r1' });
+    assert.ok(Date.now() - started < 1000, `notification took ${Date.now() - started} ms`);
+
+    const keyEvent = seen.next((e) => e.kind === 'key');
+    await writer.keys.insert({ id: 'k', space: 's', type: 'solver', hash: 'a'.repeat(64), createdAt: '2026-01-01T00:00:00.000Z', revokedAt: null });
+    assert.deepEqual(await keyEvent, { kind: 'key', space: 's' });
+  } finally {
+    await writer.close();
+    await reader.close();
+    await backend.cleanup();
+  }
+});
+
+test('PostgreSQL: a lost listener connection emits "all", turns the feed not live, and reconnects', { skip: await postgresSkip() }, async () => {
+  const backend = await postgresBackend();
+  const store = await openStore(backend.url, { listen: true });
+  try {
+    const feed = store.changes as PostgresChangeFeed;
+    assert.ok(feed instanceof PostgresChangeFeed);
+    const seen = recorder(store);
+    const dropped = seen.next((e) => e.kind === 'all');
+    feed.simulateConnectionLoss();
+    await dropped;
+    assert.equal(feed.live, false);
+    await seen.next((e) => e.kind === 'all' && feed.live);
+    assert.equal(feed.live, true);
+  } finally {
+    await store.close();
+    await backend.cleanup();
+  }
+});
+
+test('SQLite: a write by another process (connection) is noticed through data_version', async () => {
+  const backend = sqliteBackend();
+  const server = await openStore(backend.url, { listen: true });
+  const cli = await openStore(backend.url);
+  try {
+    const seen = recorder(server);
+    await cli.spaces.create('s', []);
+    const arrival = seen.next((e) => e.kind === 'all');
+    const started = Date.now();
+    await cli.rules.put('s', [doc]);
+    await arrival;
+    assert.ok(Date.now() - started < 1000);
+  } finally {
+    await cli.close();
+    await server.close();
+    await backend.cleanup();
+  }
+});
