@@ -1,24 +1,182 @@
-// Kafka: end-to-end solves/s and p99 over the real broker, against a raw consume-then-produce pipe written with
-// the same client. Reports "not available" until the Kafka channel and `npm run kafka:start` exist.
-import { existsSync, readFileSync } from 'node:fs';
+// Kafka: end-to-end solves/s and p99 over the real broker, Verdict's channel (`verdict serve` with KAFKA_ENABLED)
+// against a raw consume-then-produce pipe written with the same client, alternating run by run. Reports "not
+// available" while the channel or `npm run kafka:start` do not exist.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
-import type { BenchCase } from '../lib/case.ts';
+import { Admin } from '@platformatic/kafka';
+import type { BenchCase, BenchContext, CaseResult } from '../lib/case.ts';
+import { errorText, profileFlags, ratio } from '../lib/case.ts';
+import { KafkaLoadClient } from '../lib/kafka-load.ts';
+import type { KafkaRunResult } from '../lib/kafka-load.ts';
+import { summarise } from '../lib/measure.ts';
+import type { Started } from '../lib/processes.ts';
+import { freePort, runToEnd, start, waitForHttp } from '../lib/processes.ts';
+import { toVerdictTable } from '../lib/to-verdict.ts';
+import { smallInputs, smallTable } from './tables.ts';
+
+const WINDOW = 1000;
+
+function reachable(hostPort: string, timeoutMs = 1500): Promise<boolean> {
+  const [host, port] = hostPort.split(':');
+  return new Promise((resolve) => {
+    const socket = connect({ host, port: Number(port) });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+function hasStartScript(repoRoot: string): boolean {
+  const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  return pkg.scripts?.['kafka:start'] !== undefined;
+}
+
+/** What is missing for this case to run, or an empty list. */
+function missingParts(repoRoot: string): string[] {
+  const missing: string[] = [];
+  if (!['index.ts', 'channel.ts'].some((f) => existsSync(path.join(repoRoot, 'src', 'kafka', f)))) missing.push('the Kafka channel (src/kafka/index.ts)');
+  if (!existsSync(path.join(repoRoot, 'src', 'cli', 'commands', 'kafka.ts'))) missing.push('`verdict kafka enable` (src/cli/commands/kafka.ts)');
+  return missing;
+}
+
+function jsonOut(text: string): Record<string, unknown> {
+  const line = text.trim().split('\n').reverse().find((l) => l.trim().startsWith('{'));
+  if (!line) throw new Error(`expected JSON output, got: ${text}`);
+  return JSON.parse(line) as Record<string, unknown>;
+}
+
+async function measure(ctx: BenchContext, result: CaseResult, brokers: string[]): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'verdict-bench-kafka-'));
+  const servers: Started[] = [];
+  const clients: KafkaLoadClient[] = [];
+  const topics: string[] = [];
+  const admin = new Admin({ clientId: 'bench-admin', bootstrapBrokers: brokers });
+  const suffix = `${process.pid}${Date.now().toString(36)}`;
+  try {
+    const cli = (args: string[], env: Record<string, string>) => runToEnd(process.execPath, [path.join(ctx.repoRoot, 'src', 'cli', 'main.ts'), ...args], env, ctx.repoRoot);
+    const env = { DATABASE_URL: `sqlite:${path.join(dir, 'verdict.db')}`, LOG_LEVEL: 'warn', TIMEZONE: 'UTC', KAFKA_BROKERS: brokers.join(',') };
+    const ruleFile = path.join(dir, 'bench-small.json');
+    writeFileSync(ruleFile, JSON.stringify(toVerdictTable(smallTable(), { ruleAlias: 'bench-small' })));
+    const space = jsonOut(await cli(['space', 'create', 'bench', '--json'], env));
+    await cli(['import', ruleFile, '--space', 'bench', '--json'], env);
+    const pair = jsonOut(await cli(['kafka', 'enable', '--space', 'bench', '--company', `bench${suffix}`, '--json'], env));
+    const requestTopic = String(pair.requestTopic);
+    const responseTopic = String(pair.responseTopic);
+    topics.push(requestTopic, responseTopic);
+
+    const port = await freePort();
+    const verdict = start(process.execPath, [...profileFlags(ctx, 'verdict-serve'), path.join(ctx.repoRoot, 'src', 'cli', 'main.ts'), 'serve'], {
+      ...env, PORT: String(port), HOST: '127.0.0.1', KAFKA_ENABLED: 'true', KAFKA_GROUP_ID: `bench-verdict-${suffix}`,
+    }, ctx.repoRoot);
+    servers.push(verdict);
+    await waitForHttp(`http://127.0.0.1:${port}/health/ready`, verdict, 60_000);
+
+    const input = smallInputs().find((i) => (i.customer as { tier: string }).tier === 'gold')!;
+    const request = { headers: { 'api-key': String(space.solverKey), 'rule-id': 'bench-small' }, value: JSON.stringify(input) };
+    const toVerdict = await KafkaLoadClient.open(brokers, responseTopic);
+    clients.push(toVerdict);
+    const answer = JSON.parse(await toVerdict.probe({ requestTopic, ...request }, 60_000)) as { data?: unknown; errors?: unknown };
+    if (answer.errors !== undefined || !Array.isArray(answer.data)) throw new Error(`Verdict's channel answered ${JSON.stringify(answer)}`);
+    result.agreement.push({ scenario: 'kafka', inputs: 1, engines: ['Verdict channel', 'raw pipe (same answer)'], nonEmpty: 1 });
+
+    // The raw pipe answers with exactly Verdict's `data`, on topics of the same partition count.
+    const metadata = await admin.metadata({ topics: [requestTopic] });
+    const partitions = metadata.topics.get(requestTopic)?.partitionsCount ?? 3;
+    const rawIn = `bench-raw-${suffix}-request`;
+    const rawOut = `bench-raw-${suffix}-response`;
+    await admin.createTopics({ topics: [rawIn, rawOut], partitions, replicas: 1 });
+    topics.push(rawIn, rawOut);
+    const responseFile = path.join(dir, 'data.json');
+    writeFileSync(responseFile, JSON.stringify(answer.data));
+    const pipe = start(process.execPath, [...profileFlags(ctx, 'kafka-raw-pipe'), path.join(ctx.repoRoot, 'bench', 'servers', 'kafka-raw-pipe.ts')], {
+      BROKERS: brokers.join(','), IN_TOPIC: rawIn, OUT_TOPIC: rawOut, GROUP_ID: `bench-raw-${suffix}`, RESPONSE_FILE: responseFile,
+    }, ctx.repoRoot);
+    servers.push(pipe);
+    const toRaw = await KafkaLoadClient.open(brokers, rawOut);
+    clients.push(toRaw);
+    await toRaw.probe({ requestTopic: rawIn, ...request }, 60_000);
+
+    const total = ctx.quick ? 3000 : 20_000;
+    const run = (client: KafkaLoadClient, topic: string) => client.run({ requestTopic: topic, ...request, total, window: WINDOW, timeoutMs: 30_000 });
+    ctx.log(`  kafka: warm-up (${total} messages each, ${WINDOW} unanswered at most, ${partitions} partitions)`);
+    await run(toVerdict, requestTopic);
+    await run(toRaw, rawIn);
+    const runs: Record<'verdict' | 'raw', KafkaRunResult[]> = { verdict: [], raw: [] };
+    for (let r = 0; r < ctx.timing.runs; r++) {
+      runs.verdict.push(await run(toVerdict, requestTopic));
+      runs.raw.push(await run(toRaw, rawIn));
+      ctx.log(`  kafka run ${r + 1}: Verdict ${Math.round(runs.verdict[r].perSecond)}/s (p99 ${runs.verdict[r].p99Ms.toFixed(1)} ms), raw ${Math.round(runs.raw[r].perSecond)}/s (p99 ${runs.raw[r].p99Ms.toFixed(1)} ms)`);
+    }
+    const errors = runs.verdict.reduce((n, r) => n + r.errors, 0);
+    if (errors > 0) {
+      result.status = 'partial';
+      result.notes.push(`${errors} Verdict responses carried errors`);
+    }
+    const rate = (rs: KafkaRunResult[]) => summarise(rs.map((r) => r.perSecond), 'ops/s');
+    const lat = (rs: KafkaRunResult[], key: 'p50Ms' | 'p99Ms') => summarise(rs.map((r) => r[key]), 'ms');
+    result.measurements.push(
+      { scenario: 'kafka', engine: 'verdict', label: 'Verdict channel (solves/s)', sample: rate(runs.verdict) },
+      { scenario: 'kafka', engine: 'raw-pipe', label: 'raw consume-then-produce pipe (messages/s)', sample: rate(runs.raw) },
+      { scenario: 'latency p50', engine: 'verdict', label: 'Verdict channel p50', sample: lat(runs.verdict, 'p50Ms') },
+      { scenario: 'latency p50', engine: 'raw-pipe', label: 'raw pipe p50', sample: lat(runs.raw, 'p50Ms') },
+      { scenario: 'latency p99', engine: 'verdict', label: 'Verdict channel p99', sample: lat(runs.verdict, 'p99Ms') },
+      { scenario: 'latency p99', engine: 'raw-pipe', label: 'raw pipe p99', sample: lat(runs.raw, 'p99Ms') },
+    );
+    const v = rate(runs.verdict).median;
+    const raw = rate(runs.raw).median;
+    result.summary = {
+      verdict: v, raw, ratio: ratio(v, raw), p99Ms: lat(runs.verdict, 'p99Ms').median, p50Ms: lat(runs.verdict, 'p50Ms').median,
+      rawP99Ms: lat(runs.raw, 'p99Ms').median, messagesPerRun: total, window: WINDOW, partitions,
+    };
+    result.notes.push(`${total} messages per run, at most ${WINDOW} unanswered; latency from produce call to response read; one verdict serve instance`);
+  } finally {
+    for (const c of clients) await c.close();
+    for (const s of servers) await s.stop();
+    if (topics.length) await admin.deleteTopics({ topics }).catch((error: unknown) => result.notes.push(`could not delete the bench topics: ${errorText(error)}`));
+    await admin.close().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 export const kafkaCase: BenchCase = {
   id: 'kafka',
   title: 'Kafka: Verdict channel vs raw consume-then-produce pipe',
   key: 'kafka',
   async run(ctx, result) {
-    const pkg = JSON.parse(readFileSync(path.join(ctx.repoRoot, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
-    const missing: string[] = [];
-    if (!pkg.scripts?.['kafka:start']) missing.push('npm run kafka:start');
-    if (!existsSync(path.join(ctx.repoRoot, 'src', 'kafka', 'index.ts'))) missing.push('src/kafka/index.ts');
+    const missing = missingParts(ctx.repoRoot);
     if (missing.length) {
       result.status = 'skipped';
-      result.notes.push(`not available: ${missing.join(' and ')} missing`);
+      result.notes.push(`not available: ${missing.join(', ')} missing`);
       return;
     }
-    result.status = 'skipped';
-    result.notes.push('not available: the Kafka case is not written yet');
+    const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:29092').split(',').map((b) => b.trim());
+    let startedBroker = false;
+    if (!(await reachable(brokers[0]))) {
+      if (!hasStartScript(ctx.repoRoot)) {
+        result.status = 'skipped';
+        result.notes.push(`not available: no broker at ${brokers[0]} and no npm script kafka:start to start one`);
+        return;
+      }
+      ctx.log('  kafka: no broker; npm run kafka:start ...');
+      try {
+        await runToEnd('npm', ['run', 'kafka:start'], {}, ctx.repoRoot);
+        startedBroker = true;
+      } catch (error) {
+        result.status = 'skipped';
+        result.notes.push(`not available: no broker at ${brokers[0]} and npm run kafka:start failed: ${errorText(error).slice(0, 500)}`);
+        return;
+      }
+    }
+    try {
+      await measure(ctx, result, brokers);
+    } finally {
+      if (startedBroker) await runToEnd('npm', ['run', 'kafka:stop'], {}, ctx.repoRoot).catch(() => undefined);
+    }
   },
 };

@@ -59,32 +59,37 @@ export function measureSync(op: (i: number) => unknown, timing: TimingOptions): 
   return summarise(rates, 'ops/s');
 }
 
-async function asyncLoopFor(op: (i: number) => Promise<unknown>, ms: number, concurrency: number, offset: number): Promise<{ ops: number; elapsed: number }> {
-  let next = offset;
-  let ops = 0;
-  const start = performance.now();
-  const end = start + ms;
+/**
+ * Rate of an asynchronous operation with `concurrency` calls in flight, in operations per second. The workers run
+ * without pause from the warm-up to the last run; a run is the completions between two window boundaries, so
+ * calls still in flight at a boundary count in the next window instead of being waited for (no drain per run).
+ */
+export async function measureAsync(op: (i: number) => Promise<unknown>, concurrency: number, timing: TimingOptions): Promise<Sample> {
+  const rates: number[] = [];
+  let next = 0;
+  let completed = 0;
+  let windowStart = performance.now();
+  let windowCompleted = 0;
+  let boundary = windowStart + timing.warmupMs;
+  let warm = false;
+  let stop = false;
+  const closeWindow = (now: number): void => {
+    if (warm) rates.push(((completed - windowCompleted) * 1000) / (now - windowStart));
+    warm = true;
+    windowStart = now;
+    windowCompleted = completed;
+    boundary = now + timing.runMs;
+    if (rates.length >= timing.runs) stop = true;
+  };
   const worker = async (): Promise<void> => {
-    while (performance.now() < end) {
+    while (!stop) {
       lastResult = await op(next++);
-      ops++;
+      completed++;
+      const now = performance.now();
+      if (now >= boundary && !stop) closeWindow(now);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return { ops, elapsed: performance.now() - start };
-}
-
-/** Rate of an asynchronous operation with `concurrency` calls in flight, in operations per second. */
-export async function measureAsync(op: (i: number) => Promise<unknown>, concurrency: number, timing: TimingOptions): Promise<Sample> {
-  let offset = 0;
-  const warm = await asyncLoopFor(op, timing.warmupMs, concurrency, offset);
-  offset += warm.ops;
-  const rates: number[] = [];
-  for (let r = 0; r < timing.runs; r++) {
-    const run = await asyncLoopFor(op, timing.runMs, concurrency, offset);
-    offset += run.ops;
-    rates.push((run.ops * 1000) / run.elapsed);
-  }
   return summarise(rates, 'ops/s');
 }
 

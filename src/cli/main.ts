@@ -20,6 +20,7 @@ const COMMANDS: ReadonlyArray<() => Promise<CommandModule>> = [
   () => import('./commands/import.ts'),
   () => import('./commands/export.ts'),
   () => import('./commands/audit.ts'),
+  () => import('./commands/kafka.ts'),
 ];
 
 /** Commander puts its "did you mean" hint on a second line; a usage error is one line. */

@@ -16,6 +16,8 @@ import type { Store } from '../store/ports.ts';
 import { buildApp } from './app.ts';
 import type { AppOptions, VerdictApp } from './app.ts';
 import type { ReadinessCheck } from './plugins/health.ts';
+import { adminPlugin } from './plugins/admin.ts';
+import { MANAGEMENT_PLUGINS } from './plugins/management/index.ts';
 
 /** Something that runs beside the HTTP server (the Kafka channel): started after listen, stopped before the store. */
 export interface ServerExtension {
@@ -101,8 +103,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       services,
       logger,
       readinessChecks,
-      managementPlugins: options.managementPlugins,
-      plugins: options.plugins,
+      managementPlugins: [...MANAGEMENT_PLUGINS, ...(options.managementPlugins ?? [])],
+      plugins: [adminPlugin, ...(options.plugins ?? [])],
     });
     await app.listen({ port: config.port, host: config.host });
     services.start();

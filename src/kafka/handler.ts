@@ -27,6 +27,7 @@ export interface RequestMessage {
   topic: string;
   partition: number;
   offset: bigint;
+  key?: Buffer | null;
   headers: Iterable<RawHeader>;
   value: Buffer | null | undefined;
 }

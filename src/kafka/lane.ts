@@ -121,6 +121,7 @@ export class PartitionLane {
 
   #settle(): void {
     this.#outstanding--;
+    this.#context.settled();
     if (this.#outstanding === 0) {
       const waiters = this.#idleWaiters;
       this.#idleWaiters = [];

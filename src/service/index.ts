@@ -9,6 +9,7 @@ import type { Clock } from './clock.ts';
 import { isoAt, systemClock } from './clock.ts';
 import { AllowlistHttpClient } from './http-client.ts';
 import { KeyService } from './keys.ts';
+import { ManagementService } from './management/index.ts';
 import { Metrics } from './metrics.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { RetentionTask } from './retention.ts';
@@ -50,6 +51,7 @@ export class Services {
   readonly retention: RetentionTask;
   readonly solver: SolveService;
   readonly rulesIO: RulesIO;
+  readonly management: ManagementService;
   readonly rateLimiter: RateLimiter | undefined;
   readonly sandbox: ScriptSandbox | undefined;
   readonly log: ServiceLogger;
@@ -79,6 +81,7 @@ export class Services {
       sandbox: this.sandbox,
     });
     this.rulesIO = new RulesIO(store, this.clock);
+    this.management = new ManagementService({ store, clock: this.clock, compile, cache: this.cache });
     this.rateLimiter = config.rateLimitPerSecond === undefined ? undefined : new RateLimiter(config.rateLimitPerSecond, this.clock);
   }
 

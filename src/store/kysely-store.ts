@@ -6,6 +6,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Json } from '../engine/types.ts';
 import { encodeChange, NOTIFY_CHANNEL } from './change-feed.ts';
 import type { LocalChangeFeed } from './change-feed.ts';
+import { KyselyManagementStore } from './management-store.ts';
 import type {
   AuditFilter, AuditPage, AuditRecord, AuditStore, ChangeEvent, KafkaBinding, KafkaBindingStore, KeyRecord, KeyStore,
   KeyType, RuleHead, RuleStatus, RuleStore, SpaceRecord, SpaceStore, Store, StoredRule,
@@ -43,7 +44,7 @@ export function ruleRow(space: string, document: Record<string, unknown>, now: s
   };
 }
 
-function toHead(row: Omit<RulesTable, 'document'>): RuleHead {
+export function toHead(row: Omit<RulesTable, 'document'>): RuleHead {
   return {
     space: row.space,
     ruleId: row.rule_id,
@@ -59,7 +60,7 @@ function toHead(row: Omit<RulesTable, 'document'>): RuleHead {
   };
 }
 
-function toStoredRule(row: RulesTable): StoredRule {
+export function toStoredRule(row: RulesTable): StoredRule {
   return { ...toHead(row), document: JSON.parse(row.document) as Record<string, unknown> };
 }
 
@@ -134,6 +135,7 @@ export class KyselyStore implements Store {
   readonly keys: KeyStore;
   readonly audits: AuditStore;
   readonly kafka: KafkaBindingStore;
+  readonly management: KyselyManagementStore;
   readonly changes: LocalChangeFeed;
   readonly db: Db;
   readonly #clock: () => Date;
@@ -150,6 +152,7 @@ export class KyselyStore implements Store {
     this.keys = this.#keyStore();
     this.audits = this.#auditStore();
     this.kafka = this.#kafkaStore();
+    this.management = new KyselyManagementStore({ db: this.db, dialect: this.dialect, feed: this.changes, now: () => this.#now() });
   }
 
   #now(): string {

@@ -81,9 +81,43 @@ const initial: Migration = {
   },
 };
 
+/** Management API: the folder tree, rule placements in it, and per-rule version counters. */
+const management: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('folders')
+      .addColumn('space', 'text', (c) => c.notNull().references('spaces.name').onDelete('cascade'))
+      .addColumn('id', 'text', (c) => c.notNull())
+      .addColumn('parent_id', 'text', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('folders_pk', ['space', 'id'])
+      .execute();
+    await db.schema
+      .createTable('rule_placements')
+      .addColumn('space', 'text', (c) => c.notNull().references('spaces.name').onDelete('cascade'))
+      .addColumn('rule_id', 'text', (c) => c.notNull())
+      .addColumn('version', 'integer', (c) => c.notNull())
+      .addColumn('folder_id', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('rule_placements_pk', ['space', 'rule_id', 'version'])
+      .execute();
+    await db.schema
+      .createTable('rule_version_counters')
+      .addColumn('space', 'text', (c) => c.notNull().references('spaces.name').onDelete('cascade'))
+      .addColumn('rule_id', 'text', (c) => c.notNull())
+      .addColumn('last_version', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('rule_version_counters_pk', ['space', 'rule_id'])
+      .execute();
+  },
+  async down(db: Kysely<any>) {
+    for (const table of ['rule_version_counters', 'rule_placements', 'folders']) await db.schema.dropTable(table).ifExists().execute();
+  },
+};
+
 /** Name order is application order. */
 export const MIGRATIONS: Record<string, Migration> = {
   '2026_01_001_initial': initial,
+  '2026_06_001_management': management,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

@@ -149,6 +149,62 @@ export interface ChangeFeed {
   readonly live: boolean;
 }
 
+/** The id of a space's root folder. The root is implicit: never stored, cannot be renamed, moved or deleted. */
+export const ROOT_FOLDER_ID = 'root';
+
+/** A folder of a space's rule tree (management API). */
+export interface FolderRecord {
+  id: string;
+  /** The parent folder's id; ROOT_FOLDER_ID for a folder directly under the root. */
+  parentId: string;
+  name: string;
+  createdAt: string;
+}
+
+/** Where a rule version sits in the folder tree. Versions without a placement sit in the root. */
+export interface RulePlacement {
+  ruleId: string;
+  version: number;
+  folderId: string;
+}
+
+/** Reads and writes of one space inside one transaction (see ManagementStore). */
+export interface ManagementTransaction {
+  readonly space: string;
+  heads(): Promise<RuleHead[]>;
+  /** Every version of every rule of the space, with documents. */
+  rules(): Promise<StoredRule[]>;
+  /** All versions of one rule, lowest first. */
+  versions(ruleId: string): Promise<StoredRule[]>;
+  /** Inserts or replaces the versions given (keyed by the document's ruleId and version). */
+  putRules(documents: Record<string, unknown>[]): Promise<StoredRule[]>;
+  /**
+   * Deletes one version, or every version when `version` is undefined, with their placements; the highest version
+   * number is remembered so that highestVersion() never goes back. Returns how many versions were deleted.
+   */
+  deleteRule(ruleId: string, version?: number): Promise<number>;
+  /** The highest version number the rule has ever had, deleted versions included; 0 for an unknown rule. */
+  highestVersion(ruleId: string): Promise<number>;
+  folders(): Promise<FolderRecord[]>;
+  insertFolder(folder: FolderRecord): Promise<void>;
+  updateFolder(id: string, changes: { name?: string; parentId?: string }): Promise<void>;
+  deleteFolders(ids: string[]): Promise<void>;
+  placements(): Promise<RulePlacement[]>;
+  /** Places one version, or every version when `version` is undefined, in a folder (ROOT_FOLDER_ID: the root). */
+  place(ruleId: string, version: number | undefined, folderId: string): Promise<void>;
+}
+
+/**
+ * Transactions for the management API: all writes of one call commit together or not at all, writes to one space
+ * are serialised (so alias and version checks cannot race), and rule changes reach every instance's caches through
+ * the change feed after commit.
+ */
+export interface ManagementStore {
+  transaction<T>(space: string, work: (tx: ManagementTransaction) => Promise<T>): Promise<T>;
+  /** A consistent read of one space; `work` must not write. */
+  read<T>(space: string, work: (tx: ManagementTransaction) => Promise<T>): Promise<T>;
+}
+
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
   readonly rules: RuleStore;
@@ -156,6 +212,7 @@ export interface Store {
   readonly keys: KeyStore;
   readonly audits: AuditStore;
   readonly kafka: KafkaBindingStore;
+  readonly management: ManagementStore;
   readonly changes: ChangeFeed;
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;

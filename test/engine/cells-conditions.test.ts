@@ -220,7 +220,17 @@ test('a condition without type is general, and operator "function" without type 
   const problems: Problem[] = [];
   const legacy = compileCondition({ value: '', operator: 'anything' }, 'c', env, problems);
   assert.equal(legacy.test(undefined, undefined, context()), true);
-  compileCondition({ operator: 'function', value: { functionName: 'LESS', parameters: ['{a}', '{b}'] } }, 'fc', env, problems);
-  // Until the expression language lands the function cell reports why it cannot compile; afterwards, nothing.
-  assert.ok(problems.every((p) => p.path.startsWith('fc')));
+  const less = compileCondition({ operator: 'function', value: { functionName: 'LESS', parameters: ['{a}', '{b}'] } }, 'fc', env, problems);
+  assert.deepEqual(problems, []);
+  assert.equal(less.kind, 'function');
+  assert.equal(less.test(undefined, new RuleScope({ a: 1, b: 2 }, new Map()), context()), true);
+  assert.equal(less.test(undefined, new RuleScope({ a: 3, b: 2 }, new Map()), context()), false);
+  assert.deepEqual(less.explain(undefined, new RuleScope({ a: 'x', b: 2 }, new Map()), context()).result, false);
+});
+
+test('a function cell with a syntax error is reported at its stringValue', () => {
+  const problems: Problem[] = [];
+  compileCondition({ operator: 'function', type: 'function', stringValue: 'LESS({a},', value: null }, 'rows[1].cells[0].scalarCondition', env, problems);
+  assert.equal(problems.length, 1);
+  assert.equal(problems[0]!.path, 'rows[1].cells[0].scalarCondition.stringValue');
 });

@@ -2,7 +2,7 @@
 // so these tests are about the table, not the expression language.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RuleError, ValidationError } from '../../src/engine/errors.ts';
+import { RuleError, TimeoutError, ValidationError } from '../../src/engine/errors.ts';
 import { solveSync } from '../../src/engine/index.ts';
 import { common, compileTable, context, cond, fn, fnCondition, ref, run, solveJson, stubExpressions, tableDoc } from './table-helpers.ts';
 
@@ -177,4 +177,17 @@ test('every function cell that fails to compile is reported at once, with its pa
       return true;
     },
   );
+});
+
+test('a solve past its deadline stops with a TimeoutError naming the limit', async () => {
+  const stubs = loyaltyStubs();
+  const table = compileTable(loyalty(), { compileExpression: stubs.compileExpression });
+  const input = { basicPrice: 100, customer: { loyaltyClass: 'REGULAR' } };
+  assert.throws(() => table.evaluate(input, context({ deadline: Date.now() - 1, timeoutMs: 50 })), (error: unknown) => error instanceof TimeoutError && /50 ms/.test(error.message));
+  const asyncStubs = stubExpressions({ slow: () => 'x' }, { async: ['slow'] });
+  const asyncTable = compileTable(
+    tableDoc({ columns: [{ id: 'c', kind: 'input', target: 'x' }, { id: 'o', kind: 'output', target: 'out' }], rows: [{ cells: { c: cond('anything'), o: fn('slow') } }] }),
+    { compileExpression: asyncStubs.compileExpression },
+  );
+  await assert.rejects(Promise.resolve(asyncTable.evaluate({}, context({ deadline: Date.now() - 1 }))), TimeoutError);
 });

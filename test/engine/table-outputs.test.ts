@@ -234,3 +234,22 @@ test('trace marks columns switched off by the options', () => {
     },
   ]);
 });
+
+test('a path written together with a deeper one keeps the later column, as sequential writes would', () => {
+  const build = (first: string, second: string): unknown =>
+    solveJson(
+      compileTable(
+        tableDoc({
+          columns: [
+            { id: 'c', kind: 'input', target: 'x' },
+            { id: 'one', kind: 'output', target: first },
+            { id: 'two', kind: 'output', target: second },
+          ],
+          rows: [{ cells: { c: cond('anything'), one: common(first === 'a' ? '5' : '1'), two: common(second === 'a' ? '5' : '1') } }],
+        }),
+      ),
+      {},
+    );
+  assert.deepEqual(build('a', 'a.b'), [{ a: { b: 1 } }]);
+  assert.deepEqual(build('a.b', 'a'), [{ a: 5 }]);
+});

@@ -1,6 +1,8 @@
 // Math functions and operators, spec/rule-format.md §4.2, §4.9.1, §11 Fn2, Fn6.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { roundHalfAway, roundHalfEven } from '../../src/engine/expression/functions/math.ts';
 import { context, out } from './helpers.ts';
 
 test('operators follow standard precedence and left-to-right grouping by default', () => {
@@ -155,4 +157,26 @@ test('legacy TIMES, MINUS, DIVIDED and the internal operator names are callable'
   assert.equal(out('DIVIDED_CHAR(1,4)'), 0.25);
   assert.equal(out('MODULO_CHAR(7,4)'), 3);
   assert.equal(out('TIMES("a",2)'), null);
+});
+
+test('ROUND and ROUNDE agree with rounding the decimal digits exactly', () => {
+  const shift = (value: number, places: number): number => {
+    const [mantissa, exponent] = String(value).split('e');
+    return Number(`${mantissa}e${Number(exponent ?? 0) + places}`);
+  };
+  const reference = (value: number, places: number, even: boolean): number => {
+    const scaled = shift(Math.abs(value), places);
+    const floor = Math.floor(scaled);
+    const diff = scaled - floor;
+    const whole = diff > 0.5 ? floor + 1 : diff < 0.5 ? floor : even ? (floor % 2 === 0 ? floor : floor + 1) : floor + 1;
+    return shift(whole, -places) * Math.sign(value) || 0;
+  };
+  const decimals = fc.tuple(fc.integer({ min: -1e9, max: 1e9 }), fc.integer({ min: 0, max: 6 })).map(([n, d]) => n / 10 ** d);
+  fc.assert(
+    fc.property(fc.oneof(decimals, fc.double({ min: -1e12, max: 1e12, noNaN: true })), fc.integer({ min: -4, max: 8 }), (value, places) => {
+      assert.equal(roundHalfAway(value, places), reference(value, places, false));
+      assert.equal(roundHalfEven(value, places), reference(value, places, true));
+    }),
+    { numRuns: 5000, seed: 11 },
+  );
 });

@@ -174,3 +174,20 @@ test('nesting is limited instead of overflowing the stack', () => {
 test('the source of a compiled expression is its text', () => {
   assert.equal(compileExpressionText('SUM(1, 2)', 'x').source, 'SUM(1, 2)');
 });
+
+test('very long operator chains are rejected at compile time instead of overflowing the stack', () => {
+  assert.equal(out(`${'1+'.repeat(900)}1`), 901);
+  assert.throws(() => compileExpressionText(`${'1+'.repeat(20000)}1`, 'x'), /expression is too deep: more than 1000 nested operations/);
+});
+
+test('deeply nested input data never makes evaluation throw', () => {
+  let deep: unknown = 1;
+  let twin: unknown = 1;
+  for (let i = 0; i < 100000; i++) {
+    deep = [deep];
+    twin = [twin];
+  }
+  assert.equal(out('[{d}, [1]]', { d: deep }), null);
+  assert.equal(out('EQ({d}, {e})', { d: deep, e: twin }), null);
+  assert.equal(out('COUNT({d})', { d: deep }), 1);
+});

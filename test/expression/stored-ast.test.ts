@@ -124,3 +124,8 @@ test('the source of a stored AST is a rendering of it', () => {
   const compiled = compileStoredExpression({ value: m('TIMES_CHAR', '{basicPrice}', m('MINUS_CHAR', 1, m('DIVIDED_CHAR', '{discount}', 100))) }, 'c');
   assert.equal(compiled.source, '{basicPrice}*(1-({discount}/100))');
 });
+
+test('a stringValue that does not parse falls back to the stored AST, but not to a plain value', () => {
+  assert.equal(fromStored({ stringValue: 'SUM(1,2', value: m('SUM', 1, 2) }), 3);
+  assert.throws(() => compileStoredExpression({ stringValue: 'SUM(1,2', value: 'SUM(1,2' }, 'cell'), /cell\.stringValue: missing '\)'/);
+});

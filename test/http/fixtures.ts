@@ -171,3 +171,46 @@ export const MONSTERA = { name: 'Monstera', price: 460 };
 export const BEGONIA = { name: 'Begonia', price: 590 };
 export const MARANTA = { name: 'Maranta', price: 390 };
 export const PLANT_LOVERS = { name: 'Plant Lovers', price: 470 };
+
+/** A decision flow: START -> Assign output.double = {input.value} * 2 -> END. */
+export function doublingWorkflow(): Doc {
+  return {
+    name: 'Doubling Flow',
+    type: 'workflow',
+    status: 'published',
+    ruleId: 'rule-workflow',
+    version: 1,
+    ruleAlias: 'doubling-flow',
+    inputSchema: { value: {} },
+    outputSchema: { double: {} },
+    workflowData: {
+      nodes: [
+        { id: 'n-start', type: 'START', version: 1, position: { x: 0, y: 0 }, connectors: [{ id: 'start-out', type: 'out', subType: 'none', maxConnections: -1 }] },
+        {
+          id: 'n-assign',
+          type: 'DATA_MANIPULATION',
+          version: 1,
+          name: 'assign',
+          position: { x: 200, y: 0 },
+          connectors: [
+            { id: 'assign-in', type: 'in', subType: 'none', maxConnections: -1 },
+            { id: 'assign-out', type: 'out', subType: 'none', maxConnections: -1 },
+          ],
+          data: {
+            mapping: [
+              {
+                source: { expression: { type: 1, outputScalarValue: { type: 'function', value: '{input.value} * 2', stringValue: '{input.value} * 2' } } },
+                target: { path: 'output.double' },
+              },
+            ],
+          },
+        },
+        { id: 'n-end', type: 'END', version: 1, position: { x: 400, y: 0 }, connectors: [{ id: 'end-in', type: 'in', subType: 'none', maxConnections: -1 }] },
+      ],
+      connections: [
+        { id: 'k1', source: 'start-out', target: 'assign-in', type: 0 },
+        { id: 'k2', source: 'assign-out', target: 'end-in', type: 0 },
+      ],
+    },
+  };
+}

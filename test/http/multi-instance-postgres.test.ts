@@ -22,7 +22,7 @@ describe('two instances on one PostgreSQL', { skip }, () => {
     backend = await postgresBackend();
     a = await startTestServer({ backend });
     await a.running.services.rulesIO.importContainer(a.space.space, [messageTable('rule-live', 'live', 1, 'v1')]);
-    b = await spawnServe({ DATABASE_URL: backend.url, LOG_LEVEL: 'warn' });
+    b = await spawnServe({ DATABASE_URL: backend.url });
   });
   after(async () => {
     await b?.stop();

@@ -21,13 +21,21 @@ export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return env;
 }
 
-export async function spawnServe(env: Record<string, string>, timeoutMs = 20_000): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve'], { cwd: ROOT, env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `verdict serve`; it is ready when it logs its URL, so LOG_LEVEL is always info here. */
+export async function spawnServe(env: Record<string, string>, timeoutMs = 30_000): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [CLI, 'serve'], {
+    cwd: ROOT,
+    env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', ...env, LOG_LEVEL: 'info' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`verdict serve did not start within ${timeoutMs} ms\nstdout:\n${out}\nstderr:\n${err}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`verdict serve did not start within ${timeoutMs} ms\nstdout:\n${out}\nstderr:\n${err}`));
+    }, timeoutMs);
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString('utf8');
       const match = /"url":"(http:\/\/[^"]+)","store"/.exec(out);

@@ -8,7 +8,7 @@ import type { CreatedSpace } from '../../src/service/spaces.ts';
 import { backendOf, postgresSkip } from '../store/backends.ts';
 import type { Backend } from '../store/backends.ts';
 import {
-  BEGONIA, MARANTA, MONSTERA, PLANT_INPUT, PLANT_LOVERS, bankLookup, deliveryTree, messageTable, plantFlow, plantTable, script,
+  BEGONIA, MARANTA, MONSTERA, PLANT_INPUT, PLANT_LOVERS, bankLookup, deliveryTree, doublingWorkflow, messageTable, plantFlow, plantTable, script,
 } from './fixtures.ts';
 import { eventually, startTestServer } from './harness.ts';
 import type { Reply, TestServer } from './harness.ts';
@@ -70,6 +70,7 @@ export function solverSuite(kind: 'sqlite' | 'postgres'): void {
         script('rule-thrower', 'thrower', 'throw new Error("value1 is required");'),
         script('rule-spin', 'spin', 'while (true) {}'),
         plantFlow(),
+        doublingWorkflow(),
       ]);
       other = await server.running.services.spaces.create('other-space');
       await seed(server, other.space, [messageTable('rule-secret', 'secret', 1, 'secret')]);
@@ -125,6 +126,26 @@ export function solverSuite(kind: 'sqlite' | 'postgres'): void {
           assert.deepEqual(reply.json, standard.json, strategy);
         }
         assert.deepEqual((await server.solve('/rule/solve/delivery-tree', { data: { weight: 40 } })).json, [{ price: 20, hours: 72 }]);
+      });
+
+      test('tree, script and rule flow: FIRST_MATCH and EVALUATE_ALL answer as STANDARD, ARRAY turns leaves into arrays', { skip }, async () => {
+        const cases: Array<[string, unknown, unknown, unknown]> = [
+          ['delivery-tree', { weight: 4 }, { price: 5, hours: 24 }, { price: [5], hours: [24] }],
+          ['multiply', { value1: 2, value2: 3 }, { result: 6 }, { result: [6] }],
+          ['plant-flow', { group: 'plant' }, { first: 'Monstera' }, { first: ['Monstera'] }],
+        ];
+        for (const [alias, data, standard, array] of cases) {
+          for (const strategy of ['STANDARD', 'FIRST_MATCH', 'EVALUATE_ALL']) {
+            assert.deepEqual((await server.solve(`/rule/solve/${alias}`, { data }, { 'X-Strategy': strategy })).json, [standard], `${alias} ${strategy}`);
+          }
+          assert.deepEqual((await server.solve(`/rule/solve/${alias}`, { data }, { 'X-Strategy': 'ARRAY' })).json, [array], `${alias} ARRAY`);
+        }
+      });
+
+      test('decision flows solve; every strategy answers as STANDARD', { skip }, async () => {
+        for (const strategy of ['STANDARD', 'FIRST_MATCH', 'ARRAY', 'EVALUATE_ALL']) {
+          assert.deepEqual((await server.solve('/rule/solve/doubling-flow', { data: { value: 21 } }, { 'X-Strategy': strategy })).json, [{ double: 42 }], strategy);
+        }
       });
 
       test('lookup tables follow X-Lookup-Method', { skip }, async () => {

@@ -60,7 +60,11 @@ export function firstStartBanner(created: CreatedSpace, seeded: string[], url: s
 async function serve(config: Config): Promise<void> {
   const { startServer, createLogger } = await import('../../http/server.ts');
   const logger = createLogger(config);
-  const server = await startServer({ config, logger });
+  // Kafka channel hook (src/kafka): runs beside HTTP when KAFKA_ENABLED=true; a failed connection is one clear line.
+  const extensions = config.kafka.enabled ? [(await import('../../kafka/extension.ts')).kafkaExtension(config.kafka)] : [];
+  const server = await startServer({ config, logger, extensions }).catch((err: unknown) => {
+    throw err instanceof Error && err.name === 'KafkaStartError' ? new InputError(err.message) : err;
+  });
   if (server.createdDefaultSpace) process.stdout.write(firstStartBanner(server.createdDefaultSpace, server.seededExamples, server.url));
   logger.info({ url: server.url, store: server.store.dialect }, 'verdict listening');
 

@@ -68,21 +68,20 @@ export class OutputLayout {
       }
       return out;
     }
-    return (this.buildLevel(this.roots, (slot) => values[slot], cloneObjects) as Record<string, unknown>) ?? {};
+    return this.buildLevel(this.roots, values, cloneObjects) ?? {};
   }
 
   /** The ARRAY strategy's merge (§3.2): each written leaf becomes the list of the rows' values, in row order. */
   buildArrays(rows: readonly SlotValues[], cloneObjects: readonly boolean[] | undefined): Record<string, unknown> {
-    const read = (slot: number): unknown => {
-      let list: unknown[] | undefined;
+    const lists = new Array<unknown[] | undefined>(this.slotCount);
+    for (let slot = 0; slot < this.slotCount; slot++) {
       for (let r = 0; r < rows.length; r++) {
         const value = rows[r]![slot];
         if (value === undefined) continue;
-        (list ??= []).push(cloneObjects?.[r] ? cloneJson(value) : value);
+        (lists[slot] ??= []).push(cloneObjects?.[r] ? cloneJson(value) : value);
       }
-      return list;
-    };
-    return (this.buildLevel(this.roots, read, false) as Record<string, unknown>) ?? {};
+    }
+    return this.buildLevel(this.roots, lists, false) ?? {};
   }
 
   /**
@@ -90,13 +89,12 @@ export class OutputLayout {
    * leaf, a value inside a written leaf, or the object of the written leaves below the path. undefined otherwise.
    */
   read(values: SlotValues, segments: readonly PathSegment[]): unknown {
-    const read = (slot: number): unknown => values[slot];
     let level = this.roots;
     for (let i = 0; i < segments.length; i++) {
       const key = String(segments[i]);
       const node = level.find((candidate) => candidate.key === key);
       if (!node) return undefined;
-      if (i === segments.length - 1) return this.nodeValue(node, read, false);
+      if (i === segments.length - 1) return this.nodeValue(node, values, false);
       const written = node.slot >= 0 ? values[node.slot] : undefined;
       if (written !== undefined) {
         const inner = readInside(written, segments, i + 1);
@@ -107,10 +105,10 @@ export class OutputLayout {
     return undefined;
   }
 
-  private buildLevel(nodes: readonly LayoutNode[], read: (slot: number) => unknown, cloneObjects: boolean): Record<string, unknown> | undefined {
+  private buildLevel(nodes: readonly LayoutNode[], values: SlotValues, cloneObjects: boolean): Record<string, unknown> | undefined {
     let out: Record<string, unknown> | undefined;
     for (const node of nodes) {
-      const value = this.nodeValue(node, read, cloneObjects);
+      const value = this.nodeValue(node, values, cloneObjects);
       if (value === undefined) continue;
       out ??= {};
       if (node.protoKey) Object.defineProperty(out, node.key, { value, writable: true, enumerable: true, configurable: true });
@@ -119,22 +117,22 @@ export class OutputLayout {
     return out;
   }
 
-  private nodeValue(node: LayoutNode, read: (slot: number) => unknown, cloneObjects: boolean): unknown {
-    const own = node.slot >= 0 ? read(node.slot) : undefined;
+  private nodeValue(node: LayoutNode, values: SlotValues, cloneObjects: boolean): unknown {
+    const own = node.slot >= 0 ? values[node.slot] : undefined;
     if (node.children.length === 0) return own !== undefined && cloneObjects ? cloneJson(own) : own;
-    const nested = this.buildLevel(node.children, read, cloneObjects);
+    const nested = this.buildLevel(node.children, values, cloneObjects);
     if (own === undefined) return nested;
-    if (nested === undefined || this.slotPriority[node.slot]! > this.highestWrittenPriority(node.children, read)) {
+    if (nested === undefined || this.slotPriority[node.slot]! > this.highestWrittenPriority(node.children, values)) {
       return cloneObjects ? cloneJson(own) : own;
     }
     return nested;
   }
 
-  private highestWrittenPriority(nodes: readonly LayoutNode[], read: (slot: number) => unknown): number {
+  private highestWrittenPriority(nodes: readonly LayoutNode[], values: SlotValues): number {
     let highest = -Infinity;
     for (const node of nodes) {
-      if (node.slot >= 0 && read(node.slot) !== undefined) highest = Math.max(highest, this.slotPriority[node.slot]!);
-      highest = Math.max(highest, this.highestWrittenPriority(node.children, read));
+      if (node.slot >= 0 && values[node.slot] !== undefined) highest = Math.max(highest, this.slotPriority[node.slot]!);
+      highest = Math.max(highest, this.highestWrittenPriority(node.children, values));
     }
     return highest;
   }

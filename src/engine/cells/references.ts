@@ -24,7 +24,8 @@ export function parseTemplate(text: string): TemplatePart[] | undefined {
   let last = 0;
   for (const match of text.matchAll(REFERENCE)) {
     const path = match[1]!.trim();
-    if (path === '' || path.startsWith('.') || path.endsWith('.')) continue;
+    // Digits-only braces are regular-expression quantifiers (`^\d{5}$`), never references (as in expressions).
+    if (path === '' || path.startsWith('.') || path.endsWith('.') || /^\d+$/.test(path)) continue;
     const segments = parsePath(path);
     if (segments.length === 0) continue;
     parts ??= [];

@@ -118,16 +118,24 @@ class Compiler implements CompileApi {
     const read = this.reader(ref);
     if (lenient) return { ev: read, aev: undefined, isConst: false, value: undefined };
     const signal = new Invalid(`{${ref.path}} is not defined`);
-    return {
-      ev: (f) => {
+    const first = ref.segments[0];
+    let ev: Evaluator;
+    if (typeof first === 'string' && this.env.has(first)) {
+      ev = (f) => {
         const value = read(f);
         if (value === undefined) throw signal;
         return value;
-      },
-      aev: undefined,
-      isConst: false,
-      value: undefined,
-    };
+      };
+    } else {
+      // the common case, inlined: one closure call per reference
+      const { segments, path } = ref;
+      ev = (f) => {
+        const value = f.scope.resolve(segments, path);
+        if (value === undefined) throw signal;
+        return value;
+      };
+    }
+    return { ev, aev: undefined, isConst: false, value: undefined };
   }
 
   /** A quoted string with `{var}` references; an unresolved reference stays as written (regex `{2,3}` etc.). */
@@ -200,6 +208,7 @@ class Compiler implements CompileApi {
       foldable: def.contextual !== true,
       api: this,
       combineAsync: def.implAsync,
+      binary: count === 2 ? def.impl2 : undefined,
     });
   }
 }
@@ -241,12 +250,11 @@ class Program implements CompiledExpression {
     const f = this.frame(scope, ctx);
     let value: unknown;
     try {
-      value = this.ev(f);
+      value = this.result(this.ev(f));
     } catch (error) {
       if (mustPropagate(error)) throw error;
       return null;
     }
-    value = this.result(value);
     return f.raw ? rawOutput(value) : castExpressionOutput(value);
   }
 
@@ -255,12 +263,11 @@ class Program implements CompiledExpression {
     const f = this.frame(scope, ctx);
     let value: unknown;
     try {
-      value = await this.aev(f);
+      value = this.result(await this.aev(f));
     } catch (error) {
       if (mustPropagate(error)) throw error;
       return null;
     }
-    value = this.result(value);
     return f.raw ? rawOutput(value) : castExpressionOutput(value);
   }
 

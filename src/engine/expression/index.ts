@@ -52,7 +52,8 @@ export function compileExpressionText(
 
 /**
  * Compiles a stored cell / node expression: `stringValue` when it is a string, otherwise the stored `value`
- * (AST, JSON literal or plain value, §4.7). `where` is the JSON path of the cell, used in error messages.
+ * (AST, JSON literal or plain value, §4.7); also the stored AST when `stringValue` does not parse but `value`
+ * holds the product's AST of it. `where` is the JSON path of the cell, used in error messages.
  * Throws ValidationError (`<where>.stringValue: <reason> at line L, column C`) on a syntax error.
  */
 export function compileStoredExpression(
@@ -61,7 +62,14 @@ export function compileStoredExpression(
   options?: ExpressionCompileOptions,
 ): CompiledExpression {
   const cell: StoredExpression = stored !== null && typeof stored === 'object' ? stored : {};
-  if (typeof cell.stringValue === 'string') return compileText(cell.stringValue, `${where}.stringValue`, options);
+  if (typeof cell.stringValue === 'string') {
+    try {
+      return compileText(cell.stringValue, `${where}.stringValue`, options);
+    } catch (error) {
+      // the product's own parse of the same text is authoritative when ours disagrees (old exports)
+      if (!isStoredAst(cell.value)) throw error;
+    }
+  }
   const problems: Problem[] = [];
   const ast = readStoredValue(cell.value, `${where}.value`, problems);
   if (problems.length > 0) throw new ValidationError(problems);
@@ -71,6 +79,10 @@ export function compileStoredExpression(
     if (error instanceof SyntaxProblem) throw new ValidationError([{ path: `${where}.value`, message: error.reason }]);
     throw error;
   }
+}
+
+function isStoredAst(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(value, 'functionName');
 }
 
 /** A Scope over one plain object (flows, tests): `{a.b}` reads `root.a.b`. */

@@ -74,9 +74,11 @@ export function combineNode(
     foldable: boolean;
     api: CompileApi;
     combineAsync?: (values: unknown[], f: Frame) => Promise<unknown>;
+    /** Used instead of `combine` for two children, without allocating an argument array. */
+    binary?: (a: unknown, b: unknown) => unknown;
   },
 ): CNode {
-  const { foldable, api, combineAsync } = options;
+  const { foldable, api, combineAsync, binary } = options;
   if (foldable && !combineAsync && children.every((c) => c.isConst)) {
     try {
       const value = combine(
@@ -100,7 +102,7 @@ export function combineNode(
   } else if (n === 2) {
     const a = children[0]!.ev;
     const b = children[1]!.ev;
-    ev = (f) => combine([a(f), b(f)], f);
+    ev = binary ? (f) => binary(a(f), b(f)) : (f) => combine([a(f), b(f)], f);
   } else if (n === 3) {
     const a = children[0]!.ev;
     const b = children[1]!.ev;

@@ -7,6 +7,8 @@ import { Scanner, isFunctionName, isVariablePath, normaliseVariablePath } from '
 
 /** Deepest nesting of brackets, calls and literals; deeper input is rejected instead of overflowing the stack. */
 export const MAX_NESTING = 200;
+/** Deepest AST, counting each operator of a chain (`1+1+…`) as a level: compiling and evaluating recurse on it. */
+export const MAX_TREE_DEPTH = 1000;
 
 /** Where a primary stands: decides how bare words end and whether quoted strings interpolate. */
 interface Context {
@@ -47,6 +49,36 @@ export function interpolationParts(text: string): (string | VarRef)[] | undefine
   return parts;
 }
 
+function children(node: Node): Node[] {
+  switch (node.kind) {
+    case 'array':
+      return node.items;
+    case 'object':
+      return node.members.flatMap((m) => [m.key, m.value]);
+    case 'unary':
+      return [node.operand];
+    case 'binary':
+      return [node.left, node.right];
+    case 'call':
+      return node.args;
+    default:
+      return [];
+  }
+}
+
+/** Depth of the AST, without recursion (the tree may be deeper than the stack allows). */
+function treeDepth(root: Node): number {
+  let deepest = 0;
+  const stack: [Node, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > deepest) deepest = depth;
+    if (deepest > MAX_TREE_DEPTH) return deepest;
+    for (const child of children(node)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
 class Parser {
   private readonly scanner: Scanner;
   private readonly associativity: ArithmeticAssociativity;
@@ -64,6 +96,9 @@ class Parser {
     const node = this.parseAdditive(PLAIN);
     s.skipWhitespace();
     if (!s.atEnd) this.unexpected();
+    if (treeDepth(node) > MAX_TREE_DEPTH) {
+      s.fail(`expression is too deep: more than ${MAX_TREE_DEPTH} nested operations (split long operator chains)`, 0);
+    }
     return node;
   }
 
@@ -84,15 +119,15 @@ class Parser {
   }
 
   private parseAdditive(cx: Context): Node {
-    return this.parseChain(cx, ['+', '-'], () => this.parseMultiplicative(cx));
+    return this.parseChain(['+', '-'], () => this.parseMultiplicative(cx));
   }
 
   private parseMultiplicative(cx: Context): Node {
-    return this.parseChain(cx, ['*', '/', '%'], () => this.parseUnary(cx));
+    return this.parseChain(['*', '/', '%'], () => this.parseUnary(cx));
   }
 
   /** One precedence level: operands and operators collected, then grouped per the associativity option. */
-  private parseChain(_cx: Context, operators: readonly string[], operand: () => Node): Node {
+  private parseChain(operators: readonly string[], operand: () => Node): Node {
     const s = this.scanner;
     const first = operand();
     const operands: Node[] = [first];

@@ -29,8 +29,3 @@ export function ruleVariablesOf(userVariables: unknown): Record<string, unknown>
   }
   return variables;
 }
-
-/** How a rule is named in messages: its alias, else its id, else its name. */
-export function ruleLabel(rule: Pick<CompiledRule, 'ruleAlias' | 'ruleId' | 'name'>): string {
-  return rule.ruleAlias ?? rule.ruleId ?? rule.name;
-}

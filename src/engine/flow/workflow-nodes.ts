@@ -1,17 +1,18 @@
 // What each decision-flow node type does (spec/rule-format.md §8.2 "Node types"), compiled once per rule version:
 // expressions, conditions and paths are prepared here, so a solve only evaluates.
 import type { Problem } from '../errors.ts';
-import { RuleError, TimeoutError } from '../errors.ts';
+import { RuleError } from '../errors.ts';
 import { DYNAMIC, cloneJson, compileCondition, compileResultValue } from '../cells/index.ts';
 import type { CellEnvironment, CompiledCondition, CompiledValue } from '../cells/index.ts';
 import { setAt } from '../path.ts';
 import type { PathSegment } from '../path.ts';
-import type { CompileOptions, CompiledRule, EvaluationContext, HttpRequest, Json, RuleRef } from '../types.ts';
+import type { CompileOptions, CompiledRule, EvaluationContext, Json, RuleRef } from '../types.ts';
 import { compileStoredExpression } from '../expression/index.ts';
 import { callRule, resolveRule } from './call-rule.ts';
 import { FlowScope, flowPath } from './flow-scope.ts';
 import type { FlowNode } from './workflow-graph.ts';
-import { textOf } from '../values.ts';
+import { compileHttpNode } from './http-node.ts';
+import { NO_REFS, listOf, nodeKey, textField } from './node-helpers.ts';
 
 export interface NodeOutcome {
   /** IF_STATEMENT: the out-connectors that send a run signal (the others cancel). Undefined: all of them. */
@@ -34,8 +35,6 @@ export interface NodeCompileContext {
   readonly nodeTypes: ReadonlyMap<string, string>;
   readonly problems: Problem[];
 }
-
-const NO_REFS: readonly RuleRef[] = [];
 
 /** Node types whose named value is written by the node itself; Assign cannot target them (§8.2). */
 const READ_ONLY_NODE_TYPES: ReadonlySet<string> = new Set(['FOREACH', 'BUSINESS_RULE', 'HTTP_CLIENT', 'ARRAY_APPEND', 'IF_STATEMENT', 'START']);
@@ -66,19 +65,11 @@ export function compileNode(node: FlowNode, cc: NodeCompileContext): NodeExecuto
     case 'ARRAY_APPEND':
       return compileAppend(node, cc);
     case 'HTTP_CLIENT':
-      return compileHttp(node, cc);
+      return compileHttpNode(node, cc);
     default:
       cc.problems.push({ path: `${node.path}.type`, message: `node "${node.label}" has type ${JSON.stringify(node.type)}, which Verdict cannot run` });
       return { ruleRefs: NO_REFS, run: () => Promise.resolve({}) };
   }
-}
-
-function listOf(value: unknown): Record<string, unknown>[] {
-  return Array.isArray(value) ? value.filter((entry): entry is Record<string, unknown> => entry !== null && typeof entry === 'object') : [];
-}
-
-function textField(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
 function expressionOf(stored: unknown, where: string, cc: NodeCompileContext): CompiledValue {
@@ -92,10 +83,6 @@ async function evaluateValue(value: CompiledValue, scope: FlowScope, ctx: Evalua
 
 function refsOf(values: readonly { ruleRefs: readonly RuleRef[] }[]): RuleRef[] {
   return values.flatMap((value) => value.ruleRefs);
-}
-
-function nodeKey(node: FlowNode): string {
-  return node.name ?? node.id;
 }
 
 /** A path a node writes to: not the input, and not a value another node owns. */
@@ -390,104 +377,4 @@ function compileAppend(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
       return Promise.resolve({ input: appended, output: list });
     },
   };
-}
-
-const HTTP_METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
-
-function compileHttp(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
-  const where = `${node.path}.data`;
-  const method = String(node.data.method ?? 'GET').trim().toUpperCase();
-  if (!HTTP_METHODS.has(method)) cc.problems.push({ path: `${where}.method`, message: `${JSON.stringify(node.data.method)} is not an HTTP method (GET, POST, PUT, PATCH or DELETE)` });
-  const url = typeof node.data.url === 'string' ? node.data.url : '';
-  const bodyText = typeof node.data.body === 'string' ? node.data.body : node.data.body === undefined || node.data.body === null ? '' : JSON.stringify(node.data.body);
-  const bodyFormat = typeof node.data.bodyFormat === 'string' ? node.data.bodyFormat.toLowerCase() : 'json';
-  const headers = listOf(node.data.headers).flatMap((entry) => {
-    const name = textField(entry.header);
-    return name === undefined ? [] : [{ name: name.trim(), value: typeof entry.value === 'string' ? entry.value : textOf(entry.value) }];
-  });
-  const key = nodeKey(node);
-  return {
-    ruleRefs: NO_REFS,
-    run: async (scope, ctx) => {
-      if (!ctx.http) throw new RuleError('HTTP is disabled');
-      const request: HttpRequest = { method: method as HttpRequest['method'], url: interpolateText(url, scope), headers: {} };
-      for (const header of headers) request.headers![header.name] = interpolateText(header.value, scope);
-      if (method !== 'GET' && method !== 'DELETE' && bodyText.trim() !== '') {
-        if (bodyFormat === 'json') {
-          const json = interpolateJson(bodyText, scope);
-          try {
-            request.body = JSON.parse(json) as unknown;
-          } catch (error) {
-            throw new RuleError(`the request body is not valid JSON after filling in its variables: ${(error as Error).message}`);
-          }
-          setDefaultHeader(request.headers!, 'Content-Type', 'application/json');
-        } else {
-          request.body = interpolateText(bodyText, scope);
-          setDefaultHeader(request.headers!, 'Content-Type', bodyFormat === 'html' ? 'text/html' : 'text/plain');
-        }
-      }
-      let response;
-      try {
-        response = await ctx.http.request(request);
-      } catch (error) {
-        if (error instanceof TimeoutError) throw error;
-        throw new RuleError(`the request to ${request.url} failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      const exposed = {
-        data: response.body ?? null,
-        status: response.status,
-        responseOk: response.status >= 200 && response.status <= 299,
-        responseHeaders: response.headers,
-        state: 'SUCCESS',
-      };
-      scope.variables[key] = exposed;
-      return { input: request, output: exposed };
-    },
-  };
-}
-
-function setDefaultHeader(headers: Record<string, string>, name: string, value: string): void {
-  if (!Object.keys(headers).some((existing) => existing.toLowerCase() === name.toLowerCase())) headers[name] = value;
-}
-
-const REFERENCE = /\{([\p{L}\p{N}_$\- .[\]]+)\}/gu;
-
-/** `{path}` references in text replaced by their values' text; unresolved references stay as written. */
-function interpolateText(text: string, scope: FlowScope): string {
-  return text.replace(REFERENCE, (literal, path: string) => {
-    const value = scope.read(flowPath(path));
-    return value === undefined ? literal : textOf(value);
-  });
-}
-
-/**
- * `{path}` references in a JSON body: inside a string literal the value's text (escaped), elsewhere the value as
- * JSON (`{"items": {input.items}}` sends the array). Unresolved references become null / stay as written.
- */
-function interpolateJson(text: string, scope: FlowScope): string {
-  const inString = stringRanges(text);
-  return text.replace(REFERENCE, (literal, path: string, offset: number) => {
-    const value = scope.read(flowPath(path));
-    if (inString(offset)) return value === undefined ? literal : JSON.stringify(textOf(value)).slice(1, -1);
-    return value === undefined ? 'null' : (JSON.stringify(value) ?? 'null');
-  });
-}
-
-function stringRanges(text: string): (offset: number) => boolean {
-  const inside = new Uint8Array(text.length);
-  let open = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (open) {
-      inside[i] = 1;
-      if (c === '\\') {
-        inside[i + 1] = 1;
-        i++;
-      } else if (c === '"') open = false;
-    } else if (c === '"') {
-      open = true;
-      inside[i] = 1;
-    }
-  }
-  return (offset) => inside[offset] === 1;
 }

@@ -9,19 +9,15 @@ import { Invalid, describe, invalid, isNullish, toCondition, toLogical } from '.
 import { regexTest } from './text.ts';
 
 function compare(name: string, aliases: readonly string[], test: (order: number) => boolean): FunctionDef {
-  return {
-    kind: 'eager',
-    name,
-    aliases,
-    min: 2,
-    max: 2,
-    impl: ([a, b]) => {
-      const order = compareLoose(a, b);
-      if (order === undefined) invalid(`${name}: cannot compare ${describe(a)} with ${describe(b)}`);
-      return test(order);
-    },
+  const impl2 = (a: unknown, b: unknown): boolean => {
+    const order = compareLoose(a, b);
+    if (order === undefined) invalid(`${name}: cannot compare ${describe(a)} with ${describe(b)}`);
+    return test(order);
   };
+  return { kind: 'eager', name, aliases, min: 2, max: 2, impl: ([a, b]) => impl2(a, b), impl2 };
 }
+
+const equals = (a: unknown, b: unknown): boolean => looseEquals(a ?? null, b ?? null);
 
 /** (low, x, high): the tested value is the middle argument. */
 function range(name: string, test: (lowVsX: number, xVsHigh: number) => boolean): FunctionDef {
@@ -157,7 +153,8 @@ export const logicalFunctions: FunctionDef[] = [
     min: 2,
     max: 2,
     lenient: true,
-    impl: ([a, b]) => looseEquals(a ?? null, b ?? null),
+    impl: ([a, b]) => equals(a, b),
+    impl2: equals,
   },
   {
     kind: 'eager',
@@ -166,7 +163,8 @@ export const logicalFunctions: FunctionDef[] = [
     min: 2,
     max: 2,
     lenient: true,
-    impl: ([a, b]) => !looseEquals(a ?? null, b ?? null),
+    impl: ([a, b]) => !equals(a, b),
+    impl2: (a, b) => !equals(a, b),
   },
   compare('GT', ['GREATER'], (o) => o > 0),
   compare('GTE', ['GREATER_EQUAL'], (o) => o >= 0),

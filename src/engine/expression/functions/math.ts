@@ -57,25 +57,44 @@ function shift(value: number, places: number): number {
   return Number(`${mantissa}e${Number(exponent ?? 0) + places}`);
 }
 
-/** Half away from zero on the decimal representation (§11 Fn2). */
-export function roundHalfAway(value: number, places: number): number {
-  const sign = value < 0 ? -1 : 1;
-  const rounded = shift(Math.round(shift(Math.abs(value), places)), -places) * sign;
-  return rounded === 0 ? 0 : rounded;
+/**
+ * |value| scaled by 10^places when the rounding decision cannot be affected by binary representation error,
+ * else undefined (the value sits on or next to a decimal tie and needs the exact decimal shift).
+ */
+function scaledAwayFromTie(abs: number, places: number): number | undefined {
+  if (places > 15 || places < -15) return undefined;
+  const scaled = places >= 0 ? abs * 10 ** places : abs / 10 ** -places;
+  const fraction = scaled - Math.floor(scaled);
+  return Math.abs(fraction - 0.5) > 1e-9 * Math.max(1, scaled) ? scaled : undefined;
 }
 
-/** Banker's rounding: ties to even. */
+function unscale(whole: number, places: number): number {
+  return places >= 0 ? whole / 10 ** places : whole * 10 ** -places;
+}
+
+/** Half away from zero on the decimal representation (§11 Fn2): ROUND(1.005, 2) is 1.01. */
+export function roundHalfAway(value: number, places: number): number {
+  const sign = value < 0 ? -1 : 1;
+  const abs = Math.abs(value);
+  const scaled = scaledAwayFromTie(abs, places);
+  const rounded = scaled !== undefined ? unscale(Math.round(scaled), places) : shift(Math.round(shift(abs, places)), -places);
+  return rounded * sign || 0;
+}
+
+/** Banker's rounding on the decimal representation: ties to even. */
 export function roundHalfEven(value: number, places: number): number {
   const sign = value < 0 ? -1 : 1;
-  const scaled = shift(Math.abs(value), places);
+  const abs = Math.abs(value);
+  const fast = scaledAwayFromTie(abs, places);
+  if (fast !== undefined) return unscale(Math.round(fast), places) * sign || 0;
+  const scaled = shift(abs, places);
   const floor = Math.floor(scaled);
   const diff = scaled - floor;
   let whole: number;
   if (diff > 0.5) whole = floor + 1;
   else if (diff < 0.5) whole = floor;
   else whole = floor % 2 === 0 ? floor : floor + 1;
-  const rounded = shift(whole, -places) * sign;
-  return rounded === 0 ? 0 : rounded;
+  return shift(whole, -places) * sign || 0;
 }
 
 function numbers(args: unknown[], fn: string): number[] {

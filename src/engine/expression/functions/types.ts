@@ -20,6 +20,8 @@ export interface EagerFunction extends Common {
   /** Reads the context (clock, zone, resolver, randomness, scope): never folded at compile time. */
   contextual?: boolean;
   impl(args: unknown[], f: Frame): unknown;
+  /** Optional allocation-free form for calls with exactly two arguments (hot comparisons). */
+  impl2?(a: unknown, b: unknown): unknown;
   /** The async form for functions that may await (HTTP_*, SOLVE); its presence makes the expression async. */
   implAsync?(args: unknown[], f: Frame): Promise<unknown>;
   /** Records literal rule references (SOLVE, LOOKUP_*) for dependency resolution. */

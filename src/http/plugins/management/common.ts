@@ -1,0 +1,138 @@
+// What every management route group shares: management-key authentication, the error mapping of management
+// failures (with each problem of an invalid rule listed), body parsing that accepts the empty JSON bodies the SDKs
+// send on PUT/PATCH without data, and the schema pieces of paths and responses.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ValidationError } from '../../../engine/errors.ts';
+import type { Problem } from '../../../engine/errors.ts';
+import type { Services } from '../../../service/index.ts';
+import { ManagementError } from '../../../service/management/index.ts';
+import { parseVersion } from '../../../service/management/lookup.ts';
+import { principalOf, requireKey } from '../../auth.ts';
+import { errorHandler, HttpError } from '../../errors.ts';
+import { errorSchema } from '../../schemas.ts';
+import { schemaErrorFormatter } from '../../validation.ts';
+
+export interface ManagementPluginOptions {
+  services: Services;
+}
+
+export interface ManagementErrorBody {
+  error: { message: string; problems?: Problem[] };
+}
+
+function invalidRuleMessage(err: ValidationError): string {
+  const count = err.problems.length;
+  return `The rule is invalid (${count} problem${count === 1 ? '' : 's'}): ${err.message}`;
+}
+
+/** Prepares a route group: the error handler of its scope and its JSON body parser. */
+export function setUpScope(app: FastifyInstance, services: Services): void {
+  const fallback = errorHandler({ bodyLimitBytes: services.config.bodyLimitBytes });
+  app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    let status: number;
+    let body: ManagementErrorBody;
+    if (err instanceof ManagementError) {
+      status = err.status;
+      body = { error: err.problems ? { message: err.message, problems: err.problems } : { message: err.message } };
+    } else if (err instanceof ValidationError) {
+      status = 400;
+      body = { error: { message: invalidRuleMessage(err), problems: err.problems } };
+    } else {
+      fallback(err, request, reply);
+      return;
+    }
+    void reply.code(status).header('x-correlation-id', request.id).type('application/json; charset=utf-8').send(body);
+  });
+  app.setSchemaErrorFormatter((errs, dataVar) => {
+    if (dataVar === 'body' && errs.some((e) => e.instancePath === '' && e.keyword === 'type')) {
+      return new Error('Request body is missing or not a JSON object');
+    }
+    return schemaErrorFormatter(errs, dataVar);
+  });
+  // An empty body with Content-Type: application/json (axios sends that for PUT/PATCH without data) is no body.
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') {
+      done(null, undefined);
+      return;
+    }
+    void json(request, body as string, (err, value) => {
+      if (!err) done(null, value);
+      else done(new HttpError(400, `Request body is not valid JSON: ${err.message}`));
+    });
+  });
+}
+
+export function authenticate(services: Services) {
+  return requireKey(services, 'management');
+}
+
+/** The space of the management key that authenticated the request. */
+export function spaceOf(request: FastifyRequest): string {
+  return principalOf(request).space;
+}
+
+export function versionOf(params: { version?: string }): number | undefined {
+  return parseVersion(params.version);
+}
+
+const DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid request or rule document (every problem listed in error.problems with its JSON path), ambiguous alias',
+  401: 'Authentication token missing, or not a management key',
+  404: 'No such rule, version or folder in the space of the key',
+  409: 'Conflicts with what is stored: alias or id in use, locked version, folder name taken, folder not empty',
+  413: 'Request body over BODY_LIMIT_BYTES',
+  415: 'Content type other than application/json',
+  429: 'Over the per-key rate limit (when enabled); see Retry-After',
+  500: 'A fault of the service; details only in the server log',
+};
+
+const managementErrorSchema = {
+  ...errorSchema,
+  properties: {
+    error: {
+      type: 'object',
+      properties: {
+        message: { type: 'string' },
+        problems: {
+          type: 'array',
+          items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } },
+        },
+      },
+      required: ['message'],
+    },
+  },
+};
+
+export function errors(statuses: number[]): Record<string, unknown> {
+  return Object.fromEntries(statuses.map((s) => [String(s), { ...managementErrorSchema, description: DESCRIPTIONS[s] ?? 'Error' }]));
+}
+
+export const STANDARD_ERRORS = [400, 401, 404, 429, 500];
+export const WRITE_ERRORS = [400, 401, 404, 409, 413, 415, 429, 500];
+
+export const ruleDocumentSchema = {
+  type: 'object',
+  additionalProperties: true,
+  description: 'A rule document in the DecisionRules format (spec/rule-format.md §1): decision table, tree, script, lookup table, rule flow or decision flow.',
+} as const;
+
+export const anyObjectSchema = { type: 'object', additionalProperties: true } as const;
+
+export const idParam = { type: 'string', minLength: 1, description: "The rule's id (shared by its versions) or its alias." } as const;
+
+export const versionParam = {
+  type: 'string',
+  pattern: '^(?:[0-9]{1,9}|latest)$',
+  'x-message': 'The version in the path must be a positive integer or "latest"',
+  description: 'Version number; `latest` or omitted: the highest version, whatever its status.',
+} as const;
+
+export function params(withVersion: boolean, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const properties: Record<string, unknown> = { idOrAlias: idParam, ...extra };
+  if (withVersion) properties.version = versionParam;
+  return { type: 'object', required: Object.keys(properties), properties };
+}
+
+export const securedBy = [{ managementKey: [] }];

@@ -1,0 +1,11 @@
+// The Management API (SPEC 5.1) route groups, registered in the management docs group (/api/docs) beside the
+// audit listing. Each group is its own encapsulated scope with the management error mapping.
+import type { ManagementPlugin } from '../../app.ts';
+import { foldersPlugin } from './folders.ts';
+import { ruleFlowsPlugin } from './rule-flows.ts';
+import { rulesPlugin } from './rules.ts';
+import { spacePlugin } from './space.ts';
+import { tagsPlugin } from './tags.ts';
+import { toolsPlugin } from './tools.ts';
+
+export const MANAGEMENT_PLUGINS: ManagementPlugin[] = [rulesPlugin, spacePlugin, tagsPlugin, foldersPlugin, ruleFlowsPlugin, toolsPlugin];

@@ -1,0 +1,164 @@
+// Rules of the Management API (SPEC 5.1): get, create, new version, update, status, lock, delete. Paths and
+// bodies as the DecisionRules SDKs send them; a trailing slash and a missing version are accepted everywhere the
+// SDKs may produce them.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RuleStatus } from '../../../store/ports.ts';
+import {
+  STANDARD_ERRORS, WRITE_ERRORS, authenticate, errors, params, ruleDocumentSchema, securedBy, setUpScope, spaceOf, versionOf,
+} from './common.ts';
+import type { ManagementPluginOptions } from './common.ts';
+
+interface RuleParams {
+  idOrAlias: string;
+  version?: string;
+}
+
+const TAGS = ['Rules'];
+
+export async function rulesPlugin(app: FastifyInstance, options: ManagementPluginOptions): Promise<void> {
+  const { services } = options;
+  const rules = services.management.rules;
+  setUpScope(app, services);
+  const onRequest = authenticate(services);
+
+  for (const withVersion of [false, true]) {
+    const url = withVersion ? '/api/rule/:idOrAlias/:version' : '/api/rule/:idOrAlias';
+    const which = withVersion ? 'the given version' : 'the latest version';
+
+    app.get(url, {
+      onRequest,
+      schema: {
+        tags: TAGS,
+        summary: `Get a rule, ${which}`,
+        description: 'Any status: management keys see pending versions too.',
+        operationId: withVersion ? 'getRuleVersion' : 'getRule',
+        security: securedBy,
+        params: params(withVersion),
+        response: { 200: ruleDocumentSchema, ...errors(STANDARD_ERRORS) },
+      },
+      handler: async (request: FastifyRequest) => {
+        const p = request.params as RuleParams;
+        return rules.get(spaceOf(request), p.idOrAlias, versionOf(p));
+      },
+    });
+
+    app.put(url, {
+      onRequest,
+      schema: {
+        tags: TAGS,
+        summary: `Replace the content of ${which}`,
+        description: 'The rule id, version, alias, lock and creation time stay; the document is validated first. A locked version refuses (409).',
+        operationId: withVersion ? 'updateRuleVersion' : 'updateRule',
+        security: securedBy,
+        params: params(withVersion),
+        body: ruleDocumentSchema,
+        response: { 200: ruleDocumentSchema, ...errors(WRITE_ERRORS) },
+      },
+      handler: async (request: FastifyRequest) => {
+        const p = request.params as RuleParams;
+        return rules.update(spaceOf(request), p.idOrAlias, versionOf(p), request.body);
+      },
+    });
+
+    app.delete(url, {
+      onRequest,
+      schema: {
+        tags: TAGS,
+        summary: withVersion ? 'Delete one version of a rule' : 'Delete every version of a rule',
+        description: 'Version numbers of deleted versions are never given again. A locked version refuses (409).',
+        operationId: withVersion ? 'deleteRuleVersion' : 'deleteRule',
+        security: securedBy,
+        params: params(withVersion),
+        response: {
+          200: {
+            type: 'object',
+            properties: { ruleId: { type: 'string' }, deletedVersions: { type: 'array', items: { type: 'integer' } } },
+          },
+          ...errors([...STANDARD_ERRORS, 409]),
+        },
+      },
+      handler: async (request: FastifyRequest) => {
+        const p = request.params as RuleParams;
+        return rules.delete(spaceOf(request), p.idOrAlias, versionOf(p));
+      },
+    });
+
+    app.put(withVersion ? '/api/rule/status/:idOrAlias/:status/:version' : '/api/rule/status/:idOrAlias/:status', {
+      onRequest,
+      schema: {
+        tags: TAGS,
+        summary: `Publish ${which}, or set it back to pending`,
+        operationId: withVersion ? 'setRuleVersionStatus' : 'setRuleStatus',
+        security: securedBy,
+        params: params(withVersion, {
+          status: { type: 'string', enum: ['published', 'pending'], 'x-message': 'The status in the path must be published or pending' },
+        }),
+        response: { 200: ruleDocumentSchema, ...errors([...STANDARD_ERRORS, 409]) },
+      },
+      handler: async (request: FastifyRequest) => {
+        const p = request.params as RuleParams & { status: RuleStatus };
+        return rules.setStatus(spaceOf(request), p.idOrAlias, p.status, versionOf(p));
+      },
+    });
+
+    app.patch(withVersion ? '/api/rule/lock/:idOrAlias/:version' : '/api/rule/lock/:idOrAlias', {
+      onRequest,
+      schema: {
+        tags: TAGS,
+        summary: `Lock or unlock ${which}`,
+        description: 'A locked version is still solvable and exportable, but refuses every change until unlocked.',
+        operationId: withVersion ? 'lockRuleVersion' : 'lockRule',
+        security: securedBy,
+        params: params(withVersion),
+        body: {
+          type: 'object',
+          required: ['locked'],
+          properties: { locked: { type: 'boolean' } },
+          'x-message': 'Request body must be {"locked": true} or {"locked": false}',
+        },
+        response: { 200: ruleDocumentSchema, ...errors(STANDARD_ERRORS) },
+      },
+      handler: async (request: FastifyRequest) => {
+        const p = request.params as RuleParams;
+        return rules.setLock(spaceOf(request), p.idOrAlias, (request.body as { locked: boolean }).locked, versionOf(p));
+      },
+    });
+  }
+
+  app.post('/api/rule', {
+    onRequest,
+    schema: {
+      tags: TAGS,
+      summary: 'Create a rule',
+      description:
+        'Creates version 1, published unless the body says pending. The body\'s ruleId and ruleAlias are kept when free in the space (409 otherwise); a missing alias is generated. `path` places the rule in a folder.',
+      operationId: 'createRule',
+      security: securedBy,
+      querystring: { type: 'object', properties: { path: { type: 'string', description: 'Folder path, e.g. /Pricing/EU' } } },
+      body: ruleDocumentSchema,
+      response: { 200: ruleDocumentSchema, ...errors(WRITE_ERRORS) },
+    },
+    handler: async (request: FastifyRequest) => {
+      const query = request.query as { path?: string };
+      return rules.create(spaceOf(request), request.body, query.path);
+    },
+  });
+
+  app.post('/api/rule/:idOrAlias/new-version', {
+    onRequest,
+    schema: {
+      tags: TAGS,
+      summary: 'Add a version to a rule',
+      description: 'The new version gets the number after the highest ever used, starts pending, and keeps the rule\'s id, alias and name.',
+      operationId: 'createRuleVersion',
+      security: securedBy,
+      params: params(false),
+      body: ruleDocumentSchema,
+      response: { 200: ruleDocumentSchema, ...errors(WRITE_ERRORS) },
+    },
+    handler: async (request: FastifyRequest) => {
+      const p = request.params as RuleParams;
+      return rules.newVersion(spaceOf(request), p.idOrAlias, request.body);
+    },
+  });
+}

@@ -1,0 +1,45 @@
+// GET /api/space/items (SPEC 5.1): one row per rule version of the key's space, without rule bodies.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { authenticate, errors, securedBy, setUpScope, spaceOf } from './common.ts';
+import type { ManagementPluginOptions } from './common.ts';
+
+const itemSchema = {
+  type: 'object',
+  additionalProperties: true,
+  properties: {
+    baseId: { type: 'string' },
+    ruleId: { type: 'string' },
+    version: { type: 'integer' },
+    name: { type: 'string' },
+    ruleAlias: { type: 'string' },
+    type: { type: 'string' },
+    status: { type: 'string', enum: ['published', 'pending'] },
+    locked: { type: 'boolean' },
+    tags: { type: 'array', items: { type: 'string' } },
+    description: { type: 'string' },
+    createdIn: { type: 'string' },
+    lastUpdate: { type: 'string' },
+    folder: { type: 'string', description: 'Folder path; / is the root' },
+    rules: {
+      type: 'array',
+      description: 'Rule flows and decision flows: the rules they use, as referenced',
+      items: { type: 'object', properties: { id: { type: 'string' }, version: { type: 'integer' } } },
+    },
+  },
+} as const;
+
+export async function spacePlugin(app: FastifyInstance, options: ManagementPluginOptions): Promise<void> {
+  const { services } = options;
+  setUpScope(app, services);
+  app.get('/api/space/items', {
+    onRequest: authenticate(services),
+    schema: {
+      tags: ['Space'],
+      summary: "List every version of every rule of the key's space",
+      operationId: 'getSpaceItems',
+      security: securedBy,
+      response: { 200: { type: 'array', items: itemSchema }, ...errors([401, 429, 500]) },
+    },
+    handler: async (request: FastifyRequest) => services.management.rules.items(spaceOf(request)),
+  });
+}

@@ -1,0 +1,335 @@
+// The Kafka channel (SPEC 4): one consumer group over every bound request topic, one idempotent producer for the
+// responses. Topics bound while running are picked up by a periodic re-read of the bindings (and at once after an
+// in-process `refresh()`), each new batch of topics through its own stream of the same group member.
+//
+// Delivery is at least once: a request's offset is committed only after its response was acknowledged by the
+// brokers (acks=all). Requests of one partition are answered in order, partitions concurrently (lane.ts). Stopping
+// (SIGTERM) stops fetching, finishes the requests in progress, flushes the producer, commits and leaves the group.
+import { Admin, Consumer } from '@platformatic/kafka';
+import type { GroupAssignment, Message, MessagesStream } from '@platformatic/kafka';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { KafkaConfig } from '../config.ts';
+import type { ChangeFeed, KafkaBinding, KafkaBindingStore } from '../store/ports.ts';
+import { OffsetCommitter } from './committer.ts';
+import { clientConnection, describeKafkaError, startError } from './connection.ts';
+import type { ClientConnection } from './connection.ts';
+import { answer } from './handler.ts';
+import type { ChannelLogger, SolveDeps } from './handler.ts';
+import { PartitionLane } from './lane.ts';
+import type { LaneContext, LaneMessage } from './lane.ts';
+import { createResponseProducer, Responder } from './responder.ts';
+import type { OutgoingMessage } from './responder.ts';
+
+export interface KafkaChannelDeps extends SolveDeps {
+  bindings: KafkaBindingStore;
+  /** Optional: an external write (another process) makes the channel re-read its bindings at once. */
+  changes?: ChangeFeed;
+}
+
+export interface KafkaChannelOptions {
+  config: KafkaConfig;
+  deps: KafkaChannelDeps;
+  log: ChannelLogger;
+  /** Milliseconds between offset commits. */
+  commitIntervalMs?: number;
+}
+
+type RequestStream = MessagesStream<Buffer, Buffer, Buffer, Buffer>;
+
+/** Accepted but unanswered requests across all partitions; above it fetching pauses until half are done. */
+const HIGH_WATER = 4000;
+const LOW_WATER = 2000;
+const RETRY_DELAYS_MS = [200, 500, 1000, 2000, 5000];
+
+export class KafkaChannel {
+  readonly #config: KafkaConfig;
+  readonly #deps: KafkaChannelDeps;
+  readonly #log: ChannelLogger;
+  readonly #connection: ClientConnection;
+  readonly #commitIntervalMs: number;
+  #consumer: Consumer<Buffer, Buffer, Buffer, Buffer> | undefined;
+  #responder: Responder | undefined;
+  #committer: OffsetCommitter | undefined;
+  /** Request topic -> binding, for every topic this member subscribes to. */
+  #bindings = new Map<string, KafkaBinding>();
+  #streams = new Map<RequestStream, string[]>();
+  #lanes = new Map<string, PartitionLane>();
+  /** `topic:partition` currently assigned to this member. */
+  #assigned = new Set<string>();
+  #outstanding = 0;
+  #paused = false;
+  #stopping = false;
+  #started = false;
+  #refreshTimer: NodeJS.Timeout | undefined;
+  #refreshing: Promise<void> | undefined;
+  #refreshAgain = false;
+  #unsubscribeChanges: (() => void) | undefined;
+  #answered = 0;
+
+  constructor(options: KafkaChannelOptions) {
+    this.#config = options.config;
+    this.#deps = options.deps;
+    this.#log = options.log;
+    this.#connection = clientConnection(options.config, 'channel');
+    this.#commitIntervalMs = options.commitIntervalMs ?? 200;
+  }
+
+  /** Connects (failing with a KafkaStartError that names the cause), joins the group over the bound topics. */
+  async start(): Promise<void> {
+    if (this.#started) return;
+    this.#started = true;
+    await this.#checkConnection();
+    const producer = createResponseProducer(clientConnection(this.#config, 'producer'));
+    this.#responder = new Responder(producer);
+    try {
+      await producer.initIdempotentProducer({});
+    } catch (err) {
+      await producer.close().catch(() => undefined);
+      throw startError(this.#config, err);
+    }
+    const session = this.#config.sessionTimeoutMs;
+    this.#consumer = new Consumer<Buffer, Buffer, Buffer, Buffer>({
+      ...this.#connection,
+      groupId: this.#config.groupId,
+      sessionTimeout: session,
+      heartbeatInterval: Math.max(100, Math.floor(session / 5)),
+      rebalanceTimeout: Math.max(session, 30_000),
+      // An idle fetch returns after this long; it bounds how fast a stream closes on shutdown.
+      maxWaitTime: 500,
+      autocommit: false,
+    });
+    this.#consumer.on('consumer:group:join', (payload) => this.#onAssignment(payload.assignments ?? []));
+    this.#committer = new OffsetCommitter(
+      {
+        commit: (options) => this.#consumer!.commit(options),
+        isActive: () => this.#consumer!.isActive(),
+      },
+      this.#log,
+      (topic, partition) => this.#assigned.has(`${topic}:${partition}`),
+    );
+    this.#committer.start(this.#commitIntervalMs);
+    try {
+      await this.refresh();
+    } catch (err) {
+      await this.stop().catch(() => undefined);
+      throw startError(this.#config, err);
+    }
+    this.#refreshTimer = setInterval(() => void this.refresh().catch(() => undefined), this.#config.topicRefreshMs);
+    this.#refreshTimer.unref();
+    this.#unsubscribeChanges = this.#deps.changes?.subscribe((event) => {
+      if (event.kind === 'all') void this.refresh().catch(() => undefined);
+    });
+    this.#log.info({ topics: [...this.#bindings.keys()], groupId: this.#config.groupId }, 'kafka channel started');
+  }
+
+  /** Re-reads the bindings and subscribes to request topics not consumed yet. Safe to call at any time. */
+  refresh(): Promise<void> {
+    if (this.#refreshing !== undefined) {
+      this.#refreshAgain = true;
+      return this.#refreshing;
+    }
+    this.#refreshing = (async () => {
+      try {
+        do {
+          this.#refreshAgain = false;
+          await this.#refreshOnce();
+        } while (this.#refreshAgain && !this.#stopping);
+      } finally {
+        this.#refreshing = undefined;
+      }
+    })();
+    return this.#refreshing;
+  }
+
+  /** For /health/ready: throws when the brokers cannot be reached. */
+  async ready(): Promise<void> {
+    if (this.#stopping || this.#responder === undefined) throw new Error('kafka channel is not running');
+    await this.#responder.producer.metadata({ topics: [], forceUpdate: true });
+  }
+
+  /** Requests answered and acknowledged since start. */
+  get answered(): number {
+    return this.#answered;
+  }
+
+  /** Request topics currently consumed. */
+  get topics(): string[] {
+    return [...this.#streams.values()].flat();
+  }
+
+  /** Stops fetching, finishes in-flight requests, flushes the producer, commits and leaves the group. */
+  async stop(): Promise<void> {
+    if (this.#stopping) return;
+    this.#stopping = true;
+    clearInterval(this.#refreshTimer);
+    this.#unsubscribeChanges?.();
+    await this.#refreshing?.catch(() => undefined);
+    await Promise.all([...this.#streams.keys()].map((stream) => stream.close().catch(() => undefined)));
+    this.#streams.clear();
+    for (const lane of this.#lanes.values()) lane.dropQueued();
+    await Promise.all([...this.#lanes.values()].map((lane) => lane.whenIdle()));
+    await this.#responder?.flush();
+    this.#committer?.stop();
+    await this.#committer?.flush();
+    await this.#consumer?.close(true).catch((err: unknown) => this.#log.warn({ err: describeKafkaError(err) }, 'kafka consumer close failed'));
+    await this.#responder?.producer.close().catch(() => undefined);
+    this.#log.info({ answered: this.#answered }, 'kafka channel stopped');
+  }
+
+  async #checkConnection(): Promise<void> {
+    const admin = new Admin({ ...clientConnection(this.#config, 'probe'), retries: 1, timeout: 10_000 });
+    try {
+      await admin.metadata({ topics: [] });
+    } catch (err) {
+      throw startError(this.#config, err);
+    } finally {
+      await admin.close().catch(() => undefined);
+    }
+  }
+
+  async #refreshOnce(): Promise<void> {
+    if (this.#stopping || this.#consumer === undefined) return;
+    const bindings = await this.#deps.bindings.list();
+    const wanted = new Map(bindings.map((b) => [b.requestTopic, b]));
+    for (const [topic, binding] of wanted) this.#bindings.set(topic, binding);
+    const consumed = new Set(this.topics);
+    const unbound = [...consumed].filter((topic) => !wanted.has(topic));
+    let added = [...wanted.keys()].filter((topic) => !consumed.has(topic));
+    if (added.length > 0) added = await this.#existingTopics(added);
+    if (unbound.length > 0) {
+      // Rare (a space's channel disabled): rebuild the subscription from scratch without those topics.
+      this.#log.info({ topics: unbound }, 'kafka topics unbound; resubscribing');
+      await Promise.all([...this.#streams.keys()].map((stream) => stream.close().catch(() => undefined)));
+      this.#streams.clear();
+      for (const topic of unbound) this.#bindings.delete(topic);
+      added = await this.#existingTopics([...wanted.keys()]);
+    }
+    if (added.length === 0 || this.#stopping) return;
+    const stream = await this.#consumer.consume({
+      topics: added,
+      mode: 'committed',
+      // A group that never committed starts at the beginning: requests written before the first start are answered.
+      fallbackMode: 'earliest',
+      autocommit: false,
+    });
+    this.#streams.set(stream, added);
+    stream.on('data', (message) => this.#dispatch(message));
+    stream.on('error', (err) => this.#onStreamError(stream, err));
+    if (this.#paused) stream.pause();
+    this.#log.info({ topics: added }, 'kafka request topics subscribed');
+  }
+
+  /** Bound topics that exist on the brokers; a missing one is reported and retried at the next refresh. */
+  async #existingTopics(topics: string[]): Promise<string[]> {
+    const existing: string[] = [];
+    const missing: string[] = [];
+    const admin = new Admin({ ...clientConnection(this.#config, 'probe'), retries: 1 });
+    try {
+      const listed = new Set(await admin.listTopics());
+      for (const topic of topics) (listed.has(topic) ? existing : missing).push(topic);
+    } finally {
+      await admin.close().catch(() => undefined);
+    }
+    if (missing.length > 0) this.#log.warn({ topics: missing }, 'bound kafka request topics do not exist on the brokers; not consumed');
+    return existing;
+  }
+
+  #onStreamError(stream: RequestStream, err: Error): void {
+    const topics = this.#streams.get(stream) ?? [];
+    this.#streams.delete(stream);
+    if (this.#stopping) return;
+    this.#log.error({ err: describeKafkaError(err), topics }, 'kafka request stream failed; resubscribing');
+    void stream.close().catch(() => undefined);
+    void sleep(1000).then(() => this.refresh()).catch(() => undefined);
+  }
+
+  #onAssignment(assignments: GroupAssignment[]): void {
+    const assigned = new Set<string>();
+    for (const { topic, partitions } of assignments) for (const partition of partitions) assigned.add(`${topic}:${partition}`);
+    this.#assigned = assigned;
+    for (const [key, lane] of this.#lanes) {
+      if (!assigned.has(key)) {
+        lane.dropQueued();
+        // Keep the lane until its in-flight work is done; a later reassignment reuses it (and its dedup offset).
+      }
+    }
+    this.#committer?.forget((topic, partition) => assigned.has(`${topic}:${partition}`));
+    this.#log.info({ partitions: [...assigned] }, 'kafka partitions assigned');
+  }
+
+  #dispatch(message: Message<Buffer, Buffer, Buffer, Buffer>): void {
+    const key = `${message.topic}:${message.partition}`;
+    // Fetched before a rebalance moved the partition away: its new owner reads it from the committed offset.
+    if (this.#stopping || !this.#assigned.has(key)) return;
+    let lane = this.#lanes.get(key);
+    if (lane === undefined) {
+      lane = new PartitionLane(message.topic, message.partition, this.#laneContext);
+      this.#lanes.set(key, lane);
+    }
+    const accepted = lane.push({
+      topic: message.topic,
+      partition: message.partition,
+      offset: message.offset,
+      leaderEpoch: message.leaderEpoch,
+      key: message.key,
+      headers: message.headerEntries,
+      value: message.value,
+    });
+    if (!accepted) return;
+    this.#outstanding++;
+    if (!this.#paused && this.#outstanding >= HIGH_WATER) {
+      this.#paused = true;
+      for (const stream of this.#streams.keys()) stream.pause();
+    }
+  }
+
+  readonly #laneContext: LaneContext = {
+    answer: (message) => this.#answer(message),
+    deliver: (response) => this.#deliver(response),
+    mark: (target) => this.#committer?.mark(target),
+    settled: () => {
+      this.#outstanding--;
+      if (this.#paused && this.#outstanding <= LOW_WATER && !this.#stopping) {
+        this.#paused = false;
+        for (const stream of this.#streams.keys()) stream.resume();
+      }
+    },
+  };
+
+  async #answer(message: LaneMessage): Promise<OutgoingMessage> {
+    const binding = this.#bindings.get(message.topic)!;
+    const result = await answer(this.#deps, this.#log, binding.space, message, this.#config.maxMessageBytes);
+    let value = result.value;
+    if (Buffer.byteLength(value) > this.#config.maxMessageBytes) {
+      value = JSON.stringify({
+        data: [],
+        errors: [{ code: 400, message: `The result is ${Buffer.byteLength(value)} bytes, over the response limit of ${this.#config.maxMessageBytes} bytes` }],
+        ...(result.correlationId === undefined ? {} : { correlationId: result.correlationId }),
+      });
+    }
+    return {
+      topic: binding.responseTopic,
+      // Same partition number as the request: responses of one request partition stay in order for the client.
+      partition: message.partition,
+      key: message.key ?? undefined,
+      value,
+      headers: result.correlationId === undefined ? {} : { 'x-correlation-id': result.correlationId },
+    };
+  }
+
+  /** Sends until acknowledged. The client retries transient failures itself; a refusal is retried here with backoff. */
+  async #deliver(response: OutgoingMessage): Promise<boolean> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.#responder!.send(response);
+        this.#answered++;
+        return true;
+      } catch (err) {
+        if (this.#stopping) return false;
+        this.#log.error({ err: describeKafkaError(err), topic: response.topic, attempt }, 'kafka response not accepted; retrying');
+        await sleep(RETRY_DELAYS_MS[Math.min(attempt, RETRY_DELAYS_MS.length - 1)]);
+        if (this.#stopping) return false;
+      }
+    }
+  }
+}

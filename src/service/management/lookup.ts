@@ -1,0 +1,69 @@
+// Finding the rule a management request names: by id (which wins) or alias, then one version or the latest.
+// Unlike solving, every status counts: a management key sees pending versions too.
+import type { RuleHead } from '../../store/ports.ts';
+import { badRequest, conflict, notFound } from './errors.ts';
+
+export interface RuleVersions {
+  ruleId: string;
+  alias: string;
+  /** Ascending by version; never empty. */
+  versions: RuleHead[];
+}
+
+export function groupByRule(heads: readonly RuleHead[]): Map<string, RuleHead[]> {
+  const byId = new Map<string, RuleHead[]>();
+  for (const head of heads) {
+    let versions = byId.get(head.ruleId);
+    if (!versions) byId.set(head.ruleId, (versions = []));
+    versions.push(head);
+  }
+  for (const versions of byId.values()) versions.sort((a, b) => a.version - b.version);
+  return byId;
+}
+
+function toRule(ruleId: string, versions: RuleHead[]): RuleVersions {
+  return { ruleId, alias: versions[versions.length - 1]!.alias, versions };
+}
+
+/** The rule whose id, else whose alias, is `idOrAlias`. An alias shared by several rules is refused by name. */
+export function findRule(heads: readonly RuleHead[], idOrAlias: string): RuleVersions {
+  const byId = groupByRule(heads);
+  const direct = byId.get(idOrAlias);
+  if (direct) return toRule(idOrAlias, direct);
+  const ids = [...byId.entries()].filter(([, versions]) => versions.some((v) => v.alias === idOrAlias));
+  if (ids.length === 0) throw notFound(`Rule "${idOrAlias}" not found`);
+  if (ids.length > 1) {
+    throw badRequest(`Rule alias "${idOrAlias}" is ambiguous: ${ids.length} rules in this space use it (${ids.map(([id]) => id).join(', ')}); use the rule id instead`);
+  }
+  return toRule(ids[0]![0], ids[0]![1]);
+}
+
+/** The version asked for, or the highest version (any status) when none is given. */
+export function findVersion(rule: RuleVersions, version: number | undefined): RuleHead {
+  if (version === undefined) return rule.versions[rule.versions.length - 1]!;
+  const head = rule.versions.find((v) => v.version === version);
+  if (!head) throw notFound(`Rule "${rule.ruleId}" has no version ${version}`);
+  return head;
+}
+
+/** A version path parameter: digits, or `latest` (as the SDKs send) for the highest version. */
+export function parseVersion(text: string | undefined): number | undefined {
+  if (text === undefined || text === '' || text === 'latest') return undefined;
+  if (!/^[0-9]{1,9}$/.test(text) || Number(text) < 1) throw badRequest(`Version "${text}" must be a positive integer or "latest"`);
+  return Number(text);
+}
+
+export function describeVersion(head: RuleHead): string {
+  return `rule "${head.alias || head.ruleId}" version ${head.version}`;
+}
+
+/** Locked versions refuse every change but unlocking (rule-format §1.1 `locked`). */
+export function assertUnlocked(heads: readonly RuleHead[]): void {
+  const locked = heads.filter((h) => h.locked);
+  if (locked.length === 0) return;
+  const which = locked.map((h) => h.version).join(', ');
+  const first = locked[0]!;
+  throw conflict(
+    `Rule "${first.alias || first.ruleId}" version${locked.length > 1 ? 's' : ''} ${which} ${locked.length > 1 ? 'are' : 'is'} locked; unlock with PATCH /api/rule/lock/${first.ruleId}/{version} and {"locked": false} first`,
+  );
+}

@@ -1,0 +1,255 @@
+// Rule use cases of the management API (SPEC 5.1): get, create, new version, update, status, lock, delete, and the
+// space listing. Numbering, aliases and statuses follow docs/decisions/management-api-semantics.md.
+import { randomUUID } from 'node:crypto';
+import { ValidationError } from '../../engine/errors.ts';
+import { ruleIdOf } from '../../rules/containers.ts';
+import type { ManagementTransaction, RuleHead, RuleStatus, StoredRule } from '../../store/ports.ts';
+import { isoAt } from '../clock.ts';
+import type { ManagementContext } from './context.ts';
+import { checkDocument, requestedAlias, ruleBody, uniqueAlias, withIdentity } from './documents.ts';
+import type { RuleDocument } from './documents.ts';
+import { conflict, notFound } from './errors.ts';
+import { FolderTree } from './folder-tree.ts';
+import { assertUnlocked, findRule, findVersion } from './lookup.ts';
+import type { RuleVersions } from './lookup.ts';
+
+/** One row of GET /api/space/items: a rule version without its body. */
+export interface SpaceItem {
+  baseId: string;
+  ruleId: string;
+  version: number;
+  name: string;
+  ruleAlias: string;
+  type: string;
+  status: RuleStatus;
+  locked: boolean;
+  tags: string[];
+  description: string;
+  createdIn: string;
+  lastUpdate: string;
+  /** The folder path (`/` for the root). */
+  folder: string;
+  /** Flows: the rules they use, as referenced (id or alias, and version when fixed). */
+  rules?: Array<{ id: string; version?: number }>;
+}
+
+export interface DeletedRule {
+  ruleId: string;
+  deletedVersions: number[];
+}
+
+/** Which rule id owns each alias in the space. */
+export function aliasOwners(heads: readonly RuleHead[]): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const head of heads) if (head.alias !== '' && !owners.has(head.alias)) owners.set(head.alias, head.ruleId);
+  return owners;
+}
+
+export function aliasTaken(alias: string, owner: string): Error {
+  return conflict(`Rule alias "${alias}" is already used by rule ${owner} in this space; choose another ruleAlias, or leave it out to have one generated`);
+}
+
+async function documentOf(tx: ManagementTransaction, head: RuleHead): Promise<StoredRule> {
+  const stored = (await tx.versions(head.ruleId)).find((v) => v.version === head.version);
+  if (!stored) throw notFound(`Rule "${head.ruleId}" has no version ${head.version}`);
+  return stored;
+}
+
+function typeProblem(document: RuleDocument, type: string, ruleId: string): void {
+  if (document.type !== type) {
+    throw new ValidationError([{ path: 'type', message: `must stay "${type}", the type of rule ${ruleId}; create a new rule for another type` }]);
+  }
+}
+
+export class RuleManagement {
+  readonly #ctx: ManagementContext;
+
+  constructor(ctx: ManagementContext) {
+    this.#ctx = ctx;
+  }
+
+  #now(): string {
+    return isoAt(this.#ctx.clock);
+  }
+
+  async get(space: string, idOrAlias: string, version: number | undefined): Promise<RuleDocument> {
+    return this.#ctx.store.management.read(space, async (tx) => {
+      const head = findVersion(findRule(await tx.heads(), idOrAlias), version);
+      return (await documentOf(tx, head)).document;
+    });
+  }
+
+  /**
+   * Creates a rule: version 1 (or the next number, for an id whose versions were all deleted), status published
+   * unless the body says pending, the body's ruleId and alias kept when free, else refused; a missing alias is
+   * generated. `folderPath` places it in a folder.
+   */
+  async create(space: string, body: unknown, folderPath?: string): Promise<RuleDocument> {
+    const now = this.#now();
+    const input = ruleBody(body);
+    const requestedId = ruleIdOf(input);
+    const alias = requestedAlias(input);
+    const draft: RuleDocument = { ...input, status: input.status ?? 'published', tags: input.tags ?? [], locked: input.locked ?? false, createdIn: now, lastUpdate: now };
+    checkDocument(withIdentity(draft, { ruleId: requestedId ?? randomUUID(), version: 1, alias: alias ?? 'generated' }), this.#ctx.compile);
+    return this.#ctx.store.management.transaction(space, async (tx) => {
+      const heads = await tx.heads();
+      if (requestedId !== undefined && heads.some((h) => h.ruleId === requestedId)) {
+        throw conflict(`Rule id "${requestedId}" already exists in this space; add a version with POST /api/rule/${requestedId}/new-version, or leave ruleId out`);
+      }
+      const owners = aliasOwners(heads);
+      if (alias !== undefined && owners.has(alias)) throw aliasTaken(alias, owners.get(alias)!);
+      let folderId: string | undefined;
+      if (folderPath !== undefined) {
+        const tree = new FolderTree(await tx.folders(), [], []);
+        const folder = tree.nodeAtPath(folderPath);
+        if (!folder) throw notFound(`Folder "${folderPath}" not found`);
+        folderId = folder.id;
+      }
+      const ruleId = requestedId ?? randomUUID();
+      const version = (await tx.highestVersion(ruleId)) + 1;
+      const document = withIdentity(draft, { ruleId, version, alias: alias ?? uniqueAlias(input.name, new Set(owners.keys())) });
+      const [stored] = await tx.putRules([document]);
+      if (folderId !== undefined) await tx.place(ruleId, version, folderId);
+      return stored!.document;
+    });
+  }
+
+  /**
+   * Adds a version after the highest number the rule ever had. It starts pending; id, alias and name stay the
+   * rule's whatever the body says; it goes into the folder of the latest version.
+   */
+  async newVersion(space: string, idOrAlias: string, body: unknown): Promise<RuleDocument> {
+    const now = this.#now();
+    const input = ruleBody(body);
+    const { rule, latest } = await this.#ctx.store.management.read(space, async (tx) => {
+      const found = findRule(await tx.heads(), idOrAlias);
+      return { rule: found, latest: findVersion(found, undefined) };
+    });
+    const draft: RuleDocument = {
+      ...input,
+      type: input.type ?? latest.type,
+      name: latest.name,
+      status: 'pending',
+      locked: false,
+      tags: input.tags ?? latest.tags,
+      createdIn: now,
+      lastUpdate: now,
+    };
+    typeProblem(draft, latest.type, rule.ruleId);
+    checkDocument(withIdentity(draft, { ruleId: rule.ruleId, version: latest.version + 1, alias: rule.alias }), this.#ctx.compile);
+    return this.#ctx.store.management.transaction(space, async (tx) => {
+      const current = this.#sameRule(findRule(await tx.heads(), idOrAlias), rule);
+      const top = findVersion(current, undefined);
+      const version = (await tx.highestVersion(current.ruleId)) + 1;
+      const [stored] = await tx.putRules([withIdentity(draft, { ruleId: current.ruleId, version, alias: current.alias })]);
+      const placement = (await tx.placements()).find((p) => p.ruleId === current.ruleId && p.version === top.version);
+      if (placement) await tx.place(current.ruleId, version, placement.folderId);
+      return stored!.document;
+    });
+  }
+
+  /** Replaces a version's content; id, version, alias, lock and creation time stay. Locked versions refuse. */
+  async update(space: string, idOrAlias: string, version: number | undefined, body: unknown): Promise<RuleDocument> {
+    const now = this.#now();
+    const input = ruleBody(body);
+    const { rule, head, existing } = await this.#ctx.store.management.read(space, async (tx) => {
+      const found = findRule(await tx.heads(), idOrAlias);
+      const target = findVersion(found, version);
+      return { rule: found, head: target, existing: (await documentOf(tx, target)).document };
+    });
+    assertUnlocked([head]);
+    const draft: RuleDocument = {
+      ...input,
+      type: input.type ?? head.type,
+      status: input.status ?? head.status,
+      locked: head.locked,
+      tags: input.tags ?? head.tags,
+      createdIn: typeof existing.createdIn === 'string' ? existing.createdIn : head.createdAt,
+      lastUpdate: now,
+    };
+    typeProblem(draft, head.type, rule.ruleId);
+    const document = withIdentity(draft, { ruleId: rule.ruleId, version: head.version, alias: rule.alias });
+    checkDocument(document, this.#ctx.compile);
+    return this.#ctx.store.management.transaction(space, async (tx) => {
+      const current = findVersion(this.#sameRule(findRule(await tx.heads(), idOrAlias), rule), head.version);
+      assertUnlocked([current]);
+      const [stored] = await tx.putRules([{ ...document, ruleAlias: current.alias }]);
+      return stored!.document;
+    });
+  }
+
+  async setStatus(space: string, idOrAlias: string, status: RuleStatus, version: number | undefined): Promise<RuleDocument> {
+    return this.#ctx.store.management.transaction(space, async (tx) => {
+      const head = findVersion(findRule(await tx.heads(), idOrAlias), version);
+      assertUnlocked([head]);
+      const stored = await documentOf(tx, head);
+      const [updated] = await tx.putRules([{ ...stored.document, status, lastUpdate: this.#now() }]);
+      return updated!.document;
+    });
+  }
+
+  async setLock(space: string, idOrAlias: string, locked: boolean, version: number | undefined): Promise<RuleDocument> {
+    return this.#ctx.store.management.transaction(space, async (tx) => {
+      const head = findVersion(findRule(await tx.heads(), idOrAlias), version);
+      const stored = await documentOf(tx, head);
+      const [updated] = await tx.putRules([{ ...stored.document, locked, lastUpdate: this.#now() }]);
+      return updated!.document;
+    });
+  }
+
+  /** Deletes one version, or every version when none is given; refused when a version to delete is locked. */
+  async delete(space: string, idOrAlias: string, version: number | undefined): Promise<DeletedRule> {
+    return this.#ctx.store.management.transaction(space, async (tx) => {
+      const rule = findRule(await tx.heads(), idOrAlias);
+      const targets = version === undefined ? rule.versions : [findVersion(rule, version)];
+      assertUnlocked(targets);
+      await tx.deleteRule(rule.ruleId, version);
+      return { ruleId: rule.ruleId, deletedVersions: targets.map((t) => t.version) };
+    });
+  }
+
+  /** Every version of every rule, without bodies; flows list the rules they use. */
+  async items(space: string): Promise<SpaceItem[]> {
+    const { rules, tree } = await this.#ctx.store.management.read(space, async (tx) => {
+      const all = await tx.rules();
+      return { rules: all, tree: new FolderTree(await tx.folders(), await tx.placements(), all) };
+    });
+    const items: SpaceItem[] = [];
+    for (const rule of rules) {
+      const doc = rule.document;
+      const item: SpaceItem = {
+        baseId: rule.ruleId,
+        ruleId: rule.ruleId,
+        version: rule.version,
+        name: rule.name,
+        ruleAlias: rule.alias,
+        type: rule.type,
+        status: rule.status,
+        locked: rule.locked,
+        tags: rule.tags,
+        description: typeof doc.description === 'string' ? doc.description : '',
+        createdIn: typeof doc.createdIn === 'string' ? doc.createdIn : rule.createdAt,
+        lastUpdate: typeof doc.lastUpdate === 'string' ? doc.lastUpdate : rule.updatedAt,
+        folder: tree.path(tree.folderOf(rule.ruleId, rule.version)),
+      };
+      if (rule.type === 'composition' || rule.type === 'workflow') item.rules = await this.#usedRules(rule);
+      items.push(item);
+    }
+    return items;
+  }
+
+  async #usedRules(head: RuleHead): Promise<Array<{ id: string; version?: number }>> {
+    try {
+      const loaded = await this.#ctx.cache.load(head);
+      return loaded.compiled.dependencies.map((ref) => (ref.version === undefined ? { id: ref.idOrAlias } : { id: ref.idOrAlias, version: ref.version }));
+    } catch {
+      return [];
+    }
+  }
+
+  /** The rule a transaction found must be the one the checks ran on (not another rule that took its alias since). */
+  #sameRule(current: RuleVersions, checked: RuleVersions): RuleVersions {
+    if (current.ruleId !== checked.ruleId) throw conflict(`Rule "${checked.ruleId}" changed while the request ran; send it again`);
+    return current;
+  }
+}

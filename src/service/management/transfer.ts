@@ -1,0 +1,260 @@
+// Export and import over the management API: folders in the DecisionRules folder format (rule-format §9.2) and
+// rule flows as `[flow, ...rules it uses]` (§9.3). Imports validate every rule first and write everything in one
+// transaction, so a failed import changes nothing. Ids, aliases and folders on import:
+// docs/decisions/management-api-semantics.md.
+import { ValidationError } from '../../engine/errors.ts';
+import type { Problem } from '../../engine/errors.ts';
+import { joinPaths, readContainer } from '../../rules/containers.ts';
+import type { FolderNode as ExportFolderNode, RuleContainer } from '../../rules/containers.ts';
+import type { ManagementTransaction, RuleHead, StoredRule } from '../../store/ports.ts';
+import { isoAt } from '../clock.ts';
+import { prepareForStorage } from '../rules-io.ts';
+import type { ImportedRule } from '../rules-io.ts';
+import type { ManagementContext } from './context.ts';
+import { problemsOf, requestedAlias, uniqueAlias, withIdentity } from './documents.ts';
+import type { RuleDocument } from './documents.ts';
+import { badRequest, conflict } from './errors.ts';
+import { FolderTree, renderNode } from './folder-tree.ts';
+import type { FolderNode } from './folder-tree.ts';
+import { createFolders, folderName, loadTree, resolveTarget } from './folders.ts';
+import type { FolderTarget } from './folders.ts';
+import { assertUnlocked, findRule, findVersion, groupByRule } from './lookup.ts';
+import { aliasOwners, aliasTaken } from './rules.ts';
+
+export interface FolderImportResult {
+  /** The folder the export became (the target itself for an export of a root). */
+  folderNode: string;
+  imported: ImportedRule[];
+}
+
+export interface RuleFlowImportOptions {
+  /** Import the flow (the first element) as the next version of this rule. */
+  newVersion?: string;
+  /** Import the flow over this rule's `version`. */
+  overwrite?: string;
+  version?: number;
+}
+
+interface Incoming {
+  document: RuleDocument;
+  /** The alias the file gave, if any (else one is generated). */
+  alias: string | undefined;
+  /** Whether the file gave a version. */
+  hasVersion: boolean;
+}
+
+function versionKey(ruleId: string, version: number): string {
+  return `${ruleId}\u0000${version}`;
+}
+
+function imported(rules: readonly StoredRule[]): ImportedRule[] {
+  return rules.map((r) => ({ ruleId: r.ruleId, version: r.version, ruleAlias: r.alias, type: r.type }));
+}
+
+export class TransferManagement {
+  readonly #ctx: ManagementContext;
+
+  constructor(ctx: ManagementContext) {
+    this.#ctx = ctx;
+  }
+
+  /** Reads and checks an import body: every problem of every rule at once, with its place in the container. */
+  #read(body: unknown): { container: RuleContainer; incoming: Incoming[] } {
+    const container = readContainer(body);
+    const problems: Problem[] = [];
+    for (const entry of container.rules) {
+      for (const p of problemsOf(entry.document, this.#ctx.compile)) problems.push({ path: joinPaths(entry.path, p.path), message: p.message });
+    }
+    if (problems.length > 0) throw new ValidationError(problems);
+    const now = isoAt(this.#ctx.clock);
+    const incoming = container.rules.map((entry) => {
+      const { _id: _storageId, ...document } = entry.document;
+      return { document: prepareForStorage(document, now), alias: requestedAlias(document), hasVersion: typeof document.version === 'number' };
+    });
+    return { container, incoming };
+  }
+
+  /**
+   * Final identities of imported documents: ids kept (the same id and version overwrites that version, as
+   * `verdict import` does); a rule already in the space keeps its alias; a new rule's alias must not belong to
+   * another rule; locked versions are never overwritten.
+   */
+  async #plan(tx: ManagementTransaction, heads: readonly RuleHead[], incoming: readonly Incoming[]): Promise<RuleDocument[]> {
+    const existing = groupByRule(heads);
+    const owners = aliasOwners(heads);
+    const aliasOf = new Map<string, string>();
+    const usedAliases = new Set(owners.keys());
+    const out: RuleDocument[] = [];
+    for (const item of incoming) {
+      const ruleId = item.document.ruleId as string;
+      let version = item.document.version as number;
+      const known = existing.get(ruleId);
+      if (known && !item.hasVersion) version = (await tx.highestVersion(ruleId)) + 1;
+      let alias = known ? known[known.length - 1]!.alias : aliasOf.get(ruleId);
+      if (alias === undefined) {
+        alias = item.alias ?? uniqueAlias(item.document.name, usedAliases);
+        const owner = owners.get(alias);
+        if (owner !== undefined && owner !== ruleId) throw aliasTaken(alias, owner);
+        const twin = [...aliasOf.entries()].find(([id, a]) => a === alias && id !== ruleId);
+        if (twin) throw conflict(`Rule alias "${alias}" is given to two different rules of the import (${twin[0]} and ${ruleId})`);
+      }
+      aliasOf.set(ruleId, alias);
+      usedAliases.add(alias);
+      const current = known?.find((h) => h.version === version);
+      if (current) assertUnlocked([current]);
+      out.push(withIdentity(item.document, { ruleId, version, alias }));
+    }
+    return out;
+  }
+
+  /** New versions of rules that exist go where the rule's latest version is; new rules stay where they are put. */
+  async #placeNewVersions(tx: ManagementTransaction, heads: readonly RuleHead[], stored: readonly StoredRule[]): Promise<void> {
+    const existing = groupByRule(heads);
+    const placements = await tx.placements();
+    for (const rule of stored) {
+      const known = existing.get(rule.ruleId);
+      if (!known || known.some((h) => h.version === rule.version)) continue;
+      const latest = known[known.length - 1]!;
+      const placement = placements.find((p) => p.ruleId === rule.ruleId && p.version === latest.version);
+      if (placement) await tx.place(rule.ruleId, rule.version, placement.folderId);
+    }
+  }
+
+  async exportFolder(space: string, target: FolderTarget): Promise<Record<string, unknown>> {
+    const { node, documents } = await this.#ctx.store.management.read(space, async (tx) => {
+      const rules = await tx.rules();
+      const tree = new FolderTree(await tx.folders(), await tx.placements(), rules);
+      const found = resolveTarget(tree, target);
+      const byKey = new Map(rules.map((r) => [versionKey(r.ruleId, r.version), r.document]));
+      return { node: found, documents: tree.rulesIn(found).map((h) => byKey.get(versionKey(h.ruleId, h.version))!) };
+    });
+    return {
+      export: {
+        exportType: 'FOLDER',
+        version: 1,
+        createdAt: isoAt(this.#ctx.clock),
+        data: { structure: renderNode(node), rules: documents },
+      },
+    };
+  }
+
+  /**
+   * Imports a folder export under the target folder. Its folders are merged by name into what exists (importing
+   * the same export again updates it rather than copying it); rules land where their RULE leaves put them, rules
+   * no leaf names in the imported folder. Also accepts a single rule or an array of rules.
+   */
+  async importFolder(space: string, target: FolderTarget, body: unknown): Promise<FolderImportResult> {
+    const { container, incoming } = this.#read(body);
+    return this.#ctx.store.management.transaction(space, async (tx) => {
+      const { tree, heads } = await loadTree(tx);
+      const destination = resolveTarget(tree, target);
+      const documents = await this.#plan(tx, heads, incoming);
+      const stored = await tx.putRules(documents);
+      await this.#placeNewVersions(tx, heads, stored);
+      const now = isoAt(this.#ctx.clock);
+      const structure = container.structure;
+      const top = structure === undefined || structure.type === 'ROOT'
+        ? destination
+        : await this.#folderFor(tx, tree, heads, destination, structure.name, 'export.data.structure.name', now);
+      const importedVersions = new Map<string, number[]>();
+      for (const r of stored) importedVersions.set(r.ruleId, [...(importedVersions.get(r.ruleId) ?? []), r.version]);
+      const placed = new Set<string>();
+      const walk = async (node: ExportFolderNode, folder: FolderNode, path: string): Promise<void> => {
+        for (const [index, child] of node.children.entries()) {
+          const childPath = `${path}.children[${index}]`;
+          if (child.type === 'RULE') {
+            const versions = (importedVersions.get(child.baseId) ?? []).filter((v) => child.version === undefined || v === child.version);
+            for (const v of versions) {
+              await tx.place(child.baseId, v, folder.id);
+              placed.add(versionKey(child.baseId, v));
+            }
+            continue;
+          }
+          await walk(child, await this.#folderFor(tx, tree, heads, folder, child.name, `${childPath}.name`, now), childPath);
+        }
+      };
+      if (structure) await walk(structure, top, 'export.data.structure');
+      for (const r of stored) if (!placed.has(versionKey(r.ruleId, r.version))) await tx.place(r.ruleId, r.version, top.id);
+      return { folderNode: top.id, imported: imported(stored) };
+    });
+  }
+
+  async #folderFor(tx: ManagementTransaction, tree: FolderTree, heads: readonly RuleHead[], parent: FolderNode, name: unknown, where: string, now: string): Promise<FolderNode> {
+    const wanted = folderName(name, where);
+    return parent.folders.find((f) => f.name === wanted) ?? createFolders(tx, tree, heads, parent, { kind: 'folder', name: wanted, children: [] }, now);
+  }
+
+  /** `[flow, ...every rule it uses, transitively]`; without a version, the flow's latest version. */
+  async exportRuleFlow(space: string, idOrAlias: string, version: number | undefined): Promise<RuleDocument[]> {
+    const rules = await this.#ctx.store.management.read(space, (tx) => tx.rules());
+    const root = findVersion(findRule(rules, idOrAlias), version);
+    const byKey = new Map(rules.map((r) => [versionKey(r.ruleId, r.version), r]));
+    const out: StoredRule[] = [byKey.get(versionKey(root.ruleId, root.version))!];
+    const seen = new Set([versionKey(root.ruleId, root.version)]);
+    for (let i = 0; i < out.length; i++) {
+      let dependencies;
+      try {
+        dependencies = (await this.#ctx.cache.load(out[i]!)).compiled.dependencies;
+      } catch {
+        continue; // a rule that does not compile references nothing we can list
+      }
+      for (const ref of dependencies) {
+        const head = resolveReference(rules, ref.idOrAlias, ref.version);
+        if (!head || seen.has(versionKey(head.ruleId, head.version))) continue;
+        seen.add(versionKey(head.ruleId, head.version));
+        out.push(byKey.get(versionKey(head.ruleId, head.version))!);
+      }
+    }
+    return out.map((r) => r.document);
+  }
+
+  /**
+   * Imports `[flow, ...rules]` (rule-format §9.3): per rule, an unknown id is created, a known id and version is
+   * overwritten, a known id with a new version is added. `newVersion` makes the flow the next version of that
+   * rule; `overwrite` + `version` writes it over that version.
+   */
+  async importRuleFlow(space: string, body: unknown, options: RuleFlowImportOptions): Promise<ImportedRule[]> {
+    if (options.newVersion !== undefined && options.overwrite !== undefined) throw badRequest('Give new-version or overwrite, not both');
+    if (options.overwrite !== undefined && options.version === undefined) throw badRequest('overwrite needs the version to overwrite: ?overwrite=<id>&version=<n>');
+    const { container, incoming } = this.#read(body);
+    if (container.kind === 'folder') throw badRequest('This is a folder export; import it with POST /api/folder/import');
+    return this.#ctx.store.management.transaction(space, async (tx) => {
+      const heads = await tx.heads();
+      const first = incoming[0];
+      if (first && (options.newVersion !== undefined || options.overwrite !== undefined)) {
+        const rule = findRule(heads, (options.newVersion ?? options.overwrite)!);
+        const latest = rule.versions[rule.versions.length - 1]!;
+        if (first.document.type !== latest.type) {
+          throw new ValidationError([{ path: '[0].type', message: `must stay "${latest.type}", the type of rule ${rule.ruleId}` }]);
+        }
+        let version: number;
+        if (options.overwrite !== undefined) {
+          version = findVersion(rule, options.version).version;
+        } else {
+          const highest = await tx.highestVersion(rule.ruleId);
+          version = options.version ?? highest + 1;
+          if (version <= highest) throw conflict(`Version ${version} of rule ${rule.ruleId} was already used; the next free version is ${highest + 1}`);
+        }
+        first.document = withIdentity(first.document, { ruleId: rule.ruleId, version, alias: rule.alias });
+        first.hasVersion = true;
+      }
+      const documents = await this.#plan(tx, heads, incoming);
+      const stored = await tx.putRules(documents);
+      await this.#placeNewVersions(tx, heads, stored);
+      return imported(stored);
+    });
+  }
+}
+
+/** The version a reference means when solving: the version given, else the latest published (else the latest). */
+export function resolveReference(heads: readonly RuleHead[], idOrAlias: string, version: number | undefined): RuleHead | undefined {
+  let rule;
+  try {
+    rule = findRule(heads, idOrAlias);
+  } catch {
+    return undefined;
+  }
+  if (version !== undefined) return rule.versions.find((v) => v.version === version);
+  const published = rule.versions.filter((v) => v.status === 'published');
+  return (published.length > 0 ? published : rule.versions)[(published.length > 0 ? published : rule.versions).length - 1];
+}

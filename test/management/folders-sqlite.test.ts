@@ -1,0 +1,3 @@
+import { foldersSuite } from './folders-suite.ts';
+
+foldersSuite('sqlite');

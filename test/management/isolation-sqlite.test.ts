@@ -1,0 +1,3 @@
+import { isolationSuite } from './isolation-suite.ts';
+
+isolationSuite('sqlite');

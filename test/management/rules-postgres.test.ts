@@ -1,0 +1,3 @@
+import { rulesSuite } from './rules-suite.ts';
+
+rulesSuite('postgres');

@@ -1,0 +1,68 @@
+// Audit records are batched off the hot path: a full batch or the timer writes; a full queue drops and counts.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadConfig } from '../../src/config.ts';
+import { AuditWriter } from '../../src/service/audit-writer.ts';
+import { Metrics } from '../../src/service/metrics.ts';
+import type { AuditRecord, AuditStore } from '../../src/store/ports.ts';
+
+function record(id: string): AuditRecord {
+  return {
+    id, space: 's', correlationId: id, ruleId: 'r', ruleAlias: null, version: 1, ruleType: 'decision-table', strategy: 'STANDARD',
+    input: {}, output: [], statusCode: 200, errorMessage: null, executionTimeMs: 1, createdAt: '2026-01-01T00:00:00.000Z',
+    expiresAt: '2026-01-15T00:00:00.000Z', debug: null,
+  };
+}
+
+function fakeStore(fail = false): AuditStore & { batches: string[][] } {
+  const batches: string[][] = [];
+  return {
+    batches,
+    insertMany: (records) => {
+      if (fail) return Promise.reject(new Error('disk full'));
+      batches.push(records.map((r) => r.id));
+      return Promise.resolve();
+    },
+    list: () => Promise.resolve({ items: [], nextCursor: null }),
+    deleteExpired: () => Promise.resolve(0),
+  };
+}
+
+const quiet = { error: () => undefined, warn: () => undefined };
+const config = (env: Record<string, string>) => loadConfig(env).audit;
+
+test('enqueue does not write; flush writes in batches of AUDIT_BATCH_SIZE', async () => {
+  const store = fakeStore();
+  const writer = new AuditWriter(store, config({ AUDIT_BATCH_SIZE: '2', AUDIT_FLUSH_MS: '100000' }), quiet, new Metrics({ defaultMetrics: false }));
+  writer.enqueue(record('a'));
+  assert.deepEqual(store.batches, [], 'nothing written on the solve path');
+  writer.enqueue(record('b')); // a full batch triggers a write
+  writer.enqueue(record('c'));
+  await writer.flush();
+  assert.deepEqual(store.batches, [['a', 'b'], ['c']]);
+  assert.equal(writer.pending, 0);
+});
+
+test('the timer flushes; stop() flushes what is left', async () => {
+  const store = fakeStore();
+  const writer = new AuditWriter(store, config({ AUDIT_FLUSH_MS: '5' }), quiet, new Metrics({ defaultMetrics: false }));
+  writer.start();
+  writer.enqueue(record('t'));
+  const deadline = Date.now() + 2000;
+  while (store.batches.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+  assert.deepEqual(store.batches, [['t']]);
+  writer.enqueue(record('u'));
+  await writer.stop();
+  assert.deepEqual(store.batches, [['t'], ['u']]);
+});
+
+test('a full queue drops records and counts them; a failing store never throws into the solve path', async () => {
+  const metrics = new Metrics({ defaultMetrics: false });
+  const writer = new AuditWriter(fakeStore(true), config({ AUDIT_QUEUE_LIMIT: '2', AUDIT_BATCH_SIZE: '100', AUDIT_FLUSH_MS: '100000' }), quiet, metrics);
+  writer.enqueue(record('1'));
+  writer.enqueue(record('2'));
+  writer.enqueue(record('3'));
+  await writer.flush();
+  const dropped = (await metrics.auditDropped.get()).values[0]?.value;
+  assert.equal(dropped, 3, 'one dropped by the full queue, two by the failed write');
+});

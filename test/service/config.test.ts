@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+test('defaults follow SPEC 7', () => {
+  const config = loadConfig({});
+  assert.equal(config.port, 8080);
+  assert.equal(config.host, '0.0.0.0');
+  assert.equal(config.databaseUrl, 'sqlite:./data/verdict.db');
+  assert.equal(config.bodyLimitBytes, 10 * 1024 * 1024);
+  assert.equal(config.bulkLimit, 10000);
+  assert.equal(config.ruleTimeoutMs, 5000);
+  assert.equal(config.timeZone, 'UTC');
+  assert.deepEqual(config.httpFunctions.allow, []);
+  assert.equal(config.kafka.enabled, false);
+  assert.equal(config.logLevel, 'info');
+  assert.equal(config.adminToken, undefined);
+  assert.equal(config.rateLimitPerSecond, undefined);
+  assert.equal(config.audit.defaultTtlDays, 14);
+});
+
+test('flags override the environment', () => {
+  const config = loadConfig({ PORT: '1000', DATABASE_URL: 'sqlite:a.db' }, { PORT: '2000', DATABASE_URL: undefined });
+  assert.equal(config.port, 2000);
+  assert.equal(config.databaseUrl, 'sqlite:a.db');
+});
+
+test('values are parsed: lists, booleans, postgres URLs, zones', () => {
+  const config = loadConfig({
+    DATABASE_URL: 'postgres://u@db:5432/verdict',
+    HTTP_FUNCTIONS_ALLOW: 'api.example.com, *.partner.io ,localhost:9000',
+    KAFKA_ENABLED: 'true',
+    KAFKA_BROKERS: 'k1:9092,k2:9092',
+    KAFKA_SASL_MECHANISM: 'plain',
+    KAFKA_SASL_USERNAME: 'me',
+    KAFKA_SASL_PASSWORD: 'secret',
+    TIMEZONE: 'Europe/Prague',
+    RATE_LIMIT_PER_SECOND: '50',
+    LOG_LEVEL: 'DEBUG',
+  });
+  assert.deepEqual(config.httpFunctions.allow, ['api.example.com', '*.partner.io', 'localhost:9000']);
+  assert.deepEqual(config.kafka.brokers, ['k1:9092', 'k2:9092']);
+  assert.equal(config.kafka.saslMechanism, 'PLAIN');
+  assert.equal(config.timeZone, 'Europe/Prague');
+  assert.equal(config.rateLimitPerSecond, 50);
+  assert.equal(config.logLevel, 'debug');
+});
+
+test('each bad value is refused with one line naming the variable', () => {
+  const cases: Array<[Record<string, string>, string]> = [
+    [{ PORT: 'x' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://db' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL'],
+    [{ BODY_LIMIT_BYTES: '10' }, 'BODY_LIMIT_BYTES'],
+    [{ BULK_LIMIT: '0' }, 'BULK_LIMIT'],
+    [{ RULE_TIMEOUT_MS: '1.5' }, 'RULE_TIMEOUT_MS'],
+    [{ TIMEZONE: 'Nowhere/Special' }, 'TIMEZONE'],
+    [{ HTTP_FUNCTIONS_ALLOW: 'http://x.com/path' }, 'HTTP_FUNCTIONS_ALLOW'],
+    [{ KAFKA_ENABLED: 'maybe' }, 'KAFKA_ENABLED'],
+    [{ KAFKA_ENABLED: 'true' }, 'KAFKA_BROKERS'],
+    [{ KAFKA_SASL_MECHANISM: 'GSSAPI' }, 'KAFKA_SASL_MECHANISM'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ RATE_LIMIT_PER_SECOND: '0' }, 'RATE_LIMIT_PER_SECOND'],
+  ];
+  for (const [env, variable] of cases) {
+    assert.throws(
+      () => loadConfig(env),
+      (err: unknown) => err instanceof ConfigError && err.variable === variable && !err.message.includes('\n') && err.message.includes(variable),
+      JSON.stringify(env),
+    );
+  }
+});

@@ -1,0 +1,64 @@
+// API keys: format, hashing at rest, bearer parsing, type checks, revocation seen by a running instance.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { bearerToken, generateKey, hashKey, KeyService } from '../../src/service/keys.ts';
+import { ServiceError } from '../../src/service/errors.ts';
+import { SpaceService } from '../../src/service/spaces.ts';
+import { openStore } from '../../src/store/open.ts';
+import { sqliteBackend } from '../store/backends.ts';
+
+test('keys are random, typed by prefix, and only their SHA-256 is kept', () => {
+  const a = generateKey('s', 'solver', '2026-01-01T00:00:00.000Z');
+  const b = generateKey('s', 'management', '2026-01-01T00:00:00.000Z');
+  assert.match(a.key, /^vsk_[A-Za-z0-9_-]{43}$/);
+  assert.match(b.key, /^vmk_[A-Za-z0-9_-]{43}$/);
+  assert.match(a.id, /^key_/);
+  assert.notEqual(a.key, generateKey('s', 'solver', '').key);
+  assert.equal(a.record.hash, hashKey(a.key));
+  assert.equal(JSON.stringify(a.record).includes(a.key), false, 'the stored record never contains the key');
+});
+
+test('bearerToken reads only the Bearer scheme', () => {
+  assert.equal(bearerToken('Bearer abc'), 'abc');
+  assert.equal(bearerToken('bearer   abc  '), 'abc');
+  assert.equal(bearerToken('Basic abc'), undefined);
+  assert.equal(bearerToken('Bearer'), undefined);
+  assert.equal(bearerToken('Bearer a b'), undefined);
+  assert.equal(bearerToken(undefined), undefined);
+});
+
+test('authenticate: right type passes; wrong type, unknown and revoked fail; revocation by another process applies', async () => {
+  const backend = sqliteBackend();
+  const server = await openStore(backend.url, { listen: true });
+  const cli = await openStore(backend.url);
+  try {
+    const clock = () => Date.now();
+    const keys = new KeyService(server, clock);
+    const created = await new SpaceService(server, clock).create('s');
+    const principal = await keys.authenticate(`Bearer ${created.solverKey}`, 'solver');
+    assert.deepEqual(principal, { keyId: created.solverKeyId, space: 's', type: 'solver' });
+    const invalid = (promise: Promise<unknown>, kind: string) =>
+      assert.rejects(promise, (err: unknown) => err instanceof ServiceError && err.kind === kind);
+    await invalid(keys.authenticate(`Bearer ${created.solverKey}`, 'management'), 'invalid-key');
+    await invalid(keys.authenticate('Bearer vsk_unknown', 'solver'), 'invalid-key');
+    await invalid(keys.authenticate(undefined, 'solver'), 'unauthenticated');
+
+    // The key is cached now; a revocation written by another process (the CLI) must still apply.
+    assert.equal(await new KeyService(cli, clock).revoke(created.solverKeyId), true);
+    const started = Date.now();
+    for (;;) {
+      try {
+        await keys.authenticate(`Bearer ${created.solverKey}`, 'solver');
+      } catch (err) {
+        assert.ok(err instanceof ServiceError && err.kind === 'invalid-key');
+        break;
+      }
+      assert.ok(Date.now() - started < 1000, 'revocation not seen within a second');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  } finally {
+    await cli.close();
+    await server.close();
+    await backend.cleanup();
+  }
+});
