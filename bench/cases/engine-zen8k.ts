@@ -106,6 +106,14 @@ export const engineZen8k: BenchCase = {
     const late = await scenario(ctx, result, 'late', full, jdm, lateInputs());
     const never = await scenario(ctx, result, 'never', withoutCatchAll, truncateJdm(jdm, full.rows.length, false), lateInputs());
 
+    // Which way of failing the 'GB' rows costs what (Verdict only: a diagnostic for the late figure).
+    const lateKinds: Record<string, number | null> = {};
+    for (const [kind, label] of [[0, 'country'], [1, 'email'], [2, 'spend']] as const) {
+      const kindInputs = lateInputs().filter((_, i) => i % 3 === kind);
+      const outcome = await race(ctx, result, `late, rejected by ${label}`, [tryBuild(result, 'Verdict (late kinds)', () => verdictTableContender(full))], kindInputs);
+      lateKinds[label] = outcome.best.verdict ?? null;
+    }
+
     // Cost per solve on an indexed column should not grow with the table: time the country-rejected late inputs
     // (column 1 is an equality, which a hash index answers) on the table cut to 100, 1,000 and all rows.
     const countryLate = lateInputs().filter((_, i) => i % 3 === 0);
@@ -124,7 +132,7 @@ export const engineZen8k: BenchCase = {
     result.notes.push('engine.zen8k.{verdict,zen,ratio} are geometric means over the early, late and never scenarios');
     result.summary = {
       verdict, zen: zenBest, ratio: ratio(verdict, zenBest),
-      early, late, never,
+      early, late: { ...late, verdictByRejection: lateKinds }, never,
       scaling: { ...scaling, largestOverSmallest: first && last ? Math.round((last / first) * 100) / 100 : null },
       rows: rowCount(jdm),
     };

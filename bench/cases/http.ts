@@ -51,9 +51,9 @@ async function prepareStore(ctx: BenchContext, env: Record<string, string>, file
   return space.solverKey;
 }
 
-async function startVerdict(ctx: BenchContext, env: Record<string, string>): Promise<{ server: Started; base: string }> {
+async function startVerdict(ctx: BenchContext, env: Record<string, string>, name = 'verdict-serve', discardStdout = false): Promise<{ server: Started; base: string }> {
   const port = await freePort();
-  const server = start(process.execPath, [...profileFlags(ctx, 'verdict-serve'), path.join(ctx.repoRoot, 'src', 'cli', 'main.ts'), 'serve'], { ...env, PORT: String(port), HOST: '127.0.0.1' }, ctx.repoRoot);
+  const server = start(process.execPath, [...profileFlags(ctx, name), path.join(ctx.repoRoot, 'src', 'cli', 'main.ts'), 'serve'], { ...env, PORT: String(port), HOST: '127.0.0.1' }, ctx.repoRoot, discardStdout);
   const base = `http://127.0.0.1:${port}`;
   await waitForHttp(`${base}/health-check`, server);
   return { server, base };
@@ -150,13 +150,27 @@ async function measure(ctx: BenchContext, result: CaseResult): Promise<void> {
     const bulk = await bulkOverHttp(ctx, result, 'bulk 10,000 (500-row table)', `${verdict.base}/rule/solve/bench-loan`, { ...headers, 'x-strategy': verdictStrategy(loan) }, loanInputs(BULK_SIZE, 7));
     const bulkSmall = await bulkOverHttp(ctx, result, 'bulk 10,000 (small table)', verdictUrl, headers, smallBulkInputs());
 
+    // The default log level writes one line per request: what that costs, in full runs (stdout to /dev/null).
+    let infoRate: number | null = null;
+    if (!ctx.quick) {
+      await verdict.server.stop();
+      const info = await startVerdict(ctx, { ...env, LOG_LEVEL: 'info' }, 'verdict-serve-info', true);
+      servers.push(info.server);
+      const infoUrl = `${info.base}/rule/solve/bench-small`;
+      await load(infoUrl, headers, body, 3);
+      const loads: Load[] = [];
+      for (let r = 0; r < ctx.timing.runs; r++) loads.push(await load(infoUrl, headers, body, seconds));
+      result.measurements.push({ scenario: 'solve, LOG_LEVEL=info', engine: 'verdict', label: 'verdict serve, LOG_LEVEL=info (req/s)', sample: rate(loads) });
+      infoRate = rate(loads).median;
+    }
+
     const v = rate(runs.verdict).median;
     const f = rate(runs.fastify).median;
     result.summary = {
       verdict: v, fastify: f, ratio: ratio(v, f),
       p50Ms: latency(runs.verdict, 'p50').median, p99Ms: latency(runs.verdict, 'p99').median,
       fastifyP50Ms: latency(runs.fastify, 'p50').median, fastifyP99Ms: latency(runs.fastify, 'p99').median,
-      bulk10kMs: bulk, bulk10kSmallMs: bulkSmall, connections: CONNECTIONS, logLevel: 'warn',
+      bulk10kMs: bulk, bulk10kSmallMs: bulkSmall, connections: CONNECTIONS, logLevel: 'warn', verdictLogInfo: infoRate, ratioLogInfo: ratio(infoRate, f),
     };
     result.notes.push(`autocannon with ${CONNECTIONS} connections, ${seconds} s per run, Verdict and Fastify runs alternating; verdict serve at LOG_LEVEL=warn`);
   } finally {

@@ -30,6 +30,11 @@ export interface Contender {
 
 /** In-flight levels for ZEN: awaited one at a time, and 64 at once (its N-API calls run on a thread pool). */
 export const ZEN_CONCURRENCY = [1, 64];
+/**
+ * --quick caps the in-flight level at 16: on two cores ZEN's throughput is the same at 16 and 64 within noise, and
+ * on the slow tables (40k rows: tens of ms per call) draining 64 calls would take most of the quick budget.
+ */
+export const QUICK_MAX_IN_FLIGHT = 16;
 
 let zenEngine: ZenEngine | undefined;
 export function zen(): ZenEngine {
@@ -144,7 +149,7 @@ export async function race(
   outcome.agreed = true;
   const n = inputs.length;
   for (const c of present) {
-    const levels = c.sync ? [1] : (c.concurrency ?? [1]);
+    const levels = c.sync ? [1] : (c.concurrency ?? [1]).map((level) => (ctx.quick ? Math.min(level, QUICK_MAX_IN_FLIGHT) : level));
     for (const concurrency of levels) {
       const label = modeLabel(c, concurrency);
       ctx.log(`  ${scenario}: ${label} ...`);

@@ -16,7 +16,7 @@ export const USAGE = `usage: npm run bench -- [--quick] [--only CASE[,CASE...]] 
   --quick      short runs (the whole suite in under two minutes); same files written
   --only       run only these cases (ids: see bench/cases/index.ts)
   --runs       measured runs per measurement (default 7, quick 5; at least 5)
-  --run-ms     duration of one measured run (default 1000, quick 150)
+  --run-ms     duration of one measured run (default 1000, quick 100)
   --out        directory for the result files (default bench/results)
   --profile    write CPU profiles (node --cpu-prof) of each case process and each server into DIR/<case>/`;
 
@@ -37,12 +37,12 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
   });
   const runs = Number(value('--runs') ?? (quick ? 5 : 7));
   if (!Number.isInteger(runs) || runs < 5) throw new Error('--runs must be an integer of at least 5');
-  const runMs = Number(value('--run-ms') ?? (quick ? 150 : 1000));
+  const runMs = Number(value('--run-ms') ?? (quick ? 100 : 1000));
   if (!(runMs > 0)) throw new Error('--run-ms must be a positive number');
   return {
     quick,
     only: (value('--only') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
-    timing: { runs, runMs, warmupMs: quick ? 150 : 1000 },
+    timing: { runs, runMs, warmupMs: quick ? 100 : 1000 },
     outDir: value('--out'),
     profileDir: value('--profile'),
   };

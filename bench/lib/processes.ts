@@ -23,8 +23,9 @@ export interface Started {
   stop(): Promise<void>;
 }
 
-export function start(command: string, args: string[], env: Record<string, string>, cwd: string): Started {
-  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts a server process. `discardStdout`: its stdout goes to /dev/null (request logs must not load our process). */
+export function start(command: string, args: string[], env: Record<string, string>, cwd: string, discardStdout = false): Started {
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', discardStdout ? 'ignore' : 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-8000);

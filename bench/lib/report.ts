@@ -117,7 +117,7 @@ function markdown(report: Report): string {
     '',
     `Each figure is the median of ${m.timing.runs} measured runs of ${m.timing.runMs} ms after ${m.timing.warmupMs} ms of warm-up (min–max in brackets). ` +
       'Every engine is first checked to give the same answers on every input of its case. zen-engine is measured awaited one ' +
-      'at a time and with 64 calls in flight; its best is used for the ratio. Ratios are Verdict divided by the peer ' +
+      `at a time and with ${m.quick ? '16 (64 in a full run)' : '64'} calls in flight; its best is used for the ratio. Ratios are Verdict divided by the peer ` +
       '(for durations and latencies the peer divided by Verdict): above 1 means Verdict is ahead.',
     '',
     '## Targets',

@@ -12,7 +12,7 @@
 //   127.0.0.1:29094  SASL_SSL with PLAIN (security tests); CA certificate in .kafka/tls/ca.pem
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -45,6 +45,10 @@ export const paths = {
   caFile: join(broker.stateDir, 'tls', 'ca.pem'),
   pid: join(broker.stateDir, 'broker.pid'),
   out: join(broker.stateDir, 'logs', 'broker.out'),
+  /** Present while the running broker was started by test runs (acquireBroker), which then also stop it. */
+  testOwned: join(broker.stateDir, 'started-by-tests'),
+  leases: join(broker.stateDir, 'leases'),
+  lock: join(broker.stateDir, 'lock'),
 };
 
 export const plaintextBootstrap = `${broker.host}:${broker.plaintextPort}`;
@@ -312,8 +316,78 @@ export async function stopBroker(options: { clean?: boolean; timeoutMs?: number 
     stopped = true;
   }
   rmSync(paths.pid, { force: true });
+  rmSync(paths.testOwned, { force: true });
   if (options.clean) rmSync(paths.data, { recursive: true, force: true });
   return stopped;
+}
+
+/**
+ * Test runs share one broker: each holds a lease while it uses it. The first starts the broker when none runs (and
+ * marks it test-owned); the last one to release a test-owned broker stops it. A broker started by `npm run
+ * kafka:start` is never stopped by tests.
+ */
+export async function acquireBroker(): Promise<string> {
+  return withLock(async () => {
+    if (runningPid() === undefined) {
+      await startBroker();
+      writeFileSync(paths.testOwned, `${process.pid}\n`);
+    } else {
+      await waitReady(runningPid(), 60_000);
+    }
+    mkdirSync(paths.leases, { recursive: true });
+    writeFileSync(join(paths.leases, String(process.pid)), '');
+    return plaintextBootstrap;
+  });
+}
+
+export async function releaseBroker(): Promise<void> {
+  await withLock(async () => {
+    rmSync(join(paths.leases, String(process.pid)), { force: true });
+    const live = existsSync(paths.leases) ? readdirSync(paths.leases).filter((pid) => processAlive(Number(pid))) : [];
+    if (live.length === 0 && existsSync(paths.testOwned)) {
+      await stopBroker();
+      rmSync(paths.testOwned, { force: true });
+    }
+  });
+}
+
+function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A directory lock across processes; a lock left by a dead process (or older than two minutes) is broken. */
+async function withLock<T>(work: () => Promise<T>): Promise<T> {
+  mkdirSync(broker.stateDir, { recursive: true });
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      mkdirSync(paths.lock);
+      writeFileSync(join(paths.lock, 'owner'), `${process.pid}\n`);
+      break;
+    } catch {
+      let stale: boolean;
+      try {
+        const owner = Number(readFileSync(join(paths.lock, 'owner'), 'utf8').trim());
+        stale = !processAlive(owner) || Date.now() - statSync(paths.lock).mtimeMs > 120_000;
+      } catch {
+        stale = Date.now() - (statSync(paths.lock, { throwIfNoEntry: false })?.mtimeMs ?? 0) > 5_000;
+      }
+      if (stale) rmSync(paths.lock, { recursive: true, force: true });
+      else if (Date.now() > deadline) throw new Error(`could not lock ${paths.lock}`);
+      else await delay(100);
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    rmSync(paths.lock, { recursive: true, force: true });
+  }
 }
 
 async function main(argv: string[]): Promise<number> {

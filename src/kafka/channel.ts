@@ -9,6 +9,7 @@ import { Admin, Consumer } from '@platformatic/kafka';
 import type { GroupAssignment, Message, MessagesStream } from '@platformatic/kafka';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KafkaConfig } from '../config.ts';
+import type { Registry } from 'prom-client';
 import type { ChangeFeed, KafkaBinding, KafkaBindingStore } from '../store/ports.ts';
 import { OffsetCommitter } from './committer.ts';
 import { clientConnection, describeKafkaError, startError } from './connection.ts';
@@ -17,6 +18,7 @@ import { answer } from './handler.ts';
 import type { ChannelLogger, SolveDeps } from './handler.ts';
 import { PartitionLane } from './lane.ts';
 import type { LaneContext, LaneMessage } from './lane.ts';
+import { ChannelMetrics } from './metrics.ts';
 import { createResponseProducer, Responder } from './responder.ts';
 import type { OutgoingMessage } from './responder.ts';
 
@@ -24,6 +26,8 @@ export interface KafkaChannelDeps extends SolveDeps {
   bindings: KafkaBindingStore;
   /** Optional: an external write (another process) makes the channel re-read its bindings at once. */
   changes?: ChangeFeed;
+  /** Optional: where the channel's metrics (requests by code, consumer lag) go. */
+  metrics?: { registry: Registry };
 }
 
 export interface KafkaChannelOptions {
@@ -32,6 +36,8 @@ export interface KafkaChannelOptions {
   log: ChannelLogger;
   /** Milliseconds between offset commits. */
   commitIntervalMs?: number;
+  /** Milliseconds between consumer lag measurements (metrics only). */
+  lagIntervalMs?: number;
 }
 
 type RequestStream = MessagesStream<Buffer, Buffer, Buffer, Buffer>;
@@ -47,6 +53,9 @@ export class KafkaChannel {
   readonly #log: ChannelLogger;
   readonly #connection: ClientConnection;
   readonly #commitIntervalMs: number;
+  readonly #lagIntervalMs: number;
+  readonly #metrics: ChannelMetrics | undefined;
+  #lagTimer: NodeJS.Timeout | undefined;
   #consumer: Consumer<Buffer, Buffer, Buffer, Buffer> | undefined;
   #responder: Responder | undefined;
   #committer: OffsetCommitter | undefined;
@@ -72,6 +81,8 @@ export class KafkaChannel {
     this.#log = options.log;
     this.#connection = clientConnection(options.config, 'channel');
     this.#commitIntervalMs = options.commitIntervalMs ?? 200;
+    this.#lagIntervalMs = options.lagIntervalMs ?? 5000;
+    this.#metrics = options.deps.metrics === undefined ? undefined : new ChannelMetrics(options.deps.metrics.registry);
   }
 
   /** Connects (failing with a KafkaStartError that names the cause), joins the group over the bound topics. */
@@ -119,6 +130,10 @@ export class KafkaChannel {
     this.#unsubscribeChanges = this.#deps.changes?.subscribe((event) => {
       if (event.kind === 'all') void this.refresh().catch(() => undefined);
     });
+    if (this.#metrics !== undefined) {
+      this.#lagTimer = setInterval(() => void this.#measureLag(), this.#lagIntervalMs);
+      this.#lagTimer.unref();
+    }
     this.#log.info({ topics: [...this.#bindings.keys()], groupId: this.#config.groupId }, 'kafka channel started');
   }
 
@@ -162,6 +177,7 @@ export class KafkaChannel {
     if (this.#stopping) return;
     this.#stopping = true;
     clearInterval(this.#refreshTimer);
+    clearInterval(this.#lagTimer);
     this.#unsubscribeChanges?.();
     await this.#refreshing?.catch(() => undefined);
     await Promise.all([...this.#streams.keys()].map((stream) => stream.close().catch(() => undefined)));
@@ -299,6 +315,7 @@ export class KafkaChannel {
   async #answer(message: LaneMessage): Promise<OutgoingMessage> {
     const binding = this.#bindings.get(message.topic)!;
     const result = await answer(this.#deps, this.#log, binding.space, message, this.#config.maxMessageBytes);
+    this.#metrics?.answered(result.code);
     let value = result.value;
     if (Buffer.byteLength(value) > this.#config.maxMessageBytes) {
       value = JSON.stringify({
@@ -315,6 +332,41 @@ export class KafkaChannel {
       value,
       headers: result.correlationId === undefined ? {} : { 'x-correlation-id': result.correlationId },
     };
+  }
+
+  /** Lag per assigned partition: the log end offset minus the offset this member committed (or will resume from). */
+  async #measureLag(): Promise<void> {
+    const consumer = this.#consumer;
+    if (consumer === undefined || this.#stopping || !consumer.isActive()) return;
+    const topics = [...new Set([...this.#assigned].map((key) => key.slice(0, key.lastIndexOf(':'))))];
+    if (topics.length === 0) {
+      this.#metrics?.setLag([]);
+      return;
+    }
+    try {
+      const [ends, committed] = await Promise.all([
+        consumer.listOffsets({ topics }),
+        consumer.listCommittedOffsets({ topics: topics.map((topic) => ({ topic, partitions: this.#partitionsOf(topic) })) }),
+      ]);
+      const lags: Array<{ topic: string; partition: number; lag: number }> = [];
+      for (const topic of topics) {
+        for (const partition of this.#partitionsOf(topic)) {
+          const end = ends.get(topic)?.[partition];
+          const done = committed.get(topic)?.[partition];
+          if (end === undefined) continue;
+          lags.push({ topic, partition, lag: Number(done === undefined || done < 0n ? end : end - done) });
+        }
+      }
+      this.#metrics?.setLag(lags);
+    } catch (err) {
+      this.#log.warn({ err: describeKafkaError(err) }, 'kafka lag measurement failed');
+    }
+  }
+
+  #partitionsOf(topic: string): number[] {
+    const partitions: number[] = [];
+    for (const key of this.#assigned) if (key.slice(0, key.lastIndexOf(':')) === topic) partitions.push(Number(key.slice(key.lastIndexOf(':') + 1)));
+    return partitions;
   }
 
   /** Sends until acknowledged. The client retries transient failures itself; a refusal is retried here with backoff. */

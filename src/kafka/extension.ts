@@ -10,7 +10,13 @@ export function kafkaExtension(config: KafkaConfig): ServerExtension {
     async start({ services, logger }) {
       const channel = new KafkaChannel({
         config,
-        deps: { keys: services.keys, solver: services.solver, bindings: services.store.kafka, changes: services.store.changes },
+        deps: {
+          keys: services.keys,
+          solver: services.solver,
+          bindings: services.store.kafka,
+          changes: services.store.changes,
+          metrics: services.metrics,
+        },
         log: logger.child({ component: 'kafka' }),
       });
       await channel.start();

@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { compareToPrepared, equalsPrepared, prepareOperand, ValueSet } from '../../src/engine/cells/operands.ts';
 import { compareLoose, looseEquals } from '../../src/engine/values.ts';
+import { compileGeneralTest } from '../../src/engine/cells/general.ts';
+import type { Operator } from '../../src/engine/cells/operators.ts';
 
 /** Values that stress the coercions: numbers and their texts, boolean-likes, blanks, JSON texts, objects. */
 const tricky = fc.constantFrom<unknown>(
@@ -59,4 +61,27 @@ test('ValueSet members that are objects (from variables) match equal objects and
   assert.equal(set.has('{"code":"A"}'), true);
   assert.equal(set.has({ code: 'B' }), false);
   assert.equal(set.has('x'), true);
+});
+
+test('compiled comparison and between tests agree with compareLoose, fast paths included', () => {
+  const holds = (c: number | undefined, accept: (c: number) => boolean): boolean => c !== undefined && accept(c);
+  const reference: Record<string, (left: unknown, a: unknown, b: unknown) => boolean> = {
+    '<': (l, a) => holds(compareLoose(l, a), (c) => c < 0),
+    '<=': (l, a) => holds(compareLoose(l, a), (c) => c <= 0),
+    '>': (l, a) => holds(compareLoose(l, a), (c) => c > 0),
+    '>=': (l, a) => holds(compareLoose(l, a), (c) => c >= 0),
+    between: (l, a, b) => holds(compareLoose(l, a), (c) => c >= 0) && holds(compareLoose(l, b), (c) => c <= 0),
+    betweenLeftOpen: (l, a, b) => holds(compareLoose(l, a), (c) => c > 0) && holds(compareLoose(l, b), (c) => c <= 0),
+    betweenRightOpen: (l, a, b) => holds(compareLoose(l, a), (c) => c >= 0) && holds(compareLoose(l, b), (c) => c < 0),
+    notBetween: (l, a, b) => holds(compareLoose(l, a), (c) => c < 0) || holds(compareLoose(l, b), (c) => c > 0),
+    '=': (l, a) => l !== null && l !== undefined && looseEquals(l, a),
+  };
+  const scalar = fc.oneof(fc.integer({ min: -5, max: 5 }).map(String), fc.constantFrom('2.5', 'a', 'true', '', ' 3 '));
+  fc.assert(
+    fc.property(fc.constantFrom(...Object.keys(reference)), leftValue, scalar, scalar, (operator, left, a, b) => {
+      const operand = operator.startsWith('between') || operator === 'notBetween' ? [a, b] : a;
+      return compileGeneralTest(operator as Operator, operand)(left) === reference[operator]!(left, a, b);
+    }),
+    { numRuns: 20_000 },
+  );
 });

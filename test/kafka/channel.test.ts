@@ -13,7 +13,7 @@ import {
   bindSpace, channelEnv, deleteTopics, ensureKcat, kafkaEnvironment, kafkaSolves, runCli, seedSpace, spawnServe, startInstance,
   tempDb, TestClient, uniqueId, whenLogged,
 } from './harness.ts';
-import type { Instance, KafkaEnvironment, Request, Response, ResponseCollector, ServeProcess, TempDb } from './harness.ts';
+import type { Instance, KafkaEnvironment, Request, ResponseCollector, ServeProcess, TempDb } from './harness.ts';
 
 const environment = await kafkaEnvironment();
 const skip = 'skip' in environment ? environment.skip : false;
@@ -249,6 +249,23 @@ describe('Kafka channel: the SPEC 4 contract, over a real broker', { skip }, () 
     assert.equal(badPartitions.status, 2);
   });
 
+  test('/metrics counts requests by response code and shows the consumer lag of each partition', async () => {
+    const scrape = async () => (await fetch(`${instance.running.url}/metrics`)).text();
+    const count = (text: string, code: number) => Number(new RegExp(`^verdict_kafka_requests_total\\{code="${code}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+    const text = await scrape();
+    const codeOf = (key: string) => (body(key) as { errors?: Array<{ code: number }> }).errors?.[0]?.code ?? 200;
+    const expected = (code: number) => sent.filter((r) => codeOf(r.key!) === code).length;
+    assert.equal(expected(401), 5);
+    for (const code of [200, 400, 401, 500]) assert.ok(count(text, code) >= expected(code), `code ${code}: ${count(text, code)} >= ${expected(code)}`);
+    // The lag is measured every few seconds; every request is answered, so it settles at 0.
+    const lagLine = new RegExp(`^verdict_kafka_consumer_lag\\{topic="${binding.requestTopic}",partition="0"\\} 0$`, 'm');
+    const deadline = Date.now() + 15_000;
+    while (!lagLine.test(await scrape())) {
+      assert.ok(Date.now() < deadline, 'lag of partition 0 reported as 0');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  });
+
   test('kcat (a client that is not ours) writes a request with headers and reads the documented response', async (t) => {
     const kcat = ensureKcat();
     if (kcat === undefined) {
@@ -281,21 +298,6 @@ function volume(prefix: string, count: number, apiKey: string, partitions: numbe
   );
 }
 
-function countByCorrelation(responses: Response[], prefix: string): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const r of responses) {
-    const id = r.headers['x-correlation-id'];
-    if (id?.startsWith(`${prefix}-`)) counts.set(id, (counts.get(id) ?? 0) + 1);
-  }
-  return counts;
-}
-
-function missingIds(counts: Map<string, number>, prefix: string, count: number): string[] {
-  const missing: string[] = [];
-  for (let i = 0; i < count; i++) if (!counts.has(`${prefix}-${i}`)) missing.push(`${prefix}-${i}`);
-  return missing;
-}
-
 describe('Kafka channel: volume and delivery', { skip }, () => {
   test('10,000 requests over a 3-partition topic: each answered exactly once, with its correlation id', async () => {
     const db = tempDb();
@@ -311,9 +313,9 @@ describe('Kafka channel: volume and delivery', { skip }, () => {
       await responses.waitForCount(10_000, 90_000);
       const elapsed = Date.now() - started;
       console.log(`kafka: 10,000 requests answered in ${elapsed} ms`);
-      const counts = countByCorrelation(responses.responses, 't');
-      assert.deepEqual(missingIds(counts, 't', 10_000), []);
-      assert.equal(responses.responses.length, 10_000, 'no duplicates');
+      assert.deepEqual(responses.missing('t', 10_000), []);
+      assert.deepEqual(responses.duplicates('t'), []);
+      assert.equal(responses.responses.length, 10_000);
       for (const r of responses.responses) {
         const i = Number(r.headers['x-correlation-id']!.slice(2));
         assert.deepEqual(r.body, { data: FRUIT_ANSWERS[FRUITS[i % FRUITS.length]!], correlationId: `t-${i}` });
@@ -362,10 +364,8 @@ describe('Kafka channel: volume and delivery', { skip }, () => {
       await first.close();
       await producing;
       await whenLogged([second], () => second!.assigned().length === 3, 30_000, 'the second instance to take all partitions');
-      await responses.waitFor((all) => missingIds(countByCorrelation(all, 'b'), 'b', 6000).length === 0, 60_000, 'every request of the second wave');
-      const counts = countByCorrelation(responses.responses, 'b');
-      const duplicates = [...counts.values()].filter((n) => n > 1).length;
-      console.log(`kafka: hand-over answered 6,000 requests with ${duplicates} duplicates`);
+      await responses.waitForAll('b', 6000, 60_000);
+      console.log(`kafka: hand-over answered 6,000 requests with ${responses.duplicates('b').length} duplicates`);
     } finally {
       await client.close();
       await second?.close();
@@ -404,11 +404,9 @@ describe('Kafka channel: the `verdict serve` process', { skip }, () => {
       const answeredBeforeKill = responses.responses.length;
       await producing;
       serve = await spawnServe(env);
-      await responses.waitFor((all) => missingIds(countByCorrelation(all, 'k'), 'k', 20_000).length === 0, 120_000, 'all 20,000 requests');
-      const counts = countByCorrelation(responses.responses, 'k');
-      assert.equal(counts.size, 20_000);
-      const duplicates = [...counts.values()].filter((n) => n > 1).length;
-      console.log(`kafka: SIGKILL after ${answeredBeforeKill} answers; 20,000 answered, ${duplicates} of them twice`);
+      await responses.waitForAll('k', 20_000, 120_000);
+      assert.deepEqual(responses.missing('k', 20_000), []);
+      console.log(`kafka: SIGKILL after ${answeredBeforeKill} answers; 20,000 answered, ${responses.duplicates('k').length} of them more than once`);
       assert.ok(answeredBeforeKill < 20_000, 'the kill happened before everything was answered');
     } finally {
       serve?.child.kill('SIGTERM');
@@ -434,9 +432,8 @@ describe('Kafka channel: the `verdict serve` process', { skip }, () => {
       assert.ok(serve.lines.some((l) => l.includes('"kafka channel stopped"')), 'the channel reported its stop');
       await producing;
       serve = await spawnServe(env);
-      await responses.waitFor((all) => missingIds(countByCorrelation(all, 's'), 's', 6000).length === 0, 60_000, 'all 6,000 requests');
-      const counts = countByCorrelation(responses.responses, 's');
-      assert.deepEqual([...counts.entries()].filter(([, n]) => n > 1), [], 'no request answered twice');
+      await responses.waitForAll('s', 6000, 60_000);
+      assert.deepEqual(responses.duplicates('s'), [], 'no request answered twice');
     } finally {
       serve?.child.kill('SIGTERM');
       if (serve) await serve.exited;

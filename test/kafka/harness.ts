@@ -19,7 +19,7 @@ import type { RunningServer } from '../../src/http/server.ts';
 import { kafkaExtension } from '../../src/kafka/extension.ts';
 import { enableKafka } from '../../src/kafka/provision.ts';
 import type { KafkaBinding } from '../../src/store/ports.ts';
-import { broker, hasTool, paths, saslSslBootstrap, startBroker, stopBroker } from '../../scripts/kafka/broker.ts';
+import { acquireBroker, broker, hasTool, paths, releaseBroker, saslSslBootstrap } from '../../scripts/kafka/broker.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CI = process.env.CI === 'true';
@@ -40,7 +40,7 @@ export interface KafkaEnvironment {
 
 /**
  * The broker to test against, or a skip reason. With KAFKA_BROKERS set that broker is used as is; otherwise the
- * development broker is started (and stopped afterwards if this call started it). Without Java (or Maven and no
+ * development broker is started when none runs, and stopped after the last test run using it. Without Java (or Maven and no
  * cached jars) the suites skip loudly, except under CI=true where that is a failure.
  */
 export async function kafkaEnvironment(): Promise<KafkaEnvironment | { skip: string }> {
@@ -63,13 +63,11 @@ export async function kafkaEnvironment(): Promise<KafkaEnvironment | { skip: str
     console.warn(`\n*** ${reason}: SKIPPING the Kafka integration tests ***\n`);
     return { skip: reason };
   }
-  const started = await startBroker();
+  const bootstrap = await acquireBroker();
   return {
-    bootstrap: started.bootstrap,
+    bootstrap,
     sasl: { bootstrap: saslSslBootstrap, caFile: paths.caFile, username: broker.saslUsername, password: broker.saslPassword },
-    stop: async () => {
-      if (started.started) await stopBroker();
-    },
+    stop: () => releaseBroker(),
   };
 }
 
@@ -298,9 +296,12 @@ export class TestClient {
 
 export class ResponseCollector {
   readonly responses: Response[] = [];
+  /** Responses per x-correlation-id header, kept as they arrive so that waits stay cheap at 20,000 responses. */
+  readonly counts = new Map<string, number>();
   #consumer: Consumer<Buffer, Buffer, Buffer, Buffer> | undefined;
   #stream: MessagesStream<Buffer, Buffer, Buffer, Buffer> | undefined;
   #waiters: Array<() => void> = [];
+  #wakeScheduled = false;
 
   async start(target: ClientTarget, topic: string): Promise<void> {
     this.#consumer = new Consumer<Buffer, Buffer, Buffer, Buffer>({ ...connectionOf(target, 'reader'), groupId: uniqueId('test-reader'), maxWaitTime: 200 });
@@ -316,11 +317,20 @@ export class ResponseCollector {
         body = undefined;
       }
       this.responses.push({ key: message.key?.toString(), partition: message.partition, offset: message.offset, headers, text, body });
-      for (const wake of this.#waiters.splice(0)) wake();
+      const id = headers['x-correlation-id'];
+      if (id !== undefined) this.counts.set(id, (this.counts.get(id) ?? 0) + 1);
+      // Waiters are checked once per batch of arrivals, not once per message.
+      if (!this.#wakeScheduled) {
+        this.#wakeScheduled = true;
+        setImmediate(() => {
+          this.#wakeScheduled = false;
+          for (const wake of this.#waiters.splice(0)) wake();
+        });
+      }
     });
   }
 
-  /** Resolves when `done(responses)` holds, checked on every new response. */
+  /** Resolves when `done(responses)` holds, checked as responses arrive. */
   waitFor(done: (responses: Response[]) => boolean, timeoutMs = 30_000, what = 'responses'): Promise<void> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -339,6 +349,22 @@ export class ResponseCollector {
 
   waitForCount(count: number, timeoutMs = 30_000): Promise<void> {
     return this.waitFor((r) => r.length >= count, timeoutMs, `${count} responses`);
+  }
+
+  /** Waits until every correlation id `${prefix}-0` .. `${prefix}-${count - 1}` has been answered. */
+  waitForAll(prefix: string, count: number, timeoutMs: number): Promise<void> {
+    return this.waitFor(() => this.missing(prefix, count).length === 0, timeoutMs, `all ${count} "${prefix}" requests`);
+  }
+
+  missing(prefix: string, count: number): string[] {
+    const missing: string[] = [];
+    for (let i = 0; i < count; i++) if (!this.counts.has(`${prefix}-${i}`)) missing.push(`${prefix}-${i}`);
+    return missing;
+  }
+
+  /** Correlation ids with this prefix answered more than once. */
+  duplicates(prefix: string): string[] {
+    return [...this.counts].filter(([id, n]) => id.startsWith(`${prefix}-`) && n > 1).map(([id]) => id);
   }
 
   byKey(key: string): Response | undefined {

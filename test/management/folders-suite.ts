@@ -108,6 +108,7 @@ export function foldersSuite(kind: 'sqlite' | 'postgres'): void {
       const folders = (await api('POST', '/api/folder/find', { name: 'Flows' })).json as Doc[];
       assert.deepEqual(folders.map((f) => [f.type, f.path]), [['FOLDER', '/Shop/Flows']]);
       assert.deepEqual((await api('POST', '/api/folder/find', { ruleType: 'lookup-table', ruleState: 'pending' })).json, []);
+      assertError(await api('POST', '/api/folder/find', { type: 'SHELF' }), 400, /body\.type must be equal to one of the allowed values/);
     });
 
     test('PUT on a folder replaces its content; rules it no longer places go to the root', { skip }, async () => {
@@ -170,7 +171,7 @@ export function foldersSuite(kind: 'sqlite' | 'postgres'): void {
       const targetApi = apiFor(s.server, target.managementKey);
       const broken: Doc = messageTable('broken', 'broken', 1, 'x');
       broken.decisionTable.rows[0].cells[0].scalarCondition.operator = 'betwen';
-      const body = {
+      const body: Doc = {
         export: {
           exportType: 'FOLDER',
           version: 1,
@@ -191,6 +192,13 @@ export function foldersSuite(kind: 'sqlite' | 'postgres'): void {
       assertError(await targetApi('POST', '/api/folder/import', body), 409, /Rule alias "good" is already used by rule mine/);
       assert.deepEqual((await targetApi('GET', '/api/folder')).json.children.map((c: Doc) => c.type), ['RULE'], 'no folder was created');
       assertError(await targetApi('POST', '/api/folder/import', { export: { data: {} } }), 400, /export\.data\.rules: is required/);
+
+      // A failure after the rules were written (a folder name that cannot be used) rolls them back too.
+      body.export.data.rules = [messageTable('late', 'late', 1, 'x')];
+      body.export.data.structure = { type: 'FOLDER', name: 'F', children: [{ type: 'FOLDER', name: 'a/b', children: [] }, { type: 'RULE', baseId: 'late', version: 1 }] };
+      assertError(await targetApi('POST', '/api/folder/import', body), 400, /export\.data\.structure\.children\[0\]\.name must be a folder name/);
+      assertError(await targetApi('GET', '/api/rule/late'), 404, 'Rule "late" not found');
+      assert.deepEqual((await targetApi('POST', '/api/folder/find', { type: 'FOLDER' })).json, []);
     });
 
     test('rule-flow export lists the flow then the rules it uses; import recreates and solves it', { skip }, async () => {
@@ -215,6 +223,8 @@ export function foldersSuite(kind: 'sqlite' | 'postgres'): void {
       assert.equal(over.status, 200, over.text);
       assert.deepEqual((await targetApi('GET', '/api/space/items')).json.map((i: Doc) => `${i.ruleAlias}@${i.version}`).sort(), ['plant-flow@1', 'plant-flow@2', 'plant-items@1']);
       assertError(await api('GET', '/api/rule-flow/export/nothing-here'), 404, 'Rule "nothing-here" not found');
+      assertError(await targetApi('POST', '/api/rule-flow/import', { export: { data: { rules: [] } } }), 400, 'This is a folder export; import it with POST /api/folder/import');
+      assertError(await targetApi('POST', '/api/rule-flow/import', [{ name: 'half a rule' }]), 400, /^The rule is invalid \(\d+ problems\): \[0\]\.type: is required/);
     });
 
     test('duplicates: groups of active rows with the same conditions, telling repetitions from contradictions', { skip }, async () => {

@@ -31,22 +31,11 @@ export function compileGeneralTest(operator: Operator, operand: unknown): LeftTe
       const p = prepareOperand(operand);
       return (left) => present(left) && !equalsPrepared(left, p);
     }
-    case '<': {
-      const p = prepareOperand(operand);
-      return (left) => compareToPrepared(left, p) < 0;
-    }
-    case '<=': {
-      const p = prepareOperand(operand);
-      return (left) => compareToPrepared(left, p) <= 0;
-    }
-    case '>': {
-      const p = prepareOperand(operand);
-      return (left) => compareToPrepared(left, p) > 0;
-    }
-    case '>=': {
-      const p = prepareOperand(operand);
-      return (left) => compareToPrepared(left, p) >= 0;
-    }
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
+      return comparisonTest(operator, prepareOperand(operand));
     case 'IN': {
       const set = new ValueSet(asArray(operand).map(prepareOperand));
       return (left) => set.has(left);
@@ -101,10 +90,60 @@ function equalityTest(p: PreparedOperand): LeftTest {
   return (left) => equalsPrepared(left, p);
 }
 
+/** A finite JSON number: compared directly when the operand is numeric too (the common case of range cells). */
+function finiteNumber(left: unknown): left is number {
+  return typeof left === 'number' && Number.isFinite(left);
+}
+
+function comparisonTest(operator: Operator, p: PreparedOperand): LeftTest {
+  const n = p.num;
+  if (p.numeric && !p.missing) {
+    switch (operator) {
+      case '<':
+        return (left) => (finiteNumber(left) ? left < n : compareToPrepared(left, p) < 0);
+      case '<=':
+        return (left) => (finiteNumber(left) ? left <= n : compareToPrepared(left, p) <= 0);
+      case '>':
+        return (left) => (finiteNumber(left) ? left > n : compareToPrepared(left, p) > 0);
+      default:
+        return (left) => (finiteNumber(left) ? left >= n : compareToPrepared(left, p) >= 0);
+    }
+  }
+  switch (operator) {
+    case '<':
+      return (left) => compareToPrepared(left, p) < 0;
+    case '<=':
+      return (left) => compareToPrepared(left, p) <= 0;
+    case '>':
+      return (left) => compareToPrepared(left, p) > 0;
+    default:
+      return (left) => compareToPrepared(left, p) >= 0;
+  }
+}
+
 function betweenTest(operator: Operator, bounds: unknown[]): LeftTest {
   if (bounds.length !== 2) return () => false;
   const lo = prepareOperand(bounds[0]);
   const hi = prepareOperand(bounds[1]);
+  if (lo.numeric && hi.numeric && !lo.missing && !hi.missing) {
+    const a = lo.num;
+    const b = hi.num;
+    const slow = betweenGeneric(operator, lo, hi);
+    switch (operator) {
+      case 'between':
+        return (left) => (finiteNumber(left) ? left >= a && left <= b : slow(left));
+      case 'betweenLeftOpen':
+        return (left) => (finiteNumber(left) ? left > a && left <= b : slow(left));
+      case 'betweenRightOpen':
+        return (left) => (finiteNumber(left) ? left >= a && left < b : slow(left));
+      default:
+        return (left) => (finiteNumber(left) ? left < a || left > b : slow(left));
+    }
+  }
+  return betweenGeneric(operator, lo, hi);
+}
+
+function betweenGeneric(operator: Operator, lo: PreparedOperand, hi: PreparedOperand): LeftTest {
   switch (operator) {
     case 'between':
       return (left) => compareToPrepared(left, lo) >= 0 && compareToPrepared(left, hi) <= 0;

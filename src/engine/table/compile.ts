@@ -5,7 +5,7 @@ import type { RuleCompiler } from '../registry.ts';
 import type { CompileOptions, CompiledRule, RuleRef } from '../types.ts';
 import { compilePathGetter, parsePath, type PathSegment } from '../path.ts';
 import { anythingCondition, compileCondition, type CellEnvironment, type CompiledCondition } from '../cells/condition.ts';
-import { compileResultValue, type CompiledValue } from '../cells/result.ts';
+import { compileResultValue } from '../cells/result.ts';
 import { assignSlots, OutputLayout } from '../cells/output-layout.ts';
 import { getBelow, pathsOverlap, ruleVariablesOf, staticResolver } from '../cells/scope.ts';
 import type { Reference } from '../cells/references.ts';
@@ -133,8 +133,23 @@ function conditionColumn(
   if (typeof head === 'string' && calcsLeft.has(head)) left = { kind: 'calc', calcIndex: calcIndex.get(head)!, segments };
   else if (typeof head === 'string' && variables.has(head) && getBelow(variables.get(head), segments, 1) !== undefined) {
     left = { kind: 'variable', value: getBelow(variables.get(head), segments, 1) };
-  } else left = { kind: 'input', read: compilePathGetter(column.target) };
+  } else left = { kind: 'input', read: inputReader(column.target) };
   return { id: column.id, alias: column.alias, path: column.target, condIndex, left };
+}
+
+/** compilePathGetter, with the two-level path (`client.age`) unrolled: it is the most common binding. */
+function inputReader(path: string): (input: unknown) => unknown {
+  const segments = parsePath(path);
+  const [first, second] = segments;
+  if (segments.length === 2 && typeof first === 'string' && typeof second === 'string') {
+    return (input) => {
+      if (input === null || typeof input !== 'object' || !Object.hasOwn(input, first)) return undefined;
+      const parent = (input as Record<string, unknown>)[first];
+      if (parent === null || typeof parent !== 'object' || !Object.hasOwn(parent, second)) return undefined;
+      return (parent as Record<string, unknown>)[second];
+    };
+  }
+  return compilePathGetter(path);
 }
 
 function compileRow(
@@ -184,4 +199,3 @@ function textField(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-export type { CompiledValue };

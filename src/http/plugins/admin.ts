@@ -24,6 +24,8 @@ export function adminTokenMatches(expected: string, given: string | undefined): 
 const errors = (statuses: number[]): Record<string, unknown> =>
   Object.fromEntries(statuses.map((s) => [String(s), { ...errorSchema, description: 'Error' }]));
 
+const SPACE_NAME_RULE = 'a space name is 1-100 letters, digits, "_", "-" or ".", starting with a letter or digit';
+
 const spaceParams = {
   type: 'object',
   required: ['space'],
@@ -74,8 +76,8 @@ export async function adminPlugin(app: FastifyInstance, options: { services: Ser
       body: {
         type: 'object',
         required: ['name'],
-        properties: { name: { type: 'string', pattern: SPACE_NAME.source } },
-        'x-message': 'Request body must be {"name": "<space>"}: 1-100 letters, digits, "_", "-" or ".", starting with a letter or digit',
+        properties: { name: { type: 'string', pattern: SPACE_NAME.source, 'x-message': SPACE_NAME_RULE } },
+        'x-message': `Request body must be {"name": "<space>"}: ${SPACE_NAME_RULE}`,
       },
       response: {
         201: {

@@ -136,7 +136,11 @@ export async function foldersPlugin(app: FastifyInstance, options: ManagementPlu
         description:
           'Validates every rule first and imports all or nothing. Folders merge by name; rule ids are kept (the same id and version overwrites it); a rule new to the space keeps its alias unless another rule has it (409).',
         operationId: op('importFolder'),
-        body: { ...anyObjectSchema, description: 'A folder export (also accepted: one rule, or an array of rules)' },
+        body: {
+          description: 'A folder export (also accepted: one rule, or an array of rules)',
+          anyOf: [anyObjectSchema, { type: 'array', items: anyObjectSchema }],
+          'x-message': 'Request body must be a folder export {"export": {"data": {"structure", "rules"}}}, a rule, or an array of rules',
+        },
         response: {
           200: {
             type: 'object',

@@ -1,0 +1,3 @@
+import { managementStoreSuite } from './store-suite.ts';
+
+managementStoreSuite('postgres');
