@@ -13,7 +13,7 @@ import { profileFlags, ratio } from '../lib/case.ts';
 import { summarise } from '../lib/measure.ts';
 import type { Sample } from '../lib/measure.ts';
 import type { Started } from '../lib/processes.ts';
-import { freePort, runToEnd, start, waitForHttp } from '../lib/processes.ts';
+import { cpuSeconds, freePort, runToEnd, start, waitForHttp } from '../lib/processes.ts';
 import { toVerdictTable, verdictStrategy } from '../lib/to-verdict.ts';
 import { loanInputs, loanTable, smallInputs, smallTable } from './tables.ts';
 import { BULK_SIZE, smallBulkInputs } from './engine-bulk.ts';
@@ -25,11 +25,16 @@ interface Load {
   p50: number;
   p99: number;
   failed: number;
+  /** Server CPU time per request (µs), when /proc can tell. */
+  cpuUs: number | undefined;
 }
 
-async function load(url: string, headers: Record<string, string>, body: string, seconds: number): Promise<Load> {
+async function load(url: string, headers: Record<string, string>, body: string, seconds: number, server?: Started): Promise<Load> {
+  const cpuBefore = cpuSeconds(server?.child.pid);
   const r = await autocannon({ url, method: 'POST', headers, body, connections: CONNECTIONS, pipelining: 1, duration: seconds });
-  return { reqPerSec: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, failed: r.non2xx + r.errors + r.timeouts };
+  const cpuAfter = cpuSeconds(server?.child.pid);
+  const cpuUs = cpuBefore !== undefined && cpuAfter !== undefined && r.requests.total > 0 ? ((cpuAfter - cpuBefore) * 1e6) / r.requests.total : undefined;
+  return { reqPerSec: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, failed: r.non2xx + r.errors + r.timeouts, cpuUs };
 }
 
 function cli(ctx: BenchContext, args: string[], env: Record<string, string>): Promise<string> {
@@ -123,8 +128,8 @@ async function measure(ctx: BenchContext, result: CaseResult): Promise<void> {
     await load(fastifyUrl, headers, body, ctx.quick ? 1 : 3);
     const runs: Record<'verdict' | 'fastify', Load[]> = { verdict: [], fastify: [] };
     for (let r = 0; r < ctx.timing.runs; r++) {
-      runs.verdict.push(await load(verdictUrl, headers, body, seconds));
-      runs.fastify.push(await load(fastifyUrl, headers, body, seconds));
+      runs.verdict.push(await load(verdictUrl, headers, body, seconds, verdict.server));
+      runs.fastify.push(await load(fastifyUrl, headers, body, seconds, bare));
       ctx.log(`  http run ${r + 1}: Verdict ${Math.round(runs.verdict[r].reqPerSec)} req/s, Fastify ${Math.round(runs.fastify[r].reqPerSec)} req/s`);
     }
     for (const [name, server, loads] of [['verdict serve', verdict.server, runs.verdict], ['bare Fastify', bare, runs.fastify]] as const) {
@@ -136,6 +141,8 @@ async function measure(ctx: BenchContext, result: CaseResult): Promise<void> {
       }
     }
     const rate = (loads: Load[]): Sample => summarise(loads.map((l) => l.reqPerSec), 'ops/s');
+    const cpu = (loads: Load[]): Sample | undefined =>
+      loads.every((l) => l.cpuUs !== undefined) ? summarise(loads.map((l) => l.cpuUs!), 'µs') : undefined;
     const latency = (loads: Load[], key: 'p50' | 'p99'): Sample => summarise(loads.map((l) => l[key]), 'ms');
     result.measurements.push(
       { scenario: 'solve', engine: 'verdict', label: 'verdict serve (req/s)', sample: rate(runs.verdict) },
@@ -145,6 +152,14 @@ async function measure(ctx: BenchContext, result: CaseResult): Promise<void> {
       { scenario: 'latency p99', engine: 'verdict', label: 'verdict serve p99', sample: latency(runs.verdict, 'p99') },
       { scenario: 'latency p99', engine: 'fastify', label: 'bare Fastify p99', sample: latency(runs.fastify, 'p99') },
     );
+    const verdictCpu = cpu(runs.verdict);
+    const fastifyCpu = cpu(runs.fastify);
+    if (verdictCpu && fastifyCpu) {
+      result.measurements.push(
+        { scenario: 'server CPU per request', engine: 'verdict', label: 'verdict serve', sample: verdictCpu },
+        { scenario: 'server CPU per request', engine: 'fastify', label: 'bare Fastify', sample: fastifyCpu },
+      );
+    }
 
     // 10,000-input bulks, one request at a time: on the 500-row table (as case (g)) and on the small table.
     const bulk = await bulkOverHttp(ctx, result, 'bulk 10,000 (500-row table)', `${verdict.base}/rule/solve/bench-loan`, { ...headers, 'x-strategy': verdictStrategy(loan) }, loanInputs(BULK_SIZE, 7));
@@ -170,6 +185,9 @@ async function measure(ctx: BenchContext, result: CaseResult): Promise<void> {
       verdict: v, fastify: f, ratio: ratio(v, f),
       p50Ms: latency(runs.verdict, 'p50').median, p99Ms: latency(runs.verdict, 'p99').median,
       fastifyP50Ms: latency(runs.fastify, 'p50').median, fastifyP99Ms: latency(runs.fastify, 'p99').median,
+      verdictCpuUsPerRequest: verdictCpu?.median ?? null, fastifyCpuUsPerRequest: fastifyCpu?.median ?? null,
+      // Server capacity per core, Verdict / Fastify: steadier than the req/s ratio on a shared machine.
+      cpuRatio: verdictCpu && fastifyCpu ? Math.round((fastifyCpu.median / verdictCpu.median) * 100) / 100 : null,
       bulk10kMs: bulk, bulk10kSmallMs: bulkSmall, connections: CONNECTIONS, logLevel: 'warn', verdictLogInfo: infoRate, ratioLogInfo: ratio(infoRate, f),
     };
     result.notes.push(`autocannon with ${CONNECTIONS} connections, ${seconds} s per run, Verdict and Fastify runs alternating; verdict serve at LOG_LEVEL=warn`);

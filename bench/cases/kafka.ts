@@ -12,7 +12,7 @@ import { KafkaLoadClient } from '../lib/kafka-load.ts';
 import type { KafkaRunResult } from '../lib/kafka-load.ts';
 import { summarise } from '../lib/measure.ts';
 import type { Started } from '../lib/processes.ts';
-import { freePort, runToEnd, start, waitForHttp } from '../lib/processes.ts';
+import { cpuSeconds, freePort, runToEnd, start, waitForHttp } from '../lib/processes.ts';
 import { toVerdictTable } from '../lib/to-verdict.ts';
 import { smallInputs, smallTable } from './tables.ts';
 
@@ -103,14 +103,21 @@ async function measure(ctx: BenchContext, result: CaseResult, brokers: string[])
     await toRaw.probe({ requestTopic: rawIn, ...request }, 60_000);
 
     const total = ctx.quick ? 3000 : 20_000;
-    const run = (client: KafkaLoadClient, topic: string) => client.run({ requestTopic: topic, ...request, total, window: WINDOW, timeoutMs: 30_000 });
+    const cpuUs: Record<'verdict' | 'raw', number[]> = { verdict: [], raw: [] };
+    const run = async (client: KafkaLoadClient, topic: string, server?: Started, into?: number[]) => {
+      const before = cpuSeconds(server?.child.pid);
+      const outcome = await client.run({ requestTopic: topic, ...request, total, window: WINDOW, timeoutMs: 30_000 });
+      const after = cpuSeconds(server?.child.pid);
+      if (into && before !== undefined && after !== undefined) into.push(((after - before) * 1e6) / outcome.received);
+      return outcome;
+    };
     ctx.log(`  kafka: warm-up (${total} messages each, ${WINDOW} unanswered at most, ${partitions} partitions)`);
     await run(toVerdict, requestTopic);
     await run(toRaw, rawIn);
     const runs: Record<'verdict' | 'raw', KafkaRunResult[]> = { verdict: [], raw: [] };
     for (let r = 0; r < ctx.timing.runs; r++) {
-      runs.verdict.push(await run(toVerdict, requestTopic));
-      runs.raw.push(await run(toRaw, rawIn));
+      runs.verdict.push(await run(toVerdict, requestTopic, verdict, cpuUs.verdict));
+      runs.raw.push(await run(toRaw, rawIn, pipe, cpuUs.raw));
       ctx.log(`  kafka run ${r + 1}: Verdict ${Math.round(runs.verdict[r].perSecond)}/s (p99 ${runs.verdict[r].p99Ms.toFixed(1)} ms), raw ${Math.round(runs.raw[r].perSecond)}/s (p99 ${runs.raw[r].p99Ms.toFixed(1)} ms)`);
     }
     const errors = runs.verdict.reduce((n, r) => n + r.errors, 0);
@@ -128,11 +135,21 @@ async function measure(ctx: BenchContext, result: CaseResult, brokers: string[])
       { scenario: 'latency p99', engine: 'verdict', label: 'Verdict channel p99', sample: lat(runs.verdict, 'p99Ms') },
       { scenario: 'latency p99', engine: 'raw-pipe', label: 'raw pipe p99', sample: lat(runs.raw, 'p99Ms') },
     );
+    const cpuOf = (values: number[]) => (values.length === ctx.timing.runs ? summarise(values, 'µs') : undefined);
+    const verdictCpu = cpuOf(cpuUs.verdict);
+    const rawCpu = cpuOf(cpuUs.raw);
+    if (verdictCpu && rawCpu) {
+      result.measurements.push(
+        { scenario: 'process CPU per message', engine: 'verdict', label: 'verdict serve', sample: verdictCpu },
+        { scenario: 'process CPU per message', engine: 'raw-pipe', label: 'raw pipe', sample: rawCpu },
+      );
+    }
     const v = rate(runs.verdict).median;
     const raw = rate(runs.raw).median;
     result.summary = {
       verdict: v, raw, ratio: ratio(v, raw), p99Ms: lat(runs.verdict, 'p99Ms').median, p50Ms: lat(runs.verdict, 'p50Ms').median,
       rawP99Ms: lat(runs.raw, 'p99Ms').median, messagesPerRun: total, window: WINDOW, partitions,
+      verdictCpuUsPerMessage: verdictCpu?.median ?? null, rawCpuUsPerMessage: rawCpu?.median ?? null,
     };
     result.notes.push(`${total} messages per run, at most ${WINDOW} unanswered; latency from produce call to response read; one verdict serve instance`);
   } finally {

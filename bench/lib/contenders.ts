@@ -5,7 +5,7 @@ import type { ZenDecision } from '@gorules/zen-engine';
 import { compileRule, solve, solveSync } from '../../src/engine/index.ts';
 import type { CompiledRule, SolveOptions } from '../../src/engine/index.ts';
 import type { Answer } from './answers.ts';
-import { checkAgreement, fromVerdict, fromZen } from './answers.ts';
+import { difference, fromVerdict, fromZen } from './answers.ts';
 import type { BenchContext, CaseResult, Measurement } from './case.ts';
 import { errorText } from './case.ts';
 import { measureAsync, measureSync } from './measure.ts';
@@ -112,6 +112,7 @@ export interface RaceOutcome {
   /** Best median ops/s per engine (the best in-flight level for async engines). */
   best: Partial<Record<Contender['engine'], number>>;
   measurements: Measurement[];
+  /** Every contender built gave the same answers. */
   agreed: boolean;
 }
 
@@ -122,8 +123,8 @@ function modeLabel(c: Contender, concurrency: number): string {
 }
 
 /**
- * Checks the contenders agree on every input, then measures each with inputs rotating. A disagreement is recorded
- * and nothing is timed: a fast wrong answer is not a result.
+ * Checks that the contenders agree on every input, then measures each with inputs rotating. A contender whose
+ * answers differ is recorded and not timed: a fast wrong answer is not a result.
  */
 export async function race(
   ctx: BenchContext,
@@ -132,21 +133,36 @@ export async function race(
   contenders: (Contender | undefined)[],
   inputs: readonly unknown[],
 ): Promise<RaceOutcome> {
-  const present = contenders.filter((c): c is Contender => c !== undefined);
+  const built = contenders.filter((c): c is Contender => c !== undefined);
   const outcome: RaceOutcome = { best: {}, measurements: [], agreed: false };
-  if (present.length === 0) return outcome;
+  if (built.length === 0) return outcome;
+  // Each contender is checked against the first (Verdict's main form); one that disagrees is not timed, the
+  // others still are, so a wrong peer or variant cannot hide the figures of the rest.
+  const [reference, ...others] = built;
+  const expected: Answer[] = [];
   try {
-    const agreement = await checkAgreement(
-      present.map((c) => ({ engine: c.label, answer: (input: unknown) => c.answer(input), limit: c.checkLimit })),
-      inputs,
-    );
-    result.agreement.push({ scenario, ...agreement });
+    for (const input of inputs) expected.push(await reference.answer(input));
   } catch (error) {
-    result.notes.push(`${scenario}: answers differ, not timed: ${errorText(error)}`);
+    result.notes.push(`${scenario}: ${reference.label} failed on input #${expected.length}, nothing timed: ${errorText(error)}`);
     result.status = 'failed';
     return outcome;
   }
-  outcome.agreed = true;
+  const present: Contender[] = [reference];
+  for (const other of others) {
+    const limit = Math.min(other.checkLimit ?? inputs.length, inputs.length);
+    try {
+      for (let i = 0; i < limit; i++) {
+        const d = difference(expected[i], await other.answer(inputs[i]));
+        if (d) throw new Error(`input #${i} ${JSON.stringify(inputs[i])}: ${d}\n  ${reference.label}: ${JSON.stringify(expected[i])}`);
+      }
+      present.push(other);
+    } catch (error) {
+      result.notes.push(`${scenario}: ${other.label} disagrees with ${reference.label}, not timed: ${errorText(error)}`);
+      result.status = 'failed';
+    }
+  }
+  result.agreement.push({ scenario, inputs: inputs.length, engines: present.map((c) => c.label), nonEmpty: expected.filter((a) => a.length > 0).length });
+  outcome.agreed = present.length === built.length;
   const n = inputs.length;
   for (const c of present) {
     const levels = c.sync ? [1] : (c.concurrency ?? [1]).map((level) => (ctx.quick ? Math.min(level, QUICK_MAX_IN_FLIGHT) : level));

@@ -12,7 +12,7 @@ export interface TimingOptions {
 }
 
 export interface Sample {
-  unit: 'ops/s' | 'ms';
+  unit: 'ops/s' | 'ms' | 'µs';
   median: number;
   min: number;
   max: number;

@@ -1,6 +1,7 @@
 // Starting and stopping the servers a case measures (each its own process), and waiting for them to answer.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -76,3 +77,23 @@ export function runToEnd(command: string, args: string[], env: Record<string, st
     child.on('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`${[command, ...args].join(' ')} exited ${code}: ${stderr || stdout}`))));
   });
 }
+
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc (Linux); undefined elsewhere. Per-request CPU
+ * is a steadier figure than req/s on a shared machine: other processes take wall time, not our CPU time.
+ */
+export function cpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may contain spaces) start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks / CLOCK_TICKS : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
+const CLOCK_TICKS = 100;

@@ -1,8 +1,22 @@
 // The `verdict` command line (SPEC §6). A thin adapter: each subcommand parses its arguments and calls the
 // engine or the service; every failure ends as one line on stderr and exit code 1 (rule/input) or 2 (usage).
 import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { Command } from 'commander';
 import { describeFailure } from './errors.ts';
+
+// Rule authors write regular expressions (TEST, MATCH, REPLACE, SPLIT). V8's backtracking engine can spend
+// exponential time on patterns like `(a+)+$`; with this flag it falls back to its linear-time engine instead, so
+// no rule can hang the process. Set before any rule is compiled; it affects only this process.
+setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+
+// `verdict solve … | head` closes the pipe early; that is the reader's choice, not an error worth a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+}
 
 /** What every module under commands/ exports. Subcommands are added with `program.command(name)` so they
  * inherit the error handling configured below. */

@@ -8,13 +8,14 @@
 import { Admin, Consumer } from '@platformatic/kafka';
 import type { GroupAssignment, Message, MessagesStream } from '@platformatic/kafka';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { KafkaConfig } from '../config.ts';
 import type { Registry } from 'prom-client';
+import type { KafkaConfig } from '../config.ts';
 import type { ChangeFeed, KafkaBinding, KafkaBindingStore } from '../store/ports.ts';
 import { OffsetCommitter } from './committer.ts';
-import { clientConnection, describeKafkaError, startError } from './connection.ts';
+import { clientConnection, describeKafkaError, KafkaStartError, startError } from './connection.ts';
 import type { ClientConnection } from './connection.ts';
 import { answer } from './handler.ts';
+import { responseBody } from './protocol.ts';
 import type { ChannelLogger, SolveDeps } from './handler.ts';
 import { PartitionLane } from './lane.ts';
 import type { LaneContext, LaneMessage } from './lane.ts';
@@ -74,6 +75,8 @@ export class KafkaChannel {
   #refreshAgain = false;
   #unsubscribeChanges: (() => void) | undefined;
   #answered = 0;
+  #admin: Admin | undefined;
+  #reportedMissing = new Set<string>();
 
   constructor(options: KafkaChannelOptions) {
     this.#config = options.config;
@@ -123,12 +126,12 @@ export class KafkaChannel {
       await this.refresh();
     } catch (err) {
       await this.stop().catch(() => undefined);
-      throw startError(this.#config, err);
+      throw new KafkaStartError(`Kafka: cannot subscribe to the request topics: ${describeKafkaError(err)}`, { cause: err });
     }
-    this.#refreshTimer = setInterval(() => void this.refresh().catch(() => undefined), this.#config.topicRefreshMs);
+    this.#refreshTimer = setInterval(() => void this.#refreshLogged(), this.#config.topicRefreshMs);
     this.#refreshTimer.unref();
     this.#unsubscribeChanges = this.#deps.changes?.subscribe((event) => {
-      if (event.kind === 'all') void this.refresh().catch(() => undefined);
+      if (event.kind === 'all') void this.#refreshLogged();
     });
     if (this.#metrics !== undefined) {
       this.#lagTimer = setInterval(() => void this.#measureLag(), this.#lagIntervalMs);
@@ -154,6 +157,15 @@ export class KafkaChannel {
       }
     })();
     return this.#refreshing;
+  }
+
+  /** A refresh in the background: a failure (store or brokers unreachable) is logged and retried at the next one. */
+  async #refreshLogged(): Promise<void> {
+    try {
+      await this.refresh();
+    } catch (err) {
+      if (!this.#stopping) this.#log.warn({ err: describeKafkaError(err) }, 'kafka topic refresh failed; will retry');
+    }
   }
 
   /** For /health/ready: throws when the brokers cannot be reached. */
@@ -189,6 +201,7 @@ export class KafkaChannel {
     await this.#committer?.flush();
     await this.#consumer?.close(true).catch((err: unknown) => this.#log.warn({ err: describeKafkaError(err) }, 'kafka consumer close failed'));
     await this.#responder?.producer.close().catch(() => undefined);
+    await this.#admin?.close().catch(() => undefined);
     this.#log.info({ answered: this.#answered }, 'kafka channel stopped');
   }
 
@@ -235,18 +248,17 @@ export class KafkaChannel {
     this.#log.info({ topics: added }, 'kafka request topics subscribed');
   }
 
-  /** Bound topics that exist on the brokers; a missing one is reported and retried at the next refresh. */
+  /** Bound topics that exist on the brokers; a missing one is reported (once) and retried at every refresh. */
   async #existingTopics(topics: string[]): Promise<string[]> {
-    const existing: string[] = [];
-    const missing: string[] = [];
-    const admin = new Admin({ ...clientConnection(this.#config, 'probe'), retries: 1 });
-    try {
-      const listed = new Set(await admin.listTopics());
-      for (const topic of topics) (listed.has(topic) ? existing : missing).push(topic);
-    } finally {
-      await admin.close().catch(() => undefined);
+    this.#admin ??= new Admin({ ...clientConnection(this.#config, 'admin'), retries: 1 });
+    const listed = new Set(await this.#admin.listTopics());
+    const existing = topics.filter((topic) => listed.has(topic));
+    const missing = topics.filter((topic) => !listed.has(topic) && !this.#reportedMissing.has(topic));
+    for (const topic of existing) this.#reportedMissing.delete(topic);
+    if (missing.length > 0) {
+      for (const topic of missing) this.#reportedMissing.add(topic);
+      this.#log.warn({ topics: missing }, 'bound kafka request topics do not exist on the brokers; not consumed until they do');
     }
-    if (missing.length > 0) this.#log.warn({ topics: missing }, 'bound kafka request topics do not exist on the brokers; not consumed');
     return existing;
   }
 
@@ -256,7 +268,7 @@ export class KafkaChannel {
     if (this.#stopping) return;
     this.#log.error({ err: describeKafkaError(err), topics }, 'kafka request stream failed; resubscribing');
     void stream.close().catch(() => undefined);
-    void sleep(1000).then(() => this.refresh()).catch(() => undefined);
+    void sleep(1000).then(() => this.#refreshLogged());
   }
 
   #onAssignment(assignments: GroupAssignment[]): void {
@@ -275,8 +287,9 @@ export class KafkaChannel {
 
   #dispatch(message: Message<Buffer, Buffer, Buffer, Buffer>): void {
     const key = `${message.topic}:${message.partition}`;
-    // Fetched before a rebalance moved the partition away: its new owner reads it from the committed offset.
-    if (this.#stopping || !this.#assigned.has(key)) return;
+    // Fetched before a rebalance moved the partition away (its new owner reads it from the committed offset), or
+    // from a topic unbound meanwhile.
+    if (this.#stopping || !this.#assigned.has(key) || !this.#bindings.has(message.topic)) return;
     let lane = this.#lanes.get(key);
     if (lane === undefined) {
       lane = new PartitionLane(message.topic, message.partition, this.#laneContext);
@@ -313,17 +326,18 @@ export class KafkaChannel {
   };
 
   async #answer(message: LaneMessage): Promise<OutgoingMessage> {
-    const binding = this.#bindings.get(message.topic)!;
+    const binding = this.#bindings.get(message.topic);
+    if (binding === undefined) throw new Error(`request topic ${message.topic} is no longer bound`);
     const result = await answer(this.#deps, this.#log, binding.space, message, this.#config.maxMessageBytes);
-    this.#metrics?.answered(result.code);
-    let value = result.value;
-    if (Buffer.byteLength(value) > this.#config.maxMessageBytes) {
-      value = JSON.stringify({
-        data: [],
-        errors: [{ code: 400, message: `The result is ${Buffer.byteLength(value)} bytes, over the response limit of ${this.#config.maxMessageBytes} bytes` }],
-        ...(result.correlationId === undefined ? {} : { correlationId: result.correlationId }),
-      });
+    let { value, code } = result;
+    const size = Buffer.byteLength(value);
+    if (size > this.#config.maxMessageBytes) {
+      // The brokers would refuse it (and the partition would stall on it): the client gets an error instead.
+      code = 400;
+      const error = { code, message: `The result is ${size} bytes, over the response limit of ${this.#config.maxMessageBytes} bytes` };
+      value = responseBody({ error }, result.correlationId);
     }
+    this.#metrics?.answered(code);
     return {
       topic: binding.responseTopic,
       // Same partition number as the request: responses of one request partition stay in order for the client.

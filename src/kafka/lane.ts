@@ -96,7 +96,14 @@ export class PartitionLane {
         const started: Started = { offset: message.offset, leaderEpoch: message.leaderEpoch, done: false, acknowledged: false };
         this.#started.push(started);
         // Answers are computed in order; acknowledgements are awaited concurrently so that responses batch.
-        const response = await this.#context.answer(message);
+        let response: OutgoingMessage;
+        try {
+          response = await this.#context.answer(message);
+        } catch {
+          // Not answerable here (the topic was unbound meanwhile): leave it uncommitted for whoever reads it next.
+          this.#finish(started, false);
+          continue;
+        }
         void this.#context.deliver(response).then(
           (ok) => this.#finish(started, ok),
           () => this.#finish(started, false),

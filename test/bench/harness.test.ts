@@ -7,9 +7,12 @@ import { test } from 'node:test';
 import { checkAgreement, difference, fromZen } from '../../bench/lib/answers.ts';
 import type { CaseResult } from '../../bench/lib/case.ts';
 import { ratio } from '../../bench/lib/case.ts';
+import type { Contender } from '../../bench/lib/contenders.ts';
+import { race } from '../../bench/lib/contenders.ts';
 import { measureAsync, measureSync, summarise } from '../../bench/lib/measure.ts';
 import { parseOptions } from '../../bench/lib/options.ts';
 import { buildReport, writeReport } from '../../bench/lib/report.ts';
+import { cpuSeconds } from '../../bench/lib/processes.ts';
 
 test('options: --quick shortens runs but keeps at least 5; bad options are refused', () => {
   const quick = parseOptions(['--quick']);
@@ -113,4 +116,34 @@ test('the report carries the required keys (null when not measured), the targets
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('cpuSeconds reads a live process\'s CPU time on Linux, and nothing for an unknown pid', () => {
+  const before = cpuSeconds(process.pid);
+  if (process.platform === 'linux') {
+    assert.equal(typeof before, 'number');
+    let x = 0;
+    const end = Date.now() + 60;
+    while (Date.now() < end) x += Math.sqrt(x + 1);
+    assert.ok(cpuSeconds(process.pid)! >= before! && x > 0);
+  }
+  assert.equal(cpuSeconds(undefined), undefined);
+  assert.equal(cpuSeconds(2 ** 30), undefined);
+});
+
+test('race times only the contenders that agree with the reference, and says which one did not', async () => {
+  const result: CaseResult = { id: 'x', title: 'x', status: 'ok', notes: [], agreement: [], measurements: [], summary: {}, durationMs: 0 };
+  const ctx = { quick: true, timing: { runs: 5, runMs: 2, warmupMs: 2 }, repoRoot: '.', sharedDir: '.', log: () => undefined };
+  const good: Contender = { engine: 'verdict', label: 'Verdict', answer: async (i) => [{ v: i }], sync: (i) => [{ v: i }] };
+  const peer: Contender = { engine: 'zen', label: 'zen', answer: async (i) => [{ v: i }], async: async (i) => [{ v: i }], concurrency: [1, 64] };
+  const wrong: Contender = { engine: 'json-rules-engine', label: 'json-rules-engine', answer: async () => [], async: async () => [], concurrency: [1] };
+  const outcome = await race(ctx, result, 's', [good, peer, wrong, undefined], [1, 2, 3]);
+  assert.equal(outcome.agreed, false);
+  assert.equal(result.status, 'failed');
+  assert.match(result.notes[0], /s: json-rules-engine disagrees with Verdict, not timed: input #0 1: \$: 1 items vs 0 items/);
+  assert.deepEqual(result.agreement, [{ scenario: 's', inputs: 3, engines: ['Verdict', 'zen'], nonEmpty: 3 }]);
+  // zen is measured at 1 and (capped by --quick) 16 in flight; json-rules-engine not at all.
+  assert.deepEqual(result.measurements.map((m) => m.label), ['Verdict', 'zen (awaited one at a time)', 'zen (16 in flight)']);
+  assert.ok((outcome.best.verdict ?? 0) > 0 && (outcome.best.zen ?? 0) > 0);
+  assert.equal(outcome.best['json-rules-engine'], undefined);
 });

@@ -110,6 +110,7 @@ describe('Kafka channel: the SPEC 4 contract, over a real broker', { skip }, () 
       request('rule-error', key, { 'rule-id': 'thrower', ...corr('rule-error') }, {}),
       request('timeout', key, { 'rule-id': 'spin', ...corr('timeout') }, {}),
       request('huge', key, { 'rule-id': 'fruit-prices', ...corr('huge') }, { fruit: 'apple', pad: 'x'.repeat(3000) }),
+      request('big-result', key, { 'rule-id': 'big-result', ...corr('big-result') }, {}),
       request('empty-correlation', key, { 'rule-id': 'fruit-prices', 'x-correlation-id': '' }, { fruit: 'apple' }),
       request('after-the-bad-ones', key, { 'rule-id': 'fruit-prices', ...corr('after-the-bad-ones') }, { fruit: 'plum' }),
       request('partition-1', key, { 'rule-id': 'fruit-prices', ...corr('partition-1') }, { fruit: 'apple' }, 1),
@@ -170,6 +171,11 @@ describe('Kafka channel: the SPEC 4 contract, over a real broker', { skip }, () 
     assert.deepEqual(body('number'), error('number', 400, 'Message value must be a JSON object (the input data), got a number'));
     assert.deepEqual(body('null-value'), error('null-value', 400, 'Message value is empty; it must be the input JSON object'));
     assert.deepEqual(body('huge'), error('huge', 400, `Message value is ${sent.find((r) => r.key === 'huge')!.value!.length} bytes, over the limit of 2048 bytes`));
+  });
+
+  test('400: a result too large for a response message is answered with an error instead', () => {
+    const size = JSON.stringify({ data: [{ big: 'x'.repeat(3000) }], correlationId: 'c-big-result' }).length;
+    assert.deepEqual(body('big-result'), error('big-result', 400, `The result is ${size} bytes, over the response limit of 2048 bytes`));
   });
 
   test('400: a missing or doubled rule header, a bad version', () => {
@@ -249,6 +255,12 @@ describe('Kafka channel: the SPEC 4 contract, over a real broker', { skip }, () 
     assert.equal(badPartitions.status, 2);
   });
 
+  test('/health/ready includes the Kafka channel', async () => {
+    const reply = await fetch(`${instance.running.url}/health/ready`);
+    assert.equal(reply.status, 200);
+    assert.deepEqual(((await reply.json()) as { checks: Record<string, string> }).checks, { store: 'ok', kafka: 'ok' });
+  });
+
   test('/metrics counts requests by response code and shows the consumer lag of each partition', async () => {
     const scrape = async () => (await fetch(`${instance.running.url}/metrics`)).text();
     const count = (text: string, code: number) => Number(new RegExp(`^verdict_kafka_requests_total\\{code="${code}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
@@ -288,6 +300,18 @@ describe('Kafka channel: the SPEC 4 contract, over a real broker', { skip }, () 
     assert.equal(read.status, 0, read.stderr);
     const line = read.stdout.split('\n').find((l) => l.startsWith('kcat-1|'));
     assert.equal(line, `kcat-1|x-correlation-id=kcat-corr|${JSON.stringify({ data: FRUIT_ANSWERS.pear, correlationId: 'kcat-corr' })}`);
+  });
+
+  test('unbinding a topic (admin API) stops its consumption; the other topics keep being answered', async () => {
+    const bindings = await instance.running.services.store.kafka.list('other');
+    assert.equal(bindings.length, 1);
+    assert.equal(await instance.running.services.store.kafka.unbind(bindings[0]!.requestTopic), true);
+    await whenLogged([instance], () => instance.logs.some((l) => l.msg === 'kafka topics unbound; resubscribing'), 15_000, 'the unbind to be seen');
+    const before = responses.responses.length;
+    await client.produce(binding.requestTopic, [request('after-unbind', shop.solverKey, { 'rule-id': 'fruit-prices', ...corr('after-unbind') }, { fruit: 'apple' }, 2)]);
+    await responses.waitFor((all) => all.some((r) => r.key === 'after-unbind'), 30_000, 'the request after the unbind');
+    assert.deepEqual(body('after-unbind'), { data: FRUIT_ANSWERS.apple, correlationId: 'c-after-unbind' });
+    assert.equal(responses.responses.length, before + 1, 'nothing answered twice after resubscribing');
   });
 });
 

@@ -124,5 +124,6 @@ export function contractRules(): Doc[] {
     messageTable('rule-dup-2', 'dup', 1, 'second'),
     script('rule-thrower', 'thrower', 'throw new Error("fruit is required");'),
     script('rule-spin', 'spin', 'while (true) {}'),
+    script('rule-big', 'big-result', "output.big = 'x'.repeat(3000);\nreturn output;"),
   ];
 }
