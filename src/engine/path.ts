@@ -16,8 +16,14 @@ export function parsePath(path: string): PathSegment[] {
 
 /** The value at `segments`, or undefined when any step is missing (missing is not null). */
 export function getAt(root: unknown, segments: readonly PathSegment[]): unknown {
+  return getBelow(root, segments, 0);
+}
+
+/** The value at `segments` read from segment `start` on (a variable's value for `var.a.b`, start 1). */
+export function getBelow(root: unknown, segments: readonly PathSegment[], start: number): unknown {
   let current: unknown = root;
-  for (const segment of segments) {
+  for (let i = start; i < segments.length; i++) {
+    const segment = segments[i]!;
     if (current === null || typeof current !== 'object') return undefined;
     if (typeof segment === 'number') {
       if (!Array.isArray(current)) return undefined;

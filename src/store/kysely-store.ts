@@ -44,6 +44,26 @@ export function ruleRow(space: string, document: Record<string, unknown>, now: s
   };
 }
 
+/** Writes one rule version, replacing the stored one of the same (space, ruleId, version) but keeping its created_at. */
+export async function upsertRuleRow(db: Kysely<Database>, row: RulesTable): Promise<void> {
+  await db
+    .insertInto('rules')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['space', 'rule_id', 'version']).doUpdateSet({
+        alias: row.alias,
+        name: row.name,
+        type: row.type,
+        status: row.status,
+        locked: row.locked,
+        tags: row.tags,
+        document: row.document,
+        updated_at: row.updated_at,
+      }),
+    )
+    .execute();
+}
+
 export function toHead(row: Omit<RulesTable, 'document'>): RuleHead {
   return {
     space: row.space,
@@ -206,22 +226,7 @@ export class KyselyStore implements Store {
         const rows = documents.map((d) => ruleRow(space, d, now));
         return this.#write(ruleEvents(space, rows.map((r) => r.rule_id)), async (trx) => {
           for (const row of rows) {
-            await trx
-              .insertInto('rules')
-              .values(row)
-              .onConflict((oc) =>
-                oc.columns(['space', 'rule_id', 'version']).doUpdateSet({
-                  alias: row.alias,
-                  name: row.name,
-                  type: row.type,
-                  status: row.status,
-                  locked: row.locked,
-                  tags: row.tags,
-                  document: row.document,
-                  updated_at: row.updated_at,
-                }),
-              )
-              .execute();
+            await upsertRuleRow(trx, row);
           }
           return rows.map(toStoredRule);
         });

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
 import { encodeChange, NOTIFY_CHANNEL } from './change-feed.ts';
 import type { LocalChangeFeed } from './change-feed.ts';
-import { ruleRow, toHead, toStoredRule } from './kysely-store.ts';
+import { ruleRow, toHead, toStoredRule, upsertRuleRow } from './kysely-store.ts';
 import { ROOT_FOLDER_ID } from './ports.ts';
 import type { FolderRecord, ManagementStore, ManagementTransaction, RulePlacement } from './ports.ts';
 import type { Database } from './schema.ts';
@@ -106,34 +106,14 @@ export class KyselyManagementStore implements ManagementStore {
         const at = now();
         const rows = documents.map((d) => ruleRow(space, d, at));
         for (const row of rows) {
-          await trx
-            .insertInto('rules')
-            .values(row)
-            .onConflict((oc) =>
-              oc.columns(['space', 'rule_id', 'version']).doUpdateSet({
-                alias: row.alias,
-                name: row.name,
-                type: row.type,
-                status: row.status,
-                locked: row.locked,
-                tags: row.tags,
-                document: row.document,
-                updated_at: row.updated_at,
-              }),
-            )
-            .execute();
+          // Trx is the shared Database plus this module's tables; the rules table is the shared one.
+          await upsertRuleRow(trx as unknown as Kysely<Database>, row);
           changed.add(row.rule_id);
         }
         return rows.map(toStoredRule);
       },
       deleteRule: async (ruleId, version) => {
-        const top = await trx
-          .selectFrom('rules')
-          .select((eb) => eb.fn.max('version').as('top'))
-          .where('space', '=', space)
-          .where('rule_id', '=', ruleId)
-          .executeTakeFirst();
-        const highest = top?.top === null || top?.top === undefined ? 0 : Number(top.top);
+        const highest = await highestStoredVersion(trx, space, ruleId);
         if (highest > 0) await this.#remember(trx, space, ruleId, highest);
         let placements = trx.deleteFrom('rule_placements').where('space', '=', space).where('rule_id', '=', ruleId);
         if (version !== undefined) placements = placements.where('version', '=', version);
@@ -146,19 +126,14 @@ export class KyselyManagementStore implements ManagementStore {
         return deleted;
       },
       highestVersion: async (ruleId) => {
-        const top = await trx
-          .selectFrom('rules')
-          .select((eb) => eb.fn.max('version').as('top'))
-          .where('space', '=', space)
-          .where('rule_id', '=', ruleId)
-          .executeTakeFirst();
+        const stored = await highestStoredVersion(trx, space, ruleId);
         const counter = await trx
           .selectFrom('rule_version_counters')
           .select('last_version')
           .where('space', '=', space)
           .where('rule_id', '=', ruleId)
           .executeTakeFirst();
-        return Math.max(top?.top === null || top?.top === undefined ? 0 : Number(top.top), counter ? Number(counter.last_version) : 0);
+        return Math.max(stored, counter ? Number(counter.last_version) : 0);
       },
       folders: async () => {
         const rows = await trx.selectFrom('folders').selectAll().where('space', '=', space).orderBy('name').orderBy('id').execute();
@@ -224,4 +199,15 @@ export class KyselyManagementStore implements ManagementStore {
         .execute();
     }
   }
+}
+
+/** The highest version of a rule still stored, 0 when none is. */
+async function highestStoredVersion(trx: Trx, space: string, ruleId: string): Promise<number> {
+  const top = await trx
+    .selectFrom('rules')
+    .select((eb) => eb.fn.max('version').as('top'))
+    .where('space', '=', space)
+    .where('rule_id', '=', ruleId)
+    .executeTakeFirst();
+  return top?.top === null || top?.top === undefined ? 0 : Number(top.top);
 }

@@ -2,7 +2,7 @@
 // `{var}` references to rule variables, input paths and earlier outputs, and the debug trace (§10.1).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { castSimpleValue } from '../../src/engine/cells/index.ts';
+import { castSimpleValueText as castSimpleValue } from '../../src/engine/expression/index.ts';
 import { common, compileTable, cond, run, solveJson, tableDoc } from './table-helpers.ts';
 
 test('the simple-value cast reproduces the documented table', () => {

@@ -98,7 +98,7 @@ function generalCondition(operator: Operator, value: unknown, where: string, env
   if (operand === undefined) return neverCondition(operator);
   if (operand.constant) {
     const resolved = operand.value;
-    if (shape === 'pair' && (resolved as unknown[]).length !== 2) {
+    if (shape === 'range' && (resolved as unknown[]).length !== 2) {
       problems.push({ path: `${where}.value`, message: `operator ${operator} needs two bounds [from, to], got ${(resolved as unknown[]).length}` });
       return neverCondition(operator);
     }
@@ -125,7 +125,7 @@ function dateCondition(operator: Operator, value: unknown, where: string, env: C
   const members = dateOperandValues(operator, value).map((member) =>
     typeof member === 'string' ? compileTemplate(cellText(member), env.resolveStatic) : constantTemplate(member),
   );
-  const expected = shape === 'pair' ? 2 : shape === 'scalar' ? 1 : undefined;
+  const expected = shape === 'range' ? 2 : shape === 'scalar' ? 1 : undefined;
   if (expected !== undefined && members.length !== expected) {
     problems.push({ path: `${where}.value`, message: `operator ${operator} in a date cell needs ${expected === 2 ? 'two dates [from, to]' : 'one date'}, got ${members.length}` });
     return neverCondition(operator);
@@ -165,10 +165,10 @@ interface CompiledOperand {
 /** The operand of a general cell, with references compiled (§2.9 "Variables inside set members"). */
 function compileOperand(operator: Operator, value: unknown, where: string, env: CellEnvironment, problems: Problem[]): CompiledOperand | undefined {
   const shape = OPERAND_SHAPE[operator];
-  if (shape === 'scalar') {
+  if (shape === 'scalar' || shape === 'text') {
     let scalar = value;
     if (Array.isArray(scalar)) {
-      if (operator === 'containsText') return compileList(scalar, env, false);
+      if (shape === 'text') return compileList(scalar, env, false);
       if (scalar.length > 1) {
         problems.push({ path: where, message: `operator ${operator} needs one value, got a list of ${scalar.length}` });
         return undefined;

@@ -1,6 +1,9 @@
 // Date values of date cells and row time windows (§2.11, §2.3): text such as `2024-05-15 01:25 +00:00`,
 // `01:25 +00:00`, `+00:00`, extended ISO-8601, or the legacy object {date, time, timezone}. A missing time is
 // 00:00:00; a missing date is "today" in the value's own zone, taken from the solve's `now` (never a clock).
+import { isKnownZone, zoneOffsetMs } from '../time-zone.ts';
+
+export { isKnownZone, zoneOffsetMs };
 
 export interface DateParts {
   readonly year: number | undefined;
@@ -137,53 +140,6 @@ export function zonedWallToInstant(wall: number, zone: string): number {
 function localDate(now: number, offsetMinutes: number | undefined, zone: string | undefined): { year: number; month: number; day: number } {
   const shifted = new Date(now + (offsetMinutes !== undefined ? offsetMinutes * 60_000 : zoneOffsetMs(now, zone!)));
   return { year: shifted.getUTCFullYear(), month: shifted.getUTCMonth() + 1, day: shifted.getUTCDate() };
-}
-
-const FORMATTERS = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(zone: string): Intl.DateTimeFormat {
-  let formatter = FORMATTERS.get(zone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-      era: 'short',
-    });
-    FORMATTERS.set(zone, formatter);
-  }
-  return formatter;
-}
-
-/** Offset of `zone` from UTC at `instant`, in milliseconds. */
-export function zoneOffsetMs(instant: number, zone: string): number {
-  if (zone === 'UTC' || zone === 'Etc/UTC') return 0;
-  const fields: Record<string, number> = {};
-  let bc = false;
-  for (const part of formatterFor(zone).formatToParts(new Date(instant))) {
-    if (part.type === 'era') bc = part.value.startsWith('B');
-    else if (part.type !== 'literal') fields[part.type] = Number(part.value);
-  }
-  const year = bc ? 1 - fields.year! : fields.year!;
-  const wall = new Date(0).setUTCFullYear(year, fields.month! - 1, fields.day!);
-  const asUtc = wall + ((fields.hour! * 60 + fields.minute!) * 60 + fields.second!) * 1000;
-  const truncated = instant - (((instant % 1000) + 1000) % 1000);
-  return asUtc - truncated;
-}
-
-/** True when Intl knows the zone name. */
-export function isKnownZone(zone: string): boolean {
-  try {
-    formatterFor(zone);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function daysInMonth(year: number, month: number): number {

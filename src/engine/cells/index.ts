@@ -14,11 +14,12 @@
 // staticResolver(ruleVariables, shadowed)); everything it can answer is folded into constants.
 export { compileCondition, anythingCondition } from './condition.ts';
 export type { CellEnvironment, CompiledCondition, ConditionExplanation, ConditionKind } from './condition.ts';
-export { compileResultValue, constantValue, castSimpleValue } from './result.ts';
+export { compileResultValue, constantValue } from './result.ts';
 export type { CompiledValue } from './result.ts';
 export { OutputLayout, assignSlots, cloneJson } from './output-layout.ts';
 export type { SlotValues } from './output-layout.ts';
-export { RuleScope, ruleVariablesOf, staticResolver, pathsOverlap, getBelow } from './scope.ts';
+export { RuleScope, ruleVariablesOf, staticResolver, pathsOverlap } from './scope.ts';
+export { getBelow } from '../path.ts';
 export { compileTemplate, parseTemplate, DYNAMIC } from './references.ts';
 export type { Reference, StaticResolver, CompiledTemplate } from './references.ts';
 export { OPERATORS, OPERAND_SHAPE, DATE_OPERATORS, normaliseOperator } from './operators.ts';

@@ -1,87 +1,81 @@
-// The stored operator strings of condition cells (spec/rule-format.md §2.9, §2.11) and the operand shape each
-// one expects. Stored strings are matched exactly first, then through a small alias table so that hand-written
-// rules using the editor's labels (`!=`, `BTW`, `NULL`) still compile.
+// The stored condition operators of decision-table cells, tree conditions and flow switches
+// (spec/rule-format.md §2.9, §2.11). This one table drives both the cell compiler and the rule validator
+// (src/rules), so an operator the validator accepts is always one the engine knows. Stored strings match
+// exactly first, then case-insensitively, then through the editor's labels (`!=`, `BTW`, `NULL`), so
+// hand-written rules work too.
+
+/**
+ * What a condition cell's `value` holds for an operator:
+ * - `none`: ignored (stored as `""`);
+ * - `scalar`: one value (text, number, boolean; a legacy `{date,time,timezone}` object in date cells);
+ * - `set`: a list, normally a JSON array; a string is split on `|` (then `,`, `;`) or names one variable
+ *   holding an array (§2.9 notes);
+ * - `range`: a two-element array `[lo, hi]`;
+ * - `text`: one substring, or a set (then evaluated as containsIn, §11 F3);
+ * - `expression`: a function condition (`stringValue` and/or an AST in `value`, §2.12).
+ */
+export type OperatorValueShape = 'none' | 'scalar' | 'set' | 'range' | 'text' | 'expression';
+/** The engine's name for the same thing. */
+export type OperandShape = OperatorValueShape;
+
+export interface OperatorSpec {
+  /** The stored string (`scalarCondition.operator`). */
+  readonly name: string;
+  /** The label the DecisionRules editor shows. */
+  readonly label: string;
+  readonly value: OperatorValueShape;
+  /** Allowed in date cells (`scalarCondition.type: "date"`, §2.11, §11 F2). */
+  readonly date: boolean;
+}
 
 export const OPERATORS = [
-  'anything',
-  '=',
-  '<>',
-  '<',
-  '<=',
-  '>',
-  '>=',
-  'IN',
-  'NOT IN',
-  'between',
-  'betweenLeftOpen',
-  'betweenRightOpen',
-  'notBetween',
-  'containsText',
-  'containsIn',
-  'notContainsIn',
-  'equalArray',
-  'isNull',
-  'isNotNull',
-  'ELSE',
-  'function',
-] as const;
-export type Operator = (typeof OPERATORS)[number];
+  { name: 'anything', label: 'ANY', value: 'none', date: true },
+  { name: '=', label: '=', value: 'scalar', date: true },
+  { name: '<>', label: '!=', value: 'scalar', date: true },
+  { name: '<', label: '<', value: 'scalar', date: true },
+  { name: '<=', label: '<=', value: 'scalar', date: true },
+  { name: '>', label: '>', value: 'scalar', date: true },
+  { name: '>=', label: '>=', value: 'scalar', date: true },
+  { name: 'IN', label: 'IN', value: 'set', date: true },
+  { name: 'NOT IN', label: '!IN', value: 'set', date: true },
+  { name: 'between', label: 'BTW', value: 'range', date: true },
+  { name: 'betweenLeftOpen', label: 'BTW LO', value: 'range', date: true },
+  { name: 'betweenRightOpen', label: 'BTW RO', value: 'range', date: true },
+  { name: 'notBetween', label: '!BTW', value: 'range', date: true },
+  { name: 'containsText', label: 'C TXT', value: 'text', date: false },
+  { name: 'containsIn', label: 'C IN', value: 'set', date: false },
+  { name: 'notContainsIn', label: '!C IN', value: 'set', date: false },
+  { name: 'equalArray', label: 'EQ ARR', value: 'set', date: false },
+  { name: 'isNull', label: 'NULL', value: 'none', date: true },
+  { name: 'isNotNull', label: '!NULL', value: 'none', date: true },
+  { name: 'ELSE', label: 'ELSE', value: 'none', date: true },
+  { name: 'function', label: 'function', value: 'expression', date: false },
+] as const satisfies readonly OperatorSpec[];
 
-/** What the cell's `value` holds for an operator. */
-export type OperandShape = 'none' | 'scalar' | 'set' | 'pair' | 'expression';
+/** A canonical stored operator string. */
+export type Operator = (typeof OPERATORS)[number]['name'];
 
-export const OPERAND_SHAPE: Readonly<Record<Operator, OperandShape>> = {
-  anything: 'none',
-  '=': 'scalar',
-  '<>': 'scalar',
-  '<': 'scalar',
-  '<=': 'scalar',
-  '>': 'scalar',
-  '>=': 'scalar',
-  IN: 'set',
-  'NOT IN': 'set',
-  between: 'pair',
-  betweenLeftOpen: 'pair',
-  betweenRightOpen: 'pair',
-  notBetween: 'pair',
-  containsText: 'scalar',
-  containsIn: 'set',
-  notContainsIn: 'set',
-  equalArray: 'set',
-  isNull: 'none',
-  isNotNull: 'none',
-  ELSE: 'none',
-  function: 'expression',
-};
+export const OPERATOR_NAMES: readonly Operator[] = OPERATORS.map((op) => op.name);
+
+const BY_NAME: ReadonlyMap<string, OperatorSpec> = new Map(OPERATORS.map((op) => [op.name, op]));
+
+/** The operand shape of each operator. */
+export const OPERAND_SHAPE = Object.fromEntries(OPERATORS.map((op) => [op.name, op.value])) as Readonly<Record<Operator, OperandShape>>;
 
 /** Operators a date cell (`scalarCondition.type: "date"`) accepts (§2.11, §11 F2). */
-export const DATE_OPERATORS: ReadonlySet<Operator> = new Set<Operator>([
-  'anything',
-  '=',
-  '<>',
-  '<',
-  '<=',
-  '>',
-  '>=',
-  'IN',
-  'NOT IN',
-  'between',
-  'betweenLeftOpen',
-  'betweenRightOpen',
-  'notBetween',
-  'isNull',
-  'isNotNull',
-  'ELSE',
-]);
+export const DATE_OPERATORS: ReadonlySet<Operator> = new Set(OPERATORS.filter((op) => op.date).map((op) => op.name));
 
+/**
+ * Spellings people type besides the stored strings (matched after trimming, lower-casing and collapsing
+ * spaces): the editor's labels and a few common forms. Lower-cased stored names (`in`, `not in`, `else`) need
+ * no entry.
+ */
 const ALIASES: Readonly<Record<string, Operator>> = {
   any: 'anything',
   '==': '=',
   eq: '=',
   '!=': '<>',
   ne: '<>',
-  in: 'IN',
-  'not in': 'NOT IN',
   notin: 'NOT IN',
   '!in': 'NOT IN',
   btw: 'between',
@@ -94,16 +88,22 @@ const ALIASES: Readonly<Record<string, Operator>> = {
   'eq arr': 'equalArray',
   null: 'isNull',
   '!null': 'isNotNull',
-  else: 'ELSE',
 };
 
-const EXACT = new Set<string>(OPERATORS);
-const LOWER = new Map<string, Operator>(OPERATORS.map((op) => [op.toLowerCase(), op]));
+const BY_LOWER_NAME = new Map<string, Operator>([
+  ...OPERATORS.map((op) => [op.name.toLowerCase(), op.name] as const),
+  ...Object.entries(ALIASES),
+]);
 
 /** The canonical operator for a stored string, or undefined when it is unknown. */
 export function normaliseOperator(stored: unknown): Operator | undefined {
   if (typeof stored !== 'string') return undefined;
-  if (EXACT.has(stored)) return stored as Operator;
-  const key = stored.trim().toLowerCase().replace(/\s+/g, ' ');
-  return LOWER.get(key) ?? ALIASES[key];
+  if (BY_NAME.has(stored)) return stored as Operator;
+  return BY_LOWER_NAME.get(stored.trim().toLowerCase().replace(/\s+/g, ' '));
+}
+
+/** The spec of a stored operator string (aliases included), or undefined when it is unknown. */
+export function operatorSpec(stored: unknown): OperatorSpec | undefined {
+  const name = normaliseOperator(stored);
+  return name === undefined ? undefined : BY_NAME.get(name);
 }

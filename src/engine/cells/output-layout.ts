@@ -1,7 +1,7 @@
 // Builds output objects from the values a row (or a tree) wrote, nesting dotted paths and ordering keys as the
 // rule's outputSchema does (§1.3, §11 T2): schema keys first in schema order, then paths the schema lacks in the
 // order their columns appear. Unwritten leaves are omitted. Built once per rule; each solve only fills slots.
-import { parsePath, type PathSegment } from '../path.ts';
+import { getBelow, parsePath, type PathSegment } from '../path.ts';
 
 interface LayoutNode {
   readonly key: string;
@@ -97,7 +97,7 @@ export class OutputLayout {
       if (i === segments.length - 1) return this.nodeValue(node, values, false);
       const written = node.slot >= 0 ? values[node.slot] : undefined;
       if (written !== undefined) {
-        const inner = readInside(written, segments, i + 1);
+        const inner = getBelow(written, segments, i + 1);
         if (inner !== undefined) return inner;
       }
       level = node.children;
@@ -136,22 +136,6 @@ export class OutputLayout {
     }
     return highest;
   }
-}
-
-function readInside(root: unknown, segments: readonly PathSegment[], start: number): unknown {
-  let current = root;
-  for (let i = start; i < segments.length; i++) {
-    const segment = segments[i]!;
-    if (current === null || typeof current !== 'object') return undefined;
-    if (typeof segment === 'number') {
-      if (!Array.isArray(current)) return undefined;
-      current = current[segment];
-    } else {
-      if (!Object.hasOwn(current, segment)) return undefined;
-      current = (current as Record<string, unknown>)[segment];
-    }
-  }
-  return current;
 }
 
 /** Schema keys first, in schema order (recursively); the rest keep their first-write order. */

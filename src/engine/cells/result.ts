@@ -3,7 +3,7 @@
 // output casting.
 import type { Problem } from '../errors.ts';
 import { ValidationError } from '../errors.ts';
-import { compileStoredExpression, type Scope } from '../expression/index.ts';
+import { castSimpleValueText, compileStoredExpression, type Scope } from '../expression/index.ts';
 import type { EvaluationContext, RuleRef } from '../types.ts';
 import type { CellEnvironment } from './condition.ts';
 import { cloneJson } from './output-layout.ts';
@@ -22,32 +22,6 @@ export interface CompiledValue {
 }
 
 const NO_REFS: readonly RuleRef[] = [];
-
-/**
- * The simple-value cast of §2.10: text that is valid JSON becomes that value (`25.0` -> 25, `true` -> true,
- * `{"a":1}` -> object, `"true"` -> the string true); any other text stays a string; empty text stays "".
- */
-export function castSimpleValue(text: string): unknown {
-  const first = firstNonSpace(text);
-  if (first === undefined) return text;
-  // Only text that can start a JSON value is tried, so ordinary words never pay for a thrown parse error.
-  if ('{["-0123456789tfn'.includes(first)) {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      return text;
-    }
-  }
-  return text;
-}
-
-function firstNonSpace(text: string): string | undefined {
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c !== ' ' && c !== '\t' && c !== '\n' && c !== '\r') return c;
-  }
-  return undefined;
-}
 
 /** A value that is always the same. Objects and arrays are handed out as copies so callers may own them. */
 export function constantValue(value: unknown, source = typeof value === 'string' ? value : JSON.stringify(value) ?? ''): CompiledValue {
@@ -90,12 +64,12 @@ function simpleValue(value: unknown, env: CellEnvironment): CompiledValue {
   const template = compileTemplate(value, env.resolveStatic);
   if (template.constant) {
     const resolved = template.value;
-    return constantValue(typeof resolved === 'string' ? castSimpleValue(resolved) : resolved, value);
+    return constantValue(typeof resolved === 'string' ? castSimpleValueText(resolved) : resolved, value);
   }
   const evaluate = (scope: Scope | undefined): unknown => {
     if (scope === undefined) throw new Error('internal: a value with variables was evaluated without a scope');
     const resolved = template.evaluate(scope);
-    return typeof resolved === 'string' ? castSimpleValue(resolved) : resolved;
+    return typeof resolved === 'string' ? castSimpleValueText(resolved) : resolved;
   };
   return {
     isConstant: false,

@@ -1,7 +1,7 @@
 // Variable resolution for table rows and tree evaluations (§4.4, §11 V1): calc variable -> output written
 // earlier -> rule variable -> input path. (Lambda parameters are layered on top by the expression language.)
 import type { Scope } from '../expression/index.ts';
-import { getAt, type PathSegment } from '../path.ts';
+import { getAt, getBelow, type PathSegment } from '../path.ts';
 import type { OutputLayout, SlotValues } from './output-layout.ts';
 import type { Reference, StaticResolver } from './references.ts';
 import { DYNAMIC } from './references.ts';
@@ -16,24 +16,6 @@ export function ruleVariablesOf(userVariables: unknown): Map<string, unknown> {
     if (typeof name === 'string' && name !== '') variables.set(name, value === undefined ? null : value);
   }
   return variables;
-}
-
-/** Reads `segments` below `root`, starting at segment `start`; undefined when a step is missing. */
-export function getBelow(root: unknown, segments: readonly PathSegment[], start: number): unknown {
-  if (start === 0) return getAt(root, segments);
-  let current = root;
-  for (let i = start; i < segments.length; i++) {
-    const segment = segments[i]!;
-    if (current === null || typeof current !== 'object') return undefined;
-    if (typeof segment === 'number') {
-      if (!Array.isArray(current)) return undefined;
-      current = current[segment];
-    } else {
-      if (!Object.hasOwn(current, segment)) return undefined;
-      current = (current as Record<string, unknown>)[segment];
-    }
-  }
-  return current;
 }
 
 const NO_CALCS: ReadonlyMap<string, number> = new Map();

@@ -27,20 +27,47 @@ export function rawOutput(value: unknown): unknown {
 }
 
 /**
- * The simple-value cast of §2.10 ("common" cells, lookup cells §11 L3): JSON.parse the text when it parses,
- * otherwise keep the text. `"true"` (with quotes) becomes the string true (§11 C8).
+ * The simple-value cast of §2.10 ("common" cells of tables and trees, lookup cells §11 L3): text that is valid
+ * JSON becomes that value (`25.0` -> 25, `true` -> true, `{"a":1}` -> object, `"true"` -> the string true, §11 C8);
+ * any other text stays a string; empty text stays "". Exactly JSON.parse's answer, but only text that can be
+ * JSON is parsed, so ordinary words (even `no` or `false alarm`) never pay for a thrown parse error.
  */
 export function castSimpleValueText(text: string): unknown {
-  const trimmed = text.trim();
-  if (trimmed === '') return text;
-  const first = trimmed[0]!;
-  // only texts that can be JSON are tried, so ordinary words never pay for an exception
-  if (!(first === '{' || first === '[' || first === '"' || first === '-' || (first >= '0' && first <= '9') || trimmed === 'true' || trimmed === 'false' || trimmed === 'null')) {
-    return text;
+  let start = 0;
+  while (start < text.length && isJsonSpace(text.charCodeAt(start))) start++;
+  if (start === text.length) return text;
+  const first = text.charCodeAt(start);
+  if (first === 0x74 /* t */ || first === 0x66 /* f */ || first === 0x6e /* n */) {
+    const keyword = keywordAt(text, start);
+    return keyword === undefined ? text : keyword;
   }
-  try {
-    return JSON.parse(trimmed) as unknown;
-  } catch {
-    return text;
+  if (first === 0x7b /* { */ || first === 0x5b /* [ */ || first === 0x22 /* " */ || first === 0x2d /* - */ || (first >= 0x30 && first <= 0x39)) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
   }
+  return text;
+}
+
+/** JSON's own whitespace (not Unicode spaces, which JSON.parse rejects). */
+function isJsonSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
+const KEYWORDS: readonly (readonly [string, boolean | null])[] = [
+  ['true', true],
+  ['false', false],
+  ['null', null],
+];
+
+/** `true`, `false` or `null` when that word alone (with JSON whitespace around) starts at `start`. */
+function keywordAt(text: string, start: number): boolean | null | undefined {
+  for (const [word, value] of KEYWORDS) {
+    if (!text.startsWith(word, start)) continue;
+    for (let i = start + word.length; i < text.length; i++) if (!isJsonSpace(text.charCodeAt(i))) return undefined;
+    return value;
+  }
+  return undefined;
 }

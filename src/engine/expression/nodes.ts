@@ -50,6 +50,14 @@ export function failingNode(message: string): CNode {
   };
 }
 
+/**
+ * A node evaluated at run time: `ev` always, the async twin `aev` only when one of `children` may await, so
+ * rules that never wait never pay for promises.
+ */
+export function runtimeNode(children: readonly (CNode | undefined)[], ev: Evaluator, aev: AsyncEvaluator): CNode {
+  return { ev, aev: children.some((child) => child?.aev) ? aev : undefined, isConst: false, value: undefined };
+}
+
 /** Evaluates a child in async mode. */
 export function evalAsync(node: CNode, f: Frame): unknown {
   return node.aev ? node.aev(f) : node.ev(f);

@@ -13,7 +13,7 @@ import { cloneJson } from '../cells/index.ts';
 import { mergeAsArrays } from './array-merge.ts';
 import { callRule, resolveRule } from './call-rule.ts';
 import { checkDeadline } from './deadline.ts';
-import { ruleIdentity } from './rule-envelope.ts';
+import { flowRuleIdentity } from '../rule-identity.ts';
 
 /** Most rule nodes a rule flow may have (DecisionRules' on-premise RF_NODE_LIMIT default). */
 export const MAX_RULE_FLOW_NODES = 30;
@@ -43,7 +43,7 @@ interface TreeNode {
 }
 
 export const compileComposition: RuleCompiler = (doc) => {
-  const identity = ruleIdentity(doc);
+  const identity = flowRuleIdentity(doc);
   const root = doc.dataTree;
   if (root === null || typeof root !== 'object' || Array.isArray(root)) {
     throw new ValidationError([{ path: 'dataTree', message: 'is required for a rule flow (its start node with the rule nodes as children)' }]);

@@ -12,7 +12,7 @@ import type { CompiledRule, EvaluationContext, Json, RuleRef, SolveResult } from
 import { cloneJson } from '../cells/index.ts';
 import { checkDeadline } from './deadline.ts';
 import { FlowScope } from './flow-scope.ts';
-import { ruleIdentity } from './rule-envelope.ts';
+import { flowRuleIdentity } from '../rule-identity.ts';
 import { buildFlowGraph } from './workflow-graph.ts';
 import type { FlowGraph, FlowNode, Region } from './workflow-graph.ts';
 import { compileNode, flowCellEnvironment } from './workflow-nodes.ts';
@@ -38,7 +38,7 @@ export const WORKFLOW_NODE_TYPES = ['START', 'END', 'VARIABLES', 'DATA_MANIPULAT
 const KNOWN_TYPES: ReadonlySet<string> = new Set(WORKFLOW_NODE_TYPES);
 
 export const compileWorkflow: RuleCompiler = (doc, options) => {
-  const identity = ruleIdentity(doc);
+  const identity = flowRuleIdentity(doc);
   const workflowData = (doc.workflowData ?? {}) as Record<string, unknown>;
   const rawNodes = Array.isArray(workflowData.nodes) ? (workflowData.nodes as unknown[]) : [];
   const rawConnections = Array.isArray(workflowData.connections) ? (workflowData.connections as unknown[]) : [];

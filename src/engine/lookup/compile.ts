@@ -1,7 +1,9 @@
 // Lookup tables (spec/rule-format.md §3.4, §7, §11 R3 L1-L3): a hash map from primary-key text to the row,
 // built once at compile time. A solve is one map lookup plus building the output object.
 import { ValidationError } from '../errors.ts';
+import { castSimpleValueText } from '../expression/cast.ts';
 import type { RuleCompiler } from '../registry.ts';
+import { ruleIdentity } from '../rule-identity.ts';
 import type { CompiledRule, EvaluationContext, Json, LookupTableAccess, SolveResult } from '../types.ts';
 import { Problems } from '../../rules/check.ts';
 import { keyText, readLookupTable } from '../../rules/lookup-table.ts';
@@ -65,10 +67,7 @@ export const compileLookupTable: RuleCompiler = (document) => {
 
   const compiled: CompiledRule = {
     type: 'lookup-table',
-    ruleId: textField(document.ruleId) ?? textField(document.baseId),
-    ruleAlias: textField(document.ruleAlias),
-    version: typeof document.version === 'number' ? document.version : undefined,
-    name: typeof document.name === 'string' ? document.name : '',
+    ...ruleIdentity(document),
     async: false,
     dependencies: [],
     lookup,
@@ -101,21 +100,10 @@ function columnNameOf(value: unknown): string | undefined {
   return undefined;
 }
 
-function textField(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-const MAY_BE_JSON = /^\s*[-\d{["tfn]/;
-
 /** §11 L3: cells are stored as text and come out with the simple-value cast of §2.10 (`"29.99"` -> 29.99). */
 function castCell(value: unknown): unknown {
   if (value === undefined) return null;
-  if (typeof value !== 'string' || !MAY_BE_JSON.test(value)) return value;
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    return value;
-  }
+  return typeof value === 'string' ? castSimpleValueText(value) : value;
 }
 
 /** Cells cast to objects or arrays are copied per solve, so callers that modify a result cannot change the table. */

@@ -8,11 +8,12 @@ import type { CompiledRule, CompiledScriptHandle, EvaluationContext, Json, RuleR
 import { SCRIPT_FILE_NAME, wrapScript } from './bootstrap.ts';
 import { codeMask, findSolveCalls, stringLiteral, versionLiteral } from './source-scan.ts';
 import { mergeAsArrays } from '../flow/array-merge.ts';
-import { ruleIdentity, ruleVariablesOf } from '../flow/rule-envelope.ts';
+import { flowRuleIdentity } from '../rule-identity.ts';
+import { ruleVariablesOf } from '../flow/rule-envelope.ts';
 import { callRule, resolveRule } from '../flow/call-rule.ts';
 
 export const compileScriptRule: RuleCompiler = (doc) => {
-  const identity = ruleIdentity(doc);
+  const identity = flowRuleIdentity(doc);
   if (typeof doc.script !== 'string') {
     throw new ValidationError([{ path: 'script', message: 'must be the JavaScript source of the rule, as a string' }]);
   }

@@ -2,12 +2,13 @@
 // the four strategies. See table/evaluate.ts for the solve loop and table/column-index.ts for the index.
 import { ValidationError, type Problem } from '../errors.ts';
 import type { RuleCompiler } from '../registry.ts';
+import { ruleIdentity } from '../rule-identity.ts';
 import type { CompileOptions, CompiledRule, RuleRef } from '../types.ts';
-import { compilePathGetter, parsePath, type PathSegment } from '../path.ts';
+import { compilePathGetter, getBelow, parsePath, type PathSegment } from '../path.ts';
 import { anythingCondition, compileCondition, type CellEnvironment, type CompiledCondition } from '../cells/condition.ts';
 import { compileResultValue } from '../cells/result.ts';
 import { assignSlots, OutputLayout } from '../cells/output-layout.ts';
-import { getBelow, pathsOverlap, ruleVariablesOf, staticResolver } from '../cells/scope.ts';
+import { pathsOverlap, ruleVariablesOf, staticResolver } from '../cells/scope.ts';
 import type { Reference } from '../cells/references.ts';
 import { readTableModel, type ColumnModel } from './model.ts';
 import { compileTimeWindow } from './time-window.ts';
@@ -104,10 +105,7 @@ export function compileDecisionTableWith(
       : TableIndex.build(rows, indexable);
 
   return new DecisionTable({
-    ruleId: textField(document.ruleId) ?? textField(document.baseId),
-    ruleAlias: textField(document.ruleAlias),
-    version: typeof document.version === 'number' ? document.version : undefined,
-    name: typeof document.name === 'string' ? document.name : '',
+    ...ruleIdentity(document),
     conditionColumns,
     calcCount: calcIndex.size,
     layout,
@@ -193,9 +191,5 @@ function dependenciesOf(rows: readonly TableRow[]): RuleRef[] {
     }
   }
   return [...seen.values()];
-}
-
-function textField(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
 }
 

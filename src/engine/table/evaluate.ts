@@ -6,12 +6,13 @@
 // runs, except under EVALUATE_ALL, which evaluates every cell of every active row.
 import { TimeoutError } from '../errors.ts';
 import type { CompiledRule, EvaluationContext, Json, RuleRef, SolveResult, Strategy } from '../types.ts';
-import type { PathSegment } from '../path.ts';
+import { getBelow, type PathSegment } from '../path.ts';
+import type { RuleIdentity } from '../rule-identity.ts';
 import type { CompiledCondition } from '../cells/condition.ts';
 import type { LeftTest } from '../cells/general.ts';
 import type { CompiledValue } from '../cells/result.ts';
 import type { OutputLayout, SlotValues } from '../cells/output-layout.ts';
-import { getBelow, RuleScope } from '../cells/scope.ts';
+import { RuleScope } from '../cells/scope.ts';
 import type { TimeWindow } from './time-window.ts';
 import type { TableIndex } from './column-index.ts';
 
@@ -82,11 +83,7 @@ export interface RowTraceEntry {
   evaluationResult: boolean;
 }
 
-export interface DecisionTableParts {
-  readonly ruleId: string | undefined;
-  readonly ruleAlias: string | undefined;
-  readonly version: number | undefined;
-  readonly name: string;
+export interface DecisionTableParts extends RuleIdentity {
   readonly conditionColumns: readonly ConditionColumn[];
   readonly calcCount: number;
   readonly calcIndex: ReadonlyMap<string, number>;

@@ -2,12 +2,13 @@
 // walks them per solve.
 import { ValidationError, type Problem } from '../errors.ts';
 import type { RuleCompiler } from '../registry.ts';
+import { ruleIdentity } from '../rule-identity.ts';
 import type { CompileOptions, CompiledRule, RuleRef } from '../types.ts';
-import { compilePathGetter, parsePath, type PathSegment } from '../path.ts';
+import { compilePathGetter, getBelow, parsePath, type PathSegment } from '../path.ts';
 import { compileCondition, type CellEnvironment } from '../cells/condition.ts';
 import { compileResultValue } from '../cells/result.ts';
 import { assignSlots, OutputLayout } from '../cells/output-layout.ts';
-import { getBelow, pathsOverlap, ruleVariablesOf, staticResolver } from '../cells/scope.ts';
+import { pathsOverlap, ruleVariablesOf, staticResolver } from '../cells/scope.ts';
 import { DecisionTree, type BlockNode, type ConditionNode, type ResultNode } from './evaluate.ts';
 
 const CONDITION_TYPES = new Set(['condition', 'logic_or', 'logic_group']);
@@ -45,10 +46,7 @@ export function compileDecisionTreeWith(document: Record<string, unknown>, optio
   if (problems.length > 0) throw new ValidationError(problems);
 
   return new DecisionTree({
-    ruleId: textField(document.ruleId) ?? textField(document.baseId),
-    ruleAlias: textField(document.ruleAlias),
-    version: typeof document.version === 'number' ? document.version : undefined,
-    name: typeof document.name === 'string' ? document.name : '',
+    ...ruleIdentity(document),
     blocks,
     layout,
     variables,
@@ -205,8 +203,4 @@ function dedupeRefs(refs: readonly RuleRef[]): RuleRef[] {
   const seen = new Map<string, RuleRef>();
   for (const ref of refs) seen.set(`${ref.idOrAlias}\u0000${ref.version ?? ''}`, ref);
   return [...seen.values()];
-}
-
-function textField(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
 }

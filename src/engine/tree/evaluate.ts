@@ -4,6 +4,7 @@
 // winning ("the lowest THEN wins").
 import { TimeoutError } from '../errors.ts';
 import type { CompiledRule, EvaluationContext, Json, RuleRef, SolveResult } from '../types.ts';
+import type { RuleIdentity } from '../rule-identity.ts';
 import type { CompiledCondition } from '../cells/condition.ts';
 import type { CompiledValue } from '../cells/result.ts';
 import type { OutputLayout } from '../cells/output-layout.ts';
@@ -38,11 +39,7 @@ export interface TreeTraceEntry {
   outputProperty?: string;
 }
 
-export interface DecisionTreeParts {
-  readonly ruleId: string | undefined;
-  readonly ruleAlias: string | undefined;
-  readonly version: number | undefined;
-  readonly name: string;
+export interface DecisionTreeParts extends RuleIdentity {
   readonly blocks: readonly BlockNode[];
   readonly layout: OutputLayout;
   readonly variables: ReadonlyMap<string, unknown>;

@@ -2,11 +2,11 @@
 // lambdas: their parameter names are bound to local slots at compile time, so `{x}` inside the body is a slot
 // read, and nested lambdas shadow outer names.
 import type { FunctionDef, SpecialFunction } from './types.ts';
-import type { Node } from '../ast.ts';
+import type { CallNode, Node } from '../ast.ts';
 import type { CNode, CompileApi } from '../nodes.ts';
 import type { Frame } from '../runtime.ts';
 import { looseEquals } from '../../values.ts';
-import { evalAsync } from '../nodes.ts';
+import { evalAsync, runtimeNode } from '../nodes.ts';
 import { describe, invalid, toInteger, toLogical, toNum, toText } from '../runtime.ts';
 import { pathSegments, pick } from './data.ts';
 
@@ -27,20 +27,28 @@ function keep(value: unknown): boolean {
   return value === true || value === 'true';
 }
 
+/** The source array and the lambda body of ARRAY_MAP / ARRAY_FILTER / ARRAY_REDUCE, parameters bound to slots. */
+function compileLambda(call: CallNode, api: CompileApi, fn: string, paramCount: number): { source: CNode; body: CNode; slots: number[] } {
+  const source = api.compile(call.args[0]!);
+  const names: string[] = [];
+  for (let i = 1; i <= paramCount; i++) names.push(lambdaName(call.args[i], fn, i + 1, api));
+  const { slots, result: body } = api.withLocals(names, () => api.compile(call.args[paramCount + 1]!));
+  return { source, body, slots };
+}
+
 const ARRAY_MAP: SpecialFunction = {
   kind: 'special',
   name: 'ARRAY_MAP',
   min: 3,
   max: 3,
   compile(call, api) {
-    const source = api.compile(call.args[0]!);
-    const param = lambdaName(call.args[1], 'ARRAY_MAP', 2, api);
-    const { slots, result: body } = api.withLocals([param], () => api.compile(call.args[2]!));
+    const { source, body, slots } = compileLambda(call, api, 'ARRAY_MAP', 1);
     const slot = slots[0]!;
     const src = source.ev;
     const b = body.ev;
-    const node: CNode = {
-      ev: (f) => {
+    return runtimeNode(
+      [source, body],
+      (f) => {
         const list = asArray(src(f), 'ARRAY_MAP');
         const out = new Array<unknown>(list.length);
         for (let i = 0; i < list.length; i++) {
@@ -49,12 +57,7 @@ const ARRAY_MAP: SpecialFunction = {
         }
         return out;
       },
-      aev: undefined,
-      isConst: false,
-      value: undefined,
-    };
-    if (source.aev || body.aev) {
-      node.aev = async (f: Frame) => {
+      async (f: Frame) => {
         const list = asArray(await evalAsync(source, f), 'ARRAY_MAP');
         const out = new Array<unknown>(list.length);
         for (let i = 0; i < list.length; i++) {
@@ -62,9 +65,8 @@ const ARRAY_MAP: SpecialFunction = {
           out[i] = await evalAsync(body, f);
         }
         return out;
-      };
-    }
-    return node;
+      },
+    );
   },
 };
 
@@ -74,14 +76,13 @@ const ARRAY_FILTER: SpecialFunction = {
   min: 3,
   max: 3,
   compile(call, api) {
-    const source = api.compile(call.args[0]!);
-    const param = lambdaName(call.args[1], 'ARRAY_FILTER', 2, api);
-    const { slots, result: body } = api.withLocals([param], () => api.compile(call.args[2]!));
+    const { source, body, slots } = compileLambda(call, api, 'ARRAY_FILTER', 1);
     const slot = slots[0]!;
     const src = source.ev;
     const b = body.ev;
-    const node: CNode = {
-      ev: (f) => {
+    return runtimeNode(
+      [source, body],
+      (f) => {
         const list = asArray(src(f), 'ARRAY_FILTER');
         const out: unknown[] = [];
         for (const item of list) {
@@ -90,12 +91,7 @@ const ARRAY_FILTER: SpecialFunction = {
         }
         return out;
       },
-      aev: undefined,
-      isConst: false,
-      value: undefined,
-    };
-    if (source.aev || body.aev) {
-      node.aev = async (f: Frame) => {
+      async (f: Frame) => {
         const list = asArray(await evalAsync(source, f), 'ARRAY_FILTER');
         const out: unknown[] = [];
         for (const item of list) {
@@ -103,9 +99,8 @@ const ARRAY_FILTER: SpecialFunction = {
           if (keep(await evalAsync(body, f))) out.push(item);
         }
         return out;
-      };
-    }
-    return node;
+      },
+    );
   },
 };
 
@@ -116,15 +111,13 @@ const ARRAY_REDUCE: SpecialFunction = {
   min: 4,
   max: 4,
   compile(call, api) {
-    const source = api.compile(call.args[0]!);
-    const accName = lambdaName(call.args[1], 'ARRAY_REDUCE', 2, api);
-    const curName = lambdaName(call.args[2], 'ARRAY_REDUCE', 3, api);
-    const { slots, result: body } = api.withLocals([accName, curName], () => api.compile(call.args[3]!));
+    const { source, body, slots } = compileLambda(call, api, 'ARRAY_REDUCE', 2);
     const [accSlot, curSlot] = slots as [number, number];
     const src = source.ev;
     const b = body.ev;
-    const node: CNode = {
-      ev: (f) => {
+    return runtimeNode(
+      [source, body],
+      (f) => {
         const list = asArray(src(f), 'ARRAY_REDUCE');
         if (list.length === 0) return null;
         let acc = list[0];
@@ -135,12 +128,7 @@ const ARRAY_REDUCE: SpecialFunction = {
         }
         return acc;
       },
-      aev: undefined,
-      isConst: false,
-      value: undefined,
-    };
-    if (source.aev || body.aev) {
-      node.aev = async (f: Frame) => {
+      async (f: Frame) => {
         const list = asArray(await evalAsync(source, f), 'ARRAY_REDUCE');
         if (list.length === 0) return null;
         let acc = list[0];
@@ -150,9 +138,8 @@ const ARRAY_REDUCE: SpecialFunction = {
           acc = await evalAsync(body, f);
         }
         return acc;
-      };
-    }
-    return node;
+      },
+    );
   },
 };
 

@@ -1,6 +1,6 @@
 // Data functions (spec/rule-format.md §4.9.5) and the EVAL wrapper of stored ASTs (§4.7).
 import type { FunctionDef, SpecialFunction } from './types.ts';
-import type { CNode } from '../nodes.ts';
+import { evalAsync, runtimeNode } from '../nodes.ts';
 import type { PathSegment } from '../../path.ts';
 import { getAt, parsePath } from '../../path.ts';
 import { describe, invalid, toText } from '../runtime.ts';
@@ -39,25 +39,19 @@ const RAW_VALUE: SpecialFunction = {
     const inner = api.compile(call.args[0]!, { tail: position.tail });
     if (!position.tail) return inner;
     const ev = inner.ev;
-    const node: CNode = {
-      ev: (f) => {
+    return runtimeNode(
+      [inner],
+      (f) => {
         const value = ev(f);
         f.raw = true;
         return value;
       },
-      aev: undefined,
-      isConst: false,
-      value: undefined,
-    };
-    if (inner.aev) {
-      const aev = inner.aev;
-      node.aev = async (f) => {
-        const value = await aev(f);
+      async (f) => {
+        const value = await evalAsync(inner, f);
         f.raw = true;
         return value;
-      };
-    }
-    return node;
+      },
+    );
   },
 };
 

@@ -1,10 +1,9 @@
 // Logical functions (spec/rule-format.md §4.9.2, §4.6): comparisons, ranges, null tests and the lazy forms
 // IF, AND, OR, NVL that evaluate only what they need.
 import type { FunctionDef, SpecialFunction } from './types.ts';
-import type { CNode } from '../nodes.ts';
 import type { Frame } from '../runtime.ts';
 import { compareLoose, looseEquals } from '../../values.ts';
-import { constantNode, evalAsync, failingNode } from '../nodes.ts';
+import { constantNode, evalAsync, failingNode, runtimeNode } from '../nodes.ts';
 import { Invalid, describe, invalid, isNullish, toCondition, toLogical } from '../runtime.ts';
 import { regexTest } from './text.ts';
 
@@ -57,17 +56,11 @@ const IF: SpecialFunction = {
     const cond = condition.ev;
     const a = whenTrue.ev;
     const b = whenFalse.ev;
-    const node: CNode = {
-      ev: (f) => (toCondition(cond(f), 'IF') ? a(f) : b(f)),
-      aev: undefined,
-      isConst: false,
-      value: undefined,
-    };
-    if (condition.aev || whenTrue.aev || whenFalse.aev) {
-      node.aev = async (f) =>
-        toCondition(await evalAsync(condition, f), 'IF') ? evalAsync(whenTrue, f) : evalAsync(whenFalse, f);
-    }
-    return node;
+    return runtimeNode(
+      [condition, whenTrue, whenFalse],
+      (f) => (toCondition(cond(f), 'IF') ? a(f) : b(f)),
+      async (f) => (toCondition(await evalAsync(condition, f), 'IF') ? evalAsync(whenTrue, f) : evalAsync(whenFalse, f)),
+    );
   },
 };
 
@@ -92,22 +85,17 @@ function chain(name: 'AND' | 'OR'): SpecialFunction {
     compile(call, api) {
       const parts = call.args.map((arg) => api.compile(arg, { lenient: true }));
       const evs = parts.map((p) => p.ev);
-      const node: CNode = {
-        ev: (f) => {
+      return runtimeNode(
+        parts,
+        (f) => {
           for (const ev of evs) if (decides(ev(f))) return decisive;
           return !decisive;
         },
-        aev: undefined,
-        isConst: false,
-        value: undefined,
-      };
-      if (parts.some((p) => p.aev)) {
-        node.aev = async (f: Frame) => {
+        async (f: Frame) => {
           for (const p of parts) if (decides(await evalAsync(p, f))) return decisive;
           return !decisive;
-        };
-      }
-      return node;
+        },
+      );
     },
   };
 }
@@ -124,24 +112,19 @@ const NVL: SpecialFunction = {
     const v = value.ev;
     const d = fallback.ev;
     const nn = ifNotNull?.ev;
-    const node: CNode = {
-      ev: (f) => {
+    return runtimeNode(
+      [value, fallback, ifNotNull],
+      (f) => {
         const x = v(f);
         if (isNullish(x)) return d(f);
         return nn ? nn(f) : x;
       },
-      aev: undefined,
-      isConst: false,
-      value: undefined,
-    };
-    if (value.aev || fallback.aev || ifNotNull?.aev) {
-      node.aev = async (f) => {
+      async (f) => {
         const x = await evalAsync(value, f);
         if (isNullish(x)) return evalAsync(fallback, f);
         return ifNotNull ? evalAsync(ifNotNull, f) : x;
-      };
-    }
-    return node;
+      },
+    );
   },
 };
 
