@@ -57,13 +57,24 @@ export function setAt(root: Record<string, unknown>, segments: readonly PathSegm
     const next = Object.hasOwn(current, key) ? current[key] : undefined;
     if (next === null || typeof next !== 'object' || Array.isArray(next)) {
       const created: Record<string, unknown> = {};
-      // defineProperty keeps `__proto__` and friends as plain keys: input-controlled paths must not pollute prototypes.
-      Object.defineProperty(current, key, { value: created, writable: true, enumerable: true, configurable: true });
+      writeOwn(current, key, created);
       current = created;
     } else {
       current = next as Record<string, unknown>;
     }
   }
-  const last = String(segments[segments.length - 1]);
-  Object.defineProperty(current, last, { value, writable: true, enumerable: true, configurable: true });
+  writeOwn(current, String(segments[segments.length - 1]), value);
+}
+
+/**
+ * An own, enumerable property. `__proto__` is the one key whose plain assignment would change the object's
+ * prototype instead (input-controlled paths must not pollute prototypes), so only it pays for defineProperty;
+ * every other key is a plain, fast assignment.
+ */
+function writeOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
 }

@@ -38,6 +38,9 @@ export interface VerdictApp extends FastifyInstance {
   markShuttingDown(): void;
 }
 
+/** pino loggers can say whether a level is on; other loggers are simply called. */
+type LevelAwareLogger = FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
+
 const CORRELATION_ID = /^[\x21-\x7e]{1,256}$/;
 
 function packageVersion(): string {
@@ -80,18 +83,25 @@ export async function buildApp(options: AppOptions): Promise<VerdictApp> {
     shuttingDown = true;
   });
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks: none of them waits, so none should cost a promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-correlation-id', request.id);
+    done();
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     // During shutdown every response closes its connection, so keep-alive clients cannot hold the drain open.
     if (shuttingDown) void reply.header('connection', 'close');
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request: FastifyRequest, reply) => {
+  app.addHook('onResponse', (request: FastifyRequest, reply, done) => {
     const quiet = request.url === '/health-check' || request.url.startsWith('/health/') || request.url === '/metrics';
-    const line = { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 };
-    if (quiet) request.log.debug(line, 'request');
-    else request.log.info(line, 'request');
+    const log = request.log as LevelAwareLogger;
+    const level = quiet ? 'debug' : 'info';
+    if (log.isLevelEnabled?.(level) !== false) {
+      const line = { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 };
+      log[level](line, 'request');
+    }
+    done();
   });
 
   registerJsonOnly(app);

@@ -1,6 +1,7 @@
 // Authentication hooks: a route group declares which key type it needs; the principal is attached to the request.
 // Runs in onRequest, before the body is read, so an unauthenticated request never costs a body parse.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+// Callback-style on purpose: a key already in the in-memory cache is checked without a promise or a tick.
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Principal, Services } from '../service/index.ts';
 import { ServiceError } from '../service/errors.ts';
 import type { KeyType } from '../store/ports.ts';
@@ -12,20 +13,44 @@ declare module 'fastify' {
 }
 
 export function requireKey(services: Services, type: KeyType) {
-  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
-    const principal = await services.keys.authenticate(request.headers.authorization, type);
+  /** Attaches the principal and counts the request against the key's rate limit; an error when refused. */
+  const admit = (request: FastifyRequest, principal: Principal): ServiceError | undefined => {
     request.principal = principal;
     const limiter = services.rateLimiter;
     if (limiter) {
       const retryAfter = limiter.take(principal.keyId);
       if (retryAfter !== undefined) {
-        throw new ServiceError(
+        return new ServiceError(
           'rate-limited',
           `Rate limit of ${limiter.limit} requests per second exceeded for this key; retry after ${retryAfter} s`,
           retryAfter,
         );
       }
     }
+    return undefined;
+  };
+  return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    let cached: Principal | undefined;
+    try {
+      cached = services.keys.authenticateCached(request.headers.authorization, type);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    if (cached !== undefined) {
+      const refused = admit(request, cached);
+      if (refused) done(refused);
+      else done();
+      return;
+    }
+    services.keys.authenticate(request.headers.authorization, type).then(
+      (principal) => {
+        const refused = admit(request, principal);
+        if (refused) done(refused);
+        else done();
+      },
+      (err: unknown) => done(err as Error),
+    );
   };
 }
 

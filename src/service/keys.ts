@@ -1,6 +1,6 @@
 // API keys: random, shown once, stored as SHA-256 hashes, compared in constant time, revocable.
 // See docs/decisions/service-api-keys.md for the format.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash as digest, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ChangeEvent, KeyRecord, KeyType, Store } from '../store/ports.ts';
 import type { Clock } from './clock.ts';
 import { isoAt } from './clock.ts';
@@ -25,7 +25,8 @@ export interface Principal {
 }
 
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  // One-shot digest: the same hex SHA-256 as createHash(), without a Hash object per request.
+  return digest('sha256', key, 'hex');
 }
 
 export function generateKey(space: string, type: KeyType, createdAt: string): NewKey {
@@ -43,11 +44,17 @@ export function bearerToken(header: string | undefined): string | undefined {
 
 const CACHE_LIMIT = 10_000;
 
+/** A known-good key: its record and the principal handed to every request that presents it. */
+interface CachedKey {
+  record: KeyRecord;
+  principal: Principal;
+}
+
 export class KeyService {
   readonly #store: Store;
   readonly #clock: Clock;
   /** Known-good keys by hash. Emptied on any key change (revocations are rare and must apply at once). */
-  readonly #cache = new Map<string, KeyRecord>();
+  readonly #cache = new Map<string, CachedKey>();
   #generation = 0;
 
   constructor(store: Store, clock: Clock) {
@@ -77,26 +84,42 @@ export class KeyService {
    * or 'invalid-key' (unknown, revoked, or of the other type).
    */
   async authenticate(authorization: string | undefined, type: KeyType): Promise<Principal> {
-    const token = bearerToken(authorization);
-    if (token === undefined) throw new ServiceError('unauthenticated', MESSAGES.tokenMissing);
-    return this.authenticateKey(token, type);
+    return this.authenticateKey(tokenOf(authorization), type);
+  }
+
+  /**
+   * The synchronous half of authenticate(): the principal when the key is in the in-memory cache, undefined when
+   * only the store can tell (then call authenticate()). Throws exactly what authenticate() would for a missing
+   * token or a cached key of the other type.
+   */
+  authenticateCached(authorization: string | undefined, type: KeyType): Principal | undefined {
+    const cached = this.#cache.get(hashKey(tokenOf(authorization)));
+    if (cached === undefined) return undefined;
+    if (cached.record.type !== type) throw new ServiceError('invalid-key', MESSAGES.invalidKey);
+    return cached.principal;
   }
 
   async authenticateKey(token: string, type: KeyType): Promise<Principal> {
     const hash = hashKey(token);
-    let record = this.#cache.get(hash);
-    if (record === undefined) {
+    let cached = this.#cache.get(hash);
+    if (cached === undefined) {
       const generation = this.#generation;
-      record = await this.#store.keys.findByHash(hash);
-      if (record !== undefined && record.revokedAt === null && generation === this.#generation && this.#store.changes.live) {
+      const record = await this.#store.keys.findByHash(hash);
+      const matches = record !== undefined && timingSafeEqual(Buffer.from(record.hash, 'hex'), Buffer.from(hash, 'hex'));
+      if (!matches || record === undefined || record.revokedAt !== null) throw new ServiceError('invalid-key', MESSAGES.invalidKey);
+      cached = { record, principal: Object.freeze({ keyId: record.id, space: record.space, type: record.type }) };
+      if (generation === this.#generation && this.#store.changes.live) {
         if (this.#cache.size >= CACHE_LIMIT) this.#cache.clear();
-        this.#cache.set(hash, record);
+        this.#cache.set(hash, cached);
       }
     }
-    const matches = record !== undefined && timingSafeEqual(Buffer.from(record.hash, 'hex'), Buffer.from(hash, 'hex'));
-    if (!matches || record === undefined || record.revokedAt !== null || record.type !== type) {
-      throw new ServiceError('invalid-key', MESSAGES.invalidKey);
-    }
-    return { keyId: record.id, space: record.space, type: record.type };
+    if (cached.record.type !== type) throw new ServiceError('invalid-key', MESSAGES.invalidKey);
+    return cached.principal;
   }
+}
+
+function tokenOf(authorization: string | undefined): string {
+  const token = bearerToken(authorization);
+  if (token === undefined) throw new ServiceError('unauthenticated', MESSAGES.tokenMissing);
+  return token;
 }

@@ -1,21 +1,30 @@
 // Prometheus metrics of the service. One registry per service instance (tests run several in one process);
 // the Kafka channel registers its own metrics (lag) on the same registry.
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
+import { LatencyHistogram } from './latency-histogram.ts';
+import type { HistogramSeries } from './latency-histogram.ts';
 
-export interface SolveObservation {
-  ruleType: string;
-  strategy: string;
-  status: number;
-  channel: 'http' | 'kafka';
-  seconds: number;
+type SolveLabel = 'rule_type' | 'strategy' | 'status' | 'channel';
+
+/** One label set of the solve metrics: solves counted here until a scrape adds them to the counter. */
+interface SolveSeries {
+  labels: Record<SolveLabel, string>;
+  pending: number;
+  latency: HistogramSeries;
 }
 
 export class Metrics {
   readonly registry = new Registry();
-  readonly solves: Counter<'rule_type' | 'strategy' | 'status' | 'channel'>;
-  readonly solveSeconds: Histogram<'rule_type' | 'channel'>;
+  readonly solves: Counter<SolveLabel>;
+  readonly solveSeconds: LatencyHistogram<'rule_type' | 'channel'>;
   readonly auditDropped: Counter;
   readonly auditWritten: Counter;
+  /**
+   * Every label set seen, by rule type, strategy, status and channel (nested maps: strings already in hand hash
+   * once), so a solve costs a few map lookups rather than building and hashing label objects per metric.
+   */
+  readonly #series: SolveSeries[] = [];
+  readonly #seriesByLabels = new Map<string, Map<string, Map<number, Map<string, SolveSeries>>>>();
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'verdict_' });
@@ -24,8 +33,10 @@ export class Metrics {
       help: 'Solves by rule type, strategy, response status and channel',
       labelNames: ['rule_type', 'strategy', 'status', 'channel'],
       registers: [this.registry],
+      // Called by every read of the counter (scrape, get()): adds what was counted since the last one.
+      collect: () => this.#flushSolves(),
     });
-    this.solveSeconds = new Histogram({
+    this.solveSeconds = new LatencyHistogram({
       name: 'verdict_solve_duration_seconds',
       help: 'Solve latency from authentication to response, by rule type and channel',
       labelNames: ['rule_type', 'channel'],
@@ -40,8 +51,32 @@ export class Metrics {
     });
   }
 
-  observeSolve(o: SolveObservation): void {
-    this.solves.inc({ rule_type: o.ruleType, strategy: o.strategy, status: String(o.status), channel: o.channel });
-    this.solveSeconds.observe({ rule_type: o.ruleType, channel: o.channel }, o.seconds);
+  observeSolve(ruleType: string, strategy: string, status: number, channel: 'http' | 'kafka', seconds: number): void {
+    let byStrategy = this.#seriesByLabels.get(ruleType);
+    if (byStrategy === undefined) this.#seriesByLabels.set(ruleType, (byStrategy = new Map()));
+    let byStatus = byStrategy.get(strategy);
+    if (byStatus === undefined) byStrategy.set(strategy, (byStatus = new Map()));
+    let byChannel = byStatus.get(status);
+    if (byChannel === undefined) byStatus.set(status, (byChannel = new Map()));
+    let series = byChannel.get(channel);
+    if (series === undefined) {
+      series = {
+        labels: { rule_type: ruleType, strategy, status: String(status), channel },
+        pending: 0,
+        latency: this.solveSeconds.series({ rule_type: ruleType, channel }),
+      };
+      byChannel.set(channel, series);
+      this.#series.push(series);
+    }
+    series.pending++;
+    series.latency.observe(seconds);
+  }
+
+  #flushSolves(): void {
+    for (const series of this.#series) {
+      if (series.pending === 0) continue;
+      this.solves.inc(series.labels, series.pending);
+      series.pending = 0;
+    }
   }
 }

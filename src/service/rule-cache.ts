@@ -5,6 +5,7 @@
 import type { CompiledRule } from '../engine/types.ts';
 import type { ChangeEvent, RuleHead, Store } from '../store/ports.ts';
 import { RuleCatalog } from './rule-catalog.ts';
+import { RuleVersions } from './rule-versions.ts';
 
 /** Per-rule audit settings from the document's `auditLog` (rule-format §1.5). */
 export interface RuleAuditSettings {
@@ -25,7 +26,7 @@ interface SpaceEntry {
   generation: number;
   catalog: RuleCatalog | undefined;
   pendingCatalog: Promise<RuleCatalog> | undefined;
-  rules: Map<string, LoadedRule>;
+  rules: RuleVersions<LoadedRule>;
   pendingRules: Map<string, Promise<LoadedRule>>;
 }
 
@@ -69,7 +70,7 @@ export class RuleCache {
   #entry(space: string): SpaceEntry {
     let entry = this.#spaces.get(space);
     if (!entry) {
-      entry = { generation: 0, catalog: undefined, pendingCatalog: undefined, rules: new Map(), pendingRules: new Map() };
+      entry = { generation: 0, catalog: undefined, pendingCatalog: undefined, rules: new RuleVersions(), pendingRules: new Map() };
       this.#spaces.set(space, entry);
     }
     return entry;
@@ -95,12 +96,7 @@ export class RuleCache {
     entry.catalog = undefined;
     entry.pendingCatalog = undefined;
     entry.pendingRules.clear();
-    for (const key of [...entry.rules.keys()]) {
-      if (ruleId === undefined || key.startsWith(`${ruleId}\u0000`)) {
-        entry.rules.delete(key);
-        this.#ruleCount--;
-      }
-    }
+    this.#ruleCount -= ruleId === undefined ? entry.rules.clear() : entry.rules.deleteRule(ruleId);
   }
 
   async catalog(space: string): Promise<RuleCatalog> {
@@ -124,17 +120,22 @@ export class RuleCache {
     return pending;
   }
 
+  /** The space catalog if it is in memory now (for the synchronous solve path). */
+  peekCatalog(space: string): RuleCatalog | undefined {
+    return this.#spaces.get(space)?.catalog;
+  }
+
   /** The compiled version if it is in memory now (for the synchronous resolver). */
   peek(space: string, ruleId: string, version: number): LoadedRule | undefined {
-    return this.#spaces.get(space)?.rules.get(`${ruleId}\u0000${version}`);
+    return this.#spaces.get(space)?.rules.get(ruleId, version);
   }
 
   /** Loads and compiles one version (once, even under concurrent calls). Compile errors propagate uncached. */
   async load(head: RuleHead): Promise<LoadedRule> {
     const entry = this.#entry(head.space);
-    const key = `${head.ruleId}\u0000${head.version}`;
-    const cached = entry.rules.get(key);
+    const cached = entry.rules.get(head.ruleId, head.version);
     if (cached) return cached;
+    const key = `${head.ruleId}\u0000${head.version}`;
     const inFlight = entry.pendingRules.get(key);
     if (inFlight) return inFlight;
     const generation = entry.generation;
@@ -146,7 +147,7 @@ export class RuleCache {
         entry.pendingRules.delete(key);
         if (this.#retain) {
           if (this.#ruleCount >= MAX_RULES) this.#evictOldest();
-          entry.rules.set(key, loaded);
+          entry.rules.set(head.ruleId, head.version, loaded);
           this.#ruleCount++;
         }
       }
@@ -161,9 +162,7 @@ export class RuleCache {
 
   #evictOldest(): void {
     for (const entry of this.#spaces.values()) {
-      const first = entry.rules.keys().next();
-      if (!first.done) {
-        entry.rules.delete(first.value);
+      if (entry.rules.deleteOldest()) {
         this.#ruleCount--;
         return;
       }

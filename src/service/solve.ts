@@ -2,10 +2,9 @@
 // the caller's space -> compiled cache -> evaluate each input with a deadline -> audit -> metrics.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
-import { solve as solveAsync, solveSync } from '../engine/index.ts';
 import { RuleError, TimeoutError, UnresolvedRuleError, ValidationError } from '../engine/errors.ts';
-import type { HttpClient, Json, RuleType, ScriptSandbox, SolveOptions, Strategy } from '../engine/types.ts';
-import { normaliseStrategy } from '../engine/context.ts';
+import type { EvaluationContext, HttpClient, Json, RuleType, ScriptSandbox, SolveResult, Strategy } from '../engine/types.ts';
+import { createContext, normaliseStrategy } from '../engine/context.ts';
 import type { Config } from '../config.ts';
 import type { AuditRecord } from '../store/ports.ts';
 import type { AuditWriter } from './audit-writer.ts';
@@ -54,7 +53,10 @@ const SUPPORTED: Partial<Record<RuleType | string, readonly Strategy[]>> = {
 };
 
 export function effectiveStrategy(ruleType: string, requested: string | undefined): Strategy {
-  const strategy = normaliseStrategy(requested);
+  return supportedStrategy(ruleType, normaliseStrategy(requested));
+}
+
+function supportedStrategy(ruleType: string, strategy: Strategy): Strategy {
   return (SUPPORTED[ruleType] ?? ['STANDARD']).includes(strategy) ? strategy : 'STANDARD';
 }
 
@@ -74,6 +76,33 @@ export interface SolveServiceDeps {
   sandbox: ScriptSandbox | undefined;
 }
 
+/** What one solve has learnt so far, for its metrics and audit record whether it succeeds or fails. */
+interface SolveState {
+  started: number;
+  startedAt: number;
+  loaded: LoadedRule | undefined;
+  strategy: Strategy;
+  traces: unknown[] | undefined;
+}
+
+/** The rule and its dependencies, all compiled in memory: a solve that needs no await. */
+interface Ready {
+  session: SolveSession;
+  loaded: LoadedRule;
+}
+
+/** One request's inputs being evaluated, in order; `next` is the first input not yet solved. */
+interface Evaluation {
+  session: SolveSession;
+  loaded: LoadedRule;
+  ctx: EvaluationContext;
+  bulk: boolean;
+  inputs: readonly unknown[];
+  results: Json[][];
+  traces: unknown[] | undefined;
+  next: number;
+}
+
 export class SolveService {
   readonly #deps: SolveServiceDeps;
 
@@ -81,66 +110,212 @@ export class SolveService {
     this.#deps = deps;
   }
 
+  /** Solves a request: resolve the rule, evaluate every input, record metrics and (when on) an audit record. */
   async solve(principal: Principal, request: SolveRequest): Promise<SolveResponse> {
-    const started = performance.now();
-    const startedAt = this.#deps.clock();
-    const channel = request.channel ?? 'http';
-    let loaded: LoadedRule | undefined;
-    let strategy: Strategy = normaliseStrategy(request.strategy);
-    let status = 200;
-    let output: Json | null = null;
-    let errorMessage: string | null = null;
-    let traces: unknown[] | undefined;
+    return this.solveNow(principal, request);
+  }
+
+  /**
+   * solve(), answered synchronously when it can be: the space catalog, the rule and its static dependencies are
+   * compiled in memory, the rule never waits, and the inputs fit in one slice between event-loop turns (the warm
+   * path of almost every request). Otherwise, or when a rule referenced at run time is not loaded yet, the same
+   * solve runs asynchronously from the start; evaluation is pure, so starting over changes nothing.
+   */
+  solveNow(principal: Principal, request: SolveRequest): SolveResponse | Promise<SolveResponse> {
+    const ready = this.#ready(principal, request);
+    if (ready === undefined) return this.#solveAsync(principal, request);
+    const state = this.#state(request);
+    let response: SolveResponse | undefined;
+    let failure: unknown;
+    try {
+      const evaluation = this.#evaluation(ready.session, ready.loaded, request, state);
+      this.#evaluateSlice(evaluation, evaluation.inputs.length);
+      response = this.#response(evaluation, state);
+    } catch (err) {
+      if (err instanceof UnresolvedRuleError) return this.#solveAsync(principal, request);
+      failure = err;
+    }
+    return this.#finish(principal, request, state, response, failure);
+  }
+
+  /** The synchronous path's preconditions; undefined sends the request down the asynchronous path. */
+  #ready(principal: Principal, request: SolveRequest): Ready | undefined {
+    const { cache } = this.#deps;
+    const catalog = cache.peekCatalog(principal.space);
+    if (catalog === undefined) return undefined;
+    const resolution = catalog.resolve(request.idOrAlias, request.version);
+    // Every refusal (unknown, ambiguous, not published, not a rule flow) is answered by the asynchronous path.
+    if (!resolution.ok || (request.ruleFlowsOnly && resolution.head.type !== 'composition')) return undefined;
+    const loaded = cache.peek(principal.space, resolution.head.ruleId, resolution.head.version);
+    if (loaded === undefined || loaded.compiled.async) return undefined;
+    if (Array.isArray(request.data) && request.data.length > BULK_YIELD_EVERY) return undefined;
+    const session = new SolveSession(catalog, cache);
+    return session.useCached(loaded) ? { session, loaded } : undefined;
+  }
+
+  async #solveAsync(principal: Principal, request: SolveRequest): Promise<SolveResponse> {
+    const state = this.#state(request);
+    let response: SolveResponse | undefined;
+    let failure: unknown;
     try {
       const session = new SolveSession(await this.#deps.cache.catalog(principal.space), this.#deps.cache);
-      loaded = await this.#resolve(session, request);
+      const loaded = await this.#resolve(session, request);
       await session.use(loaded);
-      strategy = effectiveStrategy(loaded.head.type, request.strategy);
-      const trace = request.debug === true || loaded.audit.debug;
-      const bulk = Array.isArray(request.data);
-      const inputs: unknown[] = bulk ? (request.data as unknown[]) : [request.data];
-      const results: Json[][] = [];
-      if (trace) traces = [];
-      for (let i = 0; i < inputs.length; i++) {
-        if (i > 0 && i % BULK_YIELD_EVERY === 0) await yieldToEventLoop();
-        try {
-          const result = await this.#evaluate(session, loaded, inputs[i], request, strategy, trace);
-          results.push(result.result);
-          if (traces) traces.push(bulk ? (result.trace ?? []) : result.trace);
-        } catch (err) {
-          throw bulk ? prefixed(err, `data[${i}]`) : err;
-        }
-      }
-      const body = bulk ? results : results[0]!;
-      output = body as Json;
-      return { body, ruleId: loaded.head.ruleId, version: loaded.head.version, ruleType: loaded.head.type, strategy };
+      const evaluation = this.#evaluation(session, loaded, request, state);
+      if (loaded.compiled.async) await this.#evaluateAsync(evaluation);
+      else await this.#evaluateSliced(evaluation);
+      response = this.#response(evaluation, state);
     } catch (err) {
-      const failure = toServiceError(err);
-      if (failure === undefined) {
-        status = 500;
-        errorMessage = 'internal error';
-        throw err;
+      failure = err;
+    }
+    return this.#finish(principal, request, state, response, failure);
+  }
+
+  #state(request: SolveRequest): SolveState {
+    return {
+      started: performance.now(),
+      startedAt: this.#deps.clock(),
+      loaded: undefined,
+      strategy: normaliseStrategy(request.strategy),
+      traces: undefined,
+    };
+  }
+
+  /**
+   * One evaluation context serves every input of the request (the engine never writes to it): `now` is the
+   * request's start (so every input of a bulk sees the same NOW()), and only the deadline is renewed per input.
+   */
+  #evaluation(session: SolveSession, loaded: LoadedRule, request: SolveRequest, state: SolveState): Evaluation {
+    const { config, http, sandbox } = this.#deps;
+    state.loaded = loaded;
+    state.strategy = supportedStrategy(loaded.head.type, state.strategy);
+    const trace = request.debug === true || loaded.audit.debug;
+    const bulk = Array.isArray(request.data);
+    const traces = trace ? [] : undefined;
+    state.traces = traces;
+    const ctx = createContext({
+      strategy: state.strategy,
+      includedConditionCols: request.includedConditionCols,
+      excludedConditionCols: request.excludedConditionCols,
+      lookupMethod: request.lookupMethod,
+      now: state.startedAt,
+      timeZone: config.timeZone,
+      trace,
+      resolver: session,
+      http,
+      sandbox,
+      timeoutMs: config.ruleTimeoutMs,
+    });
+    const inputs = bulk ? (request.data as unknown[]) : [request.data];
+    return { session, loaded, ctx, bulk, inputs, results: [], traces, next: 0 };
+  }
+
+  /** Evaluates inputs synchronously up to (not including) `end`. Throws UnresolvedRuleError as is. */
+  #evaluateSlice(evaluation: Evaluation, end: number): void {
+    const { loaded, ctx, bulk, inputs, results, traces } = evaluation;
+    const timeoutMs = this.#deps.config.ruleTimeoutMs;
+    for (let i = evaluation.next; i < end; i++) {
+      // The deadline is real time even when tests move the service clock.
+      ctx.deadline = Date.now() + timeoutMs;
+      let result: SolveResult;
+      try {
+        result = loaded.compiled.evaluate(inputs[i], ctx) as SolveResult;
+      } catch (err) {
+        if (err instanceof UnresolvedRuleError) throw err;
+        throw bulk ? prefixed(err, `data[${i}]`) : err;
       }
-      status = failure.status;
-      errorMessage = failure.message;
-      throw failure;
-    } finally {
-      const elapsedMs = performance.now() - started;
-      this.#deps.metrics.observeSolve({
-        ruleType: loaded?.head.type ?? 'unknown',
-        strategy,
-        status,
-        channel,
-        seconds: elapsedMs / 1000,
-      });
-      const auditOn = request.audit === true || request.debug === true || loaded?.audit.active === true;
-      if (auditOn) {
-        const ttlDays = request.auditTtlDays ?? loaded?.audit.ttlDays ?? this.#deps.config.audit.defaultTtlDays;
-        this.#deps.audit.enqueue(this.#auditRecord(principal, request, loaded, strategy, {
-          status, output, errorMessage, elapsedMs, startedAt, ttlDays, traces,
-        }));
+      results.push(result.result);
+      if (traces) traces.push(bulk ? (result.trace ?? []) : result.trace);
+      evaluation.next = i + 1;
+    }
+  }
+
+  /** A rule that never waits, in slices between event-loop turns; a rule referenced at run time is loaded first. */
+  async #evaluateSliced(evaluation: Evaluation): Promise<void> {
+    let attempts = 0;
+    while (evaluation.next < evaluation.inputs.length) {
+      if (evaluation.next > 0) await yieldToEventLoop();
+      const end = Math.min(evaluation.inputs.length, evaluation.next + BULK_YIELD_EVERY);
+      try {
+        const before = evaluation.next;
+        this.#evaluateSlice(evaluation, end);
+        if (evaluation.next > before) attempts = 0;
+      } catch (err) {
+        if (!(err instanceof UnresolvedRuleError)) throw err;
+        // The input at `next` referenced a rule not in memory: load it and solve that input again (bounded).
+        if (attempts++ >= MAX_RESOLVE_RETRIES) throw evaluation.bulk ? prefixed(err, `data[${evaluation.next}]`) : err;
+        await evaluation.session.load(err.idOrAlias, err.version);
       }
     }
+  }
+
+  /** A rule that may wait (HTTP functions, scripts): one input at a time, each with its own deadline backstop. */
+  async #evaluateAsync(evaluation: Evaluation): Promise<void> {
+    const { session, loaded, bulk, inputs, results, traces } = evaluation;
+    const timeoutMs = this.#deps.config.ruleTimeoutMs;
+    for (let i = 0; i < inputs.length; i++) {
+      if (i > 0 && i % BULK_YIELD_EVERY === 0) await yieldToEventLoop();
+      try {
+        for (let attempt = 0; ; attempt++) {
+          // A context of its own per input: an abandoned evaluation must keep its own deadline.
+          const ctx: EvaluationContext = { ...evaluation.ctx, deadline: Date.now() + timeoutMs };
+          try {
+            const result = await withDeadline(Promise.resolve(loaded.compiled.evaluate(inputs[i], ctx)), timeoutMs);
+            results.push(result.result);
+            if (traces) traces.push(bulk ? (result.trace ?? []) : result.trace);
+            break;
+          } catch (err) {
+            if (!(err instanceof UnresolvedRuleError) || attempt >= MAX_RESOLVE_RETRIES) throw err;
+            await session.load(err.idOrAlias, err.version);
+          }
+        }
+      } catch (err) {
+        throw bulk ? prefixed(err, `data[${i}]`) : err;
+      }
+    }
+  }
+
+  #response(evaluation: Evaluation, state: SolveState): SolveResponse {
+    const { head } = evaluation.loaded;
+    const body = evaluation.bulk ? evaluation.results : evaluation.results[0]!;
+    return { body, ruleId: head.ruleId, version: head.version, ruleType: head.type, strategy: state.strategy };
+  }
+
+  /** Metrics and audit for every solve; returns the response or throws the error the client gets. */
+  #finish(principal: Principal, request: SolveRequest, state: SolveState, response: SolveResponse | undefined, failure: unknown): SolveResponse {
+    let status = 200;
+    let errorMessage: string | null = null;
+    let thrown: unknown;
+    if (response === undefined) {
+      const error = toServiceError(failure);
+      if (error === undefined) {
+        status = 500;
+        errorMessage = 'internal error';
+        thrown = failure;
+      } else {
+        status = error.status;
+        errorMessage = error.message;
+        thrown = error;
+      }
+    }
+    const elapsedMs = performance.now() - state.started;
+    const { loaded } = state;
+    this.#deps.metrics.observeSolve(loaded?.head.type ?? 'unknown', state.strategy, status, request.channel ?? 'http', elapsedMs / 1000);
+    const auditOn = request.audit === true || request.debug === true || loaded?.audit.active === true;
+    if (auditOn) {
+      const ttlDays = request.auditTtlDays ?? loaded?.audit.ttlDays ?? this.#deps.config.audit.defaultTtlDays;
+      this.#deps.audit.enqueue(this.#auditRecord(principal, request, loaded, state.strategy, {
+        status,
+        output: response === undefined ? null : (response.body as Json),
+        errorMessage,
+        elapsedMs,
+        startedAt: state.startedAt,
+        ttlDays,
+        traces: state.traces,
+      }));
+    }
+    if (response === undefined) throw thrown;
+    return response;
   }
 
   async #resolve(session: SolveSession, request: SolveRequest): Promise<LoadedRule> {
@@ -158,41 +333,6 @@ export class SolveService {
       // Deleted between the catalog read and the load.
       if (err instanceof RuleNotFoundError) throw new ServiceError('unknown-rule', unknown);
       throw err;
-    }
-  }
-
-  async #evaluate(
-    session: SolveSession,
-    loaded: LoadedRule,
-    input: unknown,
-    request: SolveRequest,
-    strategy: Strategy,
-    trace: boolean,
-  ): Promise<{ result: Json[]; trace?: unknown[] }> {
-    const { config, http, sandbox, clock } = this.#deps;
-    const options: SolveOptions = {
-      strategy,
-      includedConditionCols: request.includedConditionCols,
-      excludedConditionCols: request.excludedConditionCols,
-      lookupMethod: request.lookupMethod,
-      now: clock(),
-      timeZone: config.timeZone,
-      trace,
-      resolver: session,
-      http,
-      sandbox,
-      timeoutMs: config.ruleTimeoutMs,
-    };
-    for (let attempt = 0; ; attempt++) {
-      // The deadline is real time even when tests move the service clock.
-      options.deadline = Date.now() + config.ruleTimeoutMs;
-      try {
-        if (!loaded.compiled.async) return solveSync(loaded.compiled, input, options);
-        return await withDeadline(solveAsync(loaded.compiled, input, options), config.ruleTimeoutMs);
-      } catch (err) {
-        if (!(err instanceof UnresolvedRuleError) || attempt >= MAX_RESOLVE_RETRIES) throw err;
-        await session.load(err.idOrAlias, err.version);
-      }
     }
   }
 

@@ -1,7 +1,7 @@
 // The Solver API (SPEC 3.1, 3.3): POST /rule/solve/{ruleIdOrAlias}/{version?} and the deprecated
 // POST /composition/solve/... for rule flows. A trailing slash is accepted (the official SDK always sends one).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Services } from '../../service/index.ts';
+import type { Services, SolveResponse } from '../../service/index.ts';
 import { principalOf, requireKey } from '../auth.ts';
 import { HttpError } from '../errors.ts';
 import {
@@ -37,18 +37,28 @@ function auditTtl(value: string | undefined): number | undefined {
   return days;
 }
 
+/**
+ * The result as JSON text. A string payload with a JSON content type goes out as is: the results are arbitrary
+ * JSON, which the response schema (there for the OpenAPI document) could only pass to JSON.stringify anyway.
+ */
+function respond(reply: FastifyReply, solved: SolveResponse): string {
+  void reply.header('content-type', 'application/json; charset=utf-8');
+  return JSON.stringify(solved.body);
+}
+
 export async function solverPlugin(app: FastifyInstance, options: SolverPluginOptions): Promise<void> {
   const { services } = options;
   const authenticate = requireKey(services, 'solver');
   const body = solveBodySchema(services.config.bulkLimit);
   const response = { 200: solveResponseSchema, ...errorResponses([400, 401, 413, 415, 429, 500]) };
 
-  const handler = (ruleFlowsOnly: boolean) => async (request: FastifyRequest, reply: FastifyReply) => {
+  // Synchronous when the solve is (a warm rule): no promise between the parsed body and the written response.
+  const handler = (ruleFlowsOnly: boolean) => (request: FastifyRequest, reply: FastifyReply): string | Promise<string> => {
     const params = request.params as SolveParams;
     const requestBody = request.body as SolveBody;
     const headers = request.headers;
     const version = params.version === undefined ? undefined : Number(params.version);
-    const result = await services.solver.solve(
+    const result = services.solver.solveNow(
       principalOf(request),
       {
         idOrAlias: params.ruleIdOrAlias,
@@ -66,8 +76,7 @@ export async function solverPlugin(app: FastifyInstance, options: SolverPluginOp
         channel: 'http',
       },
     );
-    void reply.header('content-type', 'application/json; charset=utf-8');
-    return result.body;
+    return result instanceof Promise ? result.then((solved) => respond(reply, solved)) : respond(reply, result);
   };
 
   const routes = [
@@ -96,7 +105,10 @@ export async function solverPlugin(app: FastifyInstance, options: SolverPluginOp
           response,
         },
         onRequest: deprecated
-          ? [async (_request, reply) => void reply.header('deprecation', 'true'), authenticate]
+          ? [(_request, reply, done) => {
+            void reply.header('deprecation', 'true');
+            done();
+          }, authenticate]
           : authenticate,
         handler: handler(ruleFlowsOnly),
       });
