@@ -3,7 +3,15 @@
 // from the Scope per solve; function cells go through the expression language.
 import type { Problem } from '../errors.ts';
 import { ValidationError } from '../errors.ts';
-import { compileStoredExpression, type CompiledExpression, type ExpressionCompileOptions, type Scope, type StoredExpression } from '../expression/index.ts';
+import {
+  compileStoredExpression,
+  type CompiledExpression,
+  type ConditionOutcome,
+  type ExpressionCompileOptions,
+  type ExpressionFootprint,
+  type Scope,
+  type StoredExpression,
+} from '../expression/index.ts';
 import type { EvaluationContext, RuleRef } from '../types.ts';
 import { compileGeneralTest, type LeftTest } from './general.ts';
 import { compileDateTest, dateOperandValues, parseDateOperand, type DateTest } from './date-conditions.ts';
@@ -50,6 +58,8 @@ export interface CompiledCondition {
   readonly operand: unknown;
   /** Static general cells: the test of the left operand alone (no scope, no context), for hot loops. */
   readonly leftTest: LeftTest | undefined;
+  /** Function cells compiled by the expression language: what the expression reads (see ExpressionFootprint). */
+  readonly footprint: ExpressionFootprint | undefined;
   test(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): boolean;
   testAsync(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): Promise<boolean>;
   explain(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): ConditionExplanation;
@@ -58,9 +68,9 @@ export interface CompiledCondition {
 
 const NO_REFS: readonly RuleRef[] = [];
 
-/** A missing condition (no cell for the column) is `anything` (§2.3). */
+/** A missing condition (no cell for the column) is `anything` (§2.3). One shared object: it holds no state. */
 export function anythingCondition(): CompiledCondition {
-  return staticCondition('anything', false, undefined, () => true);
+  return ANYTHING;
 }
 
 /**
@@ -210,26 +220,86 @@ function functionCondition(cell: Record<string, unknown>, where: string, env: Ce
     else problems.push({ path: where, message: error instanceof Error ? error.message : String(error) });
     return neverCondition('function');
   }
-  const source = expression.source;
-  return {
-    operator: 'function',
-    kind: 'function',
-    isDate: false,
-    async: expression.async,
-    ruleRefs: expression.ruleRefs,
-    operand: undefined,
-    leftTest: undefined,
-    test: (_left, scope, ctx) => expression.evaluateCondition(requireScope(scope), ctx).matched,
-    testAsync: async (_left, scope, ctx) => (await expression.evaluateConditionAsync(requireScope(scope), ctx)).matched,
-    explain: (_left, scope, ctx) => {
-      const outcome = expression.evaluateCondition(requireScope(scope), ctx);
-      return outcome.error === undefined ? { result: outcome.matched, value: source } : { result: outcome.matched, value: source, error: outcome.error };
-    },
-    explainAsync: async (_left, scope, ctx) => {
-      const outcome = await expression.evaluateConditionAsync(requireScope(scope), ctx);
-      return outcome.error === undefined ? { result: outcome.matched, value: source } : { result: outcome.matched, value: source, error: outcome.error };
-    },
-  };
+  return new FunctionCondition(expression);
+}
+
+// The condition kinds are classes rather than object literals of closures: a large table holds one object per
+// distinct cell, and methods on a prototype cost nothing per cell.
+
+class FunctionCondition implements CompiledCondition {
+  readonly operator = 'function';
+  readonly kind = 'function';
+  readonly isDate = false;
+  readonly async: boolean;
+  readonly ruleRefs: readonly RuleRef[];
+  readonly operand = undefined;
+  readonly leftTest = undefined;
+  readonly footprint: ExpressionFootprint | undefined;
+  private readonly expression: CompiledExpression;
+
+  constructor(expression: CompiledExpression) {
+    this.expression = expression;
+    this.async = expression.async;
+    this.ruleRefs = expression.ruleRefs;
+    this.footprint = expression.footprint;
+  }
+
+  test(_left: unknown, scope: Scope | undefined, ctx: EvaluationContext): boolean {
+    return this.expression.evaluateCondition(requireScope(scope), ctx).matched;
+  }
+
+  async testAsync(_left: unknown, scope: Scope | undefined, ctx: EvaluationContext): Promise<boolean> {
+    return (await this.expression.evaluateConditionAsync(requireScope(scope), ctx)).matched;
+  }
+
+  explain(_left: unknown, scope: Scope | undefined, ctx: EvaluationContext): ConditionExplanation {
+    return this.explained(this.expression.evaluateCondition(requireScope(scope), ctx));
+  }
+
+  async explainAsync(_left: unknown, scope: Scope | undefined, ctx: EvaluationContext): Promise<ConditionExplanation> {
+    return this.explained(await this.expression.evaluateConditionAsync(requireScope(scope), ctx));
+  }
+
+  private explained(outcome: ConditionOutcome): ConditionExplanation {
+    const source = this.expression.source;
+    return outcome.error === undefined ? { result: outcome.matched, value: source } : { result: outcome.matched, value: source, error: outcome.error };
+  }
+}
+
+class StaticCondition implements CompiledCondition {
+  readonly kind = 'static';
+  readonly async = false;
+  readonly ruleRefs = NO_REFS;
+  readonly footprint = undefined;
+  readonly operator: Operator;
+  readonly isDate: boolean;
+  readonly operand: unknown;
+  readonly leftTest: LeftTest | undefined;
+  private readonly run: (left: unknown, ctx: EvaluationContext) => boolean;
+
+  constructor(operator: Operator, isDate: boolean, operand: unknown, test: LeftTest | ((left: unknown, ctx: EvaluationContext) => boolean)) {
+    this.operator = operator;
+    this.isDate = isDate;
+    this.operand = operand;
+    this.run = test as (left: unknown, ctx: EvaluationContext) => boolean;
+    this.leftTest = isDate ? undefined : (test as LeftTest);
+  }
+
+  test(left: unknown, _scope: Scope | undefined, ctx: EvaluationContext): boolean {
+    return this.run(left, ctx);
+  }
+
+  testAsync(left: unknown, _scope: Scope | undefined, ctx: EvaluationContext): Promise<boolean> {
+    return Promise.resolve(this.run(left, ctx));
+  }
+
+  explain(left: unknown, _scope: Scope | undefined, ctx: EvaluationContext): ConditionExplanation {
+    return { result: this.run(left, ctx), value: this.operand ?? '' };
+  }
+
+  explainAsync(left: unknown, _scope: Scope | undefined, ctx: EvaluationContext): Promise<ConditionExplanation> {
+    return Promise.resolve(this.explain(left, _scope, ctx));
+  }
 }
 
 function staticCondition(
@@ -238,64 +308,76 @@ function staticCondition(
   operand: unknown,
   test: LeftTest | ((left: unknown, ctx: EvaluationContext) => boolean),
 ): CompiledCondition {
-  const run = test as (left: unknown, ctx: EvaluationContext) => boolean;
-  return {
-    operator,
-    kind: 'static',
-    isDate,
-    async: false,
-    ruleRefs: NO_REFS,
-    operand,
-    leftTest: isDate ? undefined : (test as LeftTest),
-    test: (left, _scope, ctx) => run(left, ctx),
-    testAsync: (left, _scope, ctx) => Promise.resolve(run(left, ctx)),
-    explain: (left, _scope, ctx) => ({ result: run(left, ctx), value: operand ?? '' }),
-    explainAsync: (left, _scope, ctx) => Promise.resolve({ result: run(left, ctx), value: operand ?? '' }),
-  };
+  return new StaticCondition(operator, isDate, operand, test);
 }
 
-function dynamicCondition(
-  operator: Operator,
-  isDate: boolean,
-  testWith: (left: unknown, scope: Scope | undefined, ctx: EvaluationContext) => { result: boolean; value: unknown },
-): CompiledCondition {
-  return {
-    operator,
-    kind: 'dynamic',
-    isDate,
-    async: false,
-    ruleRefs: NO_REFS,
-    operand: undefined,
-    leftTest: undefined,
-    test: (left, scope, ctx) => testWith(left, scope, ctx).result,
-    testAsync: (left, scope, ctx) => Promise.resolve(testWith(left, scope, ctx).result),
-    explain: (left, scope, ctx) => testWith(left, scope, ctx),
-    explainAsync: (left, scope, ctx) => Promise.resolve(testWith(left, scope, ctx)),
-  };
+type DynamicTest = (left: unknown, scope: Scope | undefined, ctx: EvaluationContext) => { result: boolean; value: unknown };
+
+class DynamicCondition implements CompiledCondition {
+  readonly kind = 'dynamic';
+  readonly async = false;
+  readonly ruleRefs = NO_REFS;
+  readonly operand = undefined;
+  readonly leftTest = undefined;
+  readonly footprint = undefined;
+  readonly operator: Operator;
+  readonly isDate: boolean;
+  private readonly testWith: DynamicTest;
+
+  constructor(operator: Operator, isDate: boolean, testWith: DynamicTest) {
+    this.operator = operator;
+    this.isDate = isDate;
+    this.testWith = testWith;
+  }
+
+  test(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): boolean {
+    return this.testWith(left, scope, ctx).result;
+  }
+
+  testAsync(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): Promise<boolean> {
+    return Promise.resolve(this.testWith(left, scope, ctx).result);
+  }
+
+  explain(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): ConditionExplanation {
+    return this.testWith(left, scope, ctx);
+  }
+
+  explainAsync(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): Promise<ConditionExplanation> {
+    return Promise.resolve(this.testWith(left, scope, ctx));
+  }
 }
+
+function dynamicCondition(operator: Operator, isDate: boolean, testWith: DynamicTest): CompiledCondition {
+  return new DynamicCondition(operator, isDate, testWith);
+}
+
+const ELSE_CONDITION: CompiledCondition = {
+  operator: 'ELSE',
+  kind: 'else',
+  isDate: false,
+  async: false,
+  ruleRefs: NO_REFS,
+  operand: undefined,
+  leftTest: undefined,
+  footprint: undefined,
+  test: () => false,
+  testAsync: () => Promise.resolve(false),
+  explain: () => ({ result: false, value: '' }),
+  explainAsync: () => Promise.resolve({ result: false, value: '' }),
+};
 
 function elseCondition(): CompiledCondition {
-  return {
-    operator: 'ELSE',
-    kind: 'else',
-    isDate: false,
-    async: false,
-    ruleRefs: NO_REFS,
-    operand: undefined,
-    leftTest: undefined,
-    test: () => false,
-    testAsync: () => Promise.resolve(false),
-    explain: () => ({ result: false, value: '' }),
-    explainAsync: () => Promise.resolve({ result: false, value: '' }),
-  };
+  return ELSE_CONDITION;
 }
 
 /** Stands in for a condition that failed to compile; compilation then throws, so it is never evaluated. */
 function neverCondition(operator: Operator = 'anything'): CompiledCondition {
-  return { ...staticCondition(operator, false, undefined, () => false), kind: 'static' };
+  return staticCondition(operator, false, undefined, () => false);
 }
 
 function requireScope(scope: Scope | undefined): Scope {
   if (scope === undefined) throw new Error('internal: a dynamic condition was evaluated without a scope');
   return scope;
 }
+
+const ANYTHING: CompiledCondition = staticCondition('anything', false, undefined, () => true);

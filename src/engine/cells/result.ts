@@ -3,11 +3,11 @@
 // output casting.
 import type { Problem } from '../errors.ts';
 import { ValidationError } from '../errors.ts';
-import { castSimpleValueText, compileStoredExpression, type Scope } from '../expression/index.ts';
+import { castSimpleValueText, compileStoredExpression, type CompiledExpression, type Scope } from '../expression/index.ts';
 import type { EvaluationContext, RuleRef } from '../types.ts';
 import type { CellEnvironment } from './condition.ts';
 import { cloneJson } from './output-layout.ts';
-import { compileTemplate } from './references.ts';
+import { compileTemplate, type CompiledTemplate } from './references.ts';
 
 export interface CompiledValue {
   /** True when the value needs no evaluation: `constant` holds it (object constants must be cloned on output). */
@@ -25,16 +25,31 @@ const NO_REFS: readonly RuleRef[] = [];
 
 /** A value that is always the same. Objects and arrays are handed out as copies so callers may own them. */
 export function constantValue(value: unknown, source = typeof value === 'string' ? value : JSON.stringify(value) ?? ''): CompiledValue {
-  const isObject = value !== null && typeof value === 'object';
-  return {
-    isConstant: true,
-    constant: value,
-    async: false,
-    ruleRefs: NO_REFS,
-    source,
-    evaluate: isObject ? () => cloneJson(value) : () => value,
-    evaluateAsync: isObject ? () => Promise.resolve(cloneJson(value)) : () => Promise.resolve(value),
-  };
+  return new ConstantValue(value, source);
+}
+
+// Values are classes rather than object literals of closures: a large table holds one per distinct cell.
+class ConstantValue implements CompiledValue {
+  readonly isConstant = true;
+  readonly async = false;
+  readonly ruleRefs = NO_REFS;
+  readonly constant: unknown;
+  readonly source: string;
+  private readonly isObject: boolean;
+
+  constructor(value: unknown, source: string) {
+    this.constant = value;
+    this.source = source;
+    this.isObject = value !== null && typeof value === 'object';
+  }
+
+  evaluate(): unknown {
+    return this.isObject ? cloneJson(this.constant) : this.constant;
+  }
+
+  evaluateAsync(): Promise<unknown> {
+    return Promise.resolve(this.evaluate());
+  }
 }
 
 /**
@@ -66,38 +81,64 @@ function simpleValue(value: unknown, env: CellEnvironment): CompiledValue {
     const resolved = template.value;
     return constantValue(typeof resolved === 'string' ? castSimpleValueText(resolved) : resolved, value);
   }
-  const evaluate = (scope: Scope | undefined): unknown => {
+  return new TemplateValue(template, value);
+}
+
+class TemplateValue implements CompiledValue {
+  readonly isConstant = false;
+  readonly constant = undefined;
+  readonly async = false;
+  readonly ruleRefs = NO_REFS;
+  readonly source: string;
+  private readonly template: CompiledTemplate;
+
+  constructor(template: CompiledTemplate, source: string) {
+    this.template = template;
+    this.source = source;
+  }
+
+  evaluate(scope: Scope | undefined): unknown {
     if (scope === undefined) throw new Error('internal: a value with variables was evaluated without a scope');
-    const resolved = template.evaluate(scope);
+    const resolved = this.template.evaluate(scope);
     return typeof resolved === 'string' ? castSimpleValueText(resolved) : resolved;
-  };
-  return {
-    isConstant: false,
-    constant: undefined,
-    async: false,
-    ruleRefs: NO_REFS,
-    source: value,
-    evaluate,
-    evaluateAsync: (scope) => Promise.resolve(evaluate(scope)),
-  };
+  }
+
+  evaluateAsync(scope: Scope | undefined): Promise<unknown> {
+    return Promise.resolve(this.evaluate(scope));
+  }
 }
 
 function expressionValue(cell: Record<string, unknown>, where: string, env: CellEnvironment, problems: Problem[]): CompiledValue {
   try {
-    const expression = (env.compileExpression ?? compileStoredExpression)({ stringValue: cell.stringValue, value: cell.value }, where, env.expressionOptions);
-    return {
-      isConstant: false,
-      constant: undefined,
-      async: expression.async,
-      ruleRefs: expression.ruleRefs,
-      source: expression.source,
-      evaluate: (scope, ctx) => normalise(expression.evaluateOutput(requireScope(scope), ctx)),
-      evaluateAsync: async (scope, ctx) => normalise(await expression.evaluateOutputAsync(requireScope(scope), ctx)),
-    };
+    return new ExpressionValue((env.compileExpression ?? compileStoredExpression)({ stringValue: cell.stringValue, value: cell.value }, where, env.expressionOptions));
   } catch (error) {
     if (error instanceof ValidationError) problems.push(...error.problems);
     else problems.push({ path: where, message: error instanceof Error ? error.message : String(error) });
     return constantValue(null);
+  }
+}
+
+class ExpressionValue implements CompiledValue {
+  readonly isConstant = false;
+  readonly constant = undefined;
+  readonly async: boolean;
+  readonly ruleRefs: readonly RuleRef[];
+  readonly source: string;
+  private readonly expression: CompiledExpression;
+
+  constructor(expression: CompiledExpression) {
+    this.expression = expression;
+    this.async = expression.async;
+    this.ruleRefs = expression.ruleRefs;
+    this.source = expression.source;
+  }
+
+  evaluate(scope: Scope | undefined, ctx: EvaluationContext): unknown {
+    return normalise(this.expression.evaluateOutput(requireScope(scope), ctx));
+  }
+
+  async evaluateAsync(scope: Scope | undefined, ctx: EvaluationContext): Promise<unknown> {
+    return normalise(await this.expression.evaluateOutputAsync(requireScope(scope), ctx));
   }
 }
 

@@ -2,11 +2,11 @@
 // Constants are folded, variable paths are pre-parsed, lambda parameters become local slots, and the async twin
 // of a node exists only where something may await.
 import type { Node, VarRef } from './ast.ts';
-import type { CompiledExpression, ConditionOutcome, Scope } from './contract.ts';
+import type { CompiledExpression, ConditionOutcome, ExpressionFootprint, Scope } from './contract.ts';
 import type { CNode, CompileApi, CompileOptionsForNode } from './nodes.ts';
 import type { AsyncEvaluator, Evaluator, Frame } from './runtime.ts';
 import type { EvaluationContext, RuleRef } from '../types.ts';
-import { getAt } from '../path.ts';
+import { getAt, type PathSegment } from '../path.ts';
 import { SyntaxProblem } from './lexer.ts';
 import { constantNode, evalAsync, failingNode, combineNode } from './nodes.ts';
 import { Invalid, cloneJson, defineKey, describe, invalidReason, mustPropagate, toNum, toText } from './runtime.ts';
@@ -41,6 +41,9 @@ class Compiler implements CompileApi {
   slots = 0;
   sharedConstants = false;
   readonly ruleRefs: RuleRef[] = [];
+  /** Scope references met while compiling, and whether a function makes the expression unrepeatable. */
+  readonly references: (readonly PathSegment[])[] = [];
+  repeatable = true;
 
   compile(node: Node, options: CompileOptionsForNode = {}): CNode {
     switch (node.kind) {
@@ -110,6 +113,7 @@ class Compiler implements CompileApi {
       const rest = ref.segments.slice(1);
       return rest.length === 0 ? (f) => f.locals[slot] : (f) => getAt(f.locals[slot], rest);
     }
+    this.references.push(ref.segments);
     const { segments, path } = ref;
     return (f) => f.scope.resolve(segments, path);
   }
@@ -197,6 +201,7 @@ class Compiler implements CompileApi {
   private call(node: Extract<Node, { kind: 'call' }>, options: CompileOptionsForNode): CNode {
     const def = findFunction(node.name);
     if (!def) return this.fail(`unknown function ${node.name}`, node);
+    if (def.kind === 'eager' && ((def.contextual === true && def.fixedPerSolve !== true) || def.implAsync !== undefined)) this.repeatable = false;
     const count = node.args.length;
     if (count < def.min || count > def.max) {
       return failingNode(`${node.name} expects ${arity(def.min, def.max)}, got ${count}`);
@@ -222,6 +227,7 @@ class Program implements CompiledExpression {
   readonly source: string;
   readonly async: boolean;
   readonly ruleRefs: readonly RuleRef[];
+  readonly footprint: ExpressionFootprint;
   private readonly ev: Evaluator;
   private readonly aev: AsyncEvaluator | undefined;
   private readonly slots: number;
@@ -234,6 +240,7 @@ class Program implements CompiledExpression {
     this.async = root.aev !== undefined;
     this.slots = compiler.slots;
     this.ruleRefs = compiler.ruleRefs;
+    this.footprint = { references: compiler.references, repeatable: compiler.repeatable && !this.async };
     // a folded object may be returned more than once; copy it so callers can never alter the constant
     this.sharedConstants = compiler.sharedConstants;
   }

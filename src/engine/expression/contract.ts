@@ -24,9 +24,23 @@ export interface ConditionOutcome {
   error?: string;
 }
 
+/** What an evaluation can depend on, as far as the compiler can tell (see CompiledExpression.footprint). */
+export interface ExpressionFootprint {
+  /** Every `{path}` the expression may ask the scope for (lambda parameters excluded), parsed. */
+  readonly references: readonly (readonly PathSegment[])[];
+  /**
+   * True when two evaluations within one solve, with the scope answering these references alike, give the same
+   * outcome and have no effects: no RANDOM, SOLVE, LOOKUP_*, HTTP_* or STRINGFORMAT (which reads names at run
+   * time). NOW and the other clock functions are repeatable: ctx.now is fixed for a solve.
+   */
+  readonly repeatable: boolean;
+}
+
 export interface CompiledExpression {
   /** The expression text (stringValue, or a rendering of the stored AST). */
   readonly source: string;
+  /** Present when compiled by this module (test doubles may leave it out): lets callers share evaluations. */
+  readonly footprint?: ExpressionFootprint;
   /**
    * True when evaluation may await: HTTP_* calls, and SOLVE (its target is only known at run time and may be a
    * script or flow). Use the *Async methods then; the sync methods still work while every SOLVE target is

@@ -17,6 +17,7 @@ export type {
   StoredExpression,
   ConditionOutcome,
   CompiledExpression,
+  ExpressionFootprint,
   ArithmeticAssociativity,
   ExpressionCompileOptions,
 } from './contract.ts';

@@ -5,14 +5,19 @@
 //     truth, other text exactly);
 //   - range: a constant `<`, `<=`, `>`, `>=` or between-family cell with numeric bounds, as an interval over the
 //     elementary segments between all bounds of the column;
-//   - wildcard: anything else (ANY, ELSE, variables, functions, dates, negative operators...), always a candidate.
-// For an input value the column yields hash(L) + range(L) + wildcard: a superset of the rows whose cell passes,
-// in row order. The table then evaluates only the candidate rows, with every condition checked as usual, so
+//   - group: a function cell whose outcome is the same in every row of one solve (ConditionStep.memo >= 0),
+//     rows with the same expression together; a group's rows are candidates when its expression holds, which is
+//     evaluated once per solve and remembered for the rows (TableScope.passes);
+//   - wildcard: anything else (ANY, ELSE, variables, other functions, dates, negative operators...), always a
+//     candidate.
+// For an input value the column yields hash(L) + range(L) + true groups + wildcard: a superset of the rows whose
+// cell passes, in row order. The table then evaluates only the candidate rows, with every condition checked as usual, so
 // results, row order, ELSE and include/exclude behave exactly as in a scan (ELSE cells are wildcards, and rows
 // left out could not have matched, so "an earlier row matched" is unchanged). A column is left out of a solve
 // when the value's kind makes the index unsafe (objects; non-numeric text against ranges, which compare as
 // strings) or when include/exclude options skip it.
 import type { CompiledCondition } from '../cells/condition.ts';
+import type { ConditionStep } from './evaluate.ts';
 import { isNumericText, prepareOperand, type PreparedOperand } from '../cells/operands.ts';
 
 /** Tables below this many active rows are scanned: the index does not pay for itself. */
@@ -21,7 +26,28 @@ export const INDEX_MIN_ROWS = 32;
 /** A column whose candidate list would exceed this share of the rows is not worth consulting. */
 const SELECTIVE_SHARE = 0.5;
 
+/**
+ * Expression groups per column, the largest kept: each costs one evaluation per solve that consults the column.
+ * Expressions shared by fewer rows than GROUP_MIN_ROWS stay wildcards (their rows evaluate them, once per solve).
+ */
+const MAX_GROUPS = 16;
+const GROUP_MIN_ROWS = 2;
+
 const EMPTY: readonly number[] = [];
+
+/** hash(L), range(L) and wildcard rows of one column: sorted, disjoint. */
+type Lists = [readonly number[], readonly number[], readonly number[]];
+
+/** Answers a repeatable function cell for the current solve (evaluated at most once per solve). */
+export interface GroupTester {
+  passes(cell: ConditionStep): boolean;
+}
+
+interface ExpressionGroup {
+  /** One of the group's cells (they share the expression and its memo slot). */
+  readonly cell: ConditionStep;
+  readonly rows: readonly number[];
+}
 
 interface RangeIndex {
   readonly points: Float64Array;
@@ -35,7 +61,8 @@ class ColumnIndex {
   readonly texts = new Map<string, number[]>();
   readonly trues: number[] = [];
   readonly falses: number[] = [];
-  readonly wildcard: number[] = [];
+  wildcard: number[] = [];
+  groups: readonly ExpressionGroup[] = [];
   range: RangeIndex | undefined;
   /** Rows filed under hash or range. */
   indexedRows = 0;
@@ -45,7 +72,7 @@ class ColumnIndex {
   }
 
   /** The three sorted, disjoint lists whose union holds every row that may pass for `left`; undefined = unsafe. */
-  lists(left: unknown): [readonly number[], readonly number[], readonly number[]] | undefined {
+  lists(left: unknown): Lists | undefined {
     switch (typeof left) {
       case 'undefined':
         return [EMPTY, EMPTY, this.wildcard];
@@ -86,9 +113,9 @@ class ColumnIndex {
   }
 }
 
-/** One compiled row as the index sees it: its condition in each column (by condIndex), undefined = anything. */
+/** One compiled row as the index sees it: its condition cell in each column (by condIndex). */
 export interface IndexRow {
-  readonly conditions: readonly (CompiledCondition | undefined)[];
+  readonly conditions: readonly (ConditionStep | undefined)[];
 }
 
 export class TableIndex {
@@ -96,11 +123,14 @@ export class TableIndex {
   private readonly rowCount: number;
   private readonly stamps: Uint32Array;
   private generation = 0;
+  /** Some column has expression groups: candidates() then needs a GroupTester. */
+  readonly hasGroups: boolean;
 
   private constructor(columns: ColumnIndex[], rowCount: number) {
     this.columns = columns;
     this.rowCount = rowCount;
     this.stamps = new Uint32Array(rowCount);
+    this.hasGroups = columns.some((column) => column.groups.length > 0);
   }
 
   /**
@@ -118,17 +148,27 @@ export class TableIndex {
 
   /**
    * Candidate row positions (sorted) for one solve, or undefined when a scan is as good. `lefts` are the left
-   * operands by condIndex; `skip[condIndex]` marks columns the include/exclude options switched off.
+   * operands by condIndex; `skip[condIndex]` marks columns the include/exclude options switched off; `tester`
+   * answers expression groups (columns with groups are left out without it).
+   *
+   * Columns answered by hash and range alone come first, most selective first. Columns with expression groups
+   * follow, each only while the candidates outnumber its groups: evaluating its expressions must cost less than
+   * visiting the rows it could remove.
    */
-  candidates(lefts: readonly unknown[], skip: readonly boolean[] | undefined): number[] | undefined {
+  candidates(lefts: readonly unknown[], skip: readonly boolean[] | undefined, tester?: GroupTester): number[] | undefined {
     const limit = this.rowCount * SELECTIVE_SHARE;
-    let best: [readonly number[], readonly number[], readonly number[]] | undefined;
+    let best: Lists | undefined;
     let bestSize = Number.POSITIVE_INFINITY;
-    let others: { lists: [readonly number[], readonly number[], readonly number[]]; size: number }[] | undefined;
+    let others: { lists: Lists; size: number }[] | undefined;
+    let grouped: { column: ColumnIndex; lists: Lists }[] | undefined;
     for (const column of this.columns) {
       if (skip !== undefined && skip[column.condIndex]) continue;
       const lists = column.lists(lefts[column.condIndex]);
       if (lists === undefined) continue;
+      if (column.groups.length > 0) {
+        if (tester !== undefined) (grouped ??= []).push({ column, lists });
+        continue;
+      }
       const size = lists[0].length + lists[1].length + lists[2].length;
       if (size > limit) continue;
       if (size < bestSize) {
@@ -139,13 +179,28 @@ export class TableIndex {
         (others ??= []).push({ lists, size });
       }
     }
-    if (best === undefined) return undefined;
-    let candidates = mergeSorted(best[0], best[1], best[2]);
-    if (others !== undefined && candidates.length > 1) {
+    let candidates = best === undefined ? undefined : mergeSorted(best[0], best[1], best[2]);
+    if (candidates !== undefined && others !== undefined && candidates.length > 1) {
       others.sort((a, b) => a.size - b.size);
       for (const other of others) {
         candidates = this.intersect(candidates, other.lists);
         if (candidates.length <= 1) break;
+      }
+    }
+    if (grouped !== undefined) {
+      grouped.sort((a, b) => a.column.groups.length - b.column.groups.length);
+      for (const { column, lists } of grouped) {
+        if (candidates !== undefined && candidates.length <= column.groups.length) break;
+        const all: (readonly number[])[] = [lists[0], lists[1], lists[2]];
+        let size = lists[0].length + lists[1].length + lists[2].length;
+        for (const group of column.groups) {
+          if (tester!.passes(group.cell)) {
+            all.push(group.rows);
+            size += group.rows.length;
+          }
+        }
+        if (size > limit) continue;
+        candidates = candidates === undefined ? mergeAll(all) : this.intersect(candidates, all);
       }
     }
     return candidates;
@@ -173,14 +228,29 @@ export class TableIndex {
 function buildColumn(rows: readonly IndexRow[], condIndex: number): ColumnIndex {
   const column = new ColumnIndex(condIndex);
   const intervals: { row: number; lo: number; loOpen: boolean; hi: number; hiOpen: boolean }[] = [];
+  const byExpression = new Map<number, { cell: ConditionStep; rows: number[] }>();
   rows.forEach((row, position) => {
-    const condition = row.conditions[condIndex];
-    if (!fileUnderHash(column, condition, position) && !collectInterval(intervals, condition, position)) {
+    const cell = row.conditions[condIndex];
+    const condition = cell?.condition;
+    if (cell !== undefined && cell.memo >= 0) {
+      let group = byExpression.get(cell.memo);
+      if (group === undefined) byExpression.set(cell.memo, (group = { cell, rows: [] }));
+      group.rows.push(position);
+    } else if (!fileUnderHash(column, condition, position) && !collectInterval(intervals, condition, position)) {
       column.wildcard.push(position);
     } else if (condition !== undefined && (condition.operator === '=' || condition.operator === 'IN')) {
       column.indexedRows++;
     }
   });
+  let unsorted = false;
+  if (byExpression.size > 0) {
+    const groups = [...byExpression.values()].sort((a, b) => b.rows.length - a.rows.length);
+    const kept = groups.filter((group, i) => i < MAX_GROUPS && group.rows.length >= GROUP_MIN_ROWS);
+    for (const group of groups.slice(kept.length)) column.wildcard.push(...group.rows);
+    unsorted = kept.length < groups.length;
+    column.groups = kept;
+    for (const group of kept) column.indexedRows += group.rows.length;
+  }
   if (intervals.length > 0) {
     const range = buildRange(intervals, rows.length);
     if (range) {
@@ -189,9 +259,10 @@ function buildColumn(rows: readonly IndexRow[], condIndex: number): ColumnIndex 
     } else {
       // Too much overlap to store per segment: those rows become wildcards, merged back into row order.
       for (const interval of intervals) column.wildcard.push(interval.row);
-      column.wildcard.sort((a, b) => a - b);
+      unsorted = true;
     }
   }
+  if (unsorted) column.wildcard.sort((a, b) => a - b);
   return column;
 }
 
@@ -319,4 +390,13 @@ function mergeSorted(a: readonly number[], b: readonly number[], c: readonly num
     }
   }
   return out;
+}
+
+/** The union of sorted, disjoint lists, sorted. */
+function mergeAll(lists: readonly (readonly number[])[]): number[] {
+  const nonEmpty = lists.filter((list) => list.length > 0);
+  if (nonEmpty.length === 0) return [];
+  if (nonEmpty.length === 1) return nonEmpty[0]!.slice();
+  if (nonEmpty.length <= 3) return mergeSorted(nonEmpty[0]!, nonEmpty[1]!, nonEmpty[2] ?? EMPTY);
+  return nonEmpty.flat().sort((a, b) => a - b);
 }

@@ -13,7 +13,17 @@ import type { Reference } from '../cells/references.ts';
 import { readTableModel, type ColumnModel } from './model.ts';
 import { compileTimeWindow } from './time-window.ts';
 import { INDEX_MIN_ROWS, TableIndex } from './column-index.ts';
-import { DecisionTable, STEP_CALC, STEP_CONDITION, STEP_OUTPUT, type ConditionColumn, type LeftBinding, type TableRow, type TableStep } from './evaluate.ts';
+import {
+  DecisionTable,
+  STEP_CALC,
+  STEP_CONDITION,
+  STEP_OUTPUT,
+  type ConditionColumn,
+  type ConditionStep,
+  type LeftBinding,
+  type TableRow,
+  type TableStep,
+} from './evaluate.ts';
 
 /** How the column index is used: `auto` for tables of INDEX_MIN_ROWS active rows or more. Tests force the others. */
 export type IndexMode = 'auto' | 'always' | 'off';
@@ -51,6 +61,7 @@ export function compileDecisionTableWith(
 
   const conditionColumns: ConditionColumn[] = [];
   const environments = new Map<string, CellEnvironment>();
+  const shadowedIn = new Map<string, (ref: Reference) => boolean>();
   const calcSeen = new Set<string>();
   const outputsSeen: (readonly PathSegment[])[] = [];
   for (const column of model.columns) {
@@ -59,6 +70,7 @@ export function compileDecisionTableWith(
     const outputsLeft = [...outputsSeen];
     const shadowed = (ref: Reference): boolean =>
       (typeof ref.segments[0] === 'string' && calcsLeft.has(ref.segments[0])) || outputsLeft.some((path) => pathsOverlap(path, ref.segments));
+    shadowedIn.set(column.id, shadowed);
     environments.set(column.id, {
       timeZone: zone,
       resolveStatic: staticResolver(variables, shadowed),
@@ -71,27 +83,44 @@ export function compileDecisionTableWith(
   }
   const conditionOf = new Map(conditionColumns.map((column) => [column.id, column]));
 
+  // Identical cells of a column compile once and share one step object (§ docs/decisions/tables-column-index.md):
+  // large tables repeat a handful of conditions and results thousands of times.
+  const shared = new Map<string, Map<string, TableStep>>(model.columns.map((column) => [column.id, new Map()]));
+  let memoCount = 0;
   const rows: TableRow[] = [];
   for (const rowModel of model.rows) {
     if (!rowModel.active) continue;
     const rowWhere = `decisionTable.rows[${rowModel.position}]`;
     const window = compileTimeWindow(rowModel.timeValidation, `${rowWhere}.timeValidation`, zone, problems);
     const steps: TableStep[] = [];
-    const conditions: (CompiledCondition | undefined)[] = new Array<CompiledCondition | undefined>(conditionColumns.length);
+    const conditions = new Array<ConditionStep>(conditionColumns.length);
     for (const column of model.columns) {
       const found = rowModel.cells.get(column.id);
-      const cellWhere = found ? `${rowWhere}.cells[${found.position}]` : rowWhere;
-      const env = environments.get(column.id)!;
-      if (column.kind === 'input') {
-        const conditionColumn = conditionOf.get(column.id)!;
-        const condition = found ? compileCondition(found.cell.scalarCondition, `${cellWhere}.scalarCondition`, env, problems) : anythingCondition();
-        conditions[conditionColumn.condIndex] = condition;
-        steps.push({ kind: STEP_CONDITION, column: conditionColumn, condition });
-      } else {
-        const value = compileResultValue(found?.cell.outputScalarValue, `${cellWhere}.outputScalarValue`, env, problems);
-        if (column.kind === 'calc') steps.push({ kind: STEP_CALC, calcIndex: calcIndex.get(column.target)!, value });
-        else steps.push({ kind: STEP_OUTPUT, slot: slotOfColumn.get(column.id)!, value });
+      const stored = column.kind === 'input' ? found?.cell.scalarCondition : found?.cell.outputScalarValue;
+      const cache = shared.get(column.id)!;
+      const key = cellKey(stored);
+      let step = key === undefined ? undefined : cache.get(key);
+      if (step === undefined) {
+        const cellWhere = found ? `${rowWhere}.cells[${found.position}]` : rowWhere;
+        const env = environments.get(column.id)!;
+        const problemsBefore = problems.length;
+        if (column.kind === 'input') {
+          const conditionColumn = conditionOf.get(column.id)!;
+          const condition = stored === undefined ? anythingCondition() : compileCondition(stored, `${cellWhere}.scalarCondition`, env, problems);
+          const memo = isRepeatable(condition, shadowedIn.get(column.id)!) ? memoCount++ : -1;
+          step = conditionStep(conditionColumn, condition, memo);
+        } else {
+          const value = compileResultValue(stored, `${cellWhere}.outputScalarValue`, env, problems);
+          step =
+            column.kind === 'calc'
+              ? { kind: STEP_CALC, calcIndex: calcIndex.get(column.target)!, value }
+              : { kind: STEP_OUTPUT, slot: slotOfColumn.get(column.id)!, value };
+        }
+        // A cell with problems is compiled again wherever it repeats, so every place is reported.
+        if (key !== undefined && problems.length === problemsBefore) cache.set(key, step);
       }
+      if (step.kind === STEP_CONDITION) conditions[step.condIndex] = step;
+      steps.push(step);
     }
     rows.push(compileRow(rowModel.position + 1, window, steps, conditions, layout.slotCount));
   }
@@ -114,6 +143,7 @@ export function compileDecisionTableWith(
     variables,
     calcIndex,
     dependencies: dependenciesOf(rows),
+    memoCount,
   });
 }
 
@@ -150,25 +180,97 @@ function inputReader(path: string): (input: unknown) => unknown {
   return compilePathGetter(path);
 }
 
+function conditionStep(column: ConditionColumn, condition: CompiledCondition, memo: number): ConditionStep {
+  const isElse = condition.kind === 'else';
+  const test = condition.kind === 'static' && column.left.kind !== 'calc' ? condition.leftTest : undefined;
+  return { kind: STEP_CONDITION, column, condition, condIndex: column.condIndex, isElse, test, memo };
+}
+
+/**
+ * A function cell whose outcome cannot differ between the rows of one solve: a repeatable, synchronous
+ * expression none of whose references a calc variable or an output to the left of its column can answer (they
+ * change per row). Its outcome is evaluated once per solve and shared (TableScope.passes).
+ */
+function isRepeatable(condition: CompiledCondition, shadowed: (ref: Reference) => boolean): boolean {
+  const footprint = condition.footprint;
+  if (condition.kind !== 'function' || condition.async || footprint === undefined || !footprint.repeatable) return false;
+  return footprint.references.every((segments) => !shadowed({ path: '', segments, literal: '' }));
+}
+
+/**
+ * A text that identifies a stored cell exactly (its type, operator, value and stringValue: all that compiling a
+ * cell reads), or undefined when the cell holds something JSON cannot state faithfully; such cells are not shared.
+ */
+export function cellKey(stored: unknown): string | undefined {
+  if (stored === undefined || stored === null) return '';
+  if (typeof stored !== 'object' || Array.isArray(stored)) return undefined;
+  const { type, operator, value, stringValue } = stored as Record<string, unknown>;
+  const parts = [exactJson(type), exactJson(operator), exactJson(value), exactJson(stringValue)];
+  return parts.includes(undefined) ? undefined : parts.join('\u0000');
+}
+
+/** JSON text of a value, prefixed by kind so that undefined and null differ; undefined when not plain JSON. */
+function exactJson(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'undefined':
+      return 'u';
+    case 'string':
+      return `s${value.length}:${value}`;
+    case 'boolean':
+      return value ? 't' : 'f';
+    case 'number':
+      return Number.isFinite(value) && !Object.is(value, -0) ? `n${value}` : undefined;
+    case 'object': {
+      if (value === null) return 'z';
+      let plain = true;
+      const text = JSON.stringify(value, function (this: unknown, key: string, inner: unknown) {
+        const original = (this as Record<string, unknown>)[key];
+        if (!isPlainJson(original)) plain = false;
+        return inner;
+      });
+      return plain ? `j${text}` : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function isPlainJson(value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value) && !Object.is(value, -0);
+    case 'object': {
+      if (value === null || Array.isArray(value)) return true;
+      const proto = Object.getPrototypeOf(value) as unknown;
+      return proto === Object.prototype || proto === null;
+    }
+    default:
+      return false;
+  }
+}
+
 function compileRow(
   number: number,
   window: TableRow['window'],
   steps: TableStep[],
-  conditions: (CompiledCondition | undefined)[],
+  conditions: ConditionStep[],
   slotCount: number,
 ): TableRow {
   let fast = true;
   let async = false;
   const constValues = new Array<unknown>(slotCount);
   let hasObjectConstants = false;
-  const fastConditions: TableRow['fastConditions'][number][] = [];
+  const fastConditions: ConditionStep[] = [];
   for (const step of steps) {
     if (step.kind === STEP_CONDITION) {
       const condition = step.condition;
       if (condition.async) async = true;
-      if (condition.kind === 'else') fastConditions.push({ condIndex: step.column.condIndex, isElse: true, test: undefined, condition });
+      if (condition.kind === 'else') fastConditions.push(step);
       else if (condition.kind === 'static' && step.column.left.kind !== 'calc') {
-        if (condition.operator !== 'anything') fastConditions.push({ condIndex: step.column.condIndex, isElse: false, test: condition.leftTest, condition });
+        if (condition.operator !== 'anything') fastConditions.push(step);
       } else fast = false;
     } else {
       if (step.value.async) async = true;
@@ -179,8 +281,10 @@ function compileRow(
       }
     }
   }
-  return { number, window, steps, conditions, fast, async, constValues, hasObjectConstants, fastConditions };
+  return { number, window, steps, conditions, fast, async, constValues, hasObjectConstants, fastConditions: fast ? fastConditions : NO_STEPS };
 }
+
+const NO_STEPS: readonly ConditionStep[] = [];
 
 function dependenciesOf(rows: readonly TableRow[]): RuleRef[] {
   const seen = new Map<string, RuleRef>();

@@ -14,7 +14,7 @@ import type { CompiledValue } from '../cells/result.ts';
 import type { OutputLayout, SlotValues } from '../cells/output-layout.ts';
 import { RuleScope } from '../cells/scope.ts';
 import type { TimeWindow } from './time-window.ts';
-import type { TableIndex } from './column-index.ts';
+import type { GroupTester, TableIndex } from './column-index.ts';
 
 export const STEP_CONDITION = 0;
 export const STEP_CALC = 1;
@@ -35,26 +35,37 @@ export interface ConditionColumn {
   readonly left: LeftBinding;
 }
 
-export type TableStep =
-  | { readonly kind: typeof STEP_CONDITION; readonly column: ConditionColumn; readonly condition: CompiledCondition }
-  | { readonly kind: typeof STEP_CALC; readonly calcIndex: number; readonly value: CompiledValue }
-  | { readonly kind: typeof STEP_OUTPUT; readonly slot: number; readonly value: CompiledValue };
-
-export interface FastCondition {
+/**
+ * A condition cell in its column. One object per distinct cell of a column (identical cells share it), so it also
+ * serves as the fast loop's entry and the index's view of the cell.
+ */
+export interface ConditionStep {
+  readonly kind: typeof STEP_CONDITION;
+  readonly column: ConditionColumn;
+  readonly condition: CompiledCondition;
   readonly condIndex: number;
   readonly isElse: boolean;
-  /** The scope-free test; undefined for date cells, which need ctx.now. */
+  /** The scope-free test; undefined for date cells, which need ctx.now, and for scope-reading cells. */
   readonly test: LeftTest | undefined;
-  readonly condition: CompiledCondition;
+  /**
+   * Slot in the per-solve memo of a function cell whose outcome is the same in every row of one solve (repeatable,
+   * synchronous, reading nothing a calc column or earlier output could answer); -1 for other cells.
+   */
+  readonly memo: number;
 }
+
+export type TableStep =
+  | ConditionStep
+  | { readonly kind: typeof STEP_CALC; readonly calcIndex: number; readonly value: CompiledValue }
+  | { readonly kind: typeof STEP_OUTPUT; readonly slot: number; readonly value: CompiledValue };
 
 export interface TableRow {
   /** 1-based position in the document's rows (inactive rows keep their numbers). */
   readonly number: number;
   readonly window: TimeWindow | undefined;
   readonly steps: readonly TableStep[];
-  /** The row's condition by condIndex (for the index). */
-  readonly conditions: readonly (CompiledCondition | undefined)[];
+  /** The row's condition cells by condIndex (for the index). */
+  readonly conditions: readonly ConditionStep[];
   /** Constant conditions and constant outputs only: matched without a scope. */
   readonly fast: boolean;
   readonly async: boolean;
@@ -62,7 +73,7 @@ export interface TableRow {
   readonly constValues: SlotValues;
   readonly hasObjectConstants: boolean;
   /** Fast rows: the conditions to check, `anything` left out. */
-  readonly fastConditions: readonly FastCondition[];
+  readonly fastConditions: readonly ConditionStep[];
 }
 
 export interface ConditionTraceEntry {
@@ -92,7 +103,46 @@ export interface DecisionTableParts extends RuleIdentity {
   readonly index: TableIndex | undefined;
   readonly variables: ReadonlyMap<string, unknown>;
   readonly dependencies: readonly RuleRef[];
+  /** Memo slots of repeatable function cells (ConditionStep.memo). */
+  readonly memoCount: number;
 }
+
+const NO_MEMO: (boolean | undefined)[] = [];
+
+/**
+ * The scope of one table solve. It also remembers the outcome of each repeatable function cell (a cell whose
+ * value cannot differ between rows of one solve), so that such a cell runs at most once per solve, whether the
+ * index or a row asks first.
+ */
+class TableScope extends RuleScope implements GroupTester {
+  /** Outcome by memo slot; undefined = not evaluated yet in this solve. */
+  private readonly memo: (boolean | undefined)[];
+  private readonly ctx: EvaluationContext;
+
+  constructor(
+    input: unknown,
+    variables: ReadonlyMap<string, unknown>,
+    layout: OutputLayout,
+    calcIndex: ReadonlyMap<string, number>,
+    memoCount: number,
+    ctx: EvaluationContext,
+  ) {
+    super(input, variables, layout, calcIndex);
+    this.memo = memoCount === 0 ? NO_MEMO : new Array<boolean | undefined>(memoCount);
+    this.ctx = ctx;
+  }
+
+  passes(cell: ConditionStep): boolean {
+    const slot = cell.memo;
+    let known = this.memo[slot];
+    if (known === undefined) {
+      known = cell.condition.test(undefined, this, this.ctx);
+      this.memo[slot] = known;
+    }
+    return known;
+  }
+}
+
 
 /** Collects row outputs into the response shape of one strategy (SPEC 3.1). */
 class Results {
@@ -155,6 +205,9 @@ export class DecisionTable implements CompiledRule {
   private readonly index: TableIndex | undefined;
   private readonly variables: ReadonlyMap<string, unknown>;
   private readonly inputColumns: readonly ConditionColumn[];
+  private readonly memoCount: number;
+  /** The index asks repeatable function cells: a solve then needs its scope before the first row. */
+  private readonly indexEvaluates: boolean;
 
   constructor(parts: DecisionTableParts) {
     this.ruleId = parts.ruleId;
@@ -172,6 +225,8 @@ export class DecisionTable implements CompiledRule {
     this.dependencies = parts.dependencies;
     this.async = parts.rows.some((row) => row.async);
     this.inputColumns = parts.conditionColumns.filter((column) => column.left.kind !== 'calc');
+    this.memoCount = parts.memoCount;
+    this.indexEvaluates = parts.index?.hasGroups ?? false;
   }
 
   /** True when a column index was built (large tables with indexable columns). */
@@ -181,7 +236,7 @@ export class DecisionTable implements CompiledRule {
 
   /** How many rows a solve of `input` would visit (the index's candidates, or every active row). */
   rowsToVisit(input: unknown, ctx: EvaluationContext): number {
-    return this.rowOrder(this.readLefts(input), this.skipMask(ctx), ctx.strategy === 'EVALUATE_ALL', ctx.trace).length;
+    return this.rowOrder(this.readLefts(input), this.skipMask(ctx), ctx.strategy === 'EVALUATE_ALL', ctx.trace, this.newScope(input, ctx)).length;
   }
 
   evaluate(input: unknown, ctx: EvaluationContext): SolveResult | Promise<SolveResult> {
@@ -194,12 +249,12 @@ export class DecisionTable implements CompiledRule {
     const strategy = ctx.strategy;
     const evaluateAll = strategy === 'EVALUATE_ALL';
     const trace: RowTraceEntry[] | undefined = ctx.trace ? [] : undefined;
-    const order = this.rowOrder(lefts, skip, evaluateAll, trace !== undefined);
+    let scope = this.indexEvaluates ? this.newScope(input, ctx) : undefined;
+    const order = this.rowOrder(lefts, skip, evaluateAll, trace !== undefined, scope);
     const results = new Results(strategy, this.layout);
     const rows = this.rows;
     const now = ctx.now;
     const watchDeadline = ctx.deadline !== Number.POSITIVE_INFINITY;
-    let scope: RuleScope | undefined;
     let anyMatched = false;
     for (let i = 0; i < order.length; i++) {
       const row = rows[order[i]!]!;
@@ -213,7 +268,7 @@ export class DecisionTable implements CompiledRule {
         clone = row.hasObjectConstants;
       } else {
         if (watchDeadline && Date.now() > ctx.deadline) throw new TimeoutError(ctx.timeoutMs);
-        scope ??= this.newScope(input);
+        scope ??= this.newScope(input, ctx);
         const written = new Array<unknown>(this.layout.slotCount);
         matched = this.runRow(row, scope, written, lefts, skip, anyMatched, evaluateAll, ctx, trace);
         values = written;
@@ -231,10 +286,10 @@ export class DecisionTable implements CompiledRule {
     const strategy = ctx.strategy;
     const evaluateAll = strategy === 'EVALUATE_ALL';
     const trace: RowTraceEntry[] | undefined = ctx.trace ? [] : undefined;
-    const order = this.rowOrder(lefts, skip, evaluateAll, trace !== undefined);
+    let scope = this.indexEvaluates ? this.newScope(input, ctx) : undefined;
+    const order = this.rowOrder(lefts, skip, evaluateAll, trace !== undefined, scope);
     const results = new Results(strategy, this.layout);
     const watchDeadline = ctx.deadline !== Number.POSITIVE_INFINITY;
-    let scope: RuleScope | undefined;
     let anyMatched = false;
     for (const position of order) {
       const row = this.rows[position]!;
@@ -248,7 +303,7 @@ export class DecisionTable implements CompiledRule {
         values = row.constValues;
         clone = row.hasObjectConstants;
       } else {
-        scope ??= this.newScope(input);
+        scope ??= this.newScope(input, ctx);
         const written = new Array<unknown>(this.layout.slotCount);
         matched = row.async
           ? await this.runRowAsync(row, scope, written, lefts, skip, anyMatched, evaluateAll, ctx, trace)
@@ -286,18 +341,24 @@ export class DecisionTable implements CompiledRule {
   }
 
   /** The rows to visit: index candidates when that cannot change the answer, else every active row. */
-  private rowOrder(lefts: readonly unknown[], skip: readonly boolean[] | undefined, evaluateAll: boolean, tracing: boolean): readonly number[] {
+  private rowOrder(
+    lefts: readonly unknown[],
+    skip: readonly boolean[] | undefined,
+    evaluateAll: boolean,
+    tracing: boolean,
+    scope: TableScope | undefined,
+  ): readonly number[] {
     if (this.index === undefined || evaluateAll || tracing) return this.allRows;
-    return this.index.candidates(lefts, skip) ?? this.allRows;
+    return this.index.candidates(lefts, skip, scope) ?? this.allRows;
   }
 
-  private newScope(input: unknown): RuleScope {
-    return new RuleScope(input, this.variables, this.layout, this.calcIndex);
+  private newScope(input: unknown, ctx: EvaluationContext): TableScope {
+    return new TableScope(input, this.variables, this.layout, this.calcIndex, this.memoCount, ctx);
   }
 
   private runRow(
     row: TableRow,
-    scope: RuleScope,
+    scope: TableScope,
     values: unknown[],
     lefts: readonly unknown[],
     skip: readonly boolean[] | undefined,
@@ -313,7 +374,7 @@ export class DecisionTable implements CompiledRule {
     for (const step of row.steps) {
       if (!match && !evaluateAll) break;
       if (step.kind === STEP_CONDITION) {
-        if (!this.testCondition(step.column, step.condition, scope, lefts, skip, anyMatched, ctx, conditions)) match = false;
+        if (!this.testCondition(step, scope, lefts, skip, anyMatched, ctx, conditions)) match = false;
       } else if (step.kind === STEP_CALC) {
         scope.calcValues[step.calcIndex] = step.value.evaluate(scope, ctx);
       } else {
@@ -326,7 +387,7 @@ export class DecisionTable implements CompiledRule {
 
   private async runRowAsync(
     row: TableRow,
-    scope: RuleScope,
+    scope: TableScope,
     values: unknown[],
     lefts: readonly unknown[],
     skip: readonly boolean[] | undefined,
@@ -344,8 +405,8 @@ export class DecisionTable implements CompiledRule {
       if (!match && !evaluateAll) break;
       if (step.kind === STEP_CONDITION) {
         const ok = step.condition.async
-          ? await this.testConditionAsync(step.column, step.condition, scope, lefts, skip, anyMatched, ctx, conditions)
-          : this.testCondition(step.column, step.condition, scope, lefts, skip, anyMatched, ctx, conditions);
+          ? await this.testConditionAsync(step, scope, lefts, skip, anyMatched, ctx, conditions)
+          : this.testCondition(step, scope, lefts, skip, anyMatched, ctx, conditions);
         if (!ok) match = false;
       } else {
         const value = step.value.async ? await step.value.evaluateAsync(scope, ctx) : step.value.evaluate(scope, ctx);
@@ -358,17 +419,18 @@ export class DecisionTable implements CompiledRule {
   }
 
   private testCondition(
-    column: ConditionColumn,
-    condition: CompiledCondition,
-    scope: RuleScope,
+    step: ConditionStep,
+    scope: TableScope,
     lefts: readonly unknown[],
     skip: readonly boolean[] | undefined,
     anyMatched: boolean,
     ctx: EvaluationContext,
     trace: ConditionTraceEntry[] | undefined,
   ): boolean {
+    const { column, condition } = step;
     const settled = this.settledCondition(column, condition, lefts, skip, anyMatched, trace);
     if (settled !== undefined) return settled;
+    if (trace === undefined && step.memo >= 0) return scope.passes(step);
     const left = this.leftOf(column, scope, lefts);
     if (trace === undefined) return condition.test(left, scope, ctx);
     const explained = condition.explain(left, scope, ctx);
@@ -377,15 +439,15 @@ export class DecisionTable implements CompiledRule {
   }
 
   private async testConditionAsync(
-    column: ConditionColumn,
-    condition: CompiledCondition,
-    scope: RuleScope,
+    step: ConditionStep,
+    scope: TableScope,
     lefts: readonly unknown[],
     skip: readonly boolean[] | undefined,
     anyMatched: boolean,
     ctx: EvaluationContext,
     trace: ConditionTraceEntry[] | undefined,
   ): Promise<boolean> {
+    const { column, condition } = step;
     const settled = this.settledCondition(column, condition, lefts, skip, anyMatched, trace);
     if (settled !== undefined) return settled;
     const left = this.leftOf(column, scope, lefts);
@@ -413,7 +475,7 @@ export class DecisionTable implements CompiledRule {
     return !anyMatched;
   }
 
-  private leftOf(column: ConditionColumn, scope: RuleScope, lefts: readonly unknown[]): unknown {
+  private leftOf(column: ConditionColumn, scope: TableScope, lefts: readonly unknown[]): unknown {
     const left = column.left;
     if (left.kind !== 'calc') return lefts[column.condIndex];
     return getBelow(scope.calcValues[left.calcIndex], left.segments, 1);

@@ -169,6 +169,7 @@ export const dateFunctions: FunctionDef[] = [
     min: 0,
     max: 1,
     contextual: true,
+    fixedPerSolve: true,
     impl: ([offset], f) => formatInstant(f.ctx.now + offsetMs(offset, 'NOW')),
   },
   {
@@ -177,6 +178,7 @@ export const dateFunctions: FunctionDef[] = [
     min: 0,
     max: 1,
     contextual: true,
+    fixedPerSolve: true,
     impl: ([offset], f) => datePart(new Date(f.ctx.now + offsetMs(offset, 'CURDATE'))),
   },
   {
@@ -185,6 +187,7 @@ export const dateFunctions: FunctionDef[] = [
     min: 0,
     max: 1,
     contextual: true,
+    fixedPerSolve: true,
     impl: ([offset], f) => timePart(new Date(f.ctx.now + offsetMs(offset, 'CURTIME'))),
   },
   {
@@ -193,6 +196,7 @@ export const dateFunctions: FunctionDef[] = [
     min: 1,
     max: 3,
     contextual: true,
+    fixedPerSolve: true,
     impl: ([value, format, floor], f) => {
       const zone = f.ctx.timeZone;
       let instant: number;
@@ -231,6 +235,7 @@ export const dateFunctions: FunctionDef[] = [
     min: 2,
     max: 2,
     contextual: true,
+    fixedPerSolve: true,
     impl: ([date, days], f) => {
       const wall = new Date(instantToWall(readInstant(date, 'UTC', 'DATE_COMPUTE'), f.ctx.timeZone));
       const shift = Math.round(toNum(days, 'DATE_COMPUTE'));
@@ -269,6 +274,7 @@ export const dateFunctions: FunctionDef[] = [
     min: 1,
     max: 1,
     contextual: true,
+    fixedPerSolve: true,
     impl: ([date], f) => zonedField(date, 'DAY', f.ctx.timeZone, (d) => d.getUTCDate()),
   },
   {
@@ -277,6 +283,7 @@ export const dateFunctions: FunctionDef[] = [
     min: 1,
     max: 1,
     contextual: true,
+    fixedPerSolve: true,
     impl: ([date], f) => zonedField(date, 'MONTH', f.ctx.timeZone, (d) => d.getUTCMonth() + 1),
   },
   {
@@ -285,6 +292,7 @@ export const dateFunctions: FunctionDef[] = [
     min: 1,
     max: 1,
     contextual: true,
+    fixedPerSolve: true,
     impl: ([date], f) => zonedField(date, 'YEAR', f.ctx.timeZone, (d) => d.getUTCFullYear()),
   },
   {
@@ -293,6 +301,7 @@ export const dateFunctions: FunctionDef[] = [
     min: 1,
     max: 1,
     contextual: true,
+    fixedPerSolve: true,
     impl: ([date], f) => zonedField(date, 'WEEKDAY', f.ctx.timeZone, (d) => d.getUTCDay()),
   },
 ];

@@ -19,6 +19,12 @@ export interface EagerFunction extends Common {
   lenient?: boolean;
   /** Reads the context (clock, zone, resolver, randomness, scope): never folded at compile time. */
   contextual?: boolean;
+  /**
+   * A contextual function that reads only what is fixed for a whole solve (ctx.now, ctx.timeZone): the same
+   * arguments give the same value anywhere in one solve. Other contextual functions (RANDOM, SOLVE, LOOKUP_*,
+   * HTTP_*, STRINGFORMAT's run-time references) make an expression unrepeatable.
+   */
+  fixedPerSolve?: boolean;
   impl(args: unknown[], f: Frame): unknown;
   /** Optional allocation-free form for calls with exactly two arguments (hot comparisons). */
   impl2?(a: unknown, b: unknown): unknown;
