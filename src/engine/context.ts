@@ -5,12 +5,20 @@ import { LOOKUP_METHODS, STRATEGIES } from './types.ts';
 /** Deepest chain of SOLVE / flow calls before a solve fails, so a rule that calls itself cannot hang. */
 export const MAX_DEPTH = 32;
 
+const STRATEGY_NAMES: ReadonlySet<unknown> = new Set(STRATEGIES);
+const LOOKUP_METHOD_NAMES: ReadonlySet<unknown> = new Set(LOOKUP_METHODS);
+
 export function normaliseStrategy(value: unknown): Strategy {
+  // Exact names and the default first: this runs once per solve.
+  if (value === undefined) return 'STANDARD';
+  if (STRATEGY_NAMES.has(value)) return value as Strategy;
   const upper = typeof value === 'string' ? value.trim().toUpperCase() : '';
   return (STRATEGIES as readonly string[]).includes(upper) ? (upper as Strategy) : 'STANDARD';
 }
 
 export function normaliseLookupMethod(value: unknown): LookupMethod {
+  if (value === undefined) return 'LOOKUP_VALUE';
+  if (LOOKUP_METHOD_NAMES.has(value)) return value as LookupMethod;
   const upper = typeof value === 'string' ? value.trim().toUpperCase() : '';
   return (LOOKUP_METHODS as readonly string[]).includes(upper) ? (upper as LookupMethod) : 'LOOKUP_VALUE';
 }
@@ -20,7 +28,12 @@ export function normaliseLookupMethod(value: unknown): LookupMethod {
  * when absent, which is the one place a clock is read.
  */
 export function createContext(options: SolveOptions & { now: Date | number }, depth = 0): EvaluationContext {
-  const now = typeof options.now === 'number' ? options.now : options.now.getTime();
+  return contextAt(options, options.now, depth);
+}
+
+/** createContext with the solve's instant given apart from the options (saves copying them per solve). */
+export function contextAt(options: SolveOptions, at: Date | number, depth = 0): EvaluationContext {
+  const now = typeof at === 'number' ? at : at.getTime();
   return {
     strategy: normaliseStrategy(options.strategy),
     includedConditionCols: options.includedConditionCols?.length ? options.includedConditionCols : undefined,

@@ -1,5 +1,5 @@
 // The engine's entry: compile a rule document once, solve it many times.
-import { createContext } from './context.ts';
+import { contextAt } from './context.ts';
 import { RuleError, ValidationError } from './errors.ts';
 import type { CompileOptions, CompiledRule, SolveOptions, SolveResult } from './types.ts';
 import type { RuleCompiler } from './registry.ts';
@@ -36,7 +36,7 @@ export function compileRule(document: unknown, options: CompileOptions = {}): Co
 
 /** Solves one input object. Works for every rule type. */
 export async function solve(compiled: CompiledRule, input: unknown, options: SolveOptions = {}): Promise<SolveResult> {
-  return compiled.evaluate(input, createContext({ ...options, now: options.now ?? Date.now() }));
+  return compiled.evaluate(input, contextAt(options, options.now ?? Date.now()));
 }
 
 /** Synchronous solve for rules that never wait (tables, trees, lookups without HTTP or async SOLVE targets). */
@@ -44,5 +44,5 @@ export function solveSync(compiled: CompiledRule, input: unknown, options: Solve
   if (compiled.async) {
     throw new RuleError(`rule "${compiled.name}" (${compiled.type}) needs asynchronous evaluation; use solve()`);
   }
-  return compiled.evaluate(input, createContext({ ...options, now: options.now ?? Date.now() })) as SolveResult;
+  return compiled.evaluate(input, contextAt(options, options.now ?? Date.now())) as SolveResult;
 }

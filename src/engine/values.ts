@@ -5,7 +5,12 @@ const NUMERIC_TEXT = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
 /** A JSON number, or a string holding a plain decimal literal. `""` is never numeric. */
 export function isNumeric(value: unknown): boolean {
   if (typeof value === 'number') return Number.isFinite(value);
-  return typeof value === 'string' && NUMERIC_TEXT.test(value);
+  if (typeof value !== 'string') return false;
+  // Printable ASCII above '9' (letters, '@', punctuation) starts neither a decimal literal nor whitespace: most
+  // text compared loosely is words, and this runs per comparison.
+  const first = value.charCodeAt(0);
+  if (first > 57 && first < 160) return false;
+  return NUMERIC_TEXT.test(value);
 }
 
 /** The number a numeric value stands for, or NaN. */

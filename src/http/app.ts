@@ -93,16 +93,20 @@ export async function buildApp(options: AppOptions): Promise<VerdictApp> {
     if (shuttingDown) void reply.header('connection', 'close');
     done(null, payload);
   });
-  app.addHook('onResponse', (request: FastifyRequest, reply, done) => {
-    const quiet = request.url === '/health-check' || request.url.startsWith('/health/') || request.url === '/metrics';
-    const log = request.log as LevelAwareLogger;
-    const level = quiet ? 'debug' : 'info';
-    if (log.isLevelEnabled?.(level) !== false) {
-      const line = { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 };
-      log[level](line, 'request');
-    }
-    done();
-  });
+  // The per-request line is info (debug for health and metrics). Below that level the hook is not installed at
+  // all: the level is fixed when the server starts.
+  if (options.logger !== undefined && (options.logger as LevelAwareLogger).isLevelEnabled?.('info') !== false) {
+    app.addHook('onResponse', (request: FastifyRequest, reply, done) => {
+      const quiet = request.url === '/health-check' || request.url.startsWith('/health/') || request.url === '/metrics';
+      const log = request.log as LevelAwareLogger;
+      const level = quiet ? 'debug' : 'info';
+      if (log.isLevelEnabled?.(level) !== false) {
+        const line = { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 };
+        log[level](line, 'request');
+      }
+      done();
+    });
+  }
 
   registerJsonOnly(app);
   app.setErrorHandler(errorHandler({ bodyLimitBytes: config.bodyLimitBytes }));

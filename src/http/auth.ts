@@ -32,7 +32,7 @@ export function requireKey(services: Services, type: KeyType) {
   return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     let cached: Principal | undefined;
     try {
-      cached = services.keys.authenticateCached(request.headers.authorization, type);
+      cached = services.keys.authenticateCached(request.headers.authorization, type, request.raw.socket);
     } catch (err) {
       done(err as Error);
       return;

@@ -63,6 +63,10 @@ describe('SolveService', () => {
       rule('d1', { ruleAlias: 'dup' }),
       rule('d2', { ruleAlias: 'dup' }),
       rule('broken', { broken: true }),
+      rule('e', { deps: ['f'], calls: 'f' }),
+      rule('f'),
+      rule('late', { calls: 'late-target' }),
+      rule('late-target'),
     ]);
   });
   after(async () => {
@@ -120,6 +124,44 @@ describe('SolveService', () => {
   test('a stored rule that does not compile is a 400 naming the problem, and is not cached', async () => {
     await assert.rejects(solve('broken'), (err: unknown) => err instanceof ServiceError && err.status === 400 && /rows\[0\]: is broken/.test(err.message));
     assert.equal(services.cache.peek('s', 'broken', 1), undefined);
+  });
+
+  test('a warm rule with its dependencies in memory answers synchronously, as the asynchronous path would', async () => {
+    const request = (data: unknown) => ({ idOrAlias: 'e', version: undefined, data, correlationId: 'c' });
+    const cold = services.solver.solveNow(principal, request({}));
+    assert.ok(cold instanceof Promise, 'nothing compiled yet: asynchronous');
+    assert.deepEqual((await cold).body, [{ from: 'e', inner: [{ from: 'f' }] }]);
+    const warm = services.solver.solveNow(principal, request({}));
+    assert.ok(!(warm instanceof Promise), 'compiled with its dependency: synchronous');
+    assert.deepEqual(warm.body, [{ from: 'e', inner: [{ from: 'f' }] }]);
+
+    const slice = services.solver.solveNow(principal, request(Array.from({ length: 64 }, () => ({}))));
+    assert.ok(!(slice instanceof Promise), 'a bulk of one slice stays synchronous');
+    assert.equal(slice.body.length, 64);
+    const longer = services.solver.solveNow(principal, request(Array.from({ length: 65 }, () => ({}))));
+    assert.ok(longer instanceof Promise, 'a longer bulk yields to the event loop between slices');
+    assert.deepEqual((await longer).body, Array.from({ length: 65 }, () => [{ from: 'e', inner: [{ from: 'f' }] }]));
+
+    await store.rules.put('s', [rule('f', { name: 'f2' })]);
+    const afterWrite = services.solver.solveNow(principal, request({}));
+    assert.ok(afterWrite instanceof Promise, 'the write dropped the catalog and the dependency');
+    assert.deepEqual((await afterWrite).body, [{ from: 'e', inner: [{ from: 'f2' }] }]);
+  });
+
+  test('a synchronous solve that meets a rule not in memory starts over asynchronously and loads it', async () => {
+    const catalog = await services.cache.catalog('s');
+    const head = catalog.resolve('late', undefined);
+    assert.ok(head.ok);
+    await services.cache.load(head.head);
+    evaluations.clear();
+    const answer = services.solver.solveNow(principal, { idOrAlias: 'late', version: undefined, data: {}, correlationId: 'c' });
+    assert.ok(answer instanceof Promise);
+    assert.deepEqual((await answer).body, [{ from: 'late', inner: [{ from: 'late-target' }] }]);
+    assert.equal(evaluations.get('late'), 3, 'synchronous attempt, asynchronous attempt, retry after the load');
+    evaluations.clear();
+    const warm = services.solver.solveNow(principal, { idOrAlias: 'late', version: undefined, data: {}, correlationId: 'c' });
+    assert.ok(!(warm instanceof Promise));
+    assert.equal(evaluations.get('late'), 1);
   });
 
   test('compiled rules are reused until a write to that rule', async () => {

@@ -22,6 +22,8 @@ export class OutputLayout {
   /** Top-level keys by slot when every path is one segment: the hot path builds a flat object. */
   private readonly flatKeys: readonly string[] | undefined;
   private readonly flatOrder: readonly number[] | undefined;
+  /** Nested paths, but every written path a leaf and no `__proto__` key: build without precedence checks. */
+  private readonly plain: boolean;
   private readonly slotSegments: readonly (readonly PathSegment[])[];
 
   /**
@@ -54,6 +56,7 @@ export class OutputLayout {
     const flat = this.roots.every((node) => node.children.length === 0 && !node.protoKey);
     this.flatOrder = flat ? this.roots.map((node) => node.slot) : undefined;
     this.flatKeys = flat ? this.roots.map((node) => node.key) : undefined;
+    this.plain = isPlain(this.roots);
   }
 
   /** The output object of one row. Object values are cloned when `cloneObjects` (compiled constants). */
@@ -68,6 +71,7 @@ export class OutputLayout {
       }
       return out;
     }
+    if (this.plain) return buildPlain(this.roots, values, cloneObjects) ?? {};
     return this.buildLevel(this.roots, values, cloneObjects) ?? {};
   }
 
@@ -136,6 +140,29 @@ export class OutputLayout {
     }
     return highest;
   }
+}
+
+function isPlain(nodes: readonly LayoutNode[]): boolean {
+  return nodes.every((node) => !node.protoKey && (node.children.length === 0 || (node.slot < 0 && isPlain(node.children))));
+}
+
+/** buildLevel for plain layouts (see OutputLayout.plain): inner nodes only group leaves. */
+function buildPlain(nodes: readonly LayoutNode[], values: SlotValues, cloneObjects: boolean): Record<string, unknown> | undefined {
+  let out: Record<string, unknown> | undefined;
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i]!;
+    let value: unknown;
+    if (node.children.length === 0) {
+      value = values[node.slot];
+      if (value === undefined) continue;
+      if (cloneObjects) value = cloneJson(value);
+    } else {
+      value = buildPlain(node.children, values, cloneObjects);
+      if (value === undefined) continue;
+    }
+    (out ??= {})[node.key] = value;
+  }
+  return out;
 }
 
 /** Schema keys first, in schema order (recursively); the rest keep their first-write order. */

@@ -110,7 +110,8 @@ class TemplateValue implements CompiledValue {
 
 function expressionValue(cell: Record<string, unknown>, where: string, env: CellEnvironment, problems: Problem[]): CompiledValue {
   try {
-    return new ExpressionValue((env.compileExpression ?? compileStoredExpression)({ stringValue: cell.stringValue, value: cell.value }, where, env.expressionOptions));
+    const compile = env.compileExpression ?? compileStoredExpression;
+    return new ExpressionValue(compile({ stringValue: cell.stringValue, value: cell.value }, where, env.expressionOptions));
   } catch (error) {
     if (error instanceof ValidationError) problems.push(...error.problems);
     else problems.push({ path: where, message: error instanceof Error ? error.message : String(error) });

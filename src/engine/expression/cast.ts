@@ -8,7 +8,7 @@ export function castExpressionOutput(value: unknown): unknown {
   if (typeof value === 'string') {
     if (value === 'true') return true;
     if (value === 'false') return false;
-    if (DECIMAL.test(value)) {
+    if (mayStartDecimal(value.charCodeAt(0)) && DECIMAL.test(value)) {
       const n = Number(value);
       if (Number.isFinite(n)) return n;
     }
@@ -17,6 +17,11 @@ export function castExpressionOutput(value: unknown): unknown {
   if (value === undefined) return null;
   if (value instanceof RegExp) return String(value);
   return value;
+}
+
+/** A digit, sign or point: anything else cannot start DECIMAL (most text results are words). */
+function mayStartDecimal(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || code === 0x2b || code === 0x2d || code === 0x2e;
 }
 
 /** A RAW_VALUE result: no casting, but values JSON cannot carry still become JSON. */

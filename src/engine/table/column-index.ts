@@ -11,14 +11,14 @@
 //   - wildcard: anything else (ANY, ELSE, variables, other functions, dates, negative operators...), always a
 //     candidate.
 // For an input value the column yields hash(L) + range(L) + true groups + wildcard: a superset of the rows whose
-// cell passes, in row order. The table then evaluates only the candidate rows, with every condition checked as usual, so
-// results, row order, ELSE and include/exclude behave exactly as in a scan (ELSE cells are wildcards, and rows
-// left out could not have matched, so "an earlier row matched" is unchanged). A column is left out of a solve
+// cell passes, in row order. The table then evaluates only the candidate rows, with every condition checked as
+// usual, so results, row order, ELSE and include/exclude behave exactly as in a scan (ELSE cells are wildcards,
+// and rows left out could not have matched, so "an earlier row matched" is unchanged). A column is left out of a solve
 // when the value's kind makes the index unsafe (objects; non-numeric text against ranges, which compare as
 // strings) or when include/exclude options skip it.
 import type { CompiledCondition } from '../cells/condition.ts';
 import type { ConditionStep } from './evaluate.ts';
-import { isNumericText, prepareOperand, type PreparedOperand } from '../cells/operands.ts';
+import { isNumericText, prepareOperand } from '../cells/operands.ts';
 
 /** Tables below this many active rows are scanned: the index does not pay for itself. */
 export const INDEX_MIN_ROWS = 32;
@@ -34,9 +34,6 @@ const MAX_GROUPS = 16;
 const GROUP_MIN_ROWS = 2;
 
 const EMPTY: readonly number[] = [];
-
-/** hash(L), range(L) and wildcard rows of one column: sorted, disjoint. */
-type Lists = [readonly number[], readonly number[], readonly number[]];
 
 /** Answers a repeatable function cell for the current solve (evaluated at most once per solve). */
 export interface GroupTester {
@@ -71,30 +68,53 @@ class ColumnIndex {
     this.condIndex = condIndex;
   }
 
-  /** The three sorted, disjoint lists whose union holds every row that may pass for `left`; undefined = unsafe. */
-  lists(left: unknown): Lists | undefined {
+  // The last select(): hash and range rows for the value (with `wildcard`, sorted and disjoint), and their count.
+  // Scratch state of one candidates() call, which runs start to finish without yielding.
+  hashHit: readonly number[] = EMPTY;
+  rangeHit: readonly number[] = EMPTY;
+  selected = 0;
+
+  /**
+   * Looks `left` up: afterwards hashHit + rangeHit + wildcard (+ the groups whose expression holds) hold every row
+   * whose cell may pass. Returns false when the value's kind makes the index unsafe for this column.
+   */
+  select(left: unknown): boolean {
+    let hash: readonly number[] = EMPTY;
+    let range: readonly number[] = EMPTY;
     switch (typeof left) {
       case 'undefined':
-        return [EMPTY, EMPTY, this.wildcard];
+        break;
       case 'number':
-        if (Number.isFinite(left)) return [this.numbers.get(left) ?? EMPTY, this.rangeRows(left), this.wildcard];
-        return this.range ? undefined : [this.texts.get(String(left)) ?? EMPTY, EMPTY, this.wildcard];
+        if (Number.isFinite(left)) {
+          hash = this.numbers.get(left) ?? EMPTY;
+          range = this.rangeRows(left);
+        } else if (this.range) return false;
+        else hash = this.texts.get(String(left)) ?? EMPTY;
+        break;
       case 'string':
         if (isNumericText(left)) {
           const n = Number(left);
-          return [this.numbers.get(n) ?? EMPTY, this.rangeRows(n), this.wildcard];
-        }
-        if (this.range) return undefined;
-        if (left === 'true') return [this.trues, EMPTY, this.wildcard];
-        if (left === 'false') return [this.falses, EMPTY, this.wildcard];
-        return [this.texts.get(left) ?? EMPTY, EMPTY, this.wildcard];
+          hash = this.numbers.get(n) ?? EMPTY;
+          range = this.rangeRows(n);
+        } else if (this.range) return false;
+        else if (left === 'true') hash = this.trues;
+        else if (left === 'false') hash = this.falses;
+        else hash = this.texts.get(left) ?? EMPTY;
+        break;
       case 'boolean':
-        return this.range ? undefined : [left ? this.trues : this.falses, EMPTY, this.wildcard];
+        if (this.range) return false;
+        hash = left ? this.trues : this.falses;
+        break;
       case 'object':
-        return left === null ? [EMPTY, EMPTY, this.wildcard] : undefined;
+        if (left !== null) return false;
+        break;
       default:
-        return undefined;
+        return false;
     }
+    this.hashHit = hash;
+    this.rangeHit = range;
+    this.selected = hash.length + range.length + this.wildcard.length;
+    return true;
   }
 
   private rangeRows(n: number): readonly number[] {
@@ -113,9 +133,15 @@ class ColumnIndex {
   }
 }
 
-/** One compiled row as the index sees it: its condition cell in each column (by condIndex). */
+/** One compiled row as the index sees it: its cells in column order. */
 export interface IndexRow {
-  readonly conditions: readonly (ConditionStep | undefined)[];
+  readonly steps: readonly unknown[];
+}
+
+/** A condition column to index: its condIndex and the position of its cells in IndexRow.steps. */
+export interface IndexableColumn {
+  readonly condIndex: number;
+  readonly position: number;
 }
 
 export class TableIndex {
@@ -125,6 +151,9 @@ export class TableIndex {
   private generation = 0;
   /** Some column has expression groups: candidates() then needs a GroupTester. */
   readonly hasGroups: boolean;
+  // Scratch lists of one candidates() call.
+  private readonly others: ColumnIndex[] = [];
+  private readonly grouped: ColumnIndex[] = [];
 
   private constructor(columns: ColumnIndex[], rowCount: number) {
     this.columns = columns;
@@ -137,10 +166,10 @@ export class TableIndex {
    * Builds indexes for the condition columns listed in `indexable` (those bound to an input path). Returns
    * undefined when no column would narrow the rows enough to be worth it.
    */
-  static build(rows: readonly IndexRow[], indexable: readonly number[]): TableIndex | undefined {
+  static build(rows: readonly IndexRow[], indexable: readonly IndexableColumn[]): TableIndex | undefined {
     const columns: ColumnIndex[] = [];
-    for (const condIndex of indexable) {
-      const column = buildColumn(rows, condIndex);
+    for (const { condIndex, position } of indexable) {
+      const column = buildColumn(rows, condIndex, position);
       if (column.indexedRows > 0 && column.wildcard.length <= rows.length * SELECTIVE_SHARE) columns.push(column);
     }
     return columns.length === 0 ? undefined : new TableIndex(columns, rows.length);
@@ -157,64 +186,72 @@ export class TableIndex {
    */
   candidates(lefts: readonly unknown[], skip: readonly boolean[] | undefined, tester?: GroupTester): number[] | undefined {
     const limit = this.rowCount * SELECTIVE_SHARE;
-    let best: Lists | undefined;
-    let bestSize = Number.POSITIVE_INFINITY;
-    let others: { lists: Lists; size: number }[] | undefined;
-    let grouped: { column: ColumnIndex; lists: Lists }[] | undefined;
-    for (const column of this.columns) {
+    // Scratch arrays reused across solves: only the first otherCount / groupedCount entries are this call's.
+    const others = this.others;
+    const grouped = this.grouped;
+    let otherCount = 0;
+    let groupedCount = 0;
+    let best: ColumnIndex | undefined;
+    const columns = this.columns;
+    for (let i = 0; i < columns.length; i++) {
+      const column = columns[i]!;
       if (skip !== undefined && skip[column.condIndex]) continue;
-      const lists = column.lists(lefts[column.condIndex]);
-      if (lists === undefined) continue;
+      if (!column.select(lefts[column.condIndex])) continue;
       if (column.groups.length > 0) {
-        if (tester !== undefined) (grouped ??= []).push({ column, lists });
-        continue;
-      }
-      const size = lists[0].length + lists[1].length + lists[2].length;
-      if (size > limit) continue;
-      if (size < bestSize) {
-        if (best !== undefined) (others ??= []).push({ lists: best, size: bestSize });
-        best = lists;
-        bestSize = size;
-      } else {
-        (others ??= []).push({ lists, size });
+        if (tester !== undefined) grouped[groupedCount++] = column;
+      } else if (column.selected <= limit) {
+        if (best === undefined) best = column;
+        else if (column.selected < best.selected) {
+          others[otherCount++] = best;
+          best = column;
+        } else others[otherCount++] = column;
       }
     }
-    let candidates = best === undefined ? undefined : mergeSorted(best[0], best[1], best[2]);
-    if (candidates !== undefined && others !== undefined && candidates.length > 1) {
-      others.sort((a, b) => a.size - b.size);
-      for (const other of others) {
-        candidates = this.intersect(candidates, other.lists);
+    let candidates = best === undefined ? undefined : mergeSorted(best.hashHit, best.rangeHit, best.wildcard);
+    if (candidates !== undefined && otherCount > 0 && candidates.length > 1) {
+      const rest = others.slice(0, otherCount).sort((a, b) => a.selected - b.selected);
+      for (const other of rest) {
+        candidates = this.intersect(candidates, other, undefined);
         if (candidates.length <= 1) break;
       }
     }
-    if (grouped !== undefined) {
-      grouped.sort((a, b) => a.column.groups.length - b.column.groups.length);
-      for (const { column, lists } of grouped) {
+    if (groupedCount > 0) {
+      const withGroups = groupedCount === 1 ? grouped : grouped.slice(0, groupedCount).sort((a, b) => a.groups.length - b.groups.length);
+      for (let i = 0; i < groupedCount; i++) {
+        const column = withGroups[i]!;
         if (candidates !== undefined && candidates.length <= column.groups.length) break;
-        const all: (readonly number[])[] = [lists[0], lists[1], lists[2]];
-        let size = lists[0].length + lists[1].length + lists[2].length;
-        for (const group of column.groups) {
-          if (tester!.passes(group.cell)) {
-            all.push(group.rows);
-            size += group.rows.length;
-          }
-        }
+        let size = column.selected;
+        const groups = column.groups;
+        for (let g = 0; g < groups.length; g++) if (tester!.passes(groups[g]!.cell)) size += groups[g]!.rows.length;
         if (size > limit) continue;
-        candidates = candidates === undefined ? mergeAll(all) : this.intersect(candidates, all);
+        candidates = candidates === undefined ? this.collect(column, tester!) : this.intersect(candidates, column, tester);
       }
     }
     return candidates;
   }
 
-  /** Keeps the candidates that also appear in `lists`, marking rows with a fresh generation stamp. */
-  private intersect(candidates: number[], lists: readonly (readonly number[])[]): number[] {
+  /** Every row a column's last select() admits, sorted (its groups already evaluated: passes() is remembered). */
+  private collect(column: ColumnIndex, tester: GroupTester): number[] {
+    const lists: (readonly number[])[] = [column.hashHit, column.rangeHit, column.wildcard];
+    for (const group of column.groups) if (tester.passes(group.cell)) lists.push(group.rows);
+    return mergeAll(lists);
+  }
+
+  /** Keeps the candidates that a column's last select() also admits, marking rows with a fresh generation stamp. */
+  private intersect(candidates: number[], column: ColumnIndex, tester: GroupTester | undefined): number[] {
     if (++this.generation === 0xffffffff) {
       this.stamps.fill(0);
       this.generation = 1;
     }
     const generation = this.generation;
     const stamps = this.stamps;
-    for (const list of lists) for (let i = 0; i < list.length; i++) stamps[list[i]!] = generation;
+    const mark = (list: readonly number[]): void => {
+      for (let i = 0; i < list.length; i++) stamps[list[i]!] = generation;
+    };
+    mark(column.hashHit);
+    mark(column.rangeHit);
+    mark(column.wildcard);
+    if (tester !== undefined) for (const group of column.groups) if (tester.passes(group.cell)) mark(group.rows);
     let kept = 0;
     for (let i = 0; i < candidates.length; i++) {
       const row = candidates[i]!;
@@ -225,40 +262,70 @@ export class TableIndex {
   }
 }
 
-function buildColumn(rows: readonly IndexRow[], condIndex: number): ColumnIndex {
+interface Interval {
+  readonly lo: number;
+  readonly loOpen: boolean;
+  readonly hi: number;
+  readonly hiOpen: boolean;
+}
+
+/** Where a distinct cell goes: the hash lists it joins, an interval, an expression group, or the wildcards. */
+type Filing =
+  | { readonly kind: 'hash'; readonly lists: readonly number[][] }
+  | { readonly kind: 'range'; readonly interval: Interval }
+  | { readonly kind: 'group'; readonly rows: number[]; readonly cell: ConditionStep }
+  | { readonly kind: 'wildcard' };
+
+const WILDCARD: Filing = { kind: 'wildcard' };
+
+function buildColumn(rows: readonly IndexRow[], condIndex: number, stepPosition: number): ColumnIndex {
   const column = new ColumnIndex(condIndex);
-  const intervals: { row: number; lo: number; loOpen: boolean; hi: number; hiOpen: boolean }[] = [];
-  const byExpression = new Map<number, { cell: ConditionStep; rows: number[] }>();
-  rows.forEach((row, position) => {
-    const cell = row.conditions[condIndex];
-    const condition = cell?.condition;
-    if (cell !== undefined && cell.memo >= 0) {
-      let group = byExpression.get(cell.memo);
-      if (group === undefined) byExpression.set(cell.memo, (group = { cell, rows: [] }));
-      group.rows.push(position);
-    } else if (!fileUnderHash(column, condition, position) && !collectInterval(intervals, condition, position)) {
-      column.wildcard.push(position);
-    } else if (condition !== undefined && (condition.operator === '=' || condition.operator === 'IN')) {
-      column.indexedRows++;
+  const intervalRows: number[] = [];
+  const intervals: Interval[] = [];
+  const groups: { rows: number[]; cell: ConditionStep }[] = [];
+  // Identical cells are one object (table/compile.ts): each distinct cell is examined once.
+  const filings = new Map<ConditionStep, Filing>();
+  for (let position = 0; position < rows.length; position++) {
+    const cell = rows[position]!.steps[stepPosition] as ConditionStep | undefined;
+    let filing = cell === undefined ? WILDCARD : filings.get(cell);
+    if (filing === undefined) {
+      filing = fileCell(column, cell!);
+      if (filing.kind === 'group') groups.push(filing);
+      filings.set(cell!, filing);
     }
-  });
+    switch (filing.kind) {
+      case 'hash':
+        for (const list of filing.lists) if (list[list.length - 1] !== position) list.push(position);
+        column.indexedRows++;
+        break;
+      case 'range':
+        intervalRows.push(position);
+        intervals.push(filing.interval);
+        break;
+      case 'group':
+        filing.rows.push(position);
+        break;
+      default:
+        column.wildcard.push(position);
+    }
+  }
   let unsorted = false;
-  if (byExpression.size > 0) {
-    const groups = [...byExpression.values()].sort((a, b) => b.rows.length - a.rows.length);
+  if (groups.length > 0) {
+    groups.sort((a, b) => b.rows.length - a.rows.length);
     const kept = groups.filter((group, i) => i < MAX_GROUPS && group.rows.length >= GROUP_MIN_ROWS);
-    for (const group of groups.slice(kept.length)) column.wildcard.push(...group.rows);
+    for (const group of groups.slice(kept.length)) for (const row of group.rows) column.wildcard.push(row);
     unsorted = kept.length < groups.length;
     column.groups = kept;
     for (const group of kept) column.indexedRows += group.rows.length;
   }
   if (intervals.length > 0) {
-    const range = buildRange(intervals, rows.length);
+    const range = buildRange(intervalRows, intervals, rows.length);
     if (range) {
       column.range = range;
       column.indexedRows += intervals.length;
     } else {
       // Too much overlap to store per segment: those rows become wildcards, merged back into row order.
-      for (const interval of intervals) column.wildcard.push(interval.row);
+      for (const row of intervalRows) column.wildcard.push(row);
       unsorted = true;
     }
   }
@@ -266,27 +333,33 @@ function buildColumn(rows: readonly IndexRow[], condIndex: number): ColumnIndex 
   return column;
 }
 
-function fileUnderHash(column: ColumnIndex, condition: CompiledCondition | undefined, row: number): boolean {
-  if (condition === undefined || condition.kind !== 'static' || condition.isDate) return false;
+function fileCell(column: ColumnIndex, cell: ConditionStep): Filing {
+  if (cell.memo >= 0) return { kind: 'group', rows: [], cell };
+  const lists = hashLists(column, cell.condition);
+  if (lists !== undefined) return { kind: 'hash', lists };
+  const interval = intervalOf(cell.condition);
+  return interval === undefined ? WILDCARD : { kind: 'range', interval };
+}
+
+/** The hash lists of a constant `=` or `IN` cell; undefined for other cells. */
+function hashLists(column: ColumnIndex, condition: CompiledCondition): number[][] | undefined {
+  if (condition.kind !== 'static' || condition.isDate) return undefined;
   let members: readonly unknown[];
   if (condition.operator === '=') members = [condition.operand];
   else if (condition.operator === 'IN' && Array.isArray(condition.operand)) members = condition.operand;
-  else return false;
+  else return undefined;
   const prepared = members.map(prepareOperand);
   // Members from object variables also equal JSON text inputs; keep such rows out of the hash.
-  if (prepared.some((p) => p.isObject)) return false;
-  for (const p of prepared) addToHash(column, p, row);
-  return true;
-}
-
-function addToHash(column: ColumnIndex, p: PreparedOperand, row: number): void {
-  if (p.missing) return;
-  let list: number[];
-  if (p.numeric) list = listIn(column.numbers, p.num);
-  else if (p.bool === 1) list = column.trues;
-  else if (p.bool === 0) list = column.falses;
-  else list = listIn(column.texts, p.text);
-  if (list[list.length - 1] !== row) list.push(row);
+  if (prepared.some((p) => p.isObject)) return undefined;
+  const lists: number[][] = [];
+  for (const p of prepared) {
+    if (p.missing) continue;
+    if (p.numeric) lists.push(listIn(column.numbers, p.num));
+    else if (p.bool === 1) lists.push(column.trues);
+    else if (p.bool === 0) lists.push(column.falses);
+    else lists.push(listIn(column.texts, p.text));
+  }
+  return lists;
 }
 
 function listIn<K>(map: Map<K, number[]>, key: K): number[] {
@@ -298,12 +371,9 @@ function listIn<K>(map: Map<K, number[]>, key: K): number[] {
   return list;
 }
 
-function collectInterval(
-  intervals: { row: number; lo: number; loOpen: boolean; hi: number; hiOpen: boolean }[],
-  condition: CompiledCondition | undefined,
-  row: number,
-): boolean {
-  if (condition === undefined || condition.kind !== 'static' || condition.isDate) return false;
+/** The interval of a constant numeric `<`, `<=`, `>`, `>=` or between-family cell; undefined for other cells. */
+function intervalOf(condition: CompiledCondition): Interval | undefined {
+  if (condition.kind !== 'static' || condition.isDate) return undefined;
   const operand = condition.operand;
   const numeric = (value: unknown): number | undefined => {
     const p = prepareOperand(value);
@@ -316,33 +386,28 @@ function collectInterval(
     case '>':
     case '>=': {
       const n = numeric(operand);
-      if (n === undefined) return false;
+      if (n === undefined) return undefined;
       const op = condition.operator;
-      if (op === '<' || op === '<=') intervals.push({ row, lo: -inf, loOpen: true, hi: n, hiOpen: op === '<' });
-      else intervals.push({ row, lo: n, loOpen: op === '>', hi: inf, hiOpen: true });
-      return true;
+      if (op === '<' || op === '<=') return { lo: -inf, loOpen: true, hi: n, hiOpen: op === '<' };
+      return { lo: n, loOpen: op === '>', hi: inf, hiOpen: true };
     }
     case 'between':
     case 'betweenLeftOpen':
     case 'betweenRightOpen': {
-      if (!Array.isArray(operand) || operand.length !== 2) return false;
+      if (!Array.isArray(operand) || operand.length !== 2) return undefined;
       const lo = numeric(operand[0]);
       const hi = numeric(operand[1]);
-      if (lo === undefined || hi === undefined) return false;
+      if (lo === undefined || hi === undefined) return undefined;
       const op = condition.operator;
-      intervals.push({ row, lo, loOpen: op === 'betweenLeftOpen', hi, hiOpen: op === 'betweenRightOpen' });
-      return true;
+      return { lo, loOpen: op === 'betweenLeftOpen', hi, hiOpen: op === 'betweenRightOpen' };
     }
     default:
-      return false;
+      return undefined;
   }
 }
 
 /** Elementary-segment lists; undefined when the stored lists would grow far beyond the row count (heavy overlap). */
-function buildRange(
-  intervals: readonly { row: number; lo: number; loOpen: boolean; hi: number; hiOpen: boolean }[],
-  rowCount: number,
-): RangeIndex | undefined {
+function buildRange(rows: readonly number[], intervals: readonly Interval[], rowCount: number): RangeIndex | undefined {
   const finite = new Set<number>();
   for (const { lo, hi } of intervals) {
     if (Number.isFinite(lo)) finite.add(lo);
@@ -355,7 +420,9 @@ function buildRange(
   const segments: number[][] = Array.from({ length: segmentCount }, () => []);
   const budget = 8 * rowCount + 64;
   let stored = 0;
-  for (const { row, lo, loOpen, hi, hiOpen } of intervals) {
+  for (let i = 0; i < intervals.length; i++) {
+    const row = rows[i]!;
+    const { lo, loOpen, hi, hiOpen } = intervals[i]!;
     const first = lo === Number.NEGATIVE_INFINITY ? 0 : 2 * positionOf.get(lo)! + (loOpen ? 2 : 1);
     const last = hi === Number.POSITIVE_INFINITY ? segmentCount - 1 : 2 * positionOf.get(hi)! + (hiOpen ? 0 : 1);
     if (first > last) continue;

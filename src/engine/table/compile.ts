@@ -10,8 +10,9 @@ import { compileResultValue } from '../cells/result.ts';
 import { assignSlots, OutputLayout } from '../cells/output-layout.ts';
 import { pathsOverlap, ruleVariablesOf, staticResolver } from '../cells/scope.ts';
 import type { Reference } from '../cells/references.ts';
-import { readTableModel, type ColumnModel } from './model.ts';
+import { cellPosition, readTableModel, type ColumnModel, type RowModel } from './model.ts';
 import { compileTimeWindow } from './time-window.ts';
+import { SharedCells } from './shared-cells.ts';
 import { INDEX_MIN_ROWS, TableIndex } from './column-index.ts';
 import {
   DecisionTable,
@@ -83,25 +84,24 @@ export function compileDecisionTableWith(
   }
   const conditionOf = new Map(conditionColumns.map((column) => [column.id, column]));
 
-  // Identical cells of a column compile once and share one step object (§ docs/decisions/tables-column-index.md):
-  // large tables repeat a handful of conditions and results thousands of times.
-  const shared = new Map<string, Map<string, TableStep>>(model.columns.map((column) => [column.id, new Map()]));
+  // Identical cells of a column compile once and share one step object: large tables repeat a handful of
+  // conditions and results thousands of times (docs/decisions/tables-column-index.md).
+  const shared = model.columns.map(() => new SharedCells<TableStep>());
+  const dependencies = new Map<string, RuleRef>();
   let memoCount = 0;
   const rows: TableRow[] = [];
   for (const rowModel of model.rows) {
     if (!rowModel.active) continue;
-    const rowWhere = `decisionTable.rows[${rowModel.position}]`;
-    const window = compileTimeWindow(rowModel.timeValidation, `${rowWhere}.timeValidation`, zone, problems);
-    const steps: TableStep[] = [];
-    const conditions = new Array<ConditionStep>(conditionColumns.length);
-    for (const column of model.columns) {
-      const found = rowModel.cells.get(column.id);
-      const stored = column.kind === 'input' ? found?.cell.scalarCondition : found?.cell.outputScalarValue;
-      const cache = shared.get(column.id)!;
-      const key = cellKey(stored);
-      let step = key === undefined ? undefined : cache.get(key);
+    const window =
+      rowModel.timeValidation === undefined ? undefined : compileTimeWindow(rowModel.timeValidation, `${rowPath(rowModel)}.timeValidation`, zone, problems);
+    const steps = new Array<TableStep>(model.columns.length);
+    for (let c = 0; c < model.columns.length; c++) {
+      const column = model.columns[c]!;
+      const cell = rowModel.cells[c];
+      const stored = column.kind === 'input' ? cell?.scalarCondition : cell?.outputScalarValue;
+      let step = shared[c]!.get(stored);
       if (step === undefined) {
-        const cellWhere = found ? `${rowWhere}.cells[${found.position}]` : rowWhere;
+        const cellWhere = cell ? `${rowPath(rowModel)}.cells[${cellPosition(rowModel, cell)}]` : rowPath(rowModel);
         const env = environments.get(column.id)!;
         const problemsBefore = problems.length;
         if (column.kind === 'input') {
@@ -116,18 +116,23 @@ export function compileDecisionTableWith(
               ? { kind: STEP_CALC, calcIndex: calcIndex.get(column.target)!, value }
               : { kind: STEP_OUTPUT, slot: slotOfColumn.get(column.id)!, value };
         }
+        for (const ref of step.kind === STEP_CONDITION ? step.condition.ruleRefs : step.value.ruleRefs) {
+          dependencies.set(`${ref.idOrAlias}\u0000${ref.version ?? ''}`, ref);
+        }
         // A cell with problems is compiled again wherever it repeats, so every place is reported.
-        if (key !== undefined && problems.length === problemsBefore) cache.set(key, step);
+        if (problems.length === problemsBefore) shared[c]!.set(stored, step);
       }
-      if (step.kind === STEP_CONDITION) conditions[step.condIndex] = step;
-      steps.push(step);
+      steps[c] = step;
     }
-    rows.push(compileRow(rowModel.position + 1, window, steps, conditions, layout.slotCount));
+    rows.push(compileRow(rowModel.position + 1, window, steps, layout.slotCount));
   }
   if (problems.length > 0) throw new ValidationError(problems);
 
   const indexMode = tableOptions.index ?? 'auto';
-  const indexable = conditionColumns.filter((column) => column.left.kind === 'input').map((column) => column.condIndex);
+  const positionOf = new Map(model.columns.map((column, position) => [column.id, position]));
+  const indexable = conditionColumns
+    .filter((column) => column.left.kind === 'input')
+    .map((column) => ({ condIndex: column.condIndex, position: positionOf.get(column.id)! }));
   const index =
     indexMode === 'off' || indexable.length === 0 || (indexMode === 'auto' && rows.length < INDEX_MIN_ROWS)
       ? undefined
@@ -142,7 +147,7 @@ export function compileDecisionTableWith(
     index,
     variables,
     calcIndex,
-    dependencies: dependenciesOf(rows),
+    dependencies: [...dependencies.values()],
     memoCount,
   });
 }
@@ -180,6 +185,11 @@ function inputReader(path: string): (input: unknown) => unknown {
   return compilePathGetter(path);
 }
 
+/** Built only for messages and on first sight of a cell: a large table has tens of thousands of rows. */
+function rowPath(row: RowModel): string {
+  return `decisionTable.rows[${row.position}]`;
+}
+
 function conditionStep(column: ConditionColumn, condition: CompiledCondition, memo: number): ConditionStep {
   const isElse = condition.kind === 'else';
   const test = condition.kind === 'static' && column.left.kind !== 'calc' ? condition.leftTest : undefined;
@@ -197,103 +207,41 @@ function isRepeatable(condition: CompiledCondition, shadowed: (ref: Reference) =
   return footprint.references.every((segments) => !shadowed({ path: '', segments, literal: '' }));
 }
 
-/**
- * A text that identifies a stored cell exactly (its type, operator, value and stringValue: all that compiling a
- * cell reads), or undefined when the cell holds something JSON cannot state faithfully; such cells are not shared.
- */
-export function cellKey(stored: unknown): string | undefined {
-  if (stored === undefined || stored === null) return '';
-  if (typeof stored !== 'object' || Array.isArray(stored)) return undefined;
-  const { type, operator, value, stringValue } = stored as Record<string, unknown>;
-  const parts = [exactJson(type), exactJson(operator), exactJson(value), exactJson(stringValue)];
-  return parts.includes(undefined) ? undefined : parts.join('\u0000');
-}
-
-/** JSON text of a value, prefixed by kind so that undefined and null differ; undefined when not plain JSON. */
-function exactJson(value: unknown): string | undefined {
-  switch (typeof value) {
-    case 'undefined':
-      return 'u';
-    case 'string':
-      return `s${value.length}:${value}`;
-    case 'boolean':
-      return value ? 't' : 'f';
-    case 'number':
-      return Number.isFinite(value) && !Object.is(value, -0) ? `n${value}` : undefined;
-    case 'object': {
-      if (value === null) return 'z';
-      let plain = true;
-      const text = JSON.stringify(value, function (this: unknown, key: string, inner: unknown) {
-        const original = (this as Record<string, unknown>)[key];
-        if (!isPlainJson(original)) plain = false;
-        return inner;
-      });
-      return plain ? `j${text}` : undefined;
-    }
-    default:
-      return undefined;
-  }
-}
-
-function isPlainJson(value: unknown): boolean {
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return true;
-    case 'number':
-      return Number.isFinite(value) && !Object.is(value, -0);
-    case 'object': {
-      if (value === null || Array.isArray(value)) return true;
-      const proto = Object.getPrototypeOf(value) as unknown;
-      return proto === Object.prototype || proto === null;
-    }
-    default:
-      return false;
-  }
-}
-
-function compileRow(
-  number: number,
-  window: TableRow['window'],
-  steps: TableStep[],
-  conditions: ConditionStep[],
-  slotCount: number,
-): TableRow {
+function compileRow(number: number, window: TableRow['window'], steps: TableStep[], slotCount: number): TableRow {
+  // First what kind of row it is, then the fast rows' arrays at their final size (a large table has many rows).
   let fast = true;
   let async = false;
-  const constValues = new Array<unknown>(slotCount);
-  let hasObjectConstants = false;
-  const fastConditions: ConditionStep[] = [];
+  let checked = 0;
   for (const step of steps) {
     if (step.kind === STEP_CONDITION) {
       const condition = step.condition;
       if (condition.async) async = true;
-      if (condition.kind === 'else') fastConditions.push(step);
-      else if (condition.kind === 'static' && step.column.left.kind !== 'calc') {
-        if (condition.operator !== 'anything') fastConditions.push(step);
+      if (condition.kind === 'else' || (condition.kind === 'static' && step.column.left.kind !== 'calc')) {
+        if (condition.operator !== 'anything') checked++;
       } else fast = false;
     } else {
       if (step.value.async) async = true;
       if (step.kind === STEP_CALC || !step.value.isConstant) fast = false;
-      else {
-        constValues[step.slot] = step.value.constant;
-        if (step.value.constant !== null && typeof step.value.constant === 'object') hasObjectConstants = true;
-      }
     }
   }
-  return { number, window, steps, conditions, fast, async, constValues, hasObjectConstants, fastConditions: fast ? fastConditions : NO_STEPS };
+  if (!fast) return { number, window, steps, fast, async, constValues: NO_VALUES, hasObjectConstants: false, fastConditions: NO_STEPS };
+  const constValues = new Array<unknown>(slotCount);
+  const fastConditions = new Array<ConditionStep>(checked);
+  let hasObjectConstants = false;
+  let c = 0;
+  for (const step of steps) {
+    if (step.kind === STEP_CONDITION) {
+      if (step.condition.operator !== 'anything') fastConditions[c++] = step;
+    } else if (step.kind === STEP_OUTPUT) {
+      const constant = step.value.constant;
+      constValues[step.slot] = constant;
+      if (constant !== null && typeof constant === 'object') hasObjectConstants = true;
+    }
+  }
+  return { number, window, steps, fast, async, constValues, hasObjectConstants, fastConditions };
 }
 
+const NO_VALUES: readonly unknown[] = [];
 const NO_STEPS: readonly ConditionStep[] = [];
 
-function dependenciesOf(rows: readonly TableRow[]): RuleRef[] {
-  const seen = new Map<string, RuleRef>();
-  for (const row of rows) {
-    for (const step of row.steps) {
-      const refs = step.kind === STEP_CONDITION ? step.condition.ruleRefs : step.value.ruleRefs;
-      for (const ref of refs) seen.set(`${ref.idOrAlias}\u0000${ref.version ?? ''}`, ref);
-    }
-  }
-  return [...seen.values()];
-}
 

@@ -63,9 +63,8 @@ export interface TableRow {
   /** 1-based position in the document's rows (inactive rows keep their numbers). */
   readonly number: number;
   readonly window: TimeWindow | undefined;
+  /** The row's cells in column order (condition cells sit at their column's position, see IndexRow). */
   readonly steps: readonly TableStep[];
-  /** The row's condition cells by condIndex (for the index). */
-  readonly conditions: readonly ConditionStep[];
   /** Constant conditions and constant outputs only: matched without a scope. */
   readonly fast: boolean;
   readonly async: boolean;
@@ -142,7 +141,6 @@ class TableScope extends RuleScope implements GroupTester {
     return known;
   }
 }
-
 
 /** Collects row outputs into the response shape of one strategy (SPEC 3.1). */
 class Results {
@@ -374,7 +372,11 @@ export class DecisionTable implements CompiledRule {
     for (const step of row.steps) {
       if (!match && !evaluateAll) break;
       if (step.kind === STEP_CONDITION) {
-        if (!this.testCondition(step, scope, lefts, skip, anyMatched, ctx, conditions)) match = false;
+        // A constant cell on an input column, untraced: its scope-free test, as the fast rows use it.
+        const test = conditions === undefined ? step.test : undefined;
+        if (test !== undefined) {
+          if ((skip === undefined || !skip[step.condIndex]) && !test(lefts[step.condIndex])) match = false;
+        } else if (!this.testCondition(step, scope, lefts, skip, anyMatched, ctx, conditions)) match = false;
       } else if (step.kind === STEP_CALC) {
         scope.calcValues[step.calcIndex] = step.value.evaluate(scope, ctx);
       } else {

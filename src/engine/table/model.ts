@@ -20,8 +20,18 @@ export interface RowModel {
   readonly position: number;
   readonly active: boolean;
   readonly timeValidation: unknown;
-  /** Cell object by column id, with the cell's position for messages. */
-  readonly cells: ReadonlyMap<string, { readonly cell: Record<string, unknown>; readonly position: number }>;
+  /**
+   * The cell object of each column, by index in TableModel.columns (undefined: the row has no cell for it; the
+   * last of several wins). Cells naming no known column are left out.
+   */
+  readonly cells: readonly (Record<string, unknown> | undefined)[];
+  /** The row's stored `cells` array, to find a cell's position for messages (cellPosition). */
+  readonly stored: readonly unknown[];
+}
+
+/** Position of a cell of `row` in its stored `cells` array. */
+export function cellPosition(row: RowModel, cell: Record<string, unknown>): number {
+  return row.stored.lastIndexOf(cell);
 }
 
 export interface TableModel {
@@ -39,7 +49,7 @@ export function readTableModel(document: Record<string, unknown>, problems: Prob
   }
   const { columns: rawColumns, rows: rawRows } = table as Record<string, unknown>;
   const columns = readColumns(rawColumns, problems);
-  const rows = readRows(rawRows, problems);
+  const rows = readRows(rawRows, columns, problems);
   return { columns, rows };
 }
 
@@ -98,40 +108,49 @@ function columnTarget(kind: ColumnKind, column: Record<string, unknown>, where: 
   return variable;
 }
 
-function readRows(raw: unknown, problems: Problem[]): RowModel[] {
+const NO_CELLS: readonly unknown[] = [];
+
+function readRows(raw: unknown, columns: readonly ColumnModel[], problems: Problem[]): RowModel[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) {
     problems.push({ path: 'decisionTable.rows', message: 'must be an array of rows' });
     return [];
   }
+  const columnIndex = new Map(columns.map((column, i) => [column.id, i]));
   const rows: RowModel[] = [];
   raw.forEach((entry, position) => {
-    const where = `decisionTable.rows[${position}]`;
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
-      problems.push({ path: where, message: 'a row must be an object with cells' });
+      problems.push({ path: rowPath(position), message: 'a row must be an object with cells' });
       return;
     }
     const row = entry as Record<string, unknown>;
-    const cells = new Map<string, { cell: Record<string, unknown>; position: number }>();
+    const cells = new Array<Record<string, unknown> | undefined>(columns.length);
+    const stored = Array.isArray(row.cells) ? (row.cells as unknown[]) : NO_CELLS;
     if (row.cells !== undefined && !Array.isArray(row.cells)) {
-      problems.push({ path: `${where}.cells`, message: 'must be an array of cells' });
+      problems.push({ path: `${rowPath(position)}.cells`, message: 'must be an array of cells' });
     } else {
-      (row.cells as unknown[] | undefined)?.forEach((cell, cellPosition) => {
+      stored.forEach((cell, cellPosition) => {
         if (cell === null || typeof cell !== 'object' || Array.isArray(cell)) {
-          problems.push({ path: `${where}.cells[${cellPosition}]`, message: 'a cell must be an object' });
+          problems.push({ path: `${rowPath(position)}.cells[${cellPosition}]`, message: 'a cell must be an object' });
           return;
         }
         const column = idText((cell as Record<string, unknown>).column);
         if (column === undefined) {
-          problems.push({ path: `${where}.cells[${cellPosition}].column`, message: 'a cell needs the columnId it belongs to' });
+          problems.push({ path: `${rowPath(position)}.cells[${cellPosition}].column`, message: 'a cell needs the columnId it belongs to' });
           return;
         }
-        cells.set(column, { cell: cell as Record<string, unknown>, position: cellPosition });
+        const index = columnIndex.get(column);
+        if (index !== undefined) cells[index] = cell as Record<string, unknown>;
       });
     }
-    rows.push({ position, active: row.active !== false, timeValidation: row.timeValidation, cells });
+    rows.push({ position, active: row.active !== false, timeValidation: row.timeValidation, cells, stored });
   });
   return rows;
+}
+
+/** Built only for messages: a large table has tens of thousands of rows. */
+function rowPath(position: number): string {
+  return `decisionTable.rows[${position}]`;
 }
 
 function idText(value: unknown): string | undefined {
