@@ -1,16 +1,11 @@
 // Rules the HTTP tests solve: one of each solvable type, written for these tests (modelled on the shapes of
 // real DecisionRules exports, not copied from them).
 
-type Doc = Record<string, unknown>;
+import { cond, messageTable, out, script } from '../support/rule-builders.ts';
+import type { Doc } from '../support/rule-builders.ts';
 
-function cond(column: string, operator: string, value: unknown = ''): Doc {
-  return { column, type: 'input', scalarCondition: { operator, value, type: 'general' } };
-}
-function out(column: string, value: string): Doc {
-  return { column, type: 'output', outputScalarValue: { type: 'common', value } };
-}
+export { messageTable, script };
 
-/** Plant shop table. For {group:"plant", inStock:false}: rows 1 and 2 match; row 4 fails on inStock. */
 export function plantTable(overrides: Doc = {}): Doc {
   const rows: Array<[string, string, string, string]> = [
     ['plant', 'anything', 'Monstera', '460'],
@@ -45,27 +40,6 @@ export function plantTable(overrides: Doc = {}): Doc {
       })),
     },
     ...overrides,
-  };
-}
-
-/** A one-row table answering {"message": text}; versions of it tell which version was solved. */
-export function messageTable(ruleId: string, alias: string, version: number, message: string, status = 'published'): Doc {
-  return {
-    name: `Message ${alias}`,
-    type: 'decision-table',
-    status,
-    ruleId,
-    version,
-    ruleAlias: alias,
-    inputSchema: { any: {} },
-    outputSchema: { message: {} },
-    decisionTable: {
-      columns: [
-        { columnId: 'c1', type: 'input', condition: { type: 'simple', name: 'Any', inputVariable: 'any' } },
-        { columnId: 'c2', type: 'output', columnOutput: { type: 'simple', name: 'Message', outputVariable: 'message' } },
-      ],
-      rows: [{ active: true, cells: [cond('c1', 'anything'), out('c2', message)] }],
-    },
   };
 }
 
@@ -126,21 +100,6 @@ export function bankLookup(): Doc {
   };
 }
 
-export function script(ruleId: string, alias: string, source: string): Doc {
-  return {
-    name: `Script ${alias}`,
-    type: 'complex-rule',
-    status: 'published',
-    ruleId,
-    version: 1,
-    ruleAlias: alias,
-    inputSchema: {},
-    outputSchema: {},
-    script: source,
-  };
-}
-
-/** A rule flow: solves the plant table (FIRST_MATCH inside flows) with the flow input's group. */
 export function plantFlow(): Doc {
   return {
     name: 'Plant Flow',

@@ -1,15 +1,10 @@
 // Rules the Kafka tests solve, written for these tests in the DecisionRules export shape.
 
-type Doc = Record<string, unknown>;
+import { cond, messageTable, out, script } from '../support/rule-builders.ts';
+import type { Doc } from '../support/rule-builders.ts';
 
-function cond(column: string, operator: string, value: unknown = ''): Doc {
-  return { column, type: 'input', scalarCondition: { operator, value, type: 'general' } };
-}
-function out(column: string, value: string): Doc {
-  return { column, type: 'output', outputScalarValue: { type: 'common', value } };
-}
+export { messageTable, script };
 
-/** Fruit prices: {fruit: "apple"} -> [{price: 3, colour: "red"}]; "pear" matches two rows. */
 export function fruitTable(): Doc {
   const rows: Array<[string, string, string]> = [
     ['apple', '3', 'red'],
@@ -50,42 +45,6 @@ export const FRUIT_ANSWERS: Record<string, unknown[]> = {
   plum: [{ price: 6, colour: 'blue' }],
 };
 
-/** A one-row table answering {"message": text}; versions of it tell which version was solved. */
-export function messageTable(ruleId: string, alias: string, version: number, message: string, status = 'published'): Doc {
-  return {
-    name: `Message ${alias}`,
-    type: 'decision-table',
-    status,
-    ruleId,
-    version,
-    ruleAlias: alias,
-    inputSchema: { any: {} },
-    outputSchema: { message: {} },
-    decisionTable: {
-      columns: [
-        { columnId: 'c1', type: 'input', condition: { type: 'simple', name: 'Any', inputVariable: 'any' } },
-        { columnId: 'c2', type: 'output', columnOutput: { type: 'simple', name: 'Message', outputVariable: 'message' } },
-      ],
-      rows: [{ active: true, cells: [cond('c1', 'anything'), out('c2', message)] }],
-    },
-  };
-}
-
-export function script(ruleId: string, alias: string, source: string): Doc {
-  return {
-    name: `Script ${alias}`,
-    type: 'complex-rule',
-    status: 'published',
-    ruleId,
-    version: 1,
-    ruleAlias: alias,
-    inputSchema: {},
-    outputSchema: {},
-    script: source,
-  };
-}
-
-/** A rule flow over the fruit table: {fruit} -> [{firstPrice}]. */
 export function fruitFlow(): Doc {
   return {
     name: 'Fruit Flow',
