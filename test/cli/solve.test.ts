@@ -162,4 +162,32 @@ describe('verdict solve', { concurrency: 4 }, () => {
     const run = await runCli(['solve', BANKS, '-', '--rules', dir], { stdin: '{"primaryKey":"ALPSATWW","outputColumn":"Fee"}' });
     assert.deepEqual(assertSolved(run), [{ output: 0 }]);
   });
+
+  // Without the CLI's linear-time regexp fallback this pattern backtracks 2^40 times and the process never ends;
+  // the test's timeout is what fails then, so it asserts the answer, not a duration.
+  test('a catastrophic regular expression in a rule cannot hang the process (ReDoS)', { timeout: 60_000 }, async () => {
+    const rule = {
+      type: 'decision-table',
+      name: 'Regex',
+      status: 'published',
+      inputSchema: { text: {} },
+      outputSchema: { matches: {} },
+      decisionTable: {
+        columns: [
+          { columnId: 'c1', type: 'input', condition: { type: 'simple', name: 'Text', inputVariable: 'text' } },
+          { columnId: 'c2', type: 'output', columnOutput: { type: 'simple', name: 'Matches', outputVariable: 'matches' } },
+        ],
+        rows: [{
+          active: true,
+          cells: [
+            { column: 'c1', type: 'input', scalarCondition: { operator: 'anything', value: '', type: 'general' } },
+            { column: 'c2', type: 'output', outputScalarValue: { type: 'function', value: '', stringValue: 'TEST({text}, "(a+)+$")' } },
+          ],
+        }],
+      },
+    };
+    const dir = tempDir({ 'regex.json': rule });
+    const run = await runCli(['solve', join(dir, 'regex.json'), '-'], { stdin: JSON.stringify({ text: `${'a'.repeat(40)}b` }) });
+    assert.deepEqual(assertSolved(run), [{ matches: false }]);
+  });
 });
