@@ -46,6 +46,31 @@ export interface AuditConfig {
   retentionIntervalMs: number;
 }
 
+/** The script worker pool (src/script-workers) and its bounds. */
+export interface ScriptConfig {
+  /** Worker processes hosting script isolates. */
+  workers: number;
+  /** Workers one space may hold at once, so one space cannot starve the others. */
+  workersPerSpace: number;
+  /** Scripts of one space waiting for a worker; beyond it they are refused with a 400. */
+  queuePerSpace: number;
+  /** Heap limit of each script isolate, MB. */
+  isolateMemoryMb: number;
+  /** Resident memory of a worker, i.e. of all the scripts of one solve together, MB; the worker is killed beyond it. */
+  solveMemoryMb: number;
+  /** Characters of JSON in a script's input and in its output. */
+  maxDataChars: number;
+  /** Nesting of a script's input and output. */
+  maxDataDepth: number;
+}
+
+/** Bounds of one top-level solve over all its nested calls (engine SolveLimits). */
+export interface SolveLimitsConfig {
+  maxDepth: number;
+  maxCalls: number;
+  maxConcurrentScripts: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -64,6 +89,8 @@ export interface Config {
   /** Import the example rules of `examples/rules` into the `default` space created on first start. */
   seedExamples: boolean;
   shutdownTimeoutMs: number;
+  scripts: ScriptConfig;
+  solveLimits: SolveLimitsConfig;
 }
 
 /** Names every environment variable the configuration reads, so `--help` and docs can list them. */
@@ -74,7 +101,9 @@ export const CONFIG_VARIABLES = [
   'KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD', 'KAFKA_GROUP_ID', 'KAFKA_SSL_CA_FILE', 'KAFKA_PARTITIONS',
   'KAFKA_REPLICATION_FACTOR', 'KAFKA_MAX_MESSAGE_BYTES', 'KAFKA_TOPIC_REFRESH_MS', 'KAFKA_SESSION_TIMEOUT_MS', 'LOG_LEVEL', 'AUDIT_TTL_DAYS', 'AUDIT_FLUSH_MS',
   'AUDIT_BATCH_SIZE', 'AUDIT_QUEUE_LIMIT', 'AUDIT_RETENTION_INTERVAL_MS', 'RATE_LIMIT_PER_SECOND', 'VERDICT_SEED_EXAMPLES',
-  'SHUTDOWN_TIMEOUT_MS',
+  'SHUTDOWN_TIMEOUT_MS', 'SCRIPT_WORKERS', 'SCRIPT_WORKERS_PER_SPACE', 'SCRIPT_QUEUE_PER_SPACE', 'SCRIPT_MEMORY_MB',
+  'SCRIPT_SOLVE_MEMORY_MB', 'SCRIPT_MAX_DATA_CHARS', 'SCRIPT_MAX_DATA_DEPTH', 'SOLVE_MAX_DEPTH', 'SOLVE_MAX_CALLS',
+  'SOLVE_MAX_CONCURRENT_SCRIPTS',
 ] as const;
 export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];
 
@@ -227,6 +256,31 @@ function kafka(source: Source): KafkaConfig {
   };
 }
 
+function scripts(source: Source): ScriptConfig {
+  const workers = integer(source, 'SCRIPT_WORKERS', 4, 1, 256);
+  // By default a space may use every worker but one: a single-space installation loses little, and another space
+  // always finds a worker while one space's scripts loop until their deadline.
+  const workersPerSpace = integer(source, 'SCRIPT_WORKERS_PER_SPACE', Math.max(1, workers - 1), 1, workers);
+  const isolateMemoryMb = integer(source, 'SCRIPT_MEMORY_MB', 64, 8, 4096);
+  return {
+    workers,
+    workersPerSpace,
+    queuePerSpace: integer(source, 'SCRIPT_QUEUE_PER_SPACE', 100, 0, 1_000_000),
+    isolateMemoryMb,
+    solveMemoryMb: integer(source, 'SCRIPT_SOLVE_MEMORY_MB', 512, Math.max(128, isolateMemoryMb), 65_536),
+    maxDataChars: integer(source, 'SCRIPT_MAX_DATA_CHARS', 5 * 1024 * 1024, 1024),
+    maxDataDepth: integer(source, 'SCRIPT_MAX_DATA_DEPTH', 100, 2, 10_000),
+  };
+}
+
+function solveLimits(source: Source): SolveLimitsConfig {
+  return {
+    maxDepth: integer(source, 'SOLVE_MAX_DEPTH', 32, 1, 1000),
+    maxCalls: integer(source, 'SOLVE_MAX_CALLS', 1000, 1, 10_000_000),
+    maxConcurrentScripts: integer(source, 'SOLVE_MAX_CONCURRENT_SCRIPTS', 16, 1, 1000),
+  };
+}
+
 /**
  * Reads and validates the configuration. `overrides` (from command-line flags) take precedence over `env`.
  * Throws ConfigError naming the first bad variable.
@@ -263,5 +317,7 @@ export function loadConfig(env: Source = process.env, overrides: Partial<Record<
     rateLimitPerSecond: rate === undefined ? undefined : integer(source, 'RATE_LIMIT_PER_SECOND', 0, 1),
     seedExamples: boolean(source, 'VERDICT_SEED_EXAMPLES', true),
     shutdownTimeoutMs: integer(source, 'SHUTDOWN_TIMEOUT_MS', 10000, 0),
+    scripts: scripts(source),
+    solveLimits: solveLimits(source),
   };
 }

@@ -1,9 +1,14 @@
 // Normalises SolveOptions into the EvaluationContext every compiled rule receives (once per solve).
-import type { EvaluationContext, LookupMethod, SolveOptions, Strategy } from './types.ts';
+import type { CallLink, EvaluationContext, LookupMethod, SolveBudget, SolveLimits, SolveOptions, Strategy } from './types.ts';
 import { LOOKUP_METHODS, STRATEGIES } from './types.ts';
+import { LimitError } from './errors.ts';
 
-/** Deepest chain of SOLVE / flow calls before a solve fails, so a rule that calls itself cannot hang. */
-export const MAX_DEPTH = 32;
+/**
+ * Bounds of a top-level solve when the caller gives none. 32 levels is far beyond any real flow; 1000 nested calls
+ * covers a flow looping over a few hundred items; 16 concurrent scripts stops a script that fans out into copies
+ * of itself long before their isolates add up (docs/decisions/solve-budget.md).
+ */
+export const DEFAULT_LIMITS: Readonly<SolveLimits> = Object.freeze({ maxDepth: 32, maxCalls: 1000, maxConcurrentScripts: 16 });
 
 const STRATEGY_NAMES: ReadonlySet<unknown> = new Set(STRATEGIES);
 const LOOKUP_METHOD_NAMES: ReadonlySet<unknown> = new Set(LOOKUP_METHODS);
@@ -48,8 +53,44 @@ export function contextAt(options: SolveOptions, at: Date | number, depth = 0): 
     deadline: options.deadline ?? Number.POSITIVE_INFINITY,
     timeoutMs: options.timeoutMs,
     depth,
+    budget: createBudget(options.limits),
     random: options.random,
   };
+}
+
+/** A fresh budget for one top-level solve. */
+export function createBudget(limits: Partial<SolveLimits> | undefined): SolveBudget {
+  return { limits: limits === undefined ? DEFAULT_LIMITS : { ...DEFAULT_LIMITS, ...limits }, calls: 0, scripts: 0 };
+}
+
+/**
+ * The context of a nested rule call (SOLVE, DR.solve, a flow node): counts the call against the top-level solve's
+ * budget and refuses to go deeper than its depth limit, naming the chain, so a rule calling itself cannot hang or
+ * fan out without end.
+ */
+export function enterCall(
+  parent: EvaluationContext,
+  callee: string,
+  overrides: Partial<Pick<EvaluationContext, 'strategy' | 'includedConditionCols' | 'excludedConditionCols' | 'lookupMethod'>>,
+): EvaluationContext {
+  const { budget } = parent;
+  const link: CallLink = { name: callee, caller: parent.callPath };
+  if (parent.depth + 1 > budget.limits.maxDepth) {
+    throw new LimitError(`rules call each other more than ${budget.limits.maxDepth} levels deep: ${describeChain(link)} (does a rule call itself?)`);
+  }
+  if (++budget.calls > budget.limits.maxCalls) {
+    throw new LimitError(`the solve made more than ${budget.limits.maxCalls} nested rule calls (SOLVE, DR.solve, flow nodes); last: ${describeChain(link)}`);
+  }
+  return { ...childContext(parent, overrides), callPath: link };
+}
+
+/** `a -> b -> a -> ...`, oldest first; long chains keep their start and end. */
+function describeChain(link: CallLink): string {
+  const names: string[] = [];
+  for (let at: CallLink | undefined = link; at !== undefined; at = at.caller) names.push(JSON.stringify(at.name));
+  names.reverse();
+  if (names.length <= 8) return names.join(' -> ');
+  return `${names.slice(0, 4).join(' -> ')} -> ... (${names.length - 7} more) -> ${names.slice(-3).join(' -> ')}`;
 }
 
 /** The context a nested solve (SOLVE, DR.solve, flow node) runs with: same capabilities, its own strategy. */

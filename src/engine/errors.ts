@@ -1,4 +1,4 @@
-// Errors the engine raises. Adapters map them to statuses: ValidationError and RuleError -> 400,
+// Errors the engine raises. Adapters map them to statuses: ValidationError, RuleError and LimitError -> 400,
 // TimeoutError -> 400 with the limit, anything else -> 500 (a fault of ours, never shown to the client).
 
 export interface Problem {
@@ -38,6 +38,18 @@ export class TimeoutError extends Error {
     );
     this.name = 'TimeoutError';
     this.limitMs = limitMs;
+  }
+}
+
+/**
+ * A solve went past one of its budgets (call depth, nested calls, concurrent scripts, script data size, script
+ * memory, a full script queue). Not a RuleError on purpose: a script cannot catch it and carry on, so the budget
+ * ends the whole top-level solve, and the message is reported once, not once per nesting level.
+ */
+export class LimitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LimitError';
   }
 }
 

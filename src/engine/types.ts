@@ -83,6 +83,36 @@ export interface ScriptCall {
    * The sandbox may then exceed its isolate pool, so that scripts waiting on each other cannot deadlock it.
    */
   nested?: boolean;
+  /**
+   * The same object for every script of one top-level solve (its budget). A sandbox that hosts scripts in
+   * separate workers runs all of them in one worker, so a crash or a kill stays within that solve.
+   */
+  scope?: object;
+}
+
+/** Bounds on one top-level solve, shared by every nested call it makes (SOLVE, DR.solve, flow nodes, scripts). */
+export interface SolveLimits {
+  /** Deepest chain of nested rule calls. */
+  maxDepth: number;
+  /** Nested rule calls, counted over the whole top-level solve. */
+  maxCalls: number;
+  /** Scripts running at the same moment inside one top-level solve (DR.solve fan-out with Promise.all). */
+  maxConcurrentScripts: number;
+}
+
+/** The running count against SolveLimits of one top-level solve. The engine writes to it; nothing else does. */
+export interface SolveBudget {
+  readonly limits: SolveLimits;
+  /** Nested rule calls made so far. */
+  calls: number;
+  /** Scripts running now. */
+  scripts: number;
+}
+
+/** One step of the chain of nested calls, newest first, for the message naming the chain. */
+export interface CallLink {
+  readonly name: string;
+  readonly caller: CallLink | undefined;
 }
 
 export interface SolveOptions {
@@ -107,6 +137,8 @@ export interface SolveOptions {
   timeoutMs?: number;
   /** Source of RANDOM(): uniform in [0, 1). Default Math.random; tests pass a seeded one. */
   random?: () => number;
+  /** Bounds on nested calls; each missing field takes its DEFAULT_LIMITS value. */
+  limits?: Partial<SolveLimits>;
 }
 
 /** One solve of one input object. */
@@ -161,6 +193,10 @@ export interface EvaluationContext {
   timeoutMs: number | undefined;
   /** Nesting depth of SOLVE / flow calls, to stop runaway recursion. */
   depth: number;
+  /** The top-level solve's budget, shared by every nested context (see enterCall). */
+  budget: SolveBudget;
+  /** The nested calls that led here, newest first; undefined at the top level. */
+  callPath?: CallLink;
   /**
    * True below a DR.solve call: an enclosing script holds a sandbox isolate while it waits, so scripts solved here
    * may go beyond the sandbox's isolate pool instead of waiting for it (which could deadlock).

@@ -15,7 +15,8 @@ import { RateLimiter } from './rate-limit.ts';
 import { RetentionTask } from './retention.ts';
 import { RuleCache } from './rule-cache.ts';
 import { RulesIO } from './rules-io.ts';
-import { createSandbox } from './sandbox.ts';
+import { createSandboxes, sharedSandbox } from './sandbox.ts';
+import type { SpaceSandboxes } from './sandbox.ts';
 import { SolveService } from './solve.ts';
 import { SpaceService } from './spaces.ts';
 
@@ -32,7 +33,10 @@ export interface ServicesOptions {
   clock?: Clock;
   /** Defaults to the engine's compileRule with the configured time zone. */
   compile?: (document: Record<string, unknown>) => CompiledRule;
-  /** Defaults to the isolated-vm sandbox; pass null for none (scripts then fail with a rule error). */
+  /**
+   * Defaults to the pool of script worker processes; pass a sandbox to run every space's scripts in it, or null
+   * for none (scripts then fail with a rule error).
+   */
   sandbox?: ScriptSandbox | null;
   http?: HttpClient;
   /** Default true; tests that build many services turn off process-level default metrics. */
@@ -53,7 +57,7 @@ export class Services {
   readonly rulesIO: RulesIO;
   readonly management: ManagementService;
   readonly rateLimiter: RateLimiter | undefined;
-  readonly sandbox: ScriptSandbox | undefined;
+  readonly sandbox: SpaceSandboxes | undefined;
   readonly log: ServiceLogger;
   #started = false;
 
@@ -70,7 +74,12 @@ export class Services {
     this.cache = new RuleCache(store, compile);
     this.audit = new AuditWriter(store.audits, config.audit, log, this.metrics);
     this.retention = new RetentionTask(store.audits, this.clock, config.audit.retentionIntervalMs, log);
-    this.sandbox = options.sandbox === null ? undefined : (options.sandbox ?? createSandbox(config));
+    this.sandbox =
+      options.sandbox === null
+        ? undefined
+        : options.sandbox
+          ? sharedSandbox(options.sandbox)
+          : createSandboxes(config, this.metrics, (message, details) => log.warn(details, message));
     this.solver = new SolveService({
       config,
       cache: this.cache,

@@ -1,6 +1,7 @@
 // Prometheus metrics of the service. One registry per service instance (tests run several in one process);
 // the Kafka channel registers its own metrics (lag) on the same registry.
-import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import type { ScriptPoolEvents } from '../script-workers/pool.ts';
 import { LatencyHistogram } from './latency-histogram.ts';
 import type { HistogramSeries } from './latency-histogram.ts';
 
@@ -19,6 +20,9 @@ export class Metrics {
   readonly solveSeconds: LatencyHistogram<'rule_type' | 'channel'>;
   readonly auditDropped: Counter;
   readonly auditWritten: Counter;
+  readonly scriptQueueSeconds: Histogram;
+  readonly scriptRejected: Counter<'reason'>;
+  readonly scriptWorkersLost: Counter<'reason'>;
   /**
    * Every label set seen, by rule type, strategy, status and channel (nested maps: strings already in hand hash
    * once), so a solve costs a few map lookups rather than building and hashing label objects per metric.
@@ -49,6 +53,33 @@ export class Metrics {
       help: 'Audit records dropped because the queue was full or the store failed',
       registers: [this.registry],
     });
+    this.scriptQueueSeconds = new Histogram({
+      name: 'verdict_script_queue_wait_seconds',
+      help: 'Time a script waited for a script worker (0 when one was free)',
+      buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [this.registry],
+    });
+    this.scriptRejected = new Counter({
+      name: 'verdict_script_rejections_total',
+      help: "Scripts refused a worker: queue-full (the space's queue was full) or timeout (the deadline passed while waiting)",
+      labelNames: ['reason'],
+      registers: [this.registry],
+    });
+    this.scriptWorkersLost = new Counter({
+      name: 'verdict_script_workers_lost_total',
+      help: 'Script worker processes that ended: memory (over its limit), timeout (killed past a deadline), crash',
+      labelNames: ['reason'],
+      registers: [this.registry],
+    });
+  }
+
+  /** The script pool's observations, recorded in this registry. */
+  scriptPoolEvents(): ScriptPoolEvents {
+    return {
+      waited: (seconds) => this.scriptQueueSeconds.observe(seconds),
+      rejected: (reason) => this.scriptRejected.inc({ reason }),
+      lost: (loss) => this.scriptWorkersLost.inc({ reason: loss }),
+    };
   }
 
   observeSolve(ruleType: string, strategy: string, status: number, channel: 'http' | 'kafka', seconds: number): void {

@@ -2,9 +2,10 @@
 // the caller's space -> compiled cache -> evaluate each input with a deadline -> audit -> metrics.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
-import { RuleError, TimeoutError, UnresolvedRuleError, ValidationError } from '../engine/errors.ts';
-import type { EvaluationContext, HttpClient, Json, RuleType, ScriptSandbox, SolveResult, Strategy } from '../engine/types.ts';
-import { createContext, normaliseStrategy } from '../engine/context.ts';
+import { LimitError, RuleError, TimeoutError, UnresolvedRuleError, ValidationError } from '../engine/errors.ts';
+import type { EvaluationContext, HttpClient, Json, RuleType, SolveResult, Strategy } from '../engine/types.ts';
+import { createBudget, createContext, normaliseStrategy } from '../engine/context.ts';
+import type { SpaceSandboxes } from './sandbox.ts';
 import type { Config } from '../config.ts';
 import type { AuditRecord } from '../store/ports.ts';
 import type { AuditWriter } from './audit-writer.ts';
@@ -73,7 +74,7 @@ export interface SolveServiceDeps {
   metrics: Metrics;
   clock: Clock;
   http: HttpClient | undefined;
-  sandbox: ScriptSandbox | undefined;
+  sandbox: SpaceSandboxes | undefined;
 }
 
 /** What one solve has learnt so far, for its metrics and audit record whether it succeeds or fails. */
@@ -128,7 +129,7 @@ export class SolveService {
     let response: SolveResponse | undefined;
     let failure: unknown;
     try {
-      const evaluation = this.#evaluation(ready.session, ready.loaded, request, state);
+      const evaluation = this.#evaluation(principal.space, ready.session, ready.loaded, request, state);
       this.#evaluateSlice(evaluation, evaluation.inputs.length);
       response = this.#response(evaluation, state);
     } catch (err) {
@@ -161,7 +162,7 @@ export class SolveService {
       const session = new SolveSession(await this.#deps.cache.catalog(principal.space), this.#deps.cache);
       const loaded = await this.#resolve(session, request);
       await session.use(loaded);
-      const evaluation = this.#evaluation(session, loaded, request, state);
+      const evaluation = this.#evaluation(principal.space, session, loaded, request, state);
       if (loaded.compiled.async) await this.#evaluateAsync(evaluation);
       else await this.#evaluateSliced(evaluation);
       response = this.#response(evaluation, state);
@@ -185,7 +186,7 @@ export class SolveService {
    * One evaluation context serves every input of the request (the engine never writes to it): `now` is the
    * request's start (so every input of a bulk sees the same NOW()), and only the deadline is renewed per input.
    */
-  #evaluation(session: SolveSession, loaded: LoadedRule, request: SolveRequest, state: SolveState): Evaluation {
+  #evaluation(space: string, session: SolveSession, loaded: LoadedRule, request: SolveRequest, state: SolveState): Evaluation {
     const { config, http, sandbox } = this.#deps;
     state.loaded = loaded;
     state.strategy = supportedStrategy(loaded.head.type, state.strategy);
@@ -203,8 +204,9 @@ export class SolveService {
       trace,
       resolver: session,
       http,
-      sandbox,
+      sandbox: sandbox?.forSpace(space),
       timeoutMs: config.ruleTimeoutMs,
+      limits: config.solveLimits,
     });
     const inputs = bulk ? (request.data as unknown[]) : [request.data];
     return { session, loaded, ctx, bulk, inputs, results: [], traces, next: 0 };
@@ -215,8 +217,9 @@ export class SolveService {
     const { loaded, ctx, bulk, inputs, results, traces } = evaluation;
     const timeoutMs = this.#deps.config.ruleTimeoutMs;
     for (let i = evaluation.next; i < end; i++) {
-      // The deadline is real time even when tests move the service clock.
+      // The deadline is real time even when tests move the service clock; each input has its own call budget.
       ctx.deadline = Date.now() + timeoutMs;
+      ctx.budget.calls = 0;
       let result: SolveResult;
       try {
         result = loaded.compiled.evaluate(inputs[i], ctx) as SolveResult;
@@ -258,7 +261,7 @@ export class SolveService {
       try {
         for (let attempt = 0; ; attempt++) {
           // A context of its own per input: an abandoned evaluation must keep its own deadline.
-          const ctx: EvaluationContext = { ...evaluation.ctx, deadline: Date.now() + timeoutMs };
+          const ctx: EvaluationContext = { ...evaluation.ctx, deadline: Date.now() + timeoutMs, budget: createBudget(evaluation.ctx.budget.limits) };
           try {
             const result = await withDeadline(Promise.resolve(loaded.compiled.evaluate(inputs[i], ctx)), timeoutMs);
             results.push(result.result);
@@ -401,7 +404,7 @@ async function withDeadline<T>(promise: Promise<T>, timeoutMs: number): Promise<
 export function toServiceError(err: unknown): ServiceError | undefined {
   if (err instanceof ServiceError) return err;
   if (err instanceof TimeoutError) return new ServiceError('timeout', err.message);
-  if (err instanceof RuleError || err instanceof ValidationError) return new ServiceError('rule-error', err.message);
+  if (err instanceof RuleError || err instanceof ValidationError || err instanceof LimitError) return new ServiceError('rule-error', err.message);
   if (err instanceof UnresolvedRuleError) return new ServiceError('rule-error', `rule ${err.idOrAlias} could not be loaded`);
   return undefined;
 }

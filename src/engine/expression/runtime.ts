@@ -2,7 +2,7 @@
 // coercions every function uses (spec/rule-format.md §4.8).
 import type { EvaluationContext } from '../types.ts';
 import type { Scope } from './contract.ts';
-import { RuleError, TimeoutError, UnresolvedRuleError, ValidationError } from '../errors.ts';
+import { LimitError, RuleError, TimeoutError, UnresolvedRuleError, ValidationError } from '../errors.ts';
 import { isNullValue, textOf } from '../values.ts';
 
 /** One evaluation of one expression. Allocated once per evaluate call. */
@@ -38,6 +38,7 @@ export function mustPropagate(error: unknown): boolean {
   return (
     error instanceof RuleError ||
     error instanceof TimeoutError ||
+    error instanceof LimitError ||
     error instanceof UnresolvedRuleError ||
     error instanceof ValidationError
   );

@@ -1,6 +1,6 @@
 // Solving one rule from inside another (DR.solve, rule-flow and decision-flow nodes): resolution through the
 // context's resolver, a child context with the caller's strategy, bulk input, and the nesting limit.
-import { MAX_DEPTH, childContext, normaliseStrategy } from '../context.ts';
+import { enterCall, normaliseStrategy } from '../context.ts';
 import { RuleError } from '../errors.ts';
 import type { CompiledRule, EvaluationContext, Json, RuleRef, Strategy } from '../types.ts';
 
@@ -19,19 +19,12 @@ export async function callRule(
   ctx: EvaluationContext,
   strategy: Strategy | string | undefined,
 ): Promise<Json[] | Json[][]> {
-  const child = nestedContext(ctx, normaliseStrategy(strategy));
+  const overrides = { strategy: normaliseStrategy(strategy) };
   if (Array.isArray(data)) {
+    // Each element is a call of its own against the solve's budget: bulk data is fan-out too.
     const results: Json[][] = [];
-    for (const item of data as unknown[]) results.push((await rule.evaluate(item, child)).result);
+    for (const item of data as unknown[]) results.push((await rule.evaluate(item, enterCall(ctx, rule.name, overrides))).result);
     return results;
   }
-  return (await rule.evaluate(data, child)).result;
-}
-
-/** The context of a nested solve; refuses to go deeper than MAX_DEPTH, so a rule calling itself cannot hang. */
-export function nestedContext(ctx: EvaluationContext, strategy: Strategy): EvaluationContext {
-  if (ctx.depth + 1 > MAX_DEPTH) {
-    throw new RuleError(`rules call each other more than ${MAX_DEPTH} levels deep (does a rule call itself?)`);
-  }
-  return childContext(ctx, { strategy });
+  return (await rule.evaluate(data, enterCall(ctx, rule.name, overrides))).result;
 }

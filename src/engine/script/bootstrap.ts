@@ -124,6 +124,9 @@ export const BOOTSTRAP_SOURCE = String.raw`(function bootstrap(inputJson, variab
     }
   }
 
+  // The outcome is one line of JSON describing the run, then (on success) a newline and the value's JSON text. The
+  // value stays text so the host can check its size and depth before parsing it; stringify never emits a raw
+  // newline, so the first one ends the description.
   return async function run(script) {
     let value;
     try {
@@ -138,6 +141,6 @@ export const BOOTSTRAP_SOURCE = String.raw`(function bootstrap(inputJson, variab
       const reason = describeError(error).message;
       return stringify({ ok: false, error: { message: 'the script returned a value that is not JSON: ' + reason, line: null }, logs: logs, logsTruncated: logsTruncated });
     }
-    return '{"ok":true,"logs":' + stringify(logs) + ',"logsTruncated":' + logsTruncated + ',"value":' + (text === undefined ? '{}' : text) + '}';
+    return stringify({ ok: true, logs: logs, logsTruncated: logsTruncated }) + '\n' + (text === undefined ? '{}' : text);
   };
 })`;

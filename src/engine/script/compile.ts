@@ -2,9 +2,9 @@
 // version; every solve hands it to the injected ScriptSandbox (isolated-vm) with a fresh set of globals.
 import { createHash } from 'node:crypto';
 import { Script } from 'node:vm';
-import { RuleError, ValidationError } from '../errors.ts';
+import { LimitError, RuleError, ValidationError } from '../errors.ts';
 import type { RuleCompiler } from '../registry.ts';
-import type { CompiledRule, CompiledScriptHandle, EvaluationContext, Json, RuleRef, SolveResult } from '../types.ts';
+import type { CompiledRule, CompiledScriptHandle, EvaluationContext, Json, RuleRef, ScriptSandbox, SolveResult } from '../types.ts';
 import { SCRIPT_FILE_NAME, wrapScript } from './bootstrap.ts';
 import { codeMask, findSolveCalls, stringLiteral, versionLiteral } from './source-scan.ts';
 import { mergeAsArrays } from '../flow/array-merge.ts';
@@ -30,8 +30,27 @@ export const compileScriptRule: RuleCompiler = (doc) => {
   async function evaluate(input: unknown, ctx: EvaluationContext): Promise<SolveResult> {
     const sandbox = ctx.sandbox;
     if (!sandbox) throw new RuleError('scripting rules need a script sandbox, and none is configured', identity.name);
+    const { budget } = ctx;
+    if (budget.scripts >= budget.limits.maxConcurrentScripts) {
+      throw new LimitError(
+        `more than ${budget.limits.maxConcurrentScripts} scripts run at once in one solve (DR.solve fan-out); rule "${identity.name}" was not started`,
+      );
+    }
+    budget.scripts++;
     const logs: string[] = [];
-    const value = await sandbox.run(handle, {
+    let value: unknown;
+    try {
+      value = await runScript(sandbox, input, ctx, logs);
+    } finally {
+      budget.scripts--;
+    }
+    const output = (value === undefined ? {} : value) as Json;
+    const result = ctx.strategy === 'ARRAY' ? [mergeAsArrays([output])] : [output];
+    return ctx.trace ? { result, trace: logs } : { result };
+  }
+
+  function runScript(sandbox: ScriptSandbox, input: unknown, ctx: EvaluationContext, logs: string[]): Promise<unknown> {
+    return sandbox.run(handle, {
       input,
       ruleVariables,
       solve: async (idOrAlias, data, version, strategy) => {
@@ -44,10 +63,8 @@ export const compileScriptRule: RuleCompiler = (doc) => {
       deadline: ctx.deadline,
       timeoutMs: ctx.timeoutMs,
       nested: ctx.insideScript === true,
+      scope: ctx.budget,
     });
-    const output = (value === undefined ? {} : value) as Json;
-    const result = ctx.strategy === 'ARRAY' ? [mergeAsArrays([output])] : [output];
-    return ctx.trace ? { result, trace: logs } : { result };
   }
 
   const compiled: CompiledRule = {

@@ -6,10 +6,12 @@
 import ivm from 'isolated-vm';
 import { availableParallelism } from 'node:os';
 import type { CompiledScriptHandle, HttpRequest, ScriptCall, ScriptSandbox } from '../types.ts';
-import { RuleError, TimeoutError, ValidationError } from '../errors.ts';
+import { LimitError, RuleError, TimeoutError, ValidationError } from '../errors.ts';
 import { IsolatePool } from './isolate-pool.ts';
 import type { PooledIsolate } from './isolate-pool.ts';
 import type { BootstrapLimits } from './bootstrap.ts';
+import { checkText, DEFAULT_SCRIPT_DATA_LIMITS, inputText } from './data-limits.ts';
+import type { ScriptDataLimits } from './data-limits.ts';
 
 export interface ScriptSandboxOptions {
   /** Isolates kept alive at most (each runs one solve at a time). Default: min(4, CPU count). */
@@ -24,6 +26,8 @@ export interface ScriptSandboxOptions {
   maxLogLines?: number;
   /** Characters kept per log() line. Default 10000. */
   maxLogLineChars?: number;
+  /** Size and nesting of the script's input and output (DEFAULT_SCRIPT_DATA_LIMITS). */
+  dataLimits?: Partial<ScriptDataLimits>;
 }
 
 /** How long after the deadline the watchdog waits before it kills the isolate. */
@@ -36,6 +40,7 @@ export function createScriptSandbox(options: ScriptSandboxOptions = {}): ScriptS
     maxLogLines: options.maxLogLines ?? 1000,
     maxLogLineChars: options.maxLogLineChars ?? 10_000,
   } satisfies BootstrapLimits);
+  const dataLimits: ScriptDataLimits = { ...DEFAULT_SCRIPT_DATA_LIMITS, ...options.dataLimits };
   const pool = new IsolatePool({
     maxIsolates: Math.max(1, options.maxIsolates ?? Math.min(4, availableParallelism())),
     memoryLimitMb,
@@ -46,7 +51,7 @@ export function createScriptSandbox(options: ScriptSandboxOptions = {}): ScriptS
     const started = Date.now();
     const deadline = Number.isFinite(call.deadline) ? call.deadline : started + defaultTimeoutMs;
     const timeoutMs = call.timeoutMs ?? (Number.isFinite(call.deadline) ? undefined : defaultTimeoutMs);
-    const inputJson = JSON.stringify(call.input === undefined ? null : call.input);
+    const inputJson = inputText(call.input, dataLimits);
     const variablesJson = JSON.stringify(call.ruleVariables ?? {});
     const entry = await pool.acquire(deadline, timeoutMs, call.nested === true);
     const execution = new Execution(call);
@@ -83,7 +88,7 @@ export function createScriptSandbox(options: ScriptSandboxOptions = {}): ScriptS
         clearTimeout(watchdog);
       }
       if (execution.fatal) throw execution.fatal;
-      return deliver(text, call);
+      return deliver(text, call, dataLimits);
     } catch (error) {
       if (execution.fatal) throw execution.fatal;
       throw translate(error, entry, watchdogFired, timeoutMs, memoryLimitMb);
@@ -107,17 +112,51 @@ interface RunnerOutcome {
   ok: boolean;
   logs: string[];
   logsTruncated: boolean;
-  value?: unknown;
   error?: { message: string; line: number | null };
 }
 
-function deliver(text: string, call: ScriptCall): unknown {
-  const outcome = JSON.parse(text) as RunnerOutcome;
+/** What a client is told when a script broke the sandbox's own machinery (never our internal error text). */
+const BROKEN_RESULT = 'the script\'s result could not be read (did the script replace a built-in such as JSON or a prototype\'s toJSON?)';
+
+/** The bootstrap runner's text (see BOOTSTRAP_SOURCE): a description line, then the value's JSON on success. */
+function deliver(text: string, call: ScriptCall, limits: ScriptDataLimits): unknown {
+  const newline = text.indexOf('\n');
+  const outcome = readOutcome(newline < 0 ? text : text.slice(0, newline));
+  if (outcome === undefined) throw new RuleError(BROKEN_RESULT, 'script');
   for (const line of outcome.logs) call.log(line);
   if (outcome.logsTruncated) call.log('[further log lines were dropped]');
-  if (outcome.ok) return outcome.value;
-  const error = outcome.error ?? { message: 'the script failed', line: null };
-  throw new RuleError(error.message, error.line === null ? 'script' : `script line ${error.line}`);
+  if (!outcome.ok) {
+    const error = outcome.error ?? { message: 'the script failed', line: null };
+    throw new RuleError(error.message, error.line === null ? 'script' : `script line ${error.line}`);
+  }
+  if (newline < 0) throw new RuleError(BROKEN_RESULT, 'script');
+  const valueText = text.slice(newline + 1);
+  checkText(valueText, limits, 'output');
+  try {
+    return JSON.parse(valueText);
+  } catch {
+    throw new RuleError(BROKEN_RESULT, 'script');
+  }
+}
+
+/** The description line, or undefined when the script tampered with it (through toJSON on a prototype, say). */
+function readOutcome(line: string): RunnerOutcome | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object') return undefined;
+  const outcome = value as Record<string, unknown>;
+  if (typeof outcome.ok !== 'boolean' || typeof outcome.logsTruncated !== 'boolean') return undefined;
+  if (!Array.isArray(outcome.logs) || !outcome.logs.every((entry) => typeof entry === 'string')) return undefined;
+  if (outcome.error !== undefined) {
+    const error = outcome.error as Record<string, unknown> | null;
+    if (error === null || typeof error !== 'object' || typeof error.message !== 'string') return undefined;
+    if (error.line !== null && typeof error.line !== 'number') return undefined;
+  }
+  return outcome as unknown as RunnerOutcome;
 }
 
 function translate(
@@ -127,11 +166,12 @@ function translate(
   timeoutMs: number | undefined,
   memoryLimitMb: number,
 ): Error {
-  if (error instanceof RuleError || error instanceof TimeoutError) return error;
+  if (error instanceof RuleError || error instanceof TimeoutError || error instanceof LimitError) return error;
   const message = error instanceof Error ? error.message : String(error);
   if (watchdogFired || /execution timed out/i.test(message)) return new TimeoutError(timeoutMs);
   if (entry.isolate.isDisposed) return new RuleError(`the script exceeded its memory limit of ${memoryLimitMb} MB`, 'script');
-  return new RuleError(message, 'script');
+  // isolated-vm's own failures describe our machinery, not the rule: the client gets a fixed text.
+  return new RuleError('the script could not be run in the sandbox', 'script');
 }
 
 /**

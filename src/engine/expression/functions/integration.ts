@@ -5,7 +5,7 @@ import type { CNode, CompileApi } from '../nodes.ts';
 import type { Frame } from '../runtime.ts';
 import type { CompiledRule, EvaluationContext, HttpRequest, LookupTableAccess, SolveResult } from '../../types.ts';
 import type { PathSegment } from '../../path.ts';
-import { childContext, MAX_DEPTH, normaliseStrategy } from '../../context.ts';
+import { enterCall, normaliseStrategy } from '../../context.ts';
 import { RuleError } from '../../errors.ts';
 import { parsePath } from '../../path.ts';
 import { cloneJson, describe, invalid, mustPropagate, toText } from '../runtime.ts';
@@ -60,7 +60,8 @@ interface PreparedSolve {
   id: string;
   compiled: CompiledRule | undefined;
   data: unknown;
-  child: EvaluationContext;
+  /** The nested context; made (and counted against the solve's budget) only when the call is not memoised. */
+  child: () => EvaluationContext;
   path: PathSegment[] | undefined;
   key: string | undefined;
 }
@@ -72,9 +73,6 @@ function prepareSolve(args: unknown[], f: Frame, mode: 'sync' | 'async'): Prepar
   const version = versionOf(opts.version);
   const resolver = f.ctx.resolver;
   if (!resolver) invalid(`SOLVE: no rules are available to call (rule "${id}")`);
-  if (f.ctx.depth >= MAX_DEPTH) {
-    throw new RuleError(`SOLVE of "${id}" nests deeper than ${MAX_DEPTH} rule calls (does a rule call itself?)`);
-  }
   const strategy = normaliseStrategy(opts.strategy);
   const included = columnList(opts.includedConditionCols);
   const excluded = columnList(opts.excludedConditionCols);
@@ -84,7 +82,7 @@ function prepareSolve(args: unknown[], f: Frame, mode: 'sync' | 'async'): Prepar
     id,
     compiled,
     data,
-    child: childContext(f.ctx, { strategy, includedConditionCols: included, excludedConditionCols: excluded }),
+    child: () => enterCall(f.ctx, compiled?.name ?? id, { strategy, includedConditionCols: included, excludedConditionCols: excluded }),
     path,
     key: cacheKey([mode, 'SOLVE', id, version ?? null, strategy, included ?? null, excluded ?? null, path ?? null, data ?? null]),
   };
@@ -113,7 +111,7 @@ const SOLVE: EagerFunction = {
     if (call.compiled.async) {
       throw new RuleError(`SOLVE of "${call.id}" calls an asynchronous rule; evaluate this expression asynchronously`);
     }
-    const outcome = call.compiled.evaluate(call.data, call.child);
+    const outcome = call.compiled.evaluate(call.data, call.child());
     if (isPromise(outcome)) {
       outcome.catch(() => undefined);
       throw new RuleError(`SOLVE of "${call.id}" calls an asynchronous rule; evaluate this expression asynchronously`);
@@ -129,7 +127,7 @@ const SOLVE: EagerFunction = {
     const cache = cacheOf(f.ctx);
     let pending = call.key === undefined ? undefined : (cache.get(call.key) as Promise<unknown> | undefined);
     if (!pending) {
-      pending = Promise.resolve(compiled.evaluate(call.data, call.child)).then((outcome) => shapeResult(outcome, call.path));
+      pending = Promise.resolve(compiled.evaluate(call.data, call.child())).then((outcome) => shapeResult(outcome, call.path));
       if (call.key !== undefined) cache.set(call.key, pending);
     }
     return cloneJson(await pending);
