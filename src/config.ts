@@ -277,7 +277,7 @@ function solveLimits(source: Source): SolveLimitsConfig {
   return {
     maxDepth: integer(source, 'SOLVE_MAX_DEPTH', 32, 1, 1000),
     maxCalls: integer(source, 'SOLVE_MAX_CALLS', 1000, 1, 10_000_000),
-    maxConcurrentScripts: integer(source, 'SOLVE_MAX_CONCURRENT_SCRIPTS', 16, 1, 1000),
+    maxConcurrentScripts: integer(source, 'SOLVE_MAX_CONCURRENT_SCRIPTS', 64, 1, 1000),
   };
 }
 

@@ -5,10 +5,11 @@ import { LimitError } from './errors.ts';
 
 /**
  * Bounds of a top-level solve when the caller gives none. 32 levels is far beyond any real flow; 1000 nested calls
- * covers a flow looping over a few hundred items; 16 concurrent scripts stops a script that fans out into copies
- * of itself long before their isolates add up (docs/decisions/solve-budget.md).
+ * covers a flow looping over a few hundred items; 64 concurrent scripts (twice a chain as deep as the depth limit)
+ * stops a script that fans out into copies of itself long before their isolates add up
+ * (docs/decisions/solve-budget.md).
  */
-export const DEFAULT_LIMITS: Readonly<SolveLimits> = Object.freeze({ maxDepth: 32, maxCalls: 1000, maxConcurrentScripts: 16 });
+export const DEFAULT_LIMITS: Readonly<SolveLimits> = Object.freeze({ maxDepth: 32, maxCalls: 1000, maxConcurrentScripts: 64 });
 
 const STRATEGY_NAMES: ReadonlySet<unknown> = new Set(STRATEGIES);
 const LOOKUP_METHOD_NAMES: ReadonlySet<unknown> = new Set(LOOKUP_METHODS);

@@ -50,6 +50,8 @@ interface ScopeLease {
 interface Waiter {
   space: string;
   since: number;
+  deadline: number;
+  timeoutMs: number | undefined;
   resolve: (worker: WorkerProcess) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout | undefined;
@@ -89,6 +91,11 @@ export class ScriptWorkerPool {
   /** Worker processes alive now. */
   get size(): number {
     return this.#live.size;
+  }
+
+  /** Process ids of the live workers, for diagnostics. */
+  workerPids(): number[] {
+    return [...this.#live].flatMap((worker) => (worker.pid === undefined ? [] : [worker.pid]));
   }
 
   async run(handle: CompiledScriptHandle, call: ScriptCall, space: string): Promise<unknown> {
@@ -136,12 +143,11 @@ export class ScriptWorkerPool {
       );
     }
     return new Promise<WorkerProcess>((resolve, reject) => {
-      const waiter: Waiter = { space, since: performance.now(), resolve, reject, timer: undefined };
+      const waiter: Waiter = { space, since: performance.now(), deadline, timeoutMs, resolve, reject, timer: undefined };
       waiter.timer = setTimeout(() => {
         const index = this.#queue.indexOf(waiter);
         if (index >= 0) this.#queue.splice(index, 1);
-        this.#events.rejected('timeout');
-        reject(new TimeoutError(timeoutMs));
+        this.#expire(waiter);
       }, Math.max(0, deadline - Date.now()));
       this.#queue.push(waiter);
     });
@@ -175,9 +181,19 @@ export class ScriptWorkerPool {
       }
       this.#queue.splice(i, 1);
       if (waiter.timer) clearTimeout(waiter.timer);
+      // A worker freed at the very moment a waiter's time ran out would only start a run that is already late.
+      if (Date.now() >= waiter.deadline) {
+        this.#expire(waiter);
+        continue;
+      }
       this.#events.waited((performance.now() - waiter.since) / 1000);
       waiter.resolve(this.#take(waiter.space));
     }
+  }
+
+  #expire(waiter: Waiter): void {
+    this.#events.rejected('timeout');
+    waiter.reject(new TimeoutError(waiter.timeoutMs));
   }
 
   #spawn(): WorkerProcess {

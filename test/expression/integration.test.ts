@@ -119,7 +119,7 @@ test('resolver failures propagate instead of becoming null', async () => {
   await assert.rejects(solveOut('SOLVE("t",{})', {}, context({ resolver: mapResolver({ t: failing }) })), TimeoutError);
 });
 
-test('a rule that SOLVEs itself stops at the depth limit with a RuleError', async () => {
+test('a rule that SOLVEs itself stops at the depth limit with a LimitError naming the chain', async () => {
   const loop = compileRule(
     table({
       name: 'Loop',
@@ -132,7 +132,7 @@ test('a rule that SOLVEs itself stops at the depth limit with a RuleError', asyn
     }),
   );
   const rules = mapResolver({ loop });
-  await assert.rejects(solve(loop, {}, { resolver: rules, now: 0 }), { name: 'RuleError', message: /nests deeper than 32 rule calls/ });
+  await assert.rejects(solve(loop, {}, { resolver: rules, now: 0 }), { name: 'LimitError', message: /more than 32 levels deep: "Loop" -> "Loop" -> .* \(does a rule call itself\?\)/ });
 });
 
 const banks = compileRule({

@@ -1,0 +1,221 @@
+// The script worker pool against hostile scripts, with real worker processes: a script that kills V8, loops, hangs
+// its worker or floods the pool harms only its own solve, and the process that hosts the pool (this test) lives on.
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ScriptWorkerPool } from '../../src/script-workers/pool.ts';
+import type { ScriptPoolOptions } from '../../src/script-workers/pool.ts';
+import type { CompiledScriptHandle, ScriptCall } from '../../src/engine/types.ts';
+import { LimitError, RuleError, TimeoutError } from '../../src/engine/errors.ts';
+
+let counter = 0;
+function handle(source: string): CompiledScriptHandle {
+  counter++;
+  return { source, cacheKey: `pool-test-${counter}` };
+}
+
+function call(overrides: Partial<ScriptCall> = {}): ScriptCall {
+  return {
+    input: {},
+    ruleVariables: {},
+    solve: () => Promise.reject(new RuleError('DR.solve is not wired in this test')),
+    log: () => {},
+    deadline: Date.now() + 3000,
+    timeoutMs: 3000,
+    ...overrides,
+  };
+}
+
+interface Recorded {
+  waited: number[];
+  rejected: string[];
+  lost: string[];
+}
+
+function pool(options: Partial<ScriptPoolOptions> = {}): { pool: ScriptWorkerPool; events: Recorded } {
+  const events: Recorded = { waited: [], rejected: [], lost: [] };
+  const created = new ScriptWorkerPool({
+    workers: 2,
+    perSpace: 2,
+    queuePerSpace: 10,
+    isolateMemoryMb: 32,
+    solveMemoryMb: 512,
+    defaultTimeoutMs: 3000,
+    dataLimits: { maxChars: 100_000, maxDepth: 50 },
+    events: {
+      waited: (seconds) => events.waited.push(seconds),
+      rejected: (reason) => events.rejected.push(reason),
+      lost: (loss) => events.lost.push(loss),
+    },
+    ...options,
+  });
+  after(() => created.dispose());
+  return { pool: created, events };
+}
+
+const MAP_BOMB = 'const m=new Map();let i=0;while(true)m.set(i++,{i});';
+const OBJECT_BOMB = "const o={};let i=0;while(true)o['k'+i]=i++;";
+
+describe('script worker pool', () => {
+  test('runs a script in a worker: input, logs, DR.solve answered by the host', async () => {
+    const { pool: scripts } = pool();
+    const lines: string[] = [];
+    const value = await scripts.run(
+      handle('log("from", input.who);\nreturn { sum: input.a + 1, other: await DR.solve("other", { q: 1 }) };'),
+      call({ input: { a: 41, who: 'worker' }, log: (line) => lines.push(line), solve: async (id, data) => ({ id, data }) }),
+      'space-a',
+    );
+    assert.deepEqual(value, { sum: 42, other: { id: 'other', data: { q: 1 } } });
+    assert.deepEqual(lines, ['from worker']);
+  });
+
+  for (const [name, source] of [['a growing Map', MAP_BOMB], ['an object with ever more keys', OBJECT_BOMB]]) {
+    test(`a script that exhausts V8's heap with ${name} fails alone with a memory error; the pool goes on`, async () => {
+      const { pool: scripts, events } = pool();
+      await assert.rejects(scripts.run(handle(source), call(), 'space-a'), (error: Error) => {
+        assert.ok(error instanceof RuleError, String(error));
+        assert.match(error.message, /^script: the script exceeded its memory limit/);
+        return true;
+      });
+      assert.deepEqual(await scripts.run(handle('return 1 + 1'), call(), 'space-a'), 2);
+      assert.ok(events.lost.length <= 1 && events.lost.every((loss) => loss === 'memory'), `lost: ${events.lost.join(',')}`);
+    });
+  }
+
+  test('an infinite loop ends at its deadline as a TimeoutError; the next script runs', async () => {
+    const { pool: scripts } = pool();
+    const started = Date.now();
+    await assert.rejects(scripts.run(handle('while (true) {}'), call({ deadline: Date.now() + 300, timeoutMs: 300 }), 'space-a'), TimeoutError);
+    assert.ok(Date.now() - started < 2000, `stopped after ${Date.now() - started} ms`);
+    assert.equal(await scripts.run(handle('return "next"'), call(), 'space-a'), 'next');
+  });
+
+  test('a worker that stops answering is killed by the supervisor at the deadline', async () => {
+    const { pool: scripts, events } = pool({ killGraceMs: 100 });
+    // The script waits on DR.solve; meanwhile the worker process is frozen, so only the supervisor can end the run.
+    let pids: number[] = [];
+    const run = scripts.run(
+      handle('return await DR.solve("slow", {});'),
+      call({
+        deadline: Date.now() + 400,
+        timeoutMs: 400,
+        solve: async () => {
+          pids = scripts.workerPids();
+          for (const pid of pids) process.kill(pid, 'SIGSTOP');
+          return new Promise(() => {});
+        },
+      }),
+      'space-a',
+    );
+    const started = Date.now();
+    await assert.rejects(run, TimeoutError);
+    assert.ok(Date.now() - started < 1500, `killed after ${Date.now() - started} ms`);
+    assert.ok(pids.length > 0);
+    for (const pid of pids) assert.throws(() => process.kill(pid, 0), /ESRCH/, `worker ${pid} is gone`);
+    assert.deepEqual(events.lost, ['timeout']);
+    assert.equal(await scripts.run(handle('return "replaced"'), call(), 'space-a'), 'replaced');
+  });
+
+  test('a worker killed from outside fails only its own run', async () => {
+    const { pool: scripts, events } = pool();
+    const doomed = scripts.run(
+      handle('return await DR.solve("x", {});'),
+      call({
+        solve: async () => {
+          for (const pid of scripts.workerPids()) process.kill(pid, 'SIGKILL');
+          return new Promise(() => {});
+        },
+      }),
+      'space-a',
+    );
+    await assert.rejects(doomed, /the script sandbox stopped unexpectedly/);
+    assert.deepEqual(events.lost, ['crash']);
+    assert.equal(await scripts.run(handle('return 3'), call(), 'space-a'), 3);
+  });
+
+  test('all scripts of one solve share its worker, and its memory bound covers them together', async () => {
+    // Each script keeps ~40 MB, under its isolate's 64 MB; four of them at once pass the solve's 200 MB.
+    const { pool: scripts, events } = pool({ isolateMemoryMb: 64, solveMemoryMb: 200, memoryPollMs: 20 });
+    const scope = {};
+    const hog = handle('const keep = []; for (let i = 0; i < 40; i++) keep.push(new Array(131072).fill(i + 0.5)); await DR.solve("wait", {}); return keep.length;');
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const nested = (): Promise<unknown> =>
+      scripts.run(hog, call({ scope, solve: () => gate.then(() => 1) }), 'space-a');
+    const outer = scripts.run(
+      handle('return await Promise.all([DR.solve("a", {}), DR.solve("b", {}), DR.solve("c", {}), DR.solve("d", {})]);'),
+      call({ scope, solve: () => nested() }),
+      'space-a',
+    );
+    await assert.rejects(outer, /the script exceeded its memory limit \(64 MB per script, 200 MB per solve\)/);
+    release();
+    assert.deepEqual(events.lost, ['memory']);
+    assert.equal(scripts.size, 0, 'one worker served the whole solve, and it is gone');
+  });
+
+  test("one space's runaway scripts leave a worker for the others", async () => {
+    const { pool: scripts, events } = pool({ workers: 3, perSpace: 2 });
+    const loops = [1, 2, 3].map(() =>
+      scripts.run(handle('while (true) {}'), call({ deadline: Date.now() + 1500, timeoutMs: 1500 }), 'greedy').catch((error: Error) => error),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = Date.now();
+    assert.equal(await scripts.run(handle('return "served"'), call(), 'polite'), 'served');
+    const waitedMs = Date.now() - started;
+    assert.ok(waitedMs < 1000, `the other space waited ${waitedMs} ms`);
+    const outcomes = await Promise.all(loops);
+    assert.ok(outcomes.every((outcome) => outcome instanceof TimeoutError), outcomes.map(String).join('; '));
+    // The third loop never got a worker: it waited in the queue until its deadline.
+    assert.ok(events.rejected.includes('timeout'), `rejections: ${events.rejected.join(',')}`);
+  });
+
+  test("a space's full queue refuses at once with a LimitError", async () => {
+    const { pool: scripts, events } = pool({ workers: 1, perSpace: 1, queuePerSpace: 0 });
+    const first = scripts.run(handle('while (true) {}'), call({ deadline: Date.now() + 500, timeoutMs: 500 }), 'busy');
+    await assert.rejects(scripts.run(handle('return 1'), call(), 'busy'), (error: Error) => {
+      assert.ok(error instanceof LimitError);
+      assert.match(error.message, /too many scripts of this space are running or waiting/);
+      return true;
+    });
+    await assert.rejects(first, TimeoutError);
+    assert.deepEqual(events.rejected, ['queue-full']);
+  });
+
+  test('input and output beyond the data limits are LimitErrors naming the limit', async () => {
+    const { pool: scripts } = pool();
+    let deep: Record<string, unknown> = {};
+    const root = deep;
+    for (let i = 0; i < 10_000; i++) deep = (deep.a = {}) as Record<string, unknown>;
+    await assert.rejects(scripts.run(handle('return 1'), call({ input: root }), 's'), { name: 'LimitError', message: "the script's input nests deeper than 50 levels" });
+    await assert.rejects(scripts.run(handle('let o = {}; const r = o; for (let i = 0; i < 5000; i++) o = o.a = {}; return r;'), call(), 's'), {
+      name: 'LimitError',
+      message: "the script's output nests deeper than 50 levels",
+    });
+    await assert.rejects(scripts.run(handle('return "x".repeat(30e6)'), call(), 's'), {
+      name: 'LimitError',
+      message: "the script's output is 30000002 characters of JSON, over the limit of 100000",
+    });
+    await assert.rejects(scripts.run(handle('return 1'), call({ input: { text: 'y'.repeat(200_000) } }), 's'), { name: 'LimitError', message: /input is 200011 characters/ });
+  });
+
+  test("a script that breaks the result protocol gets a fixed message, not the sandbox's internals", async () => {
+    const { pool: scripts } = pool();
+    await assert.rejects(scripts.run(handle('Array.prototype.toJSON = () => 5;\nreturn { list: [1, 2] };'), call(), 's'), (error: Error) => {
+      assert.ok(error instanceof RuleError);
+      assert.equal(error.message, "script: the script's result could not be read (did the script replace a built-in such as JSON or a prototype's toJSON?)");
+      return true;
+    });
+  });
+
+  test('dispose ends waiting and running scripts and every worker process', async () => {
+    const { pool: scripts } = pool({ workers: 1, perSpace: 1 });
+    const running = scripts.run(handle('while (true) {}'), call(), 's');
+    const waiting = scripts.run(handle('return 1'), call(), 's');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const pids = scripts.workerPids();
+    scripts.dispose();
+    await assert.rejects(waiting, /the script sandbox has been shut down/);
+    await assert.rejects(running, /the script sandbox has been shut down/);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (const pid of pids) assert.throws(() => process.kill(pid, 0), /ESRCH/);
+  });
+});
