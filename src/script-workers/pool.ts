@@ -11,7 +11,7 @@ import { WorkerProcess } from './worker-process.ts';
 import type { WorkerLoss } from './worker-process.ts';
 
 export interface ScriptPoolEvents {
-  /** A script waited this long for a worker (0 when one was free). */
+  /** A script waited this long for a worker (0 when one was free), whether it then got one or not. */
   waited(seconds: number): void;
   /** A script was refused a worker: its space's queue was full, or its deadline passed while it waited. */
   rejected(reason: 'queue-full' | 'timeout'): void;
@@ -192,6 +192,7 @@ export class ScriptWorkerPool {
   }
 
   #expire(waiter: Waiter): void {
+    this.#events.waited((performance.now() - waiter.since) / 1000);
     this.#events.rejected('timeout');
     waiter.reject(new TimeoutError(waiter.timeoutMs));
   }
