@@ -265,7 +265,7 @@ function scripts(source: Source): ScriptConfig {
   return {
     workers,
     workersPerSpace,
-    queuePerSpace: integer(source, 'SCRIPT_QUEUE_PER_SPACE', 100, 0, 1_000_000),
+    queuePerSpace: integer(source, 'SCRIPT_QUEUE_PER_SPACE', 1000, 0, 1_000_000),
     isolateMemoryMb,
     solveMemoryMb: integer(source, 'SCRIPT_SOLVE_MEMORY_MB', 512, Math.max(128, isolateMemoryMb), 65_536),
     maxDataChars: integer(source, 'SCRIPT_MAX_DATA_CHARS', 5 * 1024 * 1024, 1024),
