@@ -164,7 +164,9 @@ export class WorkerProcess {
       // Rule errors of the called rule are the script's to catch; anything else ends the solve (see ActiveRun.fatal).
       const catchable = error instanceof RuleError || error instanceof ValidationError;
       if (!catchable) run.fatal ??= error instanceof Error ? error : new Error(String(error));
-      this.#send({ type: 'reply', request: message.request, ok: false, error: { message: messageOf(error), fatal: !catchable } });
+      // The script sees the text of a rule error, a deadline or a budget; a fault of ours stays on this side.
+      const shown = catchable || error instanceof TimeoutError || error instanceof LimitError ? messageOf(error) : 'the solve was stopped';
+      this.#send({ type: 'reply', request: message.request, ok: false, error: { message: shown, fatal: !catchable } });
     }
   }
 
