@@ -4,26 +4,11 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ScriptWorkerPool } from '../../src/script-workers/pool.ts';
 import type { ScriptPoolOptions } from '../../src/script-workers/pool.ts';
-import type { CompiledScriptHandle, ScriptCall } from '../../src/engine/types.ts';
+import type { ScriptCall } from '../../src/engine/types.ts';
 import { LimitError, RuleError, TimeoutError } from '../../src/engine/errors.ts';
+import { scriptCall, scriptHandle as handle } from '../support/script-calls.ts';
 
-let counter = 0;
-function handle(source: string): CompiledScriptHandle {
-  counter++;
-  return { source, cacheKey: `pool-test-${counter}` };
-}
-
-function call(overrides: Partial<ScriptCall> = {}): ScriptCall {
-  return {
-    input: {},
-    ruleVariables: {},
-    solve: () => Promise.reject(new RuleError('DR.solve is not wired in this test')),
-    log: () => {},
-    deadline: Date.now() + 3000,
-    timeoutMs: 3000,
-    ...overrides,
-  };
-}
+const call = (overrides: Partial<ScriptCall> = {}): ScriptCall => scriptCall(3000, overrides);
 
 interface Recorded {
   waited: number[];

@@ -2,26 +2,11 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createScriptSandbox } from '../../src/engine/script/sandbox.ts';
-import type { CompiledScriptHandle, ScriptCall } from '../../src/engine/types.ts';
+import type { ScriptCall } from '../../src/engine/types.ts';
 import { RuleError, TimeoutError } from '../../src/engine/errors.ts';
+import { scriptCall, scriptHandle as handle } from '../support/script-calls.ts';
 
-let counter = 0;
-function handle(source: string): CompiledScriptHandle {
-  counter++;
-  return { source, cacheKey: `test-${counter}` };
-}
-
-function call(overrides: Partial<ScriptCall> = {}): ScriptCall {
-  return {
-    input: {},
-    ruleVariables: {},
-    solve: () => Promise.reject(new Error('DR.solve is not wired in this test')),
-    log: () => {},
-    deadline: Date.now() + 2000,
-    timeoutMs: 2000,
-    ...overrides,
-  };
-}
+const call = (overrides: Partial<ScriptCall> = {}): ScriptCall => scriptCall(2000, overrides);
 
 describe('script sandbox', () => {
   const sandbox = createScriptSandbox({ maxIsolates: 2, memoryLimitMb: 32 });
