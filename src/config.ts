@@ -1,6 +1,7 @@
 // One typed configuration, read from the environment (SPEC 7); command-line flags override by passing the same
 // variable names in `overrides`. Every problem stops start-up with one line naming the variable.
 import { accessSync, constants } from 'node:fs';
+import { MAX_AUDIT_TTL_DAYS } from './rules/bounds.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -133,14 +134,6 @@ function integer(source: Source, name: string, fallback: number, min: number, ma
   if (n < min || n > max) {
     throw new ConfigError(name, `${value} is out of range (${min}..${max === Number.MAX_SAFE_INTEGER ? '' : max})`);
   }
-  return n;
-}
-
-function positiveNumber(source: Source, name: string, fallback: number): number {
-  const value = raw(source, name);
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new ConfigError(name, `"${value}" is not a positive number`);
   return n;
 }
 
@@ -308,7 +301,7 @@ export function loadConfig(env: Source = process.env, overrides: Partial<Record<
     kafka: kafka(source),
     logLevel: logLevel(source),
     audit: {
-      defaultTtlDays: positiveNumber(source, 'AUDIT_TTL_DAYS', 14),
+      defaultTtlDays: integer(source, 'AUDIT_TTL_DAYS', 14, 1, MAX_AUDIT_TTL_DAYS),
       flushIntervalMs: integer(source, 'AUDIT_FLUSH_MS', 250, 1),
       batchSize: integer(source, 'AUDIT_BATCH_SIZE', 500, 1),
       queueLimit: integer(source, 'AUDIT_QUEUE_LIMIT', 10000, 1),

@@ -1,5 +1,6 @@
 // JSON schemas shared by routes. They validate requests and generate the OpenAPI documents, so the two cannot
 // drift. Keep them OpenAPI 3.0 compatible (no type arrays; `nullable` rather than null types).
+import { AUDIT_TTL_RANGE, MAX_AUDIT_TTL_DAYS, VERSION_RANGE } from '../rules/bounds.ts';
 
 export const errorSchema = {
   type: 'object',
@@ -21,6 +22,8 @@ export function errorResponses(statuses: number[]): Record<string, unknown> {
   return Object.fromEntries(statuses.map((s) => [String(s), { ...errorSchema, description: descriptions[s] ?? 'Error' }]));
 }
 
+export const AUDIT_TTL_MESSAGE = `Header X-Audit-Ttl must be ${AUDIT_TTL_RANGE}`;
+
 const TRUE_FALSE = '^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$';
 
 export const solveHeadersSchema = {
@@ -41,9 +44,9 @@ export const solveHeadersSchema = {
     'x-audit': { type: 'string', pattern: TRUE_FALSE, 'x-message': 'Header X-Audit must be "true" or "false"', description: 'true: store an audit record of this solve.' },
     'x-audit-ttl': {
       type: 'string',
-      pattern: '^\\s*(?:\\d+(?:\\.\\d*)?|\\.\\d+)\\s*$',
-      'x-message': 'Header X-Audit-Ttl must be a positive number of days',
-      description: 'Days until the audit record is deleted; default 14.',
+      pattern: '^\\s*[0-9]{1,5}\\s*$',
+      'x-message': AUDIT_TTL_MESSAGE,
+      description: `Days until the audit record is deleted (1 to ${MAX_AUDIT_TTL_DAYS}); default AUDIT_TTL_DAYS (14).`,
     },
     'x-debug': {
       type: 'string',
@@ -99,8 +102,8 @@ export const solveVersionParamsSchema = {
     ruleIdOrAlias: solveParamsSchema.properties.ruleIdOrAlias,
     version: {
       type: 'string',
-      pattern: '^[0-9]{1,9}$',
-      'x-message': 'The version in the path must be a positive integer',
+      pattern: '^[0-9]{1,10}$',
+      'x-message': `The version in the path must be ${VERSION_RANGE}`,
       description: 'Version number (integer). Omitted: the highest published version.',
     },
   },

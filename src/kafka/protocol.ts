@@ -1,6 +1,7 @@
 // The Kafka wire contract (SPEC 4), pure: reading a request message's headers and value, and writing the
 // response value `{"data": [...], "errors": [{code, message}], "correlationId": "..."}`.
 import type { Json } from '../engine/types.ts';
+import { VERSION_RANGE, versionFromText } from '../rules/bounds.ts';
 
 export const HEADERS = {
   apiKey: 'api-key',
@@ -103,10 +104,8 @@ export function parseSolveCall(headers: Map<string, string>, value: Buffer | nul
   const rawVersion = nonEmpty(headers, HEADERS.version);
   let version: number | undefined;
   if (rawVersion !== undefined) {
-    if (!/^\d{1,9}$/.test(rawVersion) || Number(rawVersion) < 1) {
-      return fail(`Header ${HEADERS.version} must be a positive integer, got "${rawVersion}"`);
-    }
-    version = Number(rawVersion);
+    version = versionFromText(rawVersion);
+    if (version === undefined) return fail(`Header ${HEADERS.version} must be ${VERSION_RANGE}, got "${rawVersion}"`);
   }
   return {
     ok: true,

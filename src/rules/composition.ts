@@ -2,14 +2,14 @@
 // Mappings may read any node of the flow, so names are collected first and checked second.
 import { at, checkFields, describe, expectArray, expectObject, isObject, quote, text } from './check.ts';
 import type { Check, FieldRule, JsonObject, Problems } from './check.ts';
+import { VERSION_RANGE, isVersion } from './bounds.ts';
 
 const MAX_FLOW_DEPTH = 100;
 
 const version: Check = (value, path, out) => {
   // -1 (or null / missing) means latest published.
-  if (typeof value === 'number' && Number.isInteger(value) && (value >= 1 || value === -1)) return;
-  if (value === 'latest') return;
-  out.add(path, `must be a version number, -1 or "latest" (got ${typeof value === 'number' ? value : describe(value)})`);
+  if (isVersion(value) || value === -1 || value === 'latest') return;
+  out.add(path, `must be a version number (${VERSION_RANGE}), -1 or "latest" (got ${typeof value === 'number' ? value : describe(value)})`);
 };
 
 const MAPPING_FIELDS: readonly FieldRule[] = [

@@ -3,6 +3,7 @@
 // Reading a container checks only its shape; validateContainer() checks the rules inside it.
 import type { Problem } from '../engine/errors.ts';
 import { ValidationError } from '../engine/errors.ts';
+import { VERSION_RANGE, isVersion } from './bounds.ts';
 import { at, describe, isObject } from './check.ts';
 import type { JsonObject } from './check.ts';
 import { validateRuleDocument } from './validate.ts';
@@ -86,6 +87,11 @@ function readFolderNode(value: unknown, path: string, problems: Problem[], depth
   if (value.type === 'RULE') {
     if (typeof value.baseId !== 'string' || value.baseId === '') {
       problems.push({ path: at(path, 'baseId'), message: 'is required (the rule this leaf places in the folder)' });
+      return undefined;
+    }
+    if (value.version !== undefined && value.version !== null && !isVersion(value.version)) {
+      const got = typeof value.version === 'number' ? value.version : describe(value.version);
+      problems.push({ path: at(path, 'version'), message: `must be ${VERSION_RANGE} (got ${got})` });
       return undefined;
     }
     return {

@@ -10,7 +10,6 @@ import {
   describe,
   expectArray,
   expectObject,
-  integer,
   isObject,
   listOf,
   oneOf,
@@ -18,6 +17,7 @@ import {
   text,
 } from './check.ts';
 import type { Check, FieldRule, JsonObject, Problems } from './check.ts';
+import { AUDIT_TTL_RANGE, VERSION_RANGE, isAuditTtlDays, isVersion } from './bounds.ts';
 
 export const RULE_STATUSES = ['published', 'pending'] as const;
 
@@ -42,6 +42,10 @@ function checkModel(value: unknown, path: string, out: Problems, depth: number):
   for (const [key, child] of Object.entries(value)) checkModel(child, at(path, key), out, depth + 1);
 }
 
+const versionNumber: Check = (value, path, out) => {
+  if (!isVersion(value)) out.add(path, `must be ${VERSION_RANGE} (got ${typeof value === 'number' ? value : describe(value)})`);
+};
+
 const auditLog: Check = (value, path, out) => {
   if (!expectObject(value, path, out)) return;
   checkFields(value, path, AUDIT_LOG_FIELDS, out);
@@ -52,9 +56,7 @@ const AUDIT_LOG_FIELDS: readonly FieldRule[] = [
   {
     key: 'ttl',
     check: (value, path, out) => {
-      if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-        out.add(path, `must be a positive number of days (got ${typeof value === 'number' ? value : describe(value)})`);
-      }
+      if (!isAuditTtlDays(value)) out.add(path, `must be ${AUDIT_TTL_RANGE} (got ${typeof value === 'number' ? value : describe(value)})`);
     },
   },
   {
@@ -98,7 +100,7 @@ const ENVELOPE_FIELDS: readonly FieldRule[] = [
   { key: 'ruleId', check: text({ nonEmpty: true }) },
   { key: 'baseId', check: text({ nonEmpty: true }) },
   { key: 'compositionId', check: text({ nonEmpty: true }) },
-  { key: 'version', check: integer(1) },
+  { key: 'version', check: versionNumber },
   { key: 'description', check: text() },
   { key: 'tags', check: arrayOf(text()) },
   { key: 'locked', check: boolean },

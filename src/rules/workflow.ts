@@ -17,6 +17,7 @@ import {
   text,
 } from './check.ts';
 import type { Check, FieldRule, JsonObject, Problems } from './check.ts';
+import { VERSION_RANGE, isVersion } from './bounds.ts';
 import { checkOutputScalarValue, checkScalarCondition } from './scalar-values.ts';
 
 export const WORKFLOW_NODE_TYPES = [
@@ -48,8 +49,8 @@ const ruleReference: Check = (value, fieldPath, out) => {
   if (!hasAlias && !hasBaseId) out.add(fieldPath, 'needs the rule to solve (ruleAlias or baseId)');
   const version = value.version;
   const latest = version === undefined || version === null || version === -1 || version === 'latest';
-  if (!latest && !(typeof version === 'number' && Number.isInteger(version) && version >= 1)) {
-    out.add(at(fieldPath, 'version'), `must be a version number, -1, "latest" or null (got ${typeof version === 'number' ? version : describe(version)})`);
+  if (!latest && !isVersion(version)) {
+    out.add(at(fieldPath, 'version'), `must be a version number (${VERSION_RANGE}), -1, "latest" or null (got ${typeof version === 'number' ? version : describe(version)})`);
   }
 };
 

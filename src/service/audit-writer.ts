@@ -1,8 +1,20 @@
 // Audit records leave the hot path: a solve only enqueues; a timer (or a full batch) writes them in one
 // transaction. The queue is bounded: past the limit records are dropped and counted rather than growing memory.
+// Each record is serialised on its own before its batch is written: one record that cannot be (an input nested
+// too deep for JSON.stringify) is dropped alone, never with the other spaces' records of its batch.
 import type { AuditConfig } from '../config.ts';
-import type { AuditRecord, AuditStore } from '../store/ports.ts';
+import type { AuditRecord, AuditStore, EncodedAuditRecord } from '../store/ports.ts';
 import type { Metrics } from './metrics.ts';
+
+/** The record with its JSON fields as text; throws what JSON.stringify throws (RangeError for deep nesting). */
+export function encodeAuditRecord(record: AuditRecord): EncodedAuditRecord {
+  return {
+    ...record,
+    input: JSON.stringify(record.input) ?? 'null',
+    output: record.output === null ? null : (JSON.stringify(record.output) ?? null),
+    debug: record.debug === null ? null : (JSON.stringify(record.debug) ?? null),
+  };
+}
 
 export interface AuditLogger {
   error(obj: object, msg: string): void;
@@ -63,7 +75,8 @@ export class AuditWriter {
 
   async #drain(): Promise<void> {
     while (this.#queue.length > 0) {
-      const batch = this.#queue.splice(0, this.#config.batchSize);
+      const batch = this.#encode(this.#queue.splice(0, this.#config.batchSize));
+      if (batch.length === 0) continue;
       try {
         await this.#store.insertMany(batch);
         this.#metrics.auditWritten.inc(batch.length);
@@ -73,6 +86,23 @@ export class AuditWriter {
         this.#log.error({ err, records: batch.length }, 'writing audit records failed; batch dropped');
       }
     }
+  }
+
+  /** The batch's records that serialise; each one that does not is logged, counted as dropped and left out. */
+  #encode(records: AuditRecord[]): EncodedAuditRecord[] {
+    const encoded: EncodedAuditRecord[] = [];
+    for (const record of records) {
+      try {
+        encoded.push(encodeAuditRecord(record));
+      } catch (err) {
+        this.#metrics.auditDropped.inc();
+        this.#log.warn(
+          { reason: err instanceof Error ? err.message : String(err), auditId: record.id, space: record.space, correlationId: record.correlationId },
+          'audit record cannot be serialised (input or output nested too deep?); this record dropped',
+        );
+      }
+    }
+    return encoded;
   }
 
   /** Stops the timer and writes what is left (graceful shutdown). */

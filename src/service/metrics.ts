@@ -50,7 +50,7 @@ export class Metrics {
     this.auditWritten = new Counter({ name: 'verdict_audit_records_written_total', help: 'Audit records written', registers: [this.registry] });
     this.auditDropped = new Counter({
       name: 'verdict_audit_records_dropped_total',
-      help: 'Audit records dropped because the queue was full or the store failed',
+      help: 'Audit records dropped because the queue was full, the store failed, or the record could not be serialised',
       registers: [this.registry],
     });
     this.scriptQueueSeconds = new Histogram({

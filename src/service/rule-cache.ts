@@ -3,6 +3,7 @@
 // live (a lost LISTEN connection) nothing is retained, so a missed invalidation can never serve a stale rule.
 // A generation counter per space keeps a load that raced with a write from being cached.
 import type { CompiledRule } from '../engine/types.ts';
+import { isAuditTtlDays } from '../rules/bounds.ts';
 import type { ChangeEvent, RuleHead, Store } from '../store/ports.ts';
 import { RuleCatalog } from './rule-catalog.ts';
 import { RuleVersions } from './rule-versions.ts';
@@ -42,7 +43,8 @@ export function auditSettings(document: Record<string, unknown>): RuleAuditSetti
   return {
     active: settings.active === true,
     debug: debug === true || (debug !== null && typeof debug === 'object' && (debug as Record<string, unknown>).active === true),
-    ttlDays: typeof ttl === 'number' && ttl > 0 ? ttl : undefined,
+    // Documents are checked at save; one stored before TTLs were bounded falls back to the default here.
+    ttlDays: isAuditTtlDays(ttl) ? ttl : undefined,
   };
 }
 

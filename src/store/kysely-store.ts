@@ -329,14 +329,14 @@ export class KyselyStore implements Store {
           version: r.version,
           rule_type: r.ruleType,
           strategy: r.strategy,
-          input: JSON.stringify(r.input),
-          output: r.output === null ? null : JSON.stringify(r.output),
+          input: r.input,
+          output: r.output,
           status_code: r.statusCode,
           error_message: r.errorMessage,
           execution_time_ms: r.executionTimeMs,
           created_at: r.createdAt,
           expires_at: r.expiresAt,
-          debug: r.debug === null ? null : JSON.stringify(r.debug),
+          debug: r.debug,
         }));
         // Chunks keep each statement under SQLite's bound-parameter limit.
         await db.transaction().execute(async (trx) => {

@@ -93,6 +93,16 @@ export interface AuditRecord {
   debug: Json | null;
 }
 
+/**
+ * An audit record ready for the store: input, output and debug already JSON text. The writer encodes each record
+ * on its own, so one record that cannot be serialised is dropped alone rather than failing its whole batch.
+ */
+export interface EncodedAuditRecord extends Omit<AuditRecord, 'input' | 'output' | 'debug'> {
+  input: string;
+  output: string | null;
+  debug: string | null;
+}
+
 export interface AuditFilter {
   correlationId?: string;
   /** Matches the rule id or alias. */
@@ -111,7 +121,7 @@ export interface AuditPage {
 }
 
 export interface AuditStore {
-  insertMany(records: AuditRecord[]): Promise<void>;
+  insertMany(records: EncodedAuditRecord[]): Promise<void>;
   /** Newest first; records already expired at `now` are left out even before the retention task deletes them. */
   list(space: string, filter: AuditFilter, now: string): Promise<AuditPage>;
   /** Deletes records whose expiry is at or before `now`. Returns how many. */

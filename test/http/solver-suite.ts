@@ -286,10 +286,10 @@ export function solverSuite(kind: 'sqlite' | 'postgres'): void {
       test('400 for a bad header value, naming the header', { skip }, async () => {
         assertError(await server.solve('/rule/solve/plant-items', { data: {} }, { 'X-Audit': 'yes' }), 400, 'Header X-Audit must be "true" or "false"');
         assertError(await server.solve('/rule/solve/plant-items', { data: {} }, { 'X-Debug': '1' }), 400, 'Header X-Debug must be "true" or "false"');
-        for (const ttl of ['0', '-1', 'abc', '0.0']) {
-          assertError(await server.solve('/rule/solve/plant-items', { data: {} }, { 'X-Audit': 'true', 'X-Audit-Ttl': ttl }), 400, 'Header X-Audit-Ttl must be a positive number of days');
+        for (const ttl of ['0', '-1', 'abc', '0.0', '1.5', '3651', '99999999', '1e3']) {
+          assertError(await server.solve('/rule/solve/plant-items', { data: {} }, { 'X-Audit': 'true', 'X-Audit-Ttl': ttl }), 400, 'Header X-Audit-Ttl must be a whole number of days from 1 to 3650');
         }
-        assertError(await server.solve('/rule/solve/plant-items/abc', { data: {} }), 400, 'The version in the path must be a positive integer');
+        assertError(await server.solve('/rule/solve/plant-items/abc', { data: {} }), 400, 'The version in the path must be an integer from 1 to 2147483647');
       });
 
       test('401 Authentication token missing: no header, or not Bearer', { skip }, async () => {

@@ -181,8 +181,8 @@ describe('Kafka channel: the SPEC 4 contract, over a real broker', { skip }, () 
   test('400: a missing or doubled rule header, a bad version', () => {
     assert.deepEqual(body('no-rule'), error('no-rule', 400, 'Header rule-id (or ruleflow-id) is missing; it names the rule to solve'));
     assert.deepEqual(body('both-rules'), error('both-rules', 400, 'Headers rule-id and ruleflow-id are exclusive; send one of them'));
-    assert.deepEqual(body('bad-version'), error('bad-version', 400, 'Header version must be a positive integer, got "latest"'));
-    assert.deepEqual(body('zero-version'), error('zero-version', 400, 'Header version must be a positive integer, got "0"'));
+    assert.deepEqual(body('bad-version'), error('bad-version', 400, 'Header version must be an integer from 1 to 2147483647, got "latest"'));
+    assert.deepEqual(body('zero-version'), error('zero-version', 400, 'Header version must be an integer from 1 to 2147483647, got "0"'));
   });
 
   test('500 "This rule belongs to another user OR rule not found": unknown rule, version, or another space\'s rule', () => {

@@ -57,9 +57,11 @@ describe('parseSolveCall', () => {
     assert.equal(bad({}, json({})).message, 'Header rule-id (or ruleflow-id) is missing; it names the rule to solve');
     assert.equal(bad({ 'rule-id': '  ' }, json({})).message, 'Header rule-id (or ruleflow-id) is missing; it names the rule to solve');
     assert.equal(bad({ 'rule-id': 'a', 'ruleflow-id': 'b' }, json({})).message, 'Headers rule-id and ruleflow-id are exclusive; send one of them');
-    for (const version of ['0', '-1', '1.5', 'abc', '1e3', '12345678901']) {
-      assert.equal(bad({ ...rule, version }, json({})).message, `Header version must be a positive integer, got "${version}"`, version);
+    for (const version of ['0', '-1', '1.5', 'abc', '1e3', '12345678901', '2147483648', '9007199254740993', '1e300']) {
+      assert.equal(bad({ ...rule, version }, json({})).message, `Header version must be an integer from 1 to 2147483647, got "${version}"`, version);
     }
+    const top = parseSolveCall(headers({ ...rule, version: '2147483647' }), json({}), 1000);
+    assert.equal(top.ok && top.value.version, 2147483647, 'the highest version is reachable');
   });
 });
 

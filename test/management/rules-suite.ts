@@ -201,7 +201,7 @@ export function rulesSuite(kind: 'sqlite' | 'postgres'): void {
       assert.equal((await api('GET', '/api/rule/gv-alias')).json.version, 2, 'latest of any status');
       assert.equal((await api('GET', '/api/rule/gv/latest')).json.version, 2);
       assert.equal((await api('GET', '/api/rule/gv/1/')).json.version, 1);
-      assertError(await api('GET', '/api/rule/gv/abc'), 400, 'The version in the path must be a positive integer or "latest"');
+      assertError(await api('GET', '/api/rule/gv/abc'), 400, 'The version in the path must be an integer from 1 to 2147483647 or "latest"');
     });
 
     test('an alias two rules share (written by a CLI import) is refused by name', { skip }, async () => {

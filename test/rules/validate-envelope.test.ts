@@ -70,13 +70,13 @@ test('auditLog.ttl must be a positive number; the 2022 form with a boolean debug
   const doc = fixture('pricing-table.json');
   doc.auditLog = { active: true, debug: { active: 'yes' }, ttl: 0 };
   assert.deepEqual(problems(doc), [
-    'auditLog.ttl: must be a positive number of days (got 0)',
+    'auditLog.ttl: must be a whole number of days from 1 to 3650 (got 0)',
     'auditLog.debug.active: must be true or false (got a string)',
   ]);
   doc.auditLog = { active: true, debug: true, lastModifiedBy: 'u1', timestamp: '2022-06-15T15:59:04.716Z' };
   assert.deepEqual(problems(doc), []);
   doc.auditLog = { ttl: '14' };
-  assert.deepEqual(problems(doc), ['auditLog.ttl: must be a positive number of days (got a string)']);
+  assert.deepEqual(problems(doc), ['auditLog.ttl: must be a whole number of days from 1 to 3650 (got a string)']);
 });
 
 test('rule variables: nameless entries are ignored, duplicate names are reported', () => {
@@ -95,7 +95,7 @@ test('optional envelope fields are type-checked, and null counts as absent', () 
   doc.tags = ['a', 3];
   doc.locked = 'no';
   assert.deepEqual(problems(doc), [
-    'version: must be an integer >= 1 (got 0)',
+    'version: must be an integer from 1 to 2147483647 (got 0)',
     'tags[1]: must be a string (got a number)',
     'locked: must be true or false (got a string)',
   ]);
@@ -110,5 +110,22 @@ test('unknown fields are ignored (tolerant reader)', () => {
   doc.decisionTable.columns[0].validValues = [{ type: 'GENERAL', value: 'x' }];
   doc.decisionTable.rows[0].tableRowId = 4;
   doc.decisionTable.rows[0].cells[0].scalarCondition.note = 'kept';
+  assert.deepEqual(problems(doc), []);
+});
+
+test('versions are integers from 1 to 2^31-1 and audit TTLs whole days from 1 to 3650 (hostile-input regressions)', () => {
+  const doc = fixture('pricing-table.json');
+  // 9007199254740993 arrives as 9007199254740992 after JSON.parse; it is out of range either way.
+  for (const version of [1e300, 99999999999, JSON.parse('9007199254740993') as number, 2147483648, 1.5, Infinity]) {
+    doc.version = version;
+    assert.deepEqual(problems(doc), [`version: must be an integer from 1 to 2147483647 (got ${version})`]);
+  }
+  doc.version = 2147483647;
+  assert.deepEqual(problems(doc), []);
+  for (const ttl of [1e9, 3651, 1.5, Infinity]) {
+    doc.auditLog = { active: true, ttl };
+    assert.deepEqual(problems(doc), [`auditLog.ttl: must be a whole number of days from 1 to 3650 (got ${ttl})`]);
+  }
+  doc.auditLog = { active: true, ttl: 3650 };
   assert.deepEqual(problems(doc), []);
 });

@@ -31,7 +31,7 @@ test('a rule flow needs a dataTree whose rule nodes name their rule', () => {
   noRule.dataTree.children[0].version = 'v2';
   assert.deepEqual(problems(noRule), [
     'dataTree.children[0].baseId: is required (the id of the rule this node solves)',
-    'dataTree.children[0].version: must be a version number, -1 or "latest" (got a string)',
+    'dataTree.children[0].version: must be a version number (an integer from 1 to 2147483647), -1 or "latest" (got a string)',
   ]);
 });
 
@@ -71,7 +71,7 @@ test('decision-flow nodes: ids, names, one START, and the data each type needs',
   end.id = 'n-rule';
   assert.deepEqual(problems(doc), [
     'workflowData.nodes[1].data.rule: needs the rule to solve (ruleAlias or baseId)',
-    'workflowData.nodes[1].data.rule.version: must be a version number, -1, "latest" or null (got a string)',
+    'workflowData.nodes[1].data.rule.version: must be a version number (an integer from 1 to 2147483647), -1, "latest" or null (got a string)',
     'workflowData.nodes[2].name: duplicate node name "segments" (also workflowData.nodes[1]); expressions address nodes by name',
     'workflowData.nodes[2].data.mapping[0].target.path: is required',
     'workflowData.nodes[3].id: duplicate node id "n-rule" (also workflowData.nodes[1])',

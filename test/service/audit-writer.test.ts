@@ -14,13 +14,16 @@ function record(id: string): AuditRecord {
   };
 }
 
-function fakeStore(fail = false): AuditStore & { batches: string[][] } {
+function fakeStore(fail = false): AuditStore & { batches: string[][]; inputs: string[] } {
   const batches: string[][] = [];
+  const inputs: string[] = [];
   return {
     batches,
+    inputs,
     insertMany: (records) => {
       if (fail) return Promise.reject(new Error('disk full'));
       batches.push(records.map((r) => r.id));
+      inputs.push(...records.map((r) => r.input));
       return Promise.resolve();
     },
     list: () => Promise.resolve({ items: [], nextCursor: null }),
@@ -65,4 +68,29 @@ test('a full queue drops records and counts them; a failing store never throws i
   await writer.flush();
   const dropped = (await metrics.auditDropped.get()).values[0]?.value;
   assert.equal(dropped, 3, 'one dropped by the full queue, two by the failed write');
+});
+
+test('a record that cannot be serialised is dropped alone: the good records of its batch, of every space, are written', async () => {
+  const metrics = new Metrics({ defaultMetrics: false });
+  const store = fakeStore();
+  const warnings: Array<Record<string, unknown>> = [];
+  const log = { error: () => undefined, warn: (obj: object) => void warnings.push(obj as Record<string, unknown>) };
+  const writer = new AuditWriter(store, config({ AUDIT_BATCH_SIZE: '500', AUDIT_FLUSH_MS: '100000' }), log, metrics);
+  // The reproduction: `data` nested 10,000 levels deep parses, but JSON.stringify throws RangeError on it.
+  let deep: Record<string, unknown> = { leaf: 1 };
+  for (let i = 0; i < 10_000; i++) deep = { a: deep };
+  writer.enqueue({ ...record('good-1'), space: 'space-a' });
+  writer.enqueue({ ...record('poisoned'), space: 'space-b', input: deep as never });
+  writer.enqueue({ ...record('good-2'), space: 'space-c' });
+  writer.enqueue({ ...record('bad-output'), space: 'space-a', output: [deep] as never });
+  writer.enqueue({ ...record('bad-debug'), space: 'space-c', debug: deep as never });
+  writer.enqueue({ ...record('good-5'), space: 'space-a' });
+  await writer.flush();
+  assert.deepEqual(store.batches, [['good-1', 'good-2', 'good-5']]);
+  assert.deepEqual(store.inputs, ['{}', '{}', '{}'], 'records reach the store as JSON text');
+  assert.equal((await metrics.auditDropped.get()).values[0]?.value, 3, 'each bad record counted once');
+  assert.equal((await metrics.auditWritten.get()).values[0]?.value, 3);
+  assert.deepEqual(warnings.map((w) => w.auditId), ['poisoned', 'bad-output', 'bad-debug']);
+  assert.equal(warnings[0]!.space, 'space-b');
+  assert.equal(writer.pending, 0);
 });

@@ -62,6 +62,8 @@ test('each bad value is refused with one line naming the variable', () => {
     [{ KAFKA_SASL_MECHANISM: 'GSSAPI' }, 'KAFKA_SASL_MECHANISM'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ RATE_LIMIT_PER_SECOND: '0' }, 'RATE_LIMIT_PER_SECOND'],
+    [{ AUDIT_TTL_DAYS: '99999999' }, 'AUDIT_TTL_DAYS'],
+    [{ AUDIT_TTL_DAYS: '0.5' }, 'AUDIT_TTL_DAYS'],
   ];
   for (const [env, variable] of cases) {
     assert.throws(

@@ -4,7 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import { openStore } from '../../src/store/open.ts';
 import type { KyselyStore } from '../../src/store/kysely-store.ts';
 import { ConflictError } from '../../src/store/ports.ts';
-import type { AuditRecord, ChangeEvent, KeyRecord } from '../../src/store/ports.ts';
+import type { AuditRecord, ChangeEvent, EncodedAuditRecord, KeyRecord } from '../../src/store/ports.ts';
+import { encodeAuditRecord } from '../../src/service/audit-writer.ts';
 import { backendOf, postgresSkip } from './backends.ts';
 import type { Backend } from './backends.ts';
 
@@ -29,8 +30,8 @@ function key(id: string, space: string, type: 'solver' | 'management' = 'solver'
   return { id, space, type, hash: `${id}-hash`.padEnd(64, '0'), createdAt: '2026-01-01T00:00:00.000Z', revokedAt: null };
 }
 
-function audit(id: string, createdAt: string, extra: Partial<AuditRecord> = {}): AuditRecord {
-  return {
+function audit(id: string, createdAt: string, extra: Partial<AuditRecord> = {}): EncodedAuditRecord {
+  return encodeAuditRecord({
     id,
     space: 's1',
     correlationId: `corr-${id}`,
@@ -48,7 +49,7 @@ function audit(id: string, createdAt: string, extra: Partial<AuditRecord> = {}):
     expiresAt: '2026-02-01T00:00:00.000Z',
     debug: null,
     ...extra,
-  };
+  });
 }
 
 export function storeSuite(kind: 'sqlite' | 'postgres'): void {

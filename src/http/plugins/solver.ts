@@ -3,9 +3,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services, SolveResponse } from '../../service/index.ts';
 import { principalOf, requireKey } from '../auth.ts';
+import { MAX_VERSION, VERSION_RANGE, auditTtlFromText } from '../../rules/bounds.ts';
 import { HttpError } from '../errors.ts';
 import {
-  errorResponses, solveBodySchema, solveHeadersSchema, solveParamsSchema, solveResponseSchema, solveVersionParamsSchema,
+  AUDIT_TTL_MESSAGE, errorResponses, solveBodySchema, solveHeadersSchema, solveParamsSchema, solveResponseSchema, solveVersionParamsSchema,
 } from '../schemas.ts';
 
 interface SolveBody {
@@ -32,9 +33,17 @@ function header(value: string | string[] | undefined): string | undefined {
 
 function auditTtl(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const days = Number(value.trim());
-  if (!Number.isFinite(days) || days <= 0) throw new HttpError(400, 'Header X-Audit-Ttl must be a positive number of days');
+  const days = auditTtlFromText(value);
+  if (days === undefined) throw new HttpError(400, AUDIT_TTL_MESSAGE);
   return days;
+}
+
+/** The path's version; 0 is left to the resolver (an unknown version, as documented), past MAX_VERSION is refused. */
+function pathVersion(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const version = Number(value);
+  if (version > MAX_VERSION) throw new HttpError(400, `The version in the path must be ${VERSION_RANGE}`);
+  return version;
 }
 
 /**
@@ -57,7 +66,7 @@ export async function solverPlugin(app: FastifyInstance, options: SolverPluginOp
     const params = request.params as SolveParams;
     const requestBody = request.body as SolveBody;
     const headers = request.headers;
-    const version = params.version === undefined ? undefined : Number(params.version);
+    const version = pathVersion(params.version);
     const result = services.solver.solveNow(
       principalOf(request),
       {

@@ -2,6 +2,7 @@
 // and find. A folder is addressed by node id (`root` and the SDK's `undefined` mean the root) or by path
 // (`/Clients/Important`). Sibling folders have distinct names, so a path names at most one folder.
 import { randomUUID } from 'node:crypto';
+import { VERSION_RANGE, isVersion } from '../../rules/bounds.ts';
 import { ROOT_FOLDER_ID } from '../../store/ports.ts';
 import type { ManagementTransaction, RuleHead } from '../../store/ports.ts';
 import { isoAt } from '../clock.ts';
@@ -65,9 +66,7 @@ export function readFolderSpec(value: unknown, where: string, depth = 0): Folder
     const ref = [value.baseId, value.ruleAlias, value.ruleId, value.id].find((v): v is string => typeof v === 'string' && v !== '');
     if (ref === undefined) throw badRequest(`${where} is a RULE node without baseId or ruleAlias`);
     const version = value.version;
-    if (version !== undefined && version !== null && (typeof version !== 'number' || !Number.isInteger(version) || version < 1)) {
-      throw badRequest(`${where}.version must be a positive integer`);
-    }
+    if (version !== undefined && version !== null && !isVersion(version)) throw badRequest(`${where}.version must be ${VERSION_RANGE}`);
     return { kind: 'rule', ref, version: typeof version === 'number' ? version : undefined };
   }
   if (value.type !== undefined && value.type !== 'FOLDER') throw badRequest(`${where}.type must be FOLDER or RULE`);

@@ -1,5 +1,6 @@
 // Finding the rule a management request names: by id (which wins) or alias, then one version or the latest.
 // Unlike solving, every status counts: a management key sees pending versions too.
+import { MAX_VERSION, VERSION_RANGE, versionFromText } from '../../rules/bounds.ts';
 import type { RuleHead } from '../../store/ports.ts';
 import { badRequest, conflict, notFound } from './errors.ts';
 
@@ -49,8 +50,17 @@ export function findVersion(rule: RuleVersions, version: number | undefined): Ru
 /** A version path parameter: digits, or `latest` (as the SDKs send) for the highest version. */
 export function parseVersion(text: string | undefined): number | undefined {
   if (text === undefined || text === '' || text === 'latest') return undefined;
-  if (!/^[0-9]{1,9}$/.test(text) || Number(text) < 1) throw badRequest(`Version "${text}" must be a positive integer or "latest"`);
-  return Number(text);
+  const version = versionFromText(text);
+  if (version === undefined) throw badRequest(`Version "${text}" must be ${VERSION_RANGE} or "latest"`);
+  return version;
+}
+
+/** The number after `highest`; refused (409) when the rule has used the last version number there is. */
+export function nextVersion(ruleId: string, highest: number): number {
+  if (highest >= MAX_VERSION) {
+    throw conflict(`Rule "${ruleId}" has used version ${highest}, the highest version number there is (${MAX_VERSION}); create a new rule instead`);
+  }
+  return highest + 1;
 }
 
 export function describeVersion(head: RuleHead): string {

@@ -10,7 +10,7 @@ import { checkDocument, requestedAlias, ruleBody, uniqueAlias, withIdentity } fr
 import type { RuleDocument } from './documents.ts';
 import { conflict, notFound } from './errors.ts';
 import { FolderTree } from './folder-tree.ts';
-import { assertUnlocked, findRule, findVersion } from './lookup.ts';
+import { assertUnlocked, findRule, findVersion, nextVersion } from './lookup.ts';
 import type { RuleVersions } from './lookup.ts';
 
 /** One row of GET /api/space/items: a rule version without its body. */
@@ -106,7 +106,7 @@ export class RuleManagement {
         folderId = folder.id;
       }
       const ruleId = requestedId ?? randomUUID();
-      const version = (await tx.highestVersion(ruleId)) + 1;
+      const version = nextVersion(ruleId, await tx.highestVersion(ruleId));
       const document = withIdentity(draft, { ruleId, version, alias: alias ?? uniqueAlias(input.name, new Set(owners.keys())) });
       const [stored] = await tx.putRules([document]);
       if (folderId !== undefined) await tx.place(ruleId, version, folderId);
@@ -136,11 +136,11 @@ export class RuleManagement {
       lastUpdate: now,
     };
     typeProblem(draft, latest.type, rule.ruleId);
-    checkDocument(withIdentity(draft, { ruleId: rule.ruleId, version: latest.version + 1, alias: rule.alias }), this.#ctx.compile);
+    checkDocument(withIdentity(draft, { ruleId: rule.ruleId, version: nextVersion(rule.ruleId, latest.version), alias: rule.alias }), this.#ctx.compile);
     return this.#ctx.store.management.transaction(space, async (tx) => {
       const current = this.#sameRule(findRule(await tx.heads(), idOrAlias), rule);
       const top = findVersion(current, undefined);
-      const version = (await tx.highestVersion(current.ruleId)) + 1;
+      const version = nextVersion(current.ruleId, await tx.highestVersion(current.ruleId));
       const [stored] = await tx.putRules([withIdentity(draft, { ruleId: current.ruleId, version, alias: current.alias })]);
       const placement = (await tx.placements()).find((p) => p.ruleId === current.ruleId && p.version === top.version);
       if (placement) await tx.place(current.ruleId, version, placement.folderId);

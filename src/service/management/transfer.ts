@@ -18,7 +18,7 @@ import { FolderTree, renderNode } from './folder-tree.ts';
 import type { FolderNode } from './folder-tree.ts';
 import { createFolders, folderName, loadTree, resolveTarget } from './folders.ts';
 import type { FolderTarget } from './folders.ts';
-import { assertUnlocked, findRule, findVersion, groupByRule } from './lookup.ts';
+import { assertUnlocked, findRule, findVersion, groupByRule, nextVersion } from './lookup.ts';
 import { aliasOwners, aliasTaken } from './rules.ts';
 
 export interface FolderImportResult {
@@ -89,7 +89,7 @@ export class TransferManagement {
       const ruleId = item.document.ruleId as string;
       let version = item.document.version as number;
       const known = existing.get(ruleId);
-      if (known && !item.hasVersion) version = (await tx.highestVersion(ruleId)) + 1;
+      if (known && !item.hasVersion) version = nextVersion(ruleId, await tx.highestVersion(ruleId));
       let alias = known ? known[known.length - 1]!.alias : aliasOf.get(ruleId);
       if (alias === undefined) {
         alias = item.alias ?? uniqueAlias(item.document.name, usedAliases);
@@ -232,7 +232,7 @@ export class TransferManagement {
           version = findVersion(rule, options.version).version;
         } else {
           const highest = await tx.highestVersion(rule.ruleId);
-          version = options.version ?? highest + 1;
+          version = options.version ?? nextVersion(rule.ruleId, highest);
           if (version <= highest) throw conflict(`Version ${version} of rule ${rule.ruleId} was already used; the next free version is ${highest + 1}`);
         }
         first.document = withIdentity(first.document, { ruleId: rule.ruleId, version, alias: rule.alias });

@@ -9,6 +9,7 @@ import { ManagementError } from '../../../service/management/index.ts';
 import { parseVersion } from '../../../service/management/lookup.ts';
 import { principalOf, requireKey } from '../../auth.ts';
 import { errorHandler, HttpError } from '../../errors.ts';
+import { VERSION_RANGE } from '../../../rules/bounds.ts';
 import { errorSchema } from '../../schemas.ts';
 import { schemaErrorFormatter } from '../../validation.ts';
 
@@ -124,8 +125,8 @@ export const idParam = { type: 'string', minLength: 1, description: "The rule's 
 
 export const versionParam = {
   type: 'string',
-  pattern: '^(?:[0-9]{1,9}|latest)$',
-  'x-message': 'The version in the path must be a positive integer or "latest"',
+  pattern: '^(?:[0-9]{1,10}|latest)$',
+  'x-message': `The version in the path must be ${VERSION_RANGE} or "latest"`,
   description: 'Version number; `latest` or omitted: the highest version, whatever its status.',
 } as const;
 

@@ -1,6 +1,7 @@
 // Folders (SPEC 5.1, rule-format §9.2): tree, create, replace content, move, rename, delete, find, export, import.
 // A folder is named by node id in the path (omitted or `root`: the root) or by `?path=/A/B`.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { MAX_VERSION } from '../../../rules/bounds.ts';
 import type { FindCriteria, FolderTarget, MoveRequest } from '../../../service/management/folders.ts';
 import {
   STANDARD_ERRORS, WRITE_ERRORS, anyObjectSchema, authenticate, errors, securedBy, setUpScope, spaceOf,
@@ -193,7 +194,7 @@ export async function foldersPlugin(app: FastifyInstance, options: ManagementPlu
             items: {
               type: 'object',
               required: ['type', 'id'],
-              properties: { type: { type: 'string', enum: ['FOLDER', 'RULE'] }, id: { type: 'string', minLength: 1 }, version: { type: 'integer', minimum: 1 } },
+              properties: { type: { type: 'string', enum: ['FOLDER', 'RULE'] }, id: { type: 'string', minLength: 1 }, version: { type: 'integer', minimum: 1, maximum: MAX_VERSION } },
             },
           },
         },
@@ -222,7 +223,7 @@ export async function foldersPlugin(app: FastifyInstance, options: ManagementPlu
           tags: { type: 'array', items: { type: 'string' } },
           ruleState: { type: 'string', enum: ['published', 'pending'] },
           type: { type: 'string', enum: ['FOLDER', 'RULE'] },
-          version: { type: 'integer', minimum: 1 },
+          version: { type: 'integer', minimum: 1, maximum: MAX_VERSION },
         },
       },
       response: {

@@ -1,5 +1,6 @@
 // Rule-flow export and import (SPEC 5.1, rule-format §9.3): `[flow, ...rules it uses]`.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { VERSION_RANGE, versionFromText } from '../../../rules/bounds.ts';
 import { badRequest } from '../../../service/management/errors.ts';
 import {
   STANDARD_ERRORS, WRITE_ERRORS, authenticate, errors, params, ruleDocumentSchema, securedBy, setUpScope, spaceOf, versionOf,
@@ -55,7 +56,7 @@ export async function ruleFlowsPlugin(app: FastifyInstance, options: ManagementP
           'new-version': { type: 'string', description: 'Rule id or alias: import the flow as its next version' },
           newVersion: { type: 'string', description: 'Same as new-version' },
           overwrite: { type: 'string', description: 'Rule id or alias: import the flow over its version `version`' },
-          version: { type: 'string', pattern: '^[0-9]{1,9}$', 'x-message': 'Query parameter version must be a positive integer' },
+          version: { type: 'string', pattern: '^[0-9]{1,10}$', 'x-message': `Query parameter version must be ${VERSION_RANGE}` },
         },
       },
       body: { description: 'A rule-flow export: [flow, ...rules] (a single rule object is accepted too)' },
@@ -75,7 +76,8 @@ export async function ruleFlowsPlugin(app: FastifyInstance, options: ManagementP
     handler: async (request: FastifyRequest) => {
       const query = request.query as ImportQuery;
       if (request.body === undefined) throw badRequest('Request body must be a rule-flow export: [flow, ...rules]');
-      const version = query.version === undefined ? undefined : Number(query.version);
+      const version = query.version === undefined ? undefined : versionFromText(query.version);
+      if (query.version !== undefined && version === undefined) throw badRequest(`Query parameter version must be ${VERSION_RANGE}`);
       const imported = await transfer.importRuleFlow(spaceOf(request), request.body, {
         newVersion: query['new-version'] ?? query.newVersion,
         overwrite: query.overwrite,
