@@ -9,6 +9,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, FastifyRep
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Services } from '../service/index.ts';
+import { clientErrorHandler } from './client-errors.ts';
 import { registerJsonOnly } from './content-type.ts';
 import { errorBody, errorHandler, notFoundHandler } from './errors.ts';
 import { auditPlugin } from './plugins/audit.ts';
@@ -74,6 +75,8 @@ export async function buildApp(options: AppOptions): Promise<VerdictApp> {
     // Requests already on an open connection when shutdown begins are served (with Connection: close, below)
     // rather than refused with a body of another shape.
     return503OnClosing: false,
+    // Requests Node's HTTP parser refuses never reach the routes: answered in the same error shape (client-errors.ts).
+    clientErrorHandler,
     frameworkErrors: (error, req, reply) => {
       void (reply as FastifyReply).header('x-correlation-id', req.id).code(400).send(errorBody(`Bad request: ${error.message}`));
     },

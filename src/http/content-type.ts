@@ -1,6 +1,8 @@
 // Request bodies are JSON. A missing content type is read as JSON (SPEC 3.1); any other type is refused with 415.
-// JSON goes through Fastify's own parser, which also rejects __proto__ / constructor.prototype keys.
+// JSON goes through Fastify's own parser, which also rejects __proto__ / constructor.prototype keys. A number that
+// overflows to Infinity is refused here, naming its path (only bodies with an exponent or a long digit run are walked).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { NON_FINITE_MESSAGE, firstNonFinite } from '../rules/non-finite.ts';
 import { HttpError } from './errors.ts';
 
 export function registerJsonOnly(app: FastifyInstance): void {
@@ -11,7 +13,10 @@ export function registerJsonOnly(app: FastifyInstance): void {
       return done(new HttpError(400, 'Request body is empty: send a JSON object such as {"data": {...}}'));
     }
     void defaultJson(request, body, (err, value) => {
-      if (!err) return done(null, value);
+      if (!err) {
+        const overflow = firstNonFinite(body, value, 'body');
+        return overflow === undefined ? done(null, value) : done(new HttpError(400, `${overflow} ${NON_FINITE_MESSAGE}`));
+      }
       try {
         JSON.parse(body);
         done(new HttpError(400, 'Request body contains a forbidden "__proto__" or "constructor.prototype" key'));

@@ -2,6 +2,7 @@
 // response value `{"data": [...], "errors": [{code, message}], "correlationId": "..."}`.
 import type { Json } from '../engine/types.ts';
 import { VERSION_RANGE, versionFromText } from '../rules/bounds.ts';
+import { NON_FINITE_MESSAGE, firstNonFinite } from '../rules/non-finite.ts';
 
 export const HEADERS = {
   apiKey: 'api-key',
@@ -84,11 +85,14 @@ export function parseSolveCall(headers: Map<string, string>, value: Buffer | nul
     return fail('Message value is empty; it must be the input JSON object');
   }
   let input: unknown;
+  const text = value.toString('utf8');
   try {
-    input = JSON.parse(value.toString('utf8'));
+    input = JSON.parse(text);
   } catch (err) {
     return fail(`Message value is not valid JSON: ${(err as Error).message}`);
   }
+  const overflow = firstNonFinite(text, input, 'value');
+  if (overflow !== undefined) return fail(`Message ${overflow} ${NON_FINITE_MESSAGE}`);
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     const kind = input === null ? 'null' : Array.isArray(input) ? 'an array' : `a ${typeof input}`;
     return fail(`Message value must be a JSON object (the input data), got ${kind}`);

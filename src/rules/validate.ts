@@ -6,6 +6,7 @@ import type { RuleType } from '../engine/types.ts';
 import { Problems, describe, isObject, text } from './check.ts';
 import type { JsonObject } from './check.ts';
 import { checkEnvelope } from './envelope.ts';
+import { NON_FINITE_MESSAGE, nonFiniteNumbers } from './non-finite.ts';
 import { checkDecisionTable } from './decision-table.ts';
 import { checkDecisionTree } from './decision-tree.ts';
 import { checkLookupTable } from './lookup-table.ts';
@@ -36,5 +37,8 @@ export function validateRuleDocument(document: unknown): Problem[] {
   checkEnvelope(document, out);
   const type = document.type;
   if (typeof type === 'string' && Object.hasOwn(BODY_CHECKS, type)) BODY_CHECKS[type as RuleType](document, out);
+  // Stored as JSON text, Infinity would silently become null; refuse it wherever a field check has not already.
+  const reported = new Set(out.list.map((p) => p.path));
+  for (const path of nonFiniteNumbers(document, '')) if (!reported.has(path)) out.add(path, NON_FINITE_MESSAGE);
   return out.finish();
 }

@@ -63,6 +63,15 @@ describe('parseSolveCall', () => {
     const top = parseSolveCall(headers({ ...rule, version: '2147483647' }), json({}), 1000);
     assert.equal(top.ok && top.value.version, 2147483647, 'the highest version is reachable');
   });
+
+  test('a number that overflows to Infinity (1e400) is a 400 naming where it is; ordinary exponents pass', () => {
+    const infinite = 'is a number too large to represent (it reads as Infinity); send a smaller number, or a string';
+    assert.deepEqual(bad(rule, Buffer.from('{"total": 1e400}')), { code: 400, message: `Message value.total ${infinite}` });
+    assert.deepEqual(bad(rule, Buffer.from('{"items": [{"price": -1E+999}]}')), { code: 400, message: `Message value.items[0].price ${infinite}` });
+    assert.deepEqual(bad(rule, Buffer.from(`{"n": ${'9'.repeat(400)}}`)), { code: 400, message: `Message value.n ${infinite}` });
+    const fine = parseSolveCall(headers(rule), Buffer.from('{"total": 1e300, "note": "1e400"}'), 1000);
+    assert.deepEqual(fine.ok && fine.value.input, { total: 1e300, note: '1e400' });
+  });
 });
 
 describe('responseBody', () => {

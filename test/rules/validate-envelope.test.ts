@@ -129,3 +129,10 @@ test('versions are integers from 1 to 2^31-1 and audit TTLs whole days from 1 to
   doc.auditLog = { active: true, ttl: 3650 };
   assert.deepEqual(problems(doc), []);
 });
+
+test('a number that overflows to Infinity (1e400 in the JSON text) is refused wherever it is, naming the path', () => {
+  const doc = JSON.parse(JSON.stringify(fixture('pricing-table.json')).replace(/^\{/, '{"description":"x","limits":{"max":[1,1e400]},')) as Record<string, unknown>;
+  assert.deepEqual(problems(doc), ['limits.max[1]: is a number too large to represent (it reads as Infinity); send a smaller number, or a string']);
+  doc.limits = { max: -Infinity };
+  assert.deepEqual(problems(doc), ['limits.max: is a number too large to represent (it reads as Infinity); send a smaller number, or a string']);
+});
