@@ -31,7 +31,16 @@ export function createResponseProducer(connection: ClientConnection, transaction
     ...connection,
     // Idempotent implies acks=all and retries without duplicates or reordering (the client enforces both).
     idempotent: true,
-    ...(transactionalId === undefined ? {} : { transactionalId }),
+    ...(transactionalId === undefined
+      ? {}
+      : {
+          transactionalId,
+          // The coordinator answers CONCURRENT_TRANSACTIONS to a transaction begun while the previous one's commit
+          // markers are still being written (milliseconds); the client's default 1 s retry delay would idle the
+          // channel for a second after every transaction. 40 x 25 ms: a second of retrying in all.
+          retryDelay: 25,
+          retries: 40,
+        }),
     serializers: { value: stringSerializer, headerKey: stringSerializer, headerValue: stringSerializer },
   });
 }
