@@ -1,6 +1,7 @@
 // One typed configuration, read from the environment (SPEC 7); command-line flags override by passing the same
 // variable names in `overrides`. Every problem stops start-up with one line naming the variable.
 import { accessSync, constants } from 'node:fs';
+import { hostname } from 'node:os';
 import { MAX_AUDIT_TTL_DAYS } from './rules/bounds.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -27,6 +28,13 @@ export interface KafkaConfig {
   topicRefreshMs: number;
   /** A consumer missing heartbeats this long is removed from the group and its partitions reassigned. */
   sessionTimeoutMs: number;
+  /** Responses and consumed offsets commit in one Kafka transaction (docs/decisions/kafka-exactly-once.md). */
+  exactlyOnce: boolean;
+  /**
+   * The producer's transactional id in exactly-once mode: distinct per instance and stable across its restarts, so
+   * that a restarted instance fences its predecessor and aborts the transaction the predecessor left open.
+   */
+  transactionalId: string;
 }
 
 export interface HttpFunctionsConfig {
@@ -100,7 +108,8 @@ export const CONFIG_VARIABLES = [
   'HTTP_FUNCTIONS_ALLOW', 'HTTP_FUNCTIONS_TIMEOUT_MS', 'HTTP_FUNCTIONS_MAX_RESPONSE_BYTES', 'HTTP_FUNCTIONS_MAX_REQUEST_BYTES',
   'HTTP_FUNCTIONS_MAX_REDIRECTS', 'KAFKA_ENABLED', 'KAFKA_BROKERS', 'KAFKA_CLIENT_ID', 'KAFKA_SSL', 'KAFKA_SASL_MECHANISM',
   'KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD', 'KAFKA_GROUP_ID', 'KAFKA_SSL_CA_FILE', 'KAFKA_PARTITIONS',
-  'KAFKA_REPLICATION_FACTOR', 'KAFKA_MAX_MESSAGE_BYTES', 'KAFKA_TOPIC_REFRESH_MS', 'KAFKA_SESSION_TIMEOUT_MS', 'LOG_LEVEL', 'AUDIT_TTL_DAYS', 'AUDIT_FLUSH_MS',
+  'KAFKA_REPLICATION_FACTOR', 'KAFKA_MAX_MESSAGE_BYTES', 'KAFKA_TOPIC_REFRESH_MS', 'KAFKA_SESSION_TIMEOUT_MS',
+  'KAFKA_EXACTLY_ONCE', 'KAFKA_TRANSACTIONAL_ID', 'LOG_LEVEL', 'AUDIT_TTL_DAYS', 'AUDIT_FLUSH_MS',
   'AUDIT_BATCH_SIZE', 'AUDIT_QUEUE_LIMIT', 'AUDIT_RETENTION_INTERVAL_MS', 'RATE_LIMIT_PER_SECOND', 'VERDICT_SEED_EXAMPLES',
   'SHUTDOWN_TIMEOUT_MS', 'SCRIPT_WORKERS', 'SCRIPT_WORKERS_PER_SPACE', 'SCRIPT_QUEUE_PER_SPACE', 'SCRIPT_MEMORY_MB',
   'SCRIPT_SOLVE_MEMORY_MB', 'SCRIPT_MAX_DATA_CHARS', 'SCRIPT_MAX_DATA_DEPTH', 'SOLVE_MAX_DEPTH', 'SOLVE_MAX_CALLS',
@@ -231,21 +240,30 @@ function kafka(source: Source): KafkaConfig {
     }
   }
   const replication = raw(source, 'KAFKA_REPLICATION_FACTOR');
+  const clientId = raw(source, 'KAFKA_CLIENT_ID') ?? 'verdict';
+  const groupId = raw(source, 'KAFKA_GROUP_ID') ?? 'verdict';
+  const exactlyOnce = boolean(source, 'KAFKA_EXACTLY_ONCE', false);
+  const transactionalId = raw(source, 'KAFKA_TRANSACTIONAL_ID');
+  if (transactionalId !== undefined && !exactlyOnce) throw new ConfigError('KAFKA_TRANSACTIONAL_ID', 'is set but KAFKA_EXACTLY_ONCE is not true');
   return {
     enabled,
     brokers,
-    clientId: raw(source, 'KAFKA_CLIENT_ID') ?? 'verdict',
+    clientId,
     ssl,
     saslMechanism,
     saslUsername,
     saslPassword: source.KAFKA_SASL_PASSWORD,
-    groupId: raw(source, 'KAFKA_GROUP_ID') ?? 'verdict',
+    groupId,
     sslCaFile,
     partitions: integer(source, 'KAFKA_PARTITIONS', 3, 1, 10_000),
     replicationFactor: replication === undefined ? undefined : integer(source, 'KAFKA_REPLICATION_FACTOR', 1, 1, 100),
     maxMessageBytes: integer(source, 'KAFKA_MAX_MESSAGE_BYTES', 1024 * 1024, 1024),
     topicRefreshMs: integer(source, 'KAFKA_TOPIC_REFRESH_MS', 5000, 100),
     sessionTimeoutMs: integer(source, 'KAFKA_SESSION_TIMEOUT_MS', 10_000, 1000, 3_600_000),
+    exactlyOnce,
+    // The host name is what stays the same when the same instance restarts (a StatefulSet pod, a VM, a container
+    // with a fixed hostname); instances on one host need KAFKA_TRANSACTIONAL_ID set apart.
+    transactionalId: transactionalId ?? `${clientId}-${groupId}-${hostname()}`,
   };
 }
 

@@ -179,6 +179,7 @@ export function printRatios(report: Report): void {
     ['engine.bulk', report.engine.bulk?.verdict, report.engine.bulk?.zen, report.engine.bulk?.ratio, 'zen'],
     ['http', report.http.verdict, report.http.fastify, report.http.ratio, 'fastify'],
     ['kafka', report.kafka.verdict, report.kafka.raw, report.kafka.ratio, 'raw pipe'],
+    ['kafka exactly once', report.kafka.exactlyOnce, report.kafka.raw, report.kafka.exactlyOnceRatio, 'raw pipe'],
   ];
   console.log('\nRatios (Verdict / peer; ops/s medians):');
   for (const [key, verdict, peer, r, peerName] of rows) {

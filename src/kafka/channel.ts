@@ -2,8 +2,9 @@
 // responses. Topics bound while running are picked up by a periodic re-read of the bindings (and at once after an
 // in-process `refresh()`), each new batch of topics through its own stream of the same group member.
 //
-// Delivery is at least once: a request's offset is committed only after its response was acknowledged by the
-// brokers (acks=all). Requests of one partition are answered in order, partitions concurrently (lane.ts). Stopping
+// Delivery is at least once by default: a request's offset is committed only after its response was acknowledged
+// by the brokers (acks=all). With KAFKA_EXACTLY_ONCE=true responses and offsets commit together in transactions
+// (transactor.ts). Requests of one partition are answered in order, partitions concurrently (lane.ts). Stopping
 // (SIGTERM) stops fetching, finishes the requests in progress, flushes the producer, commits and leaves the group.
 import { Admin, Consumer } from '@platformatic/kafka';
 import type { GroupAssignment, Message, MessagesStream } from '@platformatic/kafka';
@@ -22,6 +23,8 @@ import type { LaneContext, LaneMessage } from './lane.ts';
 import { ChannelMetrics } from './metrics.ts';
 import { createResponseProducer, Responder } from './responder.ts';
 import type { OutgoingMessage } from './responder.ts';
+import { generationOf, Transactor } from './transactor.ts';
+import type { RequestOrigin } from './transactor.ts';
 
 export interface KafkaChannelDeps extends SolveDeps {
   bindings: KafkaBindingStore;
@@ -60,10 +63,14 @@ export class KafkaChannel {
   #consumer: Consumer<Buffer, Buffer, Buffer, Buffer> | undefined;
   #responder: Responder | undefined;
   #committer: OffsetCommitter | undefined;
+  /** Exactly-once mode only, instead of the responder and the committer. */
+  #transactor: Transactor | undefined;
   /** Request topic -> binding, for every topic this member subscribes to. */
   #bindings = new Map<string, KafkaBinding>();
   #streams = new Map<RequestStream, string[]>();
   #lanes = new Map<string, PartitionLane>();
+  /** Exactly-once mode: lanes of an earlier group generation, finishing what they started. */
+  #retired = new Set<PartitionLane>();
   /** `topic:partition` currently assigned to this member. */
   #assigned = new Set<string>();
   #outstanding = 0;
@@ -93,13 +100,15 @@ export class KafkaChannel {
     if (this.#started) return;
     this.#started = true;
     await this.#checkConnection();
-    const producer = createResponseProducer(clientConnection(this.#config, 'producer'));
-    this.#responder = new Responder(producer);
-    try {
-      await producer.initIdempotentProducer({});
-    } catch (err) {
-      await producer.close().catch(() => undefined);
-      throw startError(this.#config, err);
+    if (!this.#config.exactlyOnce) {
+      const producer = createResponseProducer(clientConnection(this.#config, 'producer'));
+      this.#responder = new Responder(producer);
+      try {
+        await producer.initIdempotentProducer({});
+      } catch (err) {
+        await producer.close().catch(() => undefined);
+        throw startError(this.#config, err);
+      }
     }
     const session = this.#config.sessionTimeoutMs;
     this.#consumer = new Consumer<Buffer, Buffer, Buffer, Buffer>({
@@ -113,15 +122,19 @@ export class KafkaChannel {
       autocommit: false,
     });
     this.#consumer.on('consumer:group:join', (payload) => this.#onAssignment(payload.assignments ?? []));
-    this.#committer = new OffsetCommitter(
-      {
-        commit: (options) => this.#consumer!.commit(options),
-        isActive: () => this.#consumer!.isActive(),
-      },
-      this.#log,
-      (topic, partition) => this.#assigned.has(`${topic}:${partition}`),
-    );
-    this.#committer.start(this.#commitIntervalMs);
+    if (this.#config.exactlyOnce) {
+      await this.#startTransactor(this.#consumer);
+    } else {
+      this.#committer = new OffsetCommitter(
+        {
+          commit: (options) => this.#consumer!.commit(options),
+          isActive: () => this.#consumer!.isActive(),
+        },
+        this.#log,
+        (topic, partition) => this.#assigned.has(`${topic}:${partition}`),
+      );
+      this.#committer.start(this.#commitIntervalMs);
+    }
     try {
       await this.refresh();
     } catch (err) {
@@ -137,7 +150,39 @@ export class KafkaChannel {
       this.#lagTimer = setInterval(() => void this.#measureLag(), this.#lagIntervalMs);
       this.#lagTimer.unref();
     }
-    this.#log.info({ topics: [...this.#bindings.keys()], groupId: this.#config.groupId }, 'kafka channel started');
+    const delivery = this.#config.exactlyOnce ? { delivery: 'exactly-once', transactionalId: this.#config.transactionalId } : { delivery: 'at-least-once' };
+    this.#log.info({ topics: [...this.#bindings.keys()], groupId: this.#config.groupId, ...delivery }, 'kafka channel started');
+  }
+
+  /** Exactly-once mode: registers the transactional id (fencing a predecessor) before the consumer reads offsets. */
+  async #startTransactor(consumer: Consumer<Buffer, Buffer, Buffer, Buffer>): Promise<void> {
+    const { transactionalId } = this.#config;
+    this.#transactor = new Transactor({
+      transactionalId,
+      createProducer: () => createResponseProducer(clientConnection(this.#config, 'producer'), transactionalId),
+      consumer,
+      isCurrent: (origin) => this.#isCurrent(origin),
+      onFenced: (err) => {
+        this.#log.error(
+          { err: describeKafkaError(err), transactionalId },
+          'kafka: another instance uses this KAFKA_TRANSACTIONAL_ID (each instance needs its own); this channel stops answering',
+        );
+        void this.stop();
+      },
+      log: this.#log,
+    });
+    try {
+      await this.#transactor.init();
+    } catch (err) {
+      await this.#transactor.close();
+      await consumer.close(true).catch(() => undefined);
+      const cause = startError(this.#config, err);
+      throw new KafkaStartError(`${cause.message} (registering KAFKA_TRANSACTIONAL_ID "${transactionalId}")`, { cause: err });
+    }
+  }
+
+  #isCurrent(origin: RequestOrigin): boolean {
+    return origin.generationId === this.#consumer?.generationId && this.#assigned.has(`${origin.topic}:${origin.partition}`);
   }
 
   /** Re-reads the bindings and subscribes to request topics not consumed yet. Safe to call at any time. */
@@ -170,8 +215,9 @@ export class KafkaChannel {
 
   /** For /health/ready: throws when the brokers cannot be reached. */
   async ready(): Promise<void> {
-    if (this.#stopping || this.#responder === undefined) throw new Error('kafka channel is not running');
-    await this.#responder.producer.metadata({ topics: [], forceUpdate: true });
+    const producer = this.#transactor?.producer ?? this.#responder?.producer;
+    if (this.#stopping || producer === undefined) throw new Error('kafka channel is not running');
+    await producer.metadata({ topics: [], forceUpdate: true });
   }
 
   /** Requests answered and acknowledged since start. */
@@ -194,13 +240,17 @@ export class KafkaChannel {
     await this.#refreshing?.catch(() => undefined);
     await Promise.all([...this.#streams.keys()].map((stream) => stream.close().catch(() => undefined)));
     this.#streams.clear();
+    // A transaction failing from now on is aborted, not retried: its requests are read again by the next owner.
+    this.#transactor?.stop();
     for (const lane of this.#lanes.values()) lane.dropQueued();
-    await Promise.all([...this.#lanes.values()].map((lane) => lane.whenIdle()));
+    await Promise.all([...this.#lanes.values(), ...this.#retired].map((lane) => lane.whenIdle()));
     await this.#responder?.flush();
+    await this.#transactor?.flush();
     this.#committer?.stop();
     await this.#committer?.flush();
     await this.#consumer?.close(true).catch((err: unknown) => this.#log.warn({ err: describeKafkaError(err) }, 'kafka consumer close failed'));
     await this.#responder?.producer.close().catch(() => undefined);
+    await this.#transactor?.close();
     await this.#admin?.close().catch(() => undefined);
     this.#log.info({ answered: this.#answered }, 'kafka channel stopped');
   }
@@ -275,6 +325,16 @@ export class KafkaChannel {
     const assigned = new Set<string>();
     for (const { topic, partitions } of assignments) for (const partition of partitions) assigned.add(`${topic}:${partition}`);
     this.#assigned = assigned;
+    if (this.#transactor !== undefined) {
+      // Exactly once: a new generation starts every partition afresh from its committed offset. What the old
+      // lanes still answer is not committed (its generation is over), so their dedup offsets must not carry over.
+      for (const lane of this.#lanes.values()) {
+        lane.dropQueued();
+        this.#retired.add(lane);
+        void lane.whenIdle().then(() => this.#retired.delete(lane));
+      }
+      this.#lanes.clear();
+    }
     for (const [key, lane] of this.#lanes) {
       if (!assigned.has(key)) {
         lane.dropQueued();
@@ -290,6 +350,8 @@ export class KafkaChannel {
     // Fetched before a rebalance moved the partition away (its new owner reads it from the committed offset), or
     // from a topic unbound meanwhile.
     if (this.#stopping || !this.#assigned.has(key) || !this.#bindings.has(message.topic)) return;
+    // Exactly once: fetched in an earlier generation, so its offset could not be committed any more.
+    if (this.#transactor !== undefined && generationOf(message) !== this.#consumer?.generationId) return;
     let lane = this.#lanes.get(key);
     if (lane === undefined) {
       lane = new PartitionLane(message.topic, message.partition, this.#laneContext);
@@ -303,6 +365,7 @@ export class KafkaChannel {
       key: message.key,
       headers: message.headerEntries,
       value: message.value,
+      fetched: this.#transactor === undefined ? undefined : message,
     });
     if (!accepted) return;
     this.#outstanding++;
@@ -314,7 +377,7 @@ export class KafkaChannel {
 
   readonly #laneContext: LaneContext = {
     answer: (message) => this.#answer(message),
-    deliver: (response) => this.#deliver(response),
+    deliver: (response, request) => this.#deliver(response, request),
     mark: (target) => this.#committer?.mark(target),
     settled: () => {
       this.#outstanding--;
@@ -384,7 +447,12 @@ export class KafkaChannel {
   }
 
   /** Sends until acknowledged. The client retries transient failures itself; a refusal is retried here with backoff. */
-  async #deliver(response: OutgoingMessage): Promise<boolean> {
+  async #deliver(response: OutgoingMessage, request: LaneMessage): Promise<boolean> {
+    if (this.#transactor !== undefined) {
+      const committed = request.fetched !== undefined && (await this.#transactor.send(response, request.fetched));
+      if (committed) this.#answered++;
+      return committed;
+    }
     for (let attempt = 0; ; attempt++) {
       try {
         await this.#responder!.send(response);

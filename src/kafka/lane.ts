@@ -5,9 +5,12 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { CommitTarget } from './committer.ts';
 import type { RequestMessage } from './handler.ts';
 import type { OutgoingMessage } from './responder.ts';
+import type { FetchedRequest } from './transactor.ts';
 
 export interface LaneMessage extends RequestMessage {
   leaderEpoch: number;
+  /** The message as fetched: exactly-once mode commits its offset in the transaction of its response. */
+  fetched?: FetchedRequest;
 }
 
 export interface LaneContext {
@@ -15,9 +18,9 @@ export interface LaneContext {
   answer(message: LaneMessage): Promise<OutgoingMessage>;
   /**
    * Queues the response with the producer synchronously (so responses keep the lane's order) and resolves true once
-   * the broker acknowledged it, false when it gave up (shutdown).
+   * the broker acknowledged it (exactly once: committed it with the request's offset), false when it gave up.
    */
-  deliver(response: OutgoingMessage): Promise<boolean>;
+  deliver(response: OutgoingMessage, request: LaneMessage): Promise<boolean>;
   mark(target: CommitTarget): void;
   /** Called once per accepted message when it is done with (answered, given up, or dropped). */
   settled(): void;
@@ -104,7 +107,7 @@ export class PartitionLane {
           this.#finish(started, false);
           continue;
         }
-        void this.#context.deliver(response).then(
+        void this.#context.deliver(response, message).then(
           (ok) => this.#finish(started, ok),
           () => this.#finish(started, false),
         );

@@ -4,13 +4,11 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import type { CreatedSpace } from '../../src/service/spaces.ts';
-import { withServices } from '../../src/service/context.ts';
-import { enableKafka } from '../../src/kafka/provision.ts';
 import { RULE_NOT_FOUND_MESSAGE } from '../../src/kafka/protocol.ts';
 import type { KafkaBinding } from '../../src/store/ports.ts';
-import { contractRules, fruitTable, FRUIT_ANSWERS, FRUITS, messageTable } from './fixtures.ts';
+import { contractRules, fruitTable, FRUIT_ANSWERS, FRUITS, messageTable, volume } from './fixtures.ts';
 import {
-  bindSpace, channelEnv, deleteTopics, ensureKcat, kafkaEnvironment, kafkaSolves, runCli, seedSpace, spawnServe, startInstance,
+  bindSpace, channelEnv, deleteTopics, ensureKcat, kafkaEnvironment, kafkaSolves, runCli, seedServeSpace, seedSpace, spawnServe, startInstance,
   tempDb, TestClient, uniqueId, whenLogged,
 } from './harness.ts';
 import type { Instance, KafkaEnvironment, Request, ResponseCollector, ServeProcess, TempDb } from './harness.ts';
@@ -315,13 +313,6 @@ describe('Kafka channel: the SPEC 4 contract, over a real broker', { skip }, () 
   });
 });
 
-/** Requests for the volume tests: fruit table, correlation id per request. */
-function volume(prefix: string, count: number, apiKey: string, partitions: number): Request[] {
-  return Array.from({ length: count }, (_, i) =>
-    request(`${prefix}-${i}`, apiKey, { 'rule-id': 'fruit-prices', 'x-correlation-id': `${prefix}-${i}` }, { fruit: FRUITS[i % FRUITS.length] }, i % partitions),
-  );
-}
-
 describe('Kafka channel: volume and delivery', { skip }, () => {
   test('10,000 requests over a 3-partition topic: each answered exactly once, with its correlation id', async () => {
     const db = tempDb();
@@ -400,17 +391,11 @@ describe('Kafka channel: volume and delivery', { skip }, () => {
 });
 
 describe('Kafka channel: the `verdict serve` process', { skip }, () => {
-  async function seedServeDb(db: TempDb, space: string, company: string): Promise<{ key: string; pair: KafkaBinding }> {
-    return withServices(
-      async (services, config) => {
-        const created = await services.spaces.create(space);
-        await services.rulesIO.importContainer(space, [fruitTable()]);
-        const pair = track(await enableKafka({ config: config.kafka, bindings: services.store.kafka, spaces: services.store.spaces }, { space, company, partitions: 3 }));
-        return { key: created.solverKey, pair };
-      },
-      { DATABASE_URL: db.url, KAFKA_BROKERS: kafka.bootstrap },
-    );
-  }
+  const seedServeDb = async (db: TempDb, space: string, company: string) => {
+    const seeded = await seedServeSpace(kafka.bootstrap, db, space, company);
+    track(seeded.pair);
+    return seeded;
+  };
 
   test('SIGKILL in the middle of 20,000 requests, then a restart: every request is answered at least once', async () => {
     const db = tempDb();

@@ -1,7 +1,7 @@
 // KAFKA_* configuration (SPEC 7) and the connection options built from it.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
@@ -28,6 +28,14 @@ describe('KAFKA_* configuration', () => {
     assert.equal(config.maxMessageBytes, 1024 * 1024);
     assert.equal(config.sessionTimeoutMs, 10_000);
     assert.equal(config.topicRefreshMs, 5000);
+    assert.equal(config.exactlyOnce, false, 'at least once unless asked');
+  });
+
+  test('exactly once: the transactional id defaults to client id, group id and host name, or is set', () => {
+    const config = kafka({ KAFKA_EXACTLY_ONCE: 'true', KAFKA_CLIENT_ID: 'verdict-eu', KAFKA_GROUP_ID: 'solvers' });
+    assert.equal(config.exactlyOnce, true);
+    assert.equal(config.transactionalId, `verdict-eu-solvers-${hostname()}`);
+    assert.equal(kafka({ KAFKA_EXACTLY_ONCE: 'true', KAFKA_TRANSACTIONAL_ID: 'verdict-0' }).transactionalId, 'verdict-0');
   });
 
   test('SASL_SSL with PLAIN and a CA file', () => {
@@ -56,6 +64,8 @@ describe('KAFKA_* configuration', () => {
     rejects({ KAFKA_SSL: 'maybe' }, 'KAFKA_SSL', /not a boolean/);
     rejects({ KAFKA_PARTITIONS: '0' }, 'KAFKA_PARTITIONS', /out of range/);
     rejects({ KAFKA_MAX_MESSAGE_BYTES: 'lots' }, 'KAFKA_MAX_MESSAGE_BYTES', /not an integer/);
+    rejects({ KAFKA_EXACTLY_ONCE: 'twice' }, 'KAFKA_EXACTLY_ONCE', /not a boolean/);
+    rejects({ KAFKA_TRANSACTIONAL_ID: 'verdict-0' }, 'KAFKA_TRANSACTIONAL_ID', /KAFKA_EXACTLY_ONCE is not true/);
   });
 });
 

@@ -1,13 +1,16 @@
 // Delivery mechanics without a broker: partition lanes (order, commit only after acknowledgement, duplicates),
-// the offset committer, and the batching responder.
+// the offset committer, the batching responder, and what an exactly-once transaction carries.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { ResponseError } from '@platformatic/kafka';
 import { OffsetCommitter } from '../../src/kafka/committer.ts';
 import type { CommitTarget } from '../../src/kafka/committer.ts';
 import { PartitionLane } from '../../src/kafka/lane.ts';
 import type { LaneContext, LaneMessage } from '../../src/kafka/lane.ts';
 import { Responder } from '../../src/kafka/responder.ts';
 import type { OutgoingMessage, ResponseProducer } from '../../src/kafka/responder.ts';
+import { isFenced, planTransaction } from '../../src/kafka/transactor.ts';
+import type { RequestOrigin } from '../../src/kafka/transactor.ts';
 
 interface Deferred<T> {
   promise: Promise<T>;
@@ -212,5 +215,54 @@ describe('Responder', () => {
     const producer = { send: () => Promise.reject(new Error('MESSAGE_TOO_LARGE')) } as unknown as ResponseProducer;
     const responder = new Responder(producer);
     await assert.rejects(responder.send(outgoing('x')), /MESSAGE_TOO_LARGE/);
+  });
+});
+
+describe('planTransaction (exactly-once mode)', () => {
+  const entry = (partition: number, offset: number, generationId = 7, bytes = 100) => ({
+    origin: { topic: 't', partition, offset: BigInt(offset), generationId },
+    bytes,
+  });
+  const current = (origin: RequestOrigin) => origin.generationId === 7 && origin.partition !== 2;
+
+  test('commits, per partition, the offset of its last request in the transaction', () => {
+    const entries = [entry(0, 10), entry(1, 3), entry(0, 11), entry(0, 12), entry(1, 4)];
+    const plan = planTransaction(entries, current);
+    assert.deepEqual(plan.stale, []);
+    assert.deepEqual(plan.sends, [entries], 'all in one produce request, in queue order');
+    assert.deepEqual(plan.offsets.map((o) => [o.partition, o.offset]), [[0, 12n], [1, 4n]]);
+  });
+
+  test('leaves out requests of an earlier generation and of partitions no longer owned, and their offsets', () => {
+    const old = entry(0, 9, 6);
+    const moved = entry(2, 40);
+    const kept = entry(0, 10);
+    const plan = planTransaction([old, moved, kept], current);
+    assert.deepEqual(plan.stale, [old, moved]);
+    assert.deepEqual(plan.sends, [[kept]]);
+    assert.deepEqual(plan.offsets.map((o) => [o.partition, o.offset]), [[0, 10n]]);
+  });
+
+  test('splits the responses into produce requests within the batch limits', () => {
+    const big = Array.from({ length: 5 }, (_, i) => entry(0, i, 7, 200 * 1024));
+    const plan = planTransaction(big, current);
+    assert.deepEqual(plan.sends.map((send) => send.length), [2, 2, 1], '512 KiB per produce request');
+    assert.equal(plan.offsets[0]!.offset, 4n, 'one offset for the whole transaction');
+    const many = Array.from({ length: 4500 }, (_, i) => entry(1, i, 7, 10));
+    assert.deepEqual(planTransaction(many, current).sends.map((send) => send.length), [2000, 2000, 500]);
+  });
+
+  test('nothing current: nothing to send or commit', () => {
+    const plan = planTransaction([entry(2, 1), entry(0, 1, 3)], current);
+    assert.equal(plan.stale.length, 2);
+    assert.deepEqual(plan.sends, []);
+    assert.deepEqual(plan.offsets, []);
+  });
+
+  test('a producer fenced by a newer one with the same transactional id is recognised in nested client errors', () => {
+    // What the client raises for a broker's error code 90 (PRODUCER_FENCED) to InitProducerId (API key 22).
+    assert.equal(isFenced(new ResponseError(22, 5, { '/': [90, 'newer producer'] }, {})), true);
+    assert.equal(isFenced(new ResponseError(22, 5, { '/': [51, 'busy'] }, {})), false, 'CONCURRENT_TRANSACTIONS is retried');
+    assert.equal(isFenced(new Error('PRODUCER_FENCED')), false);
   });
 });

@@ -2,6 +2,7 @@
 
 import { cond, messageTable, out, script } from '../support/rule-builders.ts';
 import type { Doc } from '../support/rule-builders.ts';
+import type { Request } from './harness.ts';
 
 export { messageTable, script };
 
@@ -85,4 +86,14 @@ export function contractRules(): Doc[] {
     script('rule-spin', 'spin', 'while (true) {}'),
     script('rule-big', 'big-result', "output.big = 'x'.repeat(3000);\nreturn output;"),
   ];
+}
+
+/** Requests for the volume tests: the fruit table, correlation id `${prefix}-${i}`, spread over the partitions. */
+export function volume(prefix: string, count: number, apiKey: string, partitions: number): Request[] {
+  return Array.from({ length: count }, (_, i) => ({
+    key: `${prefix}-${i}`,
+    partition: i % partitions,
+    headers: { 'api-key': apiKey, 'rule-id': 'fruit-prices', 'x-correlation-id': `${prefix}-${i}` },
+    value: JSON.stringify({ fruit: FRUITS[i % FRUITS.length] }),
+  }));
 }

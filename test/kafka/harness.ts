@@ -18,7 +18,9 @@ import { startServer } from '../../src/http/server.ts';
 import type { RunningServer } from '../../src/http/server.ts';
 import { kafkaExtension } from '../../src/kafka/extension.ts';
 import { enableKafka } from '../../src/kafka/provision.ts';
+import { withServices } from '../../src/service/context.ts';
 import type { KafkaBinding } from '../../src/store/ports.ts';
+import { fruitTable } from './fixtures.ts';
 import { acquireBroker, broker, hasTool, paths, releaseBroker, saslSslBootstrap } from '../../scripts/kafka/broker.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -387,6 +389,19 @@ export async function seedSpace(instance: Instance, name: string, rules: Record<
 export async function bindSpace(instance: Instance, space: string, company: string, partitions = 3): Promise<KafkaBinding> {
   const { services } = instance.running;
   return enableKafka({ config: services.config.kafka, bindings: services.store.kafka, spaces: services.store.spaces }, { space, company, partitions });
+}
+
+/** A space with the fruit table and its 3-partition topic pair, written to the store a `verdict serve` will open. */
+export async function seedServeSpace(bootstrap: string, db: TempDb, space: string, company: string): Promise<{ key: string; pair: KafkaBinding }> {
+  return withServices(
+    async (services, config) => {
+      const created = await services.spaces.create(space);
+      await services.rulesIO.importContainer(space, [fruitTable()]);
+      const pair = await enableKafka({ config: config.kafka, bindings: services.store.kafka, spaces: services.store.spaces }, { space, company, partitions: 3 });
+      return { key: created.solverKey, pair };
+    },
+    { DATABASE_URL: db.url, KAFKA_BROKERS: bootstrap },
+  );
 }
 
 export async function deleteTopics(bootstrap: string, topics: string[]): Promise<void> {
