@@ -82,7 +82,9 @@ export function enterCall(
   if (++budget.calls > budget.limits.maxCalls) {
     throw new LimitError(`the solve made more than ${budget.limits.maxCalls} nested rule calls (SOLVE, DR.solve, flow nodes); last: ${describeChain(link)}`);
   }
-  return { ...childContext(parent, overrides), callPath: link };
+  const child = childContext(parent, overrides);
+  child.callPath = link;
+  return child;
 }
 
 /** `a -> b -> a -> ...`, oldest first; long chains keep their start and end. */
