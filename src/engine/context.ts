@@ -61,7 +61,14 @@ export function contextAt(options: SolveOptions, at: Date | number, depth = 0): 
 
 /** A fresh budget for one top-level solve. */
 export function createBudget(limits: Partial<SolveLimits> | undefined): SolveBudget {
-  return { limits: limits === undefined ? DEFAULT_LIMITS : { ...DEFAULT_LIMITS, ...limits }, calls: 0, scripts: 0 };
+  return { limits: completeLimits(limits), calls: 0, scripts: 0 };
+}
+
+/** The limits with defaults filled in; complete limits (the service's configuration) are used as they are. */
+function completeLimits(limits: Partial<SolveLimits> | undefined): SolveLimits {
+  if (limits === undefined) return DEFAULT_LIMITS;
+  if (limits.maxDepth !== undefined && limits.maxCalls !== undefined && limits.maxConcurrentScripts !== undefined) return limits as SolveLimits;
+  return { ...DEFAULT_LIMITS, ...limits };
 }
 
 /**
