@@ -26,6 +26,7 @@ export const HTTP_STATUS: Record<FailureKind, number> = {
 
 export const MESSAGES = {
   tokenMissing: 'Authentication token missing',
+  bearerSchemeMissing: 'Authorization header must use the Bearer scheme: "Authorization: Bearer <key>"',
   invalidKey: 'Invalid API key',
   unknownRule: 'Unknown rule or rule version',
   unknownRuleFlow: 'Unknown ruleFlow or version',

@@ -42,6 +42,18 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
+/**
+ * The key of `Authorization: Bearer <key>`, or the 401 that says what is wrong: no header (or `Bearer` with no
+ * key) is "token missing"; anything else (a bare key, `Basic ...`) names the scheme to use, because a bare key is
+ * the usual first mistake and "token missing" would send the user looking for a key they did send.
+ */
+export function requireBearerToken(header: string | undefined): string {
+  const token = bearerToken(header);
+  if (token !== undefined) return token;
+  if (header === undefined || /^\s*(Bearer\s*)?$/i.test(header)) throw new ServiceError('unauthenticated', MESSAGES.tokenMissing);
+  throw new ServiceError('unauthenticated', MESSAGES.bearerSchemeMissing);
+}
+
 const CACHE_LIMIT = 10_000;
 
 /** A known-good key: its record and the principal handed to every request that presents it. */
@@ -93,7 +105,7 @@ export class KeyService {
    * or 'invalid-key' (unknown, revoked, or of the other type).
    */
   async authenticate(authorization: string | undefined, type: KeyType): Promise<Principal> {
-    return this.authenticateKey(tokenOf(authorization), type);
+    return this.authenticateKey(requireBearerToken(authorization), type);
   }
 
   /**
@@ -111,7 +123,7 @@ export class KeyService {
         return last.principal;
       }
     }
-    const cached = this.#cache.get(hashKey(tokenOf(authorization)));
+    const cached = this.#cache.get(hashKey(requireBearerToken(authorization)));
     if (cached === undefined) return undefined;
     if (cached.record.type !== type) throw new ServiceError('invalid-key', MESSAGES.invalidKey);
     if (connection !== undefined && this.#store.changes.live) {
@@ -145,10 +157,4 @@ function sameText(a: string, b: string): boolean {
   let difference = 0;
   for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
   return difference === 0;
-}
-
-function tokenOf(authorization: string | undefined): string {
-  const token = bearerToken(authorization);
-  if (token === undefined) throw new ServiceError('unauthenticated', MESSAGES.tokenMissing);
-  return token;
 }

@@ -29,6 +29,9 @@ describe('admin API', () => {
     const missing = await server.call('GET', '/admin/spaces');
     assert.equal(missing.status, 401);
     assert.deepEqual(missing.json, { error: { message: 'Authentication token missing' } });
+    const bare = await server.call('GET', '/admin/spaces', { headers: { authorization: TOKEN } });
+    assert.equal(bare.status, 401);
+    assert.deepEqual(bare.json, { error: { message: 'Authorization header must use the Bearer scheme: "Authorization: Bearer <key>"' } });
     for (const wrong of [`${TOKEN}x`, TOKEN.slice(0, -1), server.space.managementKey]) {
       const reply = await server.call('GET', '/admin/spaces', { headers: { authorization: `Bearer ${wrong}` } });
       assert.equal(reply.status, 401);

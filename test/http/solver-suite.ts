@@ -292,14 +292,16 @@ export function solverSuite(kind: 'sqlite' | 'postgres'): void {
         assertError(await server.solve('/rule/solve/plant-items/abc', { data: {} }), 400, 'The version in the path must be an integer from 1 to 2147483647');
       });
 
-      test('401 Authentication token missing: no header, or not Bearer', { skip }, async () => {
+      test('401 Authentication token missing: no header, or Bearer with no key', { skip }, async () => {
         assertError(await server.call('POST', '/rule/solve/plant-items', { body: { data: {} } }), 401, 'Authentication token missing');
-        assertError(
-          await server.call('POST', '/rule/solve/plant-items', { body: { data: {} }, headers: { authorization: `Basic ${key}` } }),
-          401,
-          'Authentication token missing',
-        );
         assertError(await server.call('POST', '/rule/solve/plant-items', { body: { data: {} }, headers: { authorization: 'Bearer' } }), 401, 'Authentication token missing');
+      });
+
+      test('401 naming the Bearer scheme: a bare key, or another scheme', { skip }, async () => {
+        const scheme = 'Authorization header must use the Bearer scheme: "Authorization: Bearer <key>"';
+        assertError(await server.call('POST', '/rule/solve/plant-items', { body: { data: {} }, headers: { authorization: key } }), 401, scheme);
+        assertError(await server.call('POST', '/rule/solve/plant-items', { body: { data: {} }, headers: { authorization: `Basic ${key}` } }), 401, scheme);
+        assertError(await server.call('GET', '/api/audit', { headers: { authorization: server.space.managementKey } }), 401, scheme);
       });
 
       test('401 Invalid API key: unknown, of the wrong type, or revoked', { skip }, async () => {

@@ -4,7 +4,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../service/index.ts';
-import { bearerToken } from '../../service/keys.ts';
+import { requireBearerToken } from '../../service/keys.ts';
 import { SPACE_NAME, SpaceExistsError } from '../../service/spaces.ts';
 import { KEY_TYPES } from '../../store/ports.ts';
 import type { KafkaBinding, KeyType } from '../../store/ports.ts';
@@ -57,8 +57,7 @@ export async function adminPlugin(app: FastifyInstance, options: { services: Ser
   if (token === undefined || token === '') return;
 
   const onRequest = async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
-    const given = bearerToken(request.headers.authorization);
-    if (given === undefined) throw new HttpError(401, 'Authentication token missing');
+    const given = requireBearerToken(request.headers.authorization);
     if (!adminTokenMatches(token, given)) throw new HttpError(401, 'Invalid admin token');
   };
 
