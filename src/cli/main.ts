@@ -32,6 +32,7 @@ const COMMANDS: ReadonlyArray<() => Promise<CommandModule>> = [
   () => import('./commands/space.ts'),
   () => import('./commands/key.ts'),
   () => import('./commands/import.ts'),
+  () => import('./commands/rule.ts'),
   () => import('./commands/export.ts'),
   () => import('./commands/audit.ts'),
   () => import('./commands/kafka.ts'),
@@ -56,6 +57,9 @@ async function main(argv: string[]): Promise<number> {
     .description('Verdict: a self-hosted rule solver, wire-compatible with the DecisionRules Solver API')
     .version(packageVersion(), '-V, --version')
     .showSuggestionAfterError(true)
+    // Program options (-V/--version) only before a subcommand, so `verdict rule publish X --version 2` reaches the
+    // subcommand's own --version instead of printing the program version.
+    .enablePositionalOptions()
     // Throw instead of exiting so the exit code is decided in one place; usage errors print as one line.
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(`verdict: ${oneLine(text.replace(/^error: /, ''))}\n`) });

@@ -77,7 +77,7 @@ async function seedExamples(services: Services, space: string, logger: Logger): 
   const seeded: string[] = [];
   for (const file of files) {
     try {
-      const imported = await services.rulesIO.importContainer(space, JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')));
+      const { imported } = await services.rulesIO.importContainer(space, JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')));
       seeded.push(...imported.map((r) => r.ruleAlias));
     } catch (err) {
       logger.warn({ err, file }, 'example rule not imported');

@@ -5,15 +5,37 @@ import { ValidationError } from '../engine/errors.ts';
 import type { Problem } from '../engine/errors.ts';
 import { readContainer, ruleIdOf, validateContainer } from '../rules/containers.ts';
 import type { RuleContainer } from '../rules/containers.ts';
-import type { Store, StoredRule } from '../store/ports.ts';
+import type { RuleStatus, Store, StoredRule } from '../store/ports.ts';
 import type { Clock } from './clock.ts';
 import { isoAt } from './clock.ts';
+import { sharedAliases } from './shared-aliases.ts';
+import type { SharedAlias } from './shared-aliases.ts';
 
 export interface ImportedRule {
   ruleId: string;
   version: number;
   ruleAlias: string;
   type: string;
+  /** Pending versions cannot be solved until published (`verdict rule publish`). */
+  status: RuleStatus;
+}
+
+export interface ImportResult {
+  imported: ImportedRule[];
+  /** Aliases of imported rules that more than one rule of the space now uses: solving by them fails. */
+  sharedAliases: SharedAlias[];
+}
+
+export interface ImportOptions {
+  /** Refuse (nothing written) when the import would leave an alias shared by several rules. */
+  strict?: boolean;
+}
+
+function sharingProblem(space: string, shared: SharedAlias): Problem {
+  return {
+    path: 'ruleAlias',
+    message: `"${shared.alias}" would be used by ${shared.ruleIds.length} rules in space "${space}" (${shared.ruleIds.join(', ')}), so solving by this alias would fail; nothing was imported`,
+  };
 }
 
 /** A generated alias: the name as a slug plus a random suffix (`wire-router-fxc5ly`, as DecisionRules does). */
@@ -61,15 +83,15 @@ export class RulesIO {
   }
 
   /** Imports any DecisionRules container (rule, array of rules, rule-flow export, folder export). */
-  async importContainer(space: string, value: unknown): Promise<ImportedRule[]> {
-    return this.importContainers(space, [{ source: '', value }]);
+  async importContainer(space: string, value: unknown, options: ImportOptions = {}): Promise<ImportResult> {
+    return this.importContainers(space, [{ source: '', value }], options);
   }
 
   /**
    * Imports several containers (e.g. the files of a folder) all or nothing: every rule of every container is
    * validated first; problem paths start with the container's source name.
    */
-  async importContainers(space: string, containers: Array<{ source: string; value: unknown }>): Promise<ImportedRule[]> {
+  async importContainers(space: string, containers: Array<{ source: string; value: unknown }>, options: ImportOptions = {}): Promise<ImportResult> {
     if ((await this.#store.spaces.get(space)) === undefined) throw new Error(`space "${space}" does not exist`);
     const problems: Problem[] = [];
     const documents: Record<string, unknown>[] = [];
@@ -87,8 +109,18 @@ export class RulesIO {
     }
     if (problems.length > 0) throw new ValidationError(problems);
     const now = isoAt(this.#clock);
-    const stored = await this.#store.rules.put(space, documents.map((document) => prepareForStorage(document, now)));
-    return stored.map((r) => ({ ruleId: r.ruleId, version: r.version, ruleAlias: r.alias, type: r.type }));
+    const prepared = documents.map((document) => prepareForStorage(document, now));
+    const incoming = prepared.map((d) => ({ ruleId: String(d.ruleId), version: Number(d.version), alias: String(d.ruleAlias) }));
+    // One management transaction: the alias check and the write see the same rules (writes to a space are serialised).
+    return this.#store.management.transaction(space, async (tx) => {
+      const shared = sharedAliases(await tx.heads(), incoming);
+      if (options.strict && shared.length > 0) throw new ValidationError(shared.map((s) => sharingProblem(space, s)));
+      const stored = await tx.putRules(prepared);
+      return {
+        imported: stored.map((r) => ({ ruleId: r.ruleId, version: r.version, ruleAlias: r.alias, type: r.type, status: r.status })),
+        sharedAliases: shared,
+      };
+    });
   }
 
   /** Every version of every rule of the space, as full documents. */

@@ -1,5 +1,7 @@
-// `verdict import FILE|DIR --space S [--json]`: import DecisionRules exports (a rule, an array of rules, a
-// rule-flow export, a folder export; a directory: every .json file in it, recursively). All or nothing.
+// `verdict import FILE|DIR --space S [--strict] [--json]`: import DecisionRules exports (a rule, an array of rules,
+// a rule-flow export, a folder export; a directory: every .json file in it, recursively). All or nothing. One line
+// per imported rule version with its alias and status, and a warning (stderr) per alias that several rules of the
+// space now share, since solving by such an alias fails; --strict refuses those imports instead.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
@@ -32,19 +34,28 @@ export function register(program: Command): void {
     .description('import DecisionRules exports into a space (validated first; all or nothing)')
     .argument('<path>', 'a JSON file, or a directory of JSON files')
     .requiredOption('--space <space>', 'target space')
-    .option('--json', 'print {"imported": [{"ruleId", "version", "ruleAlias", "type"}]} only')
-    .action(async (path: string, options: { space: string; json?: boolean }) => {
+    .option('--strict', 'refuse the import (nothing imported, exit 1) when it would leave an alias used by several rules')
+    .option('--json', 'print {"imported": [{"ruleId", "version", "ruleAlias", "type", "status"}], "sharedAliases": [{"alias", "ruleIds"}]} only')
+    .action(async (path: string, options: { space: string; strict?: boolean; json?: boolean }) => {
       const files = await jsonFiles(path);
       if (files.length === 0) throw new InputError(`${path}: no .json files`);
       const containers = await Promise.all(files.map(async (file) => ({ source: files.length > 1 || file !== path ? file : '', value: await readJson(file) })));
-      const imported = await storeCommand(async (services) => {
+      const result = await storeCommand(async (services) => {
         if ((await services.store.spaces.get(options.space)) === undefined) throw new InputError(`space "${options.space}" does not exist`);
-        return services.rulesIO.importContainers(options.space, containers);
+        return services.rulesIO.importContainers(options.space, containers, { strict: options.strict === true });
       });
       if (options.json) {
-        process.stdout.write(`${JSON.stringify({ imported })}\n`);
+        process.stdout.write(`${JSON.stringify(result)}\n`);
         return;
       }
-      for (const r of imported) process.stdout.write(`imported ${r.type} ${r.ruleAlias} (id ${r.ruleId}) version ${r.version}\n`);
+      for (const r of result.imported) {
+        const hint = r.status === 'pending' ? ` (not solvable until: verdict rule publish ${r.ruleId} --version ${r.version} --space ${options.space})` : '';
+        process.stdout.write(`imported ${r.type} ${r.ruleAlias} (id ${r.ruleId}) version ${r.version}: ${r.status}${hint}\n`);
+      }
+      for (const shared of result.sharedAliases) {
+        process.stderr.write(
+          `verdict: warning: alias "${shared.alias}" is now used by ${shared.ruleIds.length} rules in space "${options.space}" (${shared.ruleIds.join(', ')}); solving by this alias fails, solve by rule id\n`,
+        );
+      }
     });
 }

@@ -48,7 +48,7 @@ function versionKey(ruleId: string, version: number): string {
 }
 
 function imported(rules: readonly StoredRule[]): ImportedRule[] {
-  return rules.map((r) => ({ ruleId: r.ruleId, version: r.version, ruleAlias: r.alias, type: r.type }));
+  return rules.map((r) => ({ ruleId: r.ruleId, version: r.version, ruleAlias: r.alias, type: r.type, status: r.status }));
 }
 
 export class TransferManagement {

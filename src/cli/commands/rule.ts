@@ -1,0 +1,51 @@
+// `verdict rule publish|pending RULE [--version N] --space S`: set a rule version's status from the command line,
+// e.g. to publish a pending version that `verdict import` brought in (pending versions cannot be solved). RULE is
+// the rule id or alias; without --version, the latest version. Same use case as PUT /api/rule/status.
+import type { Command } from 'commander';
+import { VERSION_RANGE, versionFromText } from '../../rules/bounds.ts';
+import { ManagementError } from '../../service/management/index.ts';
+import type { RuleStatus } from '../../store/ports.ts';
+import { InputError } from '../errors.ts';
+import { storeCommand } from './space.ts';
+
+interface StatusOptions {
+  space: string;
+  version?: string;
+  json?: boolean;
+}
+
+async function setStatus(rule: string, status: RuleStatus, options: StatusOptions): Promise<void> {
+  // A bad --version is a wrong rule reference like an unknown rule (exit 1), named with the value given.
+  const version = options.version === undefined ? undefined : versionFromText(options.version);
+  if (options.version !== undefined && version === undefined) throw new InputError(`--version "${options.version}" must be ${VERSION_RANGE}`);
+  const updated = await storeCommand(async (services) => {
+    if ((await services.store.spaces.get(options.space)) === undefined) throw new InputError(`space "${options.space}" does not exist`);
+    try {
+      return await services.management.rules.setStatus(options.space, rule, status, version);
+    } catch (err) {
+      if (err instanceof ManagementError) throw new InputError(`${err.message} (space "${options.space}")`);
+      throw err;
+    }
+  });
+  const result = { ruleId: String(updated.ruleId), version: Number(updated.version), ruleAlias: String(updated.ruleAlias), status: String(updated.status) };
+  if (options.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+  else process.stdout.write(`rule ${result.ruleAlias} (id ${result.ruleId}) version ${result.version}: ${result.status}\n`);
+}
+
+export function register(program: Command): void {
+  const rule = program.command('rule').description('manage rule versions');
+  const statuses: Array<[RuleStatus, string, string]> = [
+    ['published', 'publish', 'publish a rule version: it can be solved'],
+    ['pending', 'pending', 'set a rule version to pending: solving it is refused until it is published again'],
+  ];
+  for (const [status, name, description] of statuses) {
+    rule
+      .command(name)
+      .description(description)
+      .argument('<rule>', 'rule id or alias')
+      .option('--version <n>', 'the version (default: the latest version, whatever its status)')
+      .requiredOption('--space <space>', 'the space of the rule')
+      .option('--json', 'print {"ruleId", "version", "ruleAlias", "status"} only')
+      .action((ruleRef: string, options: StatusOptions) => setStatus(ruleRef, status, options));
+  }
+}
