@@ -8,6 +8,7 @@ import { HttpError } from '../errors.ts';
 import {
   AUDIT_TTL_MESSAGE, errorResponses, solveBodySchema, solveHeadersSchema, solveParamsSchema, solveResponseSchema, solveVersionParamsSchema,
 } from '../schemas.ts';
+import { solveDocsTransform } from '../solve-docs.ts';
 
 interface SolveBody {
   data: unknown;
@@ -113,6 +114,8 @@ export async function solverPlugin(app: FastifyInstance, options: SolverPluginOp
           body,
           response,
         },
+        // The deprecated flow endpoint gets no example: the example rule is a decision table, not a flow.
+        config: ruleFlowsOnly ? {} : { swaggerTransform: solveDocsTransform },
         onRequest: deprecated
           ? [(_request, reply, done) => {
             void reply.header('deprecation', 'true');
