@@ -112,6 +112,6 @@ export const solveVersionParamsSchema = {
 export const solveResponseSchema = {
   type: 'array',
   description:
-    'Simple solve: the result array (one object per matched row for STANDARD, see SPEC 3.1). Bulk solve: one such array per input, in input order.',
+    'Simple solve: the result array (for STANDARD one object per matched row; the X-Strategy header describes the others). Bulk solve: one such array per input, in input order.',
   items: {},
 } as const;

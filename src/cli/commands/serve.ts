@@ -16,7 +16,7 @@ interface ServeOptions {
 export function register(program: Command): void {
   program
     .command('serve')
-    .description('start the HTTP server (configuration from the environment; see SPEC 7)')
+    .description('start the HTTP server (configured by environment variables: see the README section "Configuration")')
     .option('-p, --port <port>', 'listen port (PORT, default 8080)', (value: string) => {
       if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a port number');
       return value;
