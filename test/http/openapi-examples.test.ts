@@ -68,7 +68,8 @@ describe('solver OpenAPI examples and header enumerations', () => {
   test('the enumerations do not validate: other spellings and unknown strategies answer as before', async () => {
     const body = { data: { order: { country: 'CZ', total: 120 } } };
     const expected = [{ shipping: { fee: 0, currency: 'EUR' }, message: 'Free domestic shipping' }];
-    for (const headers of [{ 'X-Strategy': 'first_match' }, { 'X-Strategy': 'NO_SUCH_STRATEGY' }, { 'X-Lookup-Method': 'whatever' }, { 'X-Audit': 'TRUE', 'X-Debug': 'False' }]) {
+    const variants: Array<Record<string, string>> = [{ 'X-Strategy': 'first_match' }, { 'X-Strategy': 'NO_SUCH_STRATEGY' }, { 'X-Lookup-Method': 'whatever' }, { 'X-Audit': 'TRUE', 'X-Debug': 'False' }];
+    for (const headers of variants) {
       const reply = await server.solve('/rule/solve/shipping-fee', body, headers);
       assert.equal(reply.status, 200, `${JSON.stringify(headers)}: ${reply.text}`);
       assert.deepEqual(reply.json, expected);
