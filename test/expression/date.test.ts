@@ -122,3 +122,13 @@ test('results do not depend on the process time zone', () => {
     else process.env.TZ = original;
   }
 });
+
+test('a zone designator right after a reference inside DATE reads as the text "{input}Z"', () => {
+  const vars = { input: '04/16/2024' };
+  assert.equal(out('DATE({input}Z)', vars), '2024-04-16T00:00');
+  assert.equal(out('DATE_FORMAT(DATE({input}Z), "DD-MM-YYYY")', vars), '16-04-2024');
+  assert.equal(out('DATE({input} Z)', vars), '2024-04-16T00:00');
+  assert.equal(out('DATE({input})', vars), '2024-04-15T22:00');
+  assert.equal(out('CONCAT({n}px, "!")', { n: 5 }), '5px!');
+  assert.equal(out('{a}-{b}x{c}', { a: 10, b: 'q', c: 'r' }), null); // 10 - "qxr": arithmetic on text is invalid
+});
