@@ -7,6 +7,9 @@ import { MAX_AUDIT_TTL_DAYS } from './rules/bounds.ts';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+export type CompatMode = 'default' | 'decisionrules-cloud';
+const COMPAT_MODES: readonly CompatMode[] = ['default', 'decisionrules-cloud'];
+
 export interface KafkaConfig {
   enabled: boolean;
   brokers: string[];
@@ -89,6 +92,10 @@ export interface Config {
   bulkLimit: number;
   ruleTimeoutMs: number;
   timeZone: string;
+  /** COMPAT: `default`, or `decisionrules-cloud` to evaluate as DecisionRules' cloud does (docs/decisions/compat-decisionrules-cloud.md). */
+  compat: CompatMode;
+  /** How `a - b - c` groups in expression text: 'left' (standard) or 'right' (DecisionRules, under COMPAT=decisionrules-cloud). */
+  arithmeticAssociativity: 'left' | 'right';
   httpFunctions: HttpFunctionsConfig;
   kafka: KafkaConfig;
   logLevel: LogLevel;
@@ -104,7 +111,7 @@ export interface Config {
 
 /** Names every environment variable the configuration reads, so `--help` and docs can list them. */
 export const CONFIG_VARIABLES = [
-  'PORT', 'HOST', 'DATABASE_URL', 'VERDICT_ADMIN_TOKEN', 'BODY_LIMIT_BYTES', 'BULK_LIMIT', 'RULE_TIMEOUT_MS', 'TIMEZONE',
+  'PORT', 'HOST', 'DATABASE_URL', 'VERDICT_ADMIN_TOKEN', 'BODY_LIMIT_BYTES', 'BULK_LIMIT', 'RULE_TIMEOUT_MS', 'TIMEZONE', 'COMPAT',
   'HTTP_FUNCTIONS_ALLOW', 'HTTP_FUNCTIONS_TIMEOUT_MS', 'HTTP_FUNCTIONS_MAX_RESPONSE_BYTES', 'HTTP_FUNCTIONS_MAX_REQUEST_BYTES',
   'HTTP_FUNCTIONS_MAX_REDIRECTS', 'KAFKA_ENABLED', 'KAFKA_BROKERS', 'KAFKA_CLIENT_ID', 'KAFKA_SSL', 'KAFKA_SASL_MECHANISM',
   'KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD', 'KAFKA_GROUP_ID', 'KAFKA_SSL_CA_FILE', 'KAFKA_PARTITIONS',
@@ -178,8 +185,17 @@ function databaseUrl(source: Source): string {
   throw new ConfigError('DATABASE_URL', `must start with sqlite: or postgres:// (got "${value.split(':')[0]}:...")`);
 }
 
-function timeZone(source: Source): string {
-  const value = raw(source, 'TIMEZONE') ?? 'UTC';
+function compat(source: Source): CompatMode {
+  const value = (raw(source, 'COMPAT') ?? 'default').toLowerCase();
+  if (!(COMPAT_MODES as readonly string[]).includes(value)) {
+    throw new ConfigError('COMPAT', `"${value}" is not one of ${COMPAT_MODES.join(', ')}`);
+  }
+  return value as CompatMode;
+}
+
+/** An explicit TIMEZONE wins; otherwise the preset's zone (DecisionRules' cloud evaluates in Europe/Prague). */
+function timeZone(source: Source, mode: CompatMode): string {
+  const value = raw(source, 'TIMEZONE') ?? (mode === 'decisionrules-cloud' ? 'Europe/Prague' : 'UTC');
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: value });
   } catch {
@@ -300,6 +316,7 @@ export function loadConfig(env: Source = process.env, overrides: Partial<Record<
   const source: Source = { ...env };
   for (const [name, value] of Object.entries(overrides)) if (value !== undefined) source[name] = value;
   const rate = raw(source, 'RATE_LIMIT_PER_SECOND');
+  const mode = compat(source);
   return {
     port: integer(source, 'PORT', 8080, 0, 65535),
     host: raw(source, 'HOST') ?? '0.0.0.0',
@@ -308,7 +325,9 @@ export function loadConfig(env: Source = process.env, overrides: Partial<Record<
     bodyLimitBytes: integer(source, 'BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024),
     bulkLimit: integer(source, 'BULK_LIMIT', 10000, 1),
     ruleTimeoutMs: integer(source, 'RULE_TIMEOUT_MS', 5000, 1),
-    timeZone: timeZone(source),
+    timeZone: timeZone(source, mode),
+    compat: mode,
+    arithmeticAssociativity: mode === 'decisionrules-cloud' ? 'right' : 'left',
     httpFunctions: {
       allow: allowedHosts(source),
       timeoutMs: integer(source, 'HTTP_FUNCTIONS_TIMEOUT_MS', 2000, 1),

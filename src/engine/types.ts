@@ -1,6 +1,8 @@
 // The engine's public contract. Every other module (service, CLI, HTTP, Kafka, benchmarks) codes against
 // these types only; the engine itself is pure: no I/O, no globals, the clock and every capability passed in.
 
+import type { Problem } from './errors.ts';
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 export const STRATEGIES = ['STANDARD', 'FIRST_MATCH', 'ARRAY', 'EVALUATE_ALL'] as const;
@@ -162,6 +164,11 @@ export interface CompiledRule {
   readonly dependencies: readonly RuleRef[];
   /** Present on lookup tables: LOOKUP_VALUE / LOOKUP_EXISTS functions read them directly. */
   readonly lookup?: LookupTableAccess;
+  /**
+   * Function cells that did not compile and evaluate as invalid (null / no match) instead of stopping the rule
+   * from loading (docs/decisions/tables-invalid-cells.md). Absent or empty when every cell compiled.
+   */
+  readonly warnings?: readonly Problem[];
   /** Internal: evaluate one input object. Use solve()/solveSync() from engine/index.ts. */
   evaluate(input: unknown, ctx: EvaluationContext): SolveResult | Promise<SolveResult>;
 }

@@ -90,6 +90,8 @@ export function compareLoose(left: unknown, right: unknown): number | undefined 
     const r = toNumber(right);
     return l < r ? -1 : l > r ? 1 : 0;
   }
+  // A number and a value that is not numeric cannot be ordered (docs/decisions/tables-mixed-comparison.md).
+  if (isNumeric(left) || isNumeric(right)) return undefined;
   if (isBooleanLike(left) && isBooleanLike(right)) return Number(toBoolean(left)) - Number(toBoolean(right));
   const l = String(left);
   const r = String(right);

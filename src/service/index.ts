@@ -31,7 +31,7 @@ export interface ServicesOptions {
   store: Store;
   log: ServiceLogger;
   clock?: Clock;
-  /** Defaults to the engine's compileRule with the configured time zone. */
+  /** Defaults to the engine's compileRule with the configured time zone and arithmetic grouping (COMPAT). */
   compile?: (document: Record<string, unknown>) => CompiledRule;
   /**
    * Defaults to the pool of script worker processes; pass a sandbox to run every space's scripts in it, or null
@@ -70,7 +70,7 @@ export class Services {
     this.metrics = new Metrics({ defaultMetrics: options.defaultMetrics });
     this.keys = new KeyService(store, this.clock);
     this.spaces = new SpaceService(store, this.clock);
-    const compile = options.compile ?? ((document: Record<string, unknown>) => compileRule(document, { timeZone: config.timeZone }));
+    const compile = options.compile ?? ((document: Record<string, unknown>) => compileRule(document, { timeZone: config.timeZone, arithmeticAssociativity: config.arithmeticAssociativity }));
     this.cache = new RuleCache(store, compile);
     this.audit = new AuditWriter(store.audits, config.audit, log, this.metrics);
     this.retention = new RetentionTask(store.audits, this.clock, config.audit.retentionIntervalMs, log);

@@ -89,7 +89,8 @@ test('< <= > >= order numbers, booleans and text (§2.7, §11 C1)', () => {
   assert.equal(check('>=', 'true', true), true);
   assert.equal(check('<', '9', '10'), false, 'numeric strings compare as numbers, not text');
   assert.equal(check('>', '9', '10'), true);
-  assert.equal(check('>', '5', 'abc'), true, 'a non-numeric value against a number compares as text ("abc" > "5")');
+  assert.equal(check('>', '5', 'abc'), false, 'text that is not numeric cannot be ordered against a number');
+  assert.equal(check('<', '5', 'abc'), false);
   assert.equal(check('<', '2', 10), false);
   assert.equal(check('>=', '-1.5', '-1.5'), true);
 });

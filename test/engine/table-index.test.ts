@@ -340,3 +340,28 @@ test('function conditions that can differ between rows still run in every row th
   assert.equal(second.calls.get(calcRead), 50, 'a calc variable to the left is recomputed per row');
   assert.deepEqual(run(calcTable, { country: 'GB', email: 'a@example.com' }).result, [{ row: 'other' }]);
 });
+
+test('text that is not numeric matches no numeric comparison, indexed or scanned; the index still narrows for it', () => {
+  const rows: RowSpec[] = [
+    { cells: { total: cond('>=', '100'), out: common('"big"') } },
+    { cells: { total: cond('<', '100'), out: common('"small"') } },
+    { cells: { total: cond('between', ['0', '50']), out: common('"low"') } },
+    { cells: { total: cond('notBetween', ['0', '50']), out: common('"outside"') } },
+    { cells: { total: cond('=', 'abc'), out: common('"text"') } },
+  ];
+  for (let i = 0; i < 60; i++) rows.push({ cells: { total: cond('=', String(1000 + i)), out: common(String(i)) } });
+  const doc = tableDoc({ columns: [{ id: 'total', kind: 'input', target: 'total' }, { id: 'out', kind: 'output', target: 'size' }], rows });
+  const indexed = compileTable(doc, { index: 'always' }) as DecisionTable;
+  const scanned = compileTable(doc, { index: 'off' });
+  for (const [total, expected] of [
+    ['abc', [{ size: 'text' }]],
+    [true, []],
+    ['150', [{ size: 'big' }, { size: 'outside' }]],
+    [20, [{ size: 'small' }, { size: 'low' }]],
+  ] as const) {
+    const input = { total };
+    assert.deepEqual(run(indexed, input).result, expected, JSON.stringify(total));
+    assert.deepEqual(run(scanned, input).result, expected, JSON.stringify(total));
+  }
+  assert.ok(indexed.rowsToVisit({ total: 'abc' }, context()) <= 2, 'non-numeric text uses the index (its text row and the notBetween wildcard) instead of a scan');
+});

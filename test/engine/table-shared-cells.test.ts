@@ -3,7 +3,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SharedCells } from '../../src/engine/table/shared-cells.ts';
-import { ValidationError } from '../../src/engine/errors.ts';
 import { common, compileTable, cond, fnCondition, run, tableDoc, type RowSpec } from './table-helpers.ts';
 
 test('cells share a compiled form only when type, operator, value and stringValue are exactly alike', () => {
@@ -39,20 +38,16 @@ test('cells share a compiled form only when type, operator, value and stringValu
   assert.equal(shared.get({ type: 'general', operator: 'IN', value: ['1', null] }), undefined, 'JSON would turn undefined into null');
 });
 
-test('a repeated cell with a problem is reported at every place it occurs', () => {
+test('a repeated cell that does not compile is reported at every place it occurs, and evaluates as no match', () => {
   const rows: RowSpec[] = [0, 1, 2].map((i) => ({ cells: { c: fnCondition('GT({a}, '), out: common(String(i)) } }));
+  rows.push({ cells: { c: cond('anything'), out: common('"other"') } });
   const doc = tableDoc({ columns: [{ id: 'c', kind: 'input', target: 'a' }, { id: 'out', kind: 'output', target: 'row' }], rows });
-  assert.throws(
-    () => compileTable(doc),
-    (error: unknown) => {
-      assert.ok(error instanceof ValidationError);
-      assert.deepEqual(
-        error.problems.map((problem) => problem.path),
-        [0, 1, 2].map((i) => `decisionTable.rows[${i}].cells[0].scalarCondition.stringValue`),
-      );
-      return true;
-    },
+  const table = compileTable(doc);
+  assert.deepEqual(
+    table.warnings?.map((problem) => problem.path),
+    [0, 1, 2].map((i) => `decisionTable.rows[${i}].cells[0].scalarCondition.stringValue`),
   );
+  assert.deepEqual(run(table, { a: 5 }).result, [{ row: 'other' }]);
 });
 
 test('rows sharing cells keep their own outputs, and object constants are handed out as copies', () => {

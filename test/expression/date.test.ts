@@ -1,7 +1,7 @@
 // Date and time functions, spec/rule-format.md §4.9.4 (examples assume Europe/Prague), §11 D4–D5.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { context, out } from './helpers.ts';
+import { context, out, raw } from './helpers.ts';
 
 const UTC = context({ timeZone: 'UTC' });
 
@@ -121,4 +121,23 @@ test('results do not depend on the process time zone', () => {
     if (original === undefined) delete process.env.TZ;
     else process.env.TZ = original;
   }
+});
+
+test('a zone designator right after a reference inside DATE reads as the text "{input}Z"', () => {
+  const vars = { input: '04/16/2024' };
+  assert.equal(out('DATE({input}Z)', vars), '2024-04-16T00:00');
+  assert.equal(out('DATE_FORMAT(DATE({input}Z), "DD-MM-YYYY")', vars), '16-04-2024');
+  assert.equal(out('DATE({input} Z)', vars), '2024-04-16T00:00');
+  assert.equal(out('DATE({input})', vars), '2024-04-15T22:00');
+  assert.equal(out('CONCAT({n}px, "!")', { n: 5 }), '5px!');
+  assert.equal(out('{a}-{b}x{c}', { a: 10, b: 'q', c: 'r' }), null); // 10 - "qxr": arithmetic on text is invalid
+});
+
+test('DATE of a number (unquoted 12/25/2021 is arithmetic) is invalid; epoch milliseconds need the "x" format', () => {
+  assert.equal(out('DATE(12/25/2021)'), null);
+  assert.equal(out('DATE(0)'), null);
+  assert.equal(out('DATE({ts})', { ts: 1710510160000 }), null);
+  assert.throws(() => raw('DATE(12/25/2021)'), { name: 'ExpressionError', message: /^DATE: the number .* is not a date text \(for epoch milliseconds use DATE\(value, "x"\)\)/ });
+  assert.equal(out('DATE({ts},"x")', { ts: 1710510160000 }), '2024-03-15T13:42');
+  assert.equal(out('DATE("12/25/2021")'), '2021-12-24T23:00');
 });

@@ -39,12 +39,16 @@ test('the SOLVE target may be any expression', async () => {
   assert.equal(await solveOut('SOLVE({data},{"group":"plant"},{"version":1,"path":"name"})', { data: 'plant-items-example' }), 'Monstera');
 });
 
-test('a missing rule or version gives null', async () => {
-  assert.equal(await solveOut('SOLVE("plant-items-example",{"group":"plant"},{"version":99})'), null);
+test('a missing rule or version gives {} (IS_NULL of it is true); a call that is itself invalid gives null', async () => {
+  assert.deepEqual(await solveOut('SOLVE("plant-items-example",{"group":"plant"},{"version":99})'), {});
+  assert.deepEqual(await solveOut('SOLVE("plant-items-example",{"group":"plant"},{"version":99,"path":"name"})'), {});
   assert.equal(await solveOut('IS_NULL(SOLVE("plant-items-example",{"group":"plant"},{"version":99}))'), true);
-  assert.equal(await solveOut('SOLVE("no-such-rule",{})'), null);
-  assert.equal(await solveOut('SOLVE("plant-items-example",{"group":"plant"})', {}, context()), null);
-  assert.equal(await solveOut('SOLVE(5.5,{})'), null);
+  assert.equal(await solveOut('IS_NULL({})'), true);
+  assert.equal(await solveOut('NVL(SOLVE("plant-items-example",{},{"version":99}),"none")'), 'none');
+  assert.deepEqual(await solveOut('SOLVE("no-such-rule",{})'), {});
+  assert.deepEqual(compileExpressionText('SOLVE("no-such-rule",{})', 'x').evaluateOutput(scopeOf(), ctx()), {});
+  assert.equal(await solveOut('SOLVE("plant-items-example",{"group":"plant"})', {}, context()), null); // no rules to call: invalid
+  assert.deepEqual(await solveOut('SOLVE(5.5,{})'), {}); // a rule id "5.5" that does not exist
   assert.equal(await solveOut('SOLVE("plant-items-example",{},"not options")'), null);
 });
 

@@ -219,3 +219,25 @@ test('a function output that fails yields null and a failing function condition 
   assert.deepEqual(solveSync(rule, { number: 'a' }, options).result, [{ sum: null }]);
   assert.deepEqual(solveSync(rule, { number: 4 }, options).result, [{ sum: 10 }, { sum: 'big' }]);
 });
+
+test('a cell that does not compile does not stop the rule: it is null (or no match), with its problem kept', async () => {
+  const doc = table({
+    name: 'Dates',
+    columns: [
+      { id: 'c', kind: 'input', target: 'any' },
+      { id: 'bad', kind: 'output', target: 'bad' },
+      { id: 'good', kind: 'output', target: 'good' },
+      { id: 'zoned', kind: 'output', target: 'zoned' },
+    ],
+    rows: [
+      { c: when('anything'), bad: fx('DATE_FORMAT(DATE({input}, "DD-MM-YYYY")'), good: fx('10 - 5 - 2'), zoned: fx('DATE_FORMAT(DATE({input}Z), "DD-MM-YYYY")') },
+      { c: whenFx('GT({input},'), bad: fx('"never"'), good: fx('"never"'), zoned: fx('"never"') },
+    ],
+  });
+  const rule = compileRule(doc);
+  assert.deepEqual(rule.warnings?.map((w) => w.path), ['decisionTable.rows[0].cells[1].outputScalarValue.stringValue', 'decisionTable.rows[1].cells[0].scalarCondition.stringValue']);
+  const { result, trace } = await solve(rule, { input: '04/16/2024' }, { trace: true, now: 0 });
+  assert.deepEqual(result, [{ bad: null, good: 3, zoned: '16-04-2024' }]);
+  const second = (trace as { conditions: { evaluationError?: string }[] }[])[1]!.conditions[0]!;
+  assert.match(second.evaluationError ?? '', /^does not compile: decisionTable\.rows\[1\]\.cells\[0\]\.scalarCondition\.stringValue: /);
+});

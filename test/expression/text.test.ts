@@ -91,8 +91,22 @@ test('REPLACE replaces globally for a plain pattern and supports $n', () => {
 test('SPLIT', () => {
   assert.deepEqual(out('SPLIT("Hello, World!","ll")'), ['He', 'o, World!']);
   assert.deepEqual(out('SPLIT("Hello, World!",RE("[A-Z]","g"))'), ['', 'ello, ', 'orld!']);
-  assert.deepEqual(out('SPLIT("1.5.2",".")'), ['1', '5', '2']);
   assert.equal(out('SPLIT("a",{o})', { o: { a: 1 } }), null);
+});
+
+test('SPLIT: a plain text separator is a regular expression with the global flag, as DecisionRules documents', () => {
+  assert.deepEqual(out('SPLIT("Hello, World! Hello","l{2}")'), ['He', 'o, World! He', 'o']);
+  assert.deepEqual(out('SPLIT({t},{sep})', { t: 'a1b22c', sep: '[0-9]+' }), ['a', 'b', 'c']);
+  assert.deepEqual(out('SPLIT("1.5.2","\\.")'), ['1', '5', '2']); // a literal dot is escaped, as in any pattern
+  assert.deepEqual(out('SPLIT("1.5.2",".")'), ['', '', '', '', '', '']);
+  assert.deepEqual(out('SPLIT("a, b",", ")'), ['a', 'b']);
+  assert.deepEqual(out('SPLIT("abc","")'), ['a', 'b', 'c']);
+});
+
+test('SPLIT with an invalid pattern is an invalid cell naming the function and the pattern, not a crash', () => {
+  assert.equal(out('SPLIT("a(b","(")'), null);
+  assert.throws(() => raw('SPLIT("a(b","(")'), { name: 'ExpressionError', message: /SPLIT: invalid regular expression "\(": / });
+  assert.equal(out('SPLIT("a[b",{sep})', { sep: '[' }), null);
 });
 
 test('TEXT returns the raw source of its argument', () => {

@@ -73,3 +73,18 @@ test('each bad value is refused with one line naming the variable', () => {
     );
   }
 });
+
+test('COMPAT=decisionrules-cloud sets Europe/Prague and right-grouped arithmetic; an explicit TIMEZONE wins', () => {
+  const plain = loadConfig({});
+  assert.equal(plain.compat, 'default');
+  assert.equal(plain.timeZone, 'UTC');
+  assert.equal(plain.arithmeticAssociativity, 'left');
+  const cloud = loadConfig({ COMPAT: 'decisionrules-cloud' });
+  assert.equal(cloud.compat, 'decisionrules-cloud');
+  assert.equal(cloud.timeZone, 'Europe/Prague');
+  assert.equal(cloud.arithmeticAssociativity, 'right');
+  const zoned = loadConfig({ COMPAT: 'decisionrules-cloud', TIMEZONE: 'America/New_York' });
+  assert.equal(zoned.timeZone, 'America/New_York');
+  assert.equal(zoned.arithmeticAssociativity, 'right');
+  assert.throws(() => loadConfig({ COMPAT: 'decisionrules' }), (error: unknown) => error instanceof ConfigError && error.variable === 'COMPAT' && /decisionrules-cloud/.test(error.message));
+});

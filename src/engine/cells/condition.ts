@@ -5,6 +5,7 @@ import type { Problem } from '../errors.ts';
 import { ValidationError } from '../errors.ts';
 import {
   compileStoredExpression,
+  invalidExpression,
   type CompiledExpression,
   type ConditionOutcome,
   type ExpressionCompileOptions,
@@ -31,6 +32,23 @@ export interface CellEnvironment {
   readonly expressionOptions?: ExpressionCompileOptions;
   /** The expression compiler for function cells; compileStoredExpression unless a test supplies a double. */
   readonly compileExpression?: (stored: StoredExpression, where: string, options?: ExpressionCompileOptions) => CompiledExpression;
+  /**
+   * Where function cells that do not compile are reported when the rule should load anyway: such a cell then
+   * evaluates as invalid (docs/decisions/tables-invalid-cells.md). Without it they are problems of the rule.
+   */
+  readonly warnings?: Problem[];
+}
+
+/** A function cell that did not compile: a warning and an invalid expression, or (without warnings) problems. */
+export function uncompiledCell(error: unknown, stored: Record<string, unknown>, where: string, env: CellEnvironment, problems: Problem[]): CompiledExpression | undefined {
+  const found = error instanceof ValidationError ? error.problems : [{ path: where, message: error instanceof Error ? error.message : String(error) }];
+  if (!env.warnings) {
+    problems.push(...found);
+    return undefined;
+  }
+  env.warnings.push(...found);
+  const source = typeof stored.stringValue === 'string' ? stored.stringValue : JSON.stringify(stored.value ?? null);
+  return invalidExpression(source, `does not compile: ${found.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
 }
 
 /** One evaluation, explained for the debug trace (§10.1). */
@@ -216,9 +234,8 @@ function functionCondition(cell: Record<string, unknown>, where: string, env: Ce
   try {
     expression = (env.compileExpression ?? compileStoredExpression)({ stringValue: cell.stringValue, value: cell.value }, where, env.expressionOptions);
   } catch (error) {
-    if (error instanceof ValidationError) problems.push(...error.problems);
-    else problems.push({ path: where, message: error instanceof Error ? error.message : String(error) });
-    return neverCondition('function');
+    const invalid = uncompiledCell(error, cell, where, env, problems);
+    return invalid ? new FunctionCondition(invalid) : neverCondition('function');
   }
   return new FunctionCondition(expression);
 }

@@ -111,24 +111,29 @@ export function equalsPrepared(left: unknown, p: PreparedOperand): boolean {
 
 /**
  * compareLoose(left, operand) as a number: negative, zero or positive; NaN when the two cannot be ordered (left
- * missing, null, or an object; operand an object). Every `<`/`>` test on NaN is false, which is what §2.8 asks of
+ * missing, null, or an object; operand an object; one side numeric and the other not). Every `<`/`>` test on NaN is false, which is what §2.8 asks of
  * a missing value.
  */
 export function compareToPrepared(left: unknown, p: PreparedOperand): number {
   if (p.isObject || p.missing) return Number.NaN;
+  // A number and a value that is not numeric cannot be ordered: `"abc" >= 100` is false, and so is
+  // `"abc" < 100` (docs/decisions/tables-mixed-comparison.md).
   switch (typeof left) {
     case 'number':
-      if (Number.isFinite(left) && p.numeric) return left < p.num ? -1 : left > p.num ? 1 : 0;
-      return compareText(String(left), p.text);
+      if (!Number.isFinite(left)) return p.numeric ? Number.NaN : compareText(String(left), p.text);
+      return p.numeric ? (left < p.num ? -1 : left > p.num ? 1 : 0) : Number.NaN;
     case 'string':
-      if (p.numeric && isNumericText(left)) {
+      if (isNumericText(left)) {
+        if (!p.numeric) return Number.NaN;
         const n = Number(left);
         return n < p.num ? -1 : n > p.num ? 1 : 0;
       }
+      if (p.numeric) return Number.NaN;
       if (p.bool >= 0 && (left === 'true' || left === 'false')) return (left === 'true' ? 1 : 0) - p.bool;
       return compareText(left, p.text);
     case 'boolean':
       if (p.bool >= 0) return (left ? 1 : 0) - p.bool;
+      if (p.numeric) return Number.NaN;
       return compareText(String(left), p.text);
     case 'object':
     case 'undefined':

@@ -2,10 +2,9 @@
 // references, cast by JSON parsing; function values go through the expression language, which applies its own
 // output casting.
 import type { Problem } from '../errors.ts';
-import { ValidationError } from '../errors.ts';
 import { castSimpleValueText, compileStoredExpression, type CompiledExpression, type Scope } from '../expression/index.ts';
 import type { EvaluationContext, RuleRef } from '../types.ts';
-import type { CellEnvironment } from './condition.ts';
+import { uncompiledCell, type CellEnvironment } from './condition.ts';
 import { cloneJson } from './output-layout.ts';
 import { compileTemplate, type CompiledTemplate } from './references.ts';
 
@@ -113,9 +112,8 @@ function expressionValue(cell: Record<string, unknown>, where: string, env: Cell
     const compile = env.compileExpression ?? compileStoredExpression;
     return new ExpressionValue(compile({ stringValue: cell.stringValue, value: cell.value }, where, env.expressionOptions));
   } catch (error) {
-    if (error instanceof ValidationError) problems.push(...error.problems);
-    else problems.push({ path: where, message: error instanceof Error ? error.message : String(error) });
-    return constantValue(null);
+    const invalid = uncompiledCell(error, cell, where, env, problems);
+    return invalid ? new ExpressionValue(invalid) : constantValue(null);
   }
 }
 

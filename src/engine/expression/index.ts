@@ -10,7 +10,7 @@ import { SyntaxProblem, lineAndColumn } from './lexer.ts';
 import { parseExpression } from './parser.ts';
 import { readStoredValue } from './stored-ast.ts';
 import { printExpression } from './print.ts';
-import { compileAst } from './compile.ts';
+import { compileAst, ExpressionError } from './compile.ts';
 
 export type {
   Scope,
@@ -80,6 +80,28 @@ export function compileStoredExpression(
     if (error instanceof SyntaxProblem) throw new ValidationError([{ path: `${where}.value`, message: error.reason }]);
     throw error;
   }
+}
+
+/**
+ * A cell expression that did not compile (docs/decisions/tables-invalid-cells.md): it evaluates as invalid, so
+ * the cell is null / its condition false with `message` in traces, and the rest of the rule still solves.
+ */
+export function invalidExpression(source: string, message: string): CompiledExpression {
+  const outcome = { matched: false, error: message };
+  const fail = (): never => {
+    throw new ExpressionError(message, source);
+  };
+  return {
+    source,
+    async: false,
+    ruleRefs: [],
+    evaluateOutput: () => null,
+    evaluateOutputAsync: () => Promise.resolve(null),
+    evaluateCondition: () => outcome,
+    evaluateConditionAsync: () => Promise.resolve(outcome),
+    evaluateRaw: fail,
+    evaluateRawAsync: () => Promise.reject(new ExpressionError(message, source)),
+  };
 }
 
 function isStoredAst(value: unknown): boolean {

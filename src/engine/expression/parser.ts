@@ -190,7 +190,7 @@ class Parser {
       return inner;
     }
     if (c === '"' || c === "'") return this.parseString(cx);
-    if (c === '{') return this.parseBrace();
+    if (c === '{') return this.textAfterReference(this.parseBrace(), cx);
     if (c === '[') return this.parseArray();
     if (c === ')' || c === ',' || c === '*' || c === '/' || c === '%' || c === '}' || c === ']') this.unexpected();
     if (c === ':' && cx.colonEndsWords) this.unexpected();
@@ -205,6 +205,44 @@ class Parser {
     if (word === 'false') return { kind: 'literal', value: false, pos };
     if (word === 'null') return { kind: 'literal', value: null, pos };
     return { kind: 'literal', value: word, pos };
+  }
+
+  /**
+   * A reference followed by a bare word is text with the reference interpolated, as a bare word holding `{x}`
+   * is in DecisionRules: `DATE({input}Z)` reads `"{input}Z"`, `{n} px` is `"{n} px"` (the space kept).
+   * Further references and words may follow: `{a}x{b}y`.
+   */
+  private textAfterReference(node: Node, cx: Context): Node {
+    if (node.kind !== 'var' || !this.wordFollows(cx)) return node;
+    const s = this.scanner;
+    const parts: (string | VarRef)[] = [{ path: node.path, segments: node.segments }];
+    let text = `{${node.path}}`;
+    let gap = s.pos;
+    for (;;) {
+      if (this.wordFollows(cx)) {
+        s.skipWhitespace();
+        const word = s.source.slice(gap, s.pos) + s.readWord(cx.colonEndsWords);
+        parts.push(word);
+        text += word;
+      } else if (s.peek() === '{') {
+        const close = s.findClosing('{', '}', s.pos);
+        const inner = close < 0 ? '' : s.source.slice(s.pos + 1, close);
+        if (!isVariablePath(inner)) break;
+        const path = normaliseVariablePath(inner);
+        parts.push({ path, segments: parsePath(path) });
+        text += `{${path}}`;
+        s.pos = close + 1;
+      } else break;
+      gap = s.pos;
+    }
+    return { kind: 'interpolated', parts, text, pos: node.pos };
+  }
+
+  /** True when the next significant character starts a bare word (not an operator, delimiter or quote). */
+  private wordFollows(cx: Context): boolean {
+    const c = this.scanner.peekSignificant();
+    if (c === undefined || c === '"' || c === "'" || (cx.colonEndsWords && c === ':')) return false;
+    return !'*/+-(),%{}[]'.includes(c);
   }
 
   private parseString(cx: Context): Node {

@@ -14,8 +14,8 @@
 // cell passes, in row order. The table then evaluates only the candidate rows, with every condition checked as
 // usual, so results, row order, ELSE and include/exclude behave exactly as in a scan (ELSE cells are wildcards,
 // and rows left out could not have matched, so "an earlier row matched" is unchanged). A column is left out of a solve
-// when the value's kind makes the index unsafe (objects; non-numeric text against ranges, which compare as
-// strings) or when include/exclude options skip it.
+// when the value's kind makes the index unsafe (objects, non-finite numbers against ranges) or when include/exclude
+// options skip it. Text that is not numeric and booleans pass no numeric range (tables-mixed-comparison.md).
 import type { CompiledCondition } from '../cells/condition.ts';
 import type { ConditionStep } from './evaluate.ts';
 import { isNumericText, prepareOperand } from '../cells/operands.ts';
@@ -96,13 +96,11 @@ class ColumnIndex {
           const n = Number(left);
           hash = this.numbers.get(n) ?? EMPTY;
           range = this.rangeRows(n);
-        } else if (this.range) return false;
-        else if (left === 'true') hash = this.trues;
+        } else if (left === 'true') hash = this.trues; // text that is not numeric passes no numeric range
         else if (left === 'false') hash = this.falses;
         else hash = this.texts.get(left) ?? EMPTY;
         break;
       case 'boolean':
-        if (this.range) return false;
         hash = left ? this.trues : this.falses;
         break;
       case 'object':

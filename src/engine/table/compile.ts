@@ -44,6 +44,8 @@ export function compileDecisionTableWith(
   tableOptions: TableCompileOptions = {},
 ): CompiledRule {
   const problems: Problem[] = [];
+  // Function cells that do not compile become invalid cells (docs/decisions/tables-invalid-cells.md).
+  const warnings: Problem[] = [];
   const model = readTableModel(document, problems);
   const variables = ruleVariablesOf(document.userVariables);
   const zone = options.timeZone;
@@ -77,6 +79,7 @@ export function compileDecisionTableWith(
       resolveStatic: staticResolver(variables, shadowed),
       expressionOptions,
       compileExpression: tableOptions.compileExpression,
+      warnings,
     });
     if (column.kind === 'input') conditionColumns.push(conditionColumn(column, conditionColumns.length, calcsLeft, calcIndex, variables));
     else if (column.kind === 'calc') calcSeen.add(column.target);
@@ -103,7 +106,7 @@ export function compileDecisionTableWith(
       if (step === undefined) {
         const cellWhere = cell ? `${rowPath(rowModel)}.cells[${cellPosition(rowModel, cell)}]` : rowPath(rowModel);
         const env = environments.get(column.id)!;
-        const problemsBefore = problems.length;
+        const problemsBefore = problems.length + warnings.length;
         if (column.kind === 'input') {
           const conditionColumn = conditionOf.get(column.id)!;
           const condition = stored === undefined ? anythingCondition() : compileCondition(stored, `${cellWhere}.scalarCondition`, env, problems);
@@ -120,7 +123,7 @@ export function compileDecisionTableWith(
           dependencies.set(`${ref.idOrAlias}\u0000${ref.version ?? ''}`, ref);
         }
         // A cell with problems is compiled again wherever it repeats, so every place is reported.
-        if (problems.length === problemsBefore) shared[c]!.set(stored, step);
+        if (problems.length + warnings.length === problemsBefore) shared[c]!.set(stored, step);
       }
       steps[c] = step;
     }
@@ -149,6 +152,7 @@ export function compileDecisionTableWith(
     calcIndex,
     dependencies: [...dependencies.values()],
     memoCount,
+    warnings,
   });
 }
 

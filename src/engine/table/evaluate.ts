@@ -4,6 +4,7 @@
 // emit prebuilt constant values; other rows run their cells in column order against a RuleScope, so calc
 // variables and earlier outputs are visible to the columns on their right. Nothing right of a failed condition
 // runs, except under EVALUATE_ALL, which evaluates every cell of every active row.
+import type { Problem } from '../errors.ts';
 import { TimeoutError } from '../errors.ts';
 import type { CompiledRule, EvaluationContext, Json, RuleRef, SolveResult, Strategy } from '../types.ts';
 import { getBelow, type PathSegment } from '../path.ts';
@@ -104,6 +105,8 @@ export interface DecisionTableParts extends RuleIdentity {
   readonly dependencies: readonly RuleRef[];
   /** Memo slots of repeatable function cells (ConditionStep.memo). */
   readonly memoCount: number;
+  /** Function cells that did not compile (CompiledRule.warnings). */
+  readonly warnings?: readonly Problem[];
 }
 
 const NO_MEMO: (boolean | undefined)[] = [];
@@ -194,6 +197,7 @@ export class DecisionTable implements CompiledRule {
   readonly name: string;
   readonly async: boolean;
   readonly dependencies: readonly RuleRef[];
+  readonly warnings: readonly Problem[];
   private readonly columns: readonly ConditionColumn[];
   private readonly calcCount: number;
   private readonly calcIndex: ReadonlyMap<string, number>;
@@ -221,6 +225,7 @@ export class DecisionTable implements CompiledRule {
     this.index = parts.index;
     this.variables = parts.variables;
     this.dependencies = parts.dependencies;
+    this.warnings = parts.warnings ?? [];
     this.async = parts.rows.some((row) => row.async);
     this.inputColumns = parts.conditionColumns.filter((column) => column.left.kind !== 'calc');
     this.memoCount = parts.memoCount;

@@ -39,6 +39,8 @@ export function compileDecisionTreeWith(document: Record<string, unknown>, optio
     resolveStatic: staticResolver(variables, (ref) => outputSegments.some((segments) => pathsOverlap(segments, ref.segments))),
     expressionOptions: { associativity: options.arithmeticAssociativity },
     compileExpression: treeOptions.compileExpression,
+    // Function cells that do not compile become invalid cells (docs/decisions/tables-invalid-cells.md).
+    warnings: [],
   };
   const refs: RuleRef[] = [];
   const compiler: NodeCompiler = { problems, env, variables, slotByPath, refs, async: false };
@@ -52,6 +54,7 @@ export function compileDecisionTreeWith(document: Record<string, unknown>, optio
     variables,
     async: compiler.async,
     dependencies: dedupeRefs(refs),
+    warnings: env.warnings ?? [],
   });
 }
 

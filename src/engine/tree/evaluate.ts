@@ -2,6 +2,7 @@
 // (conditions ANDed, logic_or = OR of its logic_group children, a group = AND); an ELSE runs when no IF since
 // the previous ELSE of the same list fired (§11 Tr1); THEN writes its results, a later write of the same path
 // winning ("the lowest THEN wins").
+import type { Problem } from '../errors.ts';
 import { TimeoutError } from '../errors.ts';
 import type { CompiledRule, EvaluationContext, Json, RuleRef, SolveResult } from '../types.ts';
 import type { RuleIdentity } from '../rule-identity.ts';
@@ -45,6 +46,8 @@ export interface DecisionTreeParts extends RuleIdentity {
   readonly variables: ReadonlyMap<string, unknown>;
   readonly async: boolean;
   readonly dependencies: readonly RuleRef[];
+  /** Function cells that did not compile (CompiledRule.warnings). */
+  readonly warnings?: readonly Problem[];
 }
 
 interface Walk {
@@ -65,6 +68,7 @@ export class DecisionTree implements CompiledRule {
   readonly name: string;
   readonly async: boolean;
   readonly dependencies: readonly RuleRef[];
+  readonly warnings: readonly Problem[];
   private readonly blocks: readonly BlockNode[];
   private readonly layout: OutputLayout;
   private readonly variables: ReadonlyMap<string, unknown>;
@@ -78,6 +82,7 @@ export class DecisionTree implements CompiledRule {
     this.layout = parts.layout;
     this.variables = parts.variables;
     this.async = parts.async;
+    this.warnings = parts.warnings ?? [];
     this.dependencies = parts.dependencies;
   }
 

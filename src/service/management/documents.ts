@@ -24,8 +24,9 @@ export function problemsOf(document: RuleDocument, compile: RuleCompiler): Probl
   const problems = validateRuleDocument(document);
   if (problems.length > 0 || UNSOLVABLE_TYPES.has(String(document.type))) return problems;
   try {
-    compile(document);
-    return [];
+    // A function cell that does not compile only makes that cell invalid when solving (CompiledRule.warnings,
+    // docs/decisions/tables-invalid-cells.md); writes still refuse it, so nothing invalid is stored.
+    return [...(compile(document).warnings ?? [])];
   } catch (err) {
     if (err instanceof ValidationError) return err.problems;
     if (err instanceof RuleError) return [{ path: '', message: err.message }];

@@ -200,7 +200,11 @@ export const dateFunctions: FunctionDef[] = [
     impl: ([value, format, floor], f) => {
       const zone = f.ctx.timeZone;
       let instant: number;
-      if (format === undefined || format === null || format === '') instant = readInstant(value, zone, 'DATE');
+      if (format === undefined || format === null || format === '') {
+        // DATE reads text (§4.9.4); epoch milliseconds need the "x" format (docs/decisions/dates-date-of-a-number.md)
+        if (typeof value === 'number') invalid(`DATE: the number ${describe(value)} is not a date text (for epoch milliseconds use DATE(value, "x"))`);
+        instant = readInstant(value, zone, 'DATE');
+      }
       else {
         if (typeof format !== 'string') invalid(`DATE: ${describe(format)} is not a format`);
         if (typeof value !== 'string' && typeof value !== 'number') invalid(`DATE: ${describe(value)} is not a date text`);

@@ -88,6 +88,10 @@ function prepareSolve(args: unknown[], f: Frame, mode: 'sync' | 'async'): Prepar
   };
 }
 
+/**
+ * A rule or version that does not exist answers `{}`, as DecisionRules' own exported self-checking rules show (a
+ * fresh object each time; `IS_NULL({})` is true). docs/decisions/expressions-integration-functions.md
+ */
 function shapeResult(result: SolveResult, path: PathSegment[] | undefined): unknown {
   if (!path) return result.result;
   return result.result.length === 0 ? null : pick(result.result[0], path);
@@ -105,7 +109,7 @@ const SOLVE: EagerFunction = {
   contextual: true,
   impl(args, f) {
     const call = prepareSolve(args, f, 'sync');
-    if (!call.compiled) return null;
+    if (!call.compiled) return {};
     const cache = cacheOf(f.ctx);
     if (call.key !== undefined && cache.has(call.key)) return cloneJson(cache.get(call.key));
     if (call.compiled.async) {
@@ -122,7 +126,7 @@ const SOLVE: EagerFunction = {
   },
   async implAsync(args, f) {
     const call = prepareSolve(args, f, 'async');
-    if (!call.compiled) return null;
+    if (!call.compiled) return {};
     const compiled = call.compiled;
     const cache = cacheOf(f.ctx);
     let pending = call.key === undefined ? undefined : (cache.get(call.key) as Promise<unknown> | undefined);

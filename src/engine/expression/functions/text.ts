@@ -166,7 +166,8 @@ export const textFunctions: FunctionDef[] = [
     },
   },
   {
-    // JavaScript split: a plain text separator is literal, a RE value is a pattern
+    // JavaScript split; as in DecisionRules a plain text separator is a pattern with the global flag (`"l{2}"`,
+    // `"\\."` for a literal dot), a RE value is used as is (docs/decisions/expressions-split-separator.md)
     kind: 'eager',
     name: 'SPLIT',
     min: 2,
@@ -175,7 +176,7 @@ export const textFunctions: FunctionDef[] = [
       const text = toText(s);
       if (separator instanceof RegExp) return text.split(separator);
       if (separator === null || typeof separator === 'object') invalid(`SPLIT: ${describe(separator)} is not a separator`);
-      return text.split(toText(separator));
+      return text.split(compilePattern(toText(separator), 'g', 'SPLIT'));
     },
   },
   {
