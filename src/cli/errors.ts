@@ -2,6 +2,7 @@
 // (docs/decisions/cli-exit-codes.md). Commands throw these; main.ts turns every error into its line and code.
 import { CommanderError } from 'commander';
 import { LimitError, RuleError, TimeoutError, ValidationError } from '../engine/errors.ts';
+import { DatabaseSetupError } from '../store/ports.ts';
 
 export const EXIT_OK = 0;
 /** The rule, the input, or a file they come from is wrong. */
@@ -40,7 +41,7 @@ export function describeFailure(error: unknown): Failure {
     return { exitCode: EXIT_USAGE, line: undefined };
   }
   if (error instanceof UsageError) return { exitCode: EXIT_USAGE, line: `verdict: ${error.message}` };
-  if (error instanceof InputError || error instanceof ValidationError || error instanceof RuleError || error instanceof TimeoutError || error instanceof LimitError) {
+  if (error instanceof InputError || error instanceof DatabaseSetupError || error instanceof ValidationError || error instanceof RuleError || error instanceof TimeoutError || error instanceof LimitError) {
     return { exitCode: EXIT_FAILURE, line: `verdict: ${oneLine(error.message)}` };
   }
   const message = error instanceof Error ? error.message : String(error);

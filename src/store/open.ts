@@ -9,6 +9,7 @@ import { LocalChangeFeed, PostgresChangeFeed, SqliteChangeFeed } from './change-
 import type { FeedLogger } from './change-feed.ts';
 import { KyselyStore } from './kysely-store.ts';
 import { migrateToLatest } from './migrations.ts';
+import { ensurePostgresDatabase } from './postgres-database.ts';
 import type { Database } from './schema.ts';
 
 export interface OpenStoreOptions {
@@ -53,6 +54,7 @@ async function openSqlite(path: string, options: OpenStoreOptions): Promise<Kyse
 }
 
 async function openPostgres(url: string, options: OpenStoreOptions): Promise<KyselyStore> {
+  if (await ensurePostgresDatabase(url)) options.log?.info({ database: new pg.Client({ connectionString: url }).database }, 'created the database named in DATABASE_URL');
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
   // An idle pooled connection that breaks must not crash the process; the next query reconnects.
   pool.on('error', (err) => options.log?.warn({ err: err.message }, 'idle database connection failed'));

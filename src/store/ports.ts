@@ -236,3 +236,11 @@ export class ConflictError extends Error {
     this.name = 'ConflictError';
   }
 }
+
+/** The configured database cannot be reached or created; the message is the whole story for the operator. */
+export class DatabaseSetupError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DatabaseSetupError';
+  }
+}

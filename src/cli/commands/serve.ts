@@ -91,7 +91,9 @@ async function serve(config: Config): Promise<void> {
         },
       );
     };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
+    // `on`, not `once`: Ctrl-C under a wrapper (npm, bin/verdict.js on an older Node) delivers SIGINT twice, from
+    // the terminal and forwarded; the second must not kill the process mid-shutdown. The timer above still ends it.
+    process.on('SIGTERM', () => stop('SIGTERM'));
+    process.on('SIGINT', () => stop('SIGINT'));
   });
 }

@@ -1,0 +1,86 @@
+// `./dev start` stops its server when its PID gets SIGTERM or SIGINT (Ctrl-C): the process the README's user
+// sees is the server itself, so nothing keeps serving the port afterwards (no node orphaned under a dead npm).
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { sqliteBackend } from '../store/backends.ts';
+import type { Backend } from '../store/backends.ts';
+import { call, eventually } from './harness.ts';
+import { ROOT, processesWithEnv, runCli, spawnUntilListening } from './process.ts';
+
+/** Whether anything still answers HTTP at `url`. */
+async function answers(url: string): Promise<boolean> {
+  try {
+    await fetch(`${url}/health-check`, { signal: AbortSignal.timeout(2000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('./dev start', () => {
+  let backend: Backend;
+  before(() => {
+    backend = sqliteBackend();
+  });
+  after(() => backend.cleanup());
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    test(`${signal} to the PID of ./dev start stops the server and leaves no process behind`, { timeout: 60_000 }, async () => {
+      const env = { ...process.env, DATABASE_URL: backend.url, VERDICT_SEED_EXAMPLES: 'false' };
+      const dev = await spawnUntilListening(join(ROOT, 'dev'), ['start'], env);
+      try {
+        assert.equal(await answers(dev.url), true, `the server did not answer at ${dev.url}`);
+        assert.ok(processesWithEnv('DATABASE_URL', backend.url).length > 0, 'the server process is not visible in /proc');
+        const exited = once(dev.child, 'exit');
+        dev.child.kill(signal);
+        const [code] = (await exited) as [number | null];
+        assert.equal(code, 0, `./dev start exited with ${code} on ${signal}\nstderr:\n${dev.stderr()}`);
+        assert.match(dev.stdout(), /"msg":"stopped"/, 'the server did not shut down gracefully');
+        assert.equal(await answers(dev.url), false, `${dev.url} still answers after ${signal}`);
+        await eventually(async () => (processesWithEnv('DATABASE_URL', backend.url).length === 0 ? true : undefined)).catch(() => {
+          assert.fail(`processes still running with DATABASE_URL=${backend.url}: ${processesWithEnv('DATABASE_URL', backend.url).join(', ')}`);
+        });
+      } finally {
+        await dev.stop();
+      }
+    });
+  }
+
+  test('Ctrl-C under a wrapper delivers SIGINT twice (terminal and forwarded): the in-flight request still finishes', { timeout: 60_000 }, async () => {
+    const env = { ...process.env, DATABASE_URL: backend.url, VERDICT_SEED_EXAMPLES: 'false', RULE_TIMEOUT_MS: '3000' };
+    const dev = await spawnUntilListening(join(ROOT, 'dev'), ['start'], env);
+    const dir = mkdtempSync(join(tmpdir(), 'verdict-slow-'));
+    try {
+      // The earlier tests created the space "default"; a fresh key of it solves the slow script rule.
+      const key = await runCli(['key', 'create', '--space', 'default', '--type', 'solver', '--json'], { DATABASE_URL: backend.url });
+      assert.equal(key.code, 0, key.stderr);
+      const { key: solverKey } = JSON.parse(key.stdout) as { key: string };
+      const rule = { name: 'Slow', type: 'complex-rule', status: 'published', ruleAlias: 'slow', inputSchema: {}, outputSchema: {}, script: 'const end = Date.now() + (input.busyMs || 0); while (Date.now() < end) {} return {done: true};' };
+      writeFileSync(join(dir, 'slow.json'), JSON.stringify(rule));
+      const imported = await runCli(['import', join(dir, 'slow.json'), '--space', 'default'], { DATABASE_URL: backend.url });
+      assert.equal(imported.code, 0, imported.stderr);
+      await eventually(async () => ((await call(dev.url, 'POST', '/rule/solve/slow', { key: solverKey, body: { data: {} } })).status === 200 ? true : undefined), 3000);
+
+      const inFlight = call(dev.url, 'POST', '/rule/solve/slow', { key: solverKey, body: { data: { busyMs: 1000 } } });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const exited = once(dev.child, 'exit');
+      dev.child.kill('SIGINT');
+      // The second arrives while the server waits for the request (two sent at once would merge into one signal).
+      await eventually(async () => (/"msg":"shutting down"/.test(dev.stdout()) ? true : undefined));
+      dev.child.kill('SIGINT');
+      const reply = await inFlight;
+      assert.equal(reply.status, 200, reply.text);
+      assert.deepEqual(reply.json, [{ done: true }]);
+      const [code, signal] = (await exited) as [number | null, NodeJS.Signals | null];
+      assert.deepEqual({ code, signal }, { code: 0, signal: null }, dev.stderr());
+      assert.match(dev.stdout(), /"msg":"stopped"/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await dev.stop();
+    }
+  });
+});
