@@ -72,6 +72,11 @@ export interface CompiledScriptHandle {
 }
 export interface ScriptCall {
   input: unknown;
+  /**
+   * The input as JSON text already checked against the sandbox's data limits (a script worker receives it so from
+   * its supervisor); when present the sandbox uses it as is instead of serialising and checking `input` again.
+   */
+  inputJson?: string;
   ruleVariables: Record<string, unknown>;
   /** DR.solve(...) from inside the script. */
   solve: (idOrAlias: string, data: unknown, version?: number, strategy?: string) => Promise<unknown>;

@@ -60,7 +60,9 @@ async function onRun(message: RunMessage): Promise<void> {
   const nested = running > 0;
   running++;
   const call: ScriptCall = {
-    input: JSON.parse(message.inputJson),
+    // Checked and serialised once, by the supervisor: passed into the isolate as the text it already is.
+    input: undefined,
+    inputJson: message.inputJson,
     ruleVariables: message.ruleVariables,
     solve: (idOrAlias, data, version, strategy) => ask({ type: 'solve', run: message.run, idOrAlias, data, version, strategy }),
     http: message.httpEnabled

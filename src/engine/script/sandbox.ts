@@ -51,7 +51,7 @@ export function createScriptSandbox(options: ScriptSandboxOptions = {}): ScriptS
     const started = Date.now();
     const deadline = Number.isFinite(call.deadline) ? call.deadline : started + defaultTimeoutMs;
     const timeoutMs = call.timeoutMs ?? (Number.isFinite(call.deadline) ? undefined : defaultTimeoutMs);
-    const inputJson = inputText(call.input, dataLimits);
+    const inputJson = call.inputJson ?? inputText(call.input, dataLimits);
     const variablesJson = JSON.stringify(call.ruleVariables ?? {});
     const entry = await pool.acquire(deadline, timeoutMs, call.nested === true);
     const execution = new Execution(call);
