@@ -8,21 +8,12 @@ import { RULE_NOT_FOUND_MESSAGE } from '../../src/kafka/protocol.ts';
 import type { KafkaBinding } from '../../src/store/ports.ts';
 import { contractRules, fruitTable, FRUIT_ANSWERS, FRUITS, messageTable, volume } from './fixtures.ts';
 import {
-  bindSpace, channelEnv, deleteTopics, ensureKcat, kafkaEnvironment, kafkaSolves, runCli, seedServeSpace, seedSpace, spawnServe, startInstance,
+  bindSpace, channelEnv, ensureKcat, kafkaSolves, kafkaSuite, runCli, seedServeSpace, seedSpace, spawnServe, startInstance,
   tempDb, TestClient, uniqueId, whenLogged,
 } from './harness.ts';
-import type { Instance, KafkaEnvironment, Request, ResponseCollector, ServeProcess, TempDb } from './harness.ts';
+import type { Instance, Request, ResponseCollector, ServeProcess, TempDb } from './harness.ts';
 
-const environment = await kafkaEnvironment();
-const skip = 'skip' in environment ? environment.skip : false;
-const kafka = environment as KafkaEnvironment;
-const createdTopics: string[] = [];
-
-after(async () => {
-  if (skip) return;
-  await deleteTopics(kafka.bootstrap, createdTopics);
-  await kafka.stop();
-});
+const { skip, kafka, createdTopics } = await kafkaSuite();
 
 function track(binding: KafkaBinding): KafkaBinding {
   createdTopics.push(binding.requestTopic, binding.responseTopic);

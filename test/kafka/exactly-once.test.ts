@@ -3,23 +3,14 @@
 // response topic with isolation.level=read_committed must see every request answered exactly once.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { volume } from './fixtures.ts';
 import {
-  channelEnv, deleteTopics, ensureKcat, kafkaEnvironment, seedServeSpace, spawnServe, tempDb, TestClient, uniqueId,
+  channelEnv, ensureKcat, kafkaSuite, seedServeSpace, spawnServe, tempDb, TestClient, uniqueId,
 } from './harness.ts';
-import type { KafkaEnvironment, ServeProcess } from './harness.ts';
+import type { ServeProcess } from './harness.ts';
 
-const environment = await kafkaEnvironment();
-const skip = 'skip' in environment ? environment.skip : false;
-const kafka = environment as KafkaEnvironment;
-const createdTopics: string[] = [];
-
-after(async () => {
-  if (skip) return;
-  await deleteTopics(kafka.bootstrap, createdTopics);
-  await kafka.stop();
-});
+const { skip, kafka, createdTopics } = await kafkaSuite();
 
 const TOTAL = 20_000;
 

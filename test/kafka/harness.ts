@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { after } from 'node:test';
 import { Admin, Consumer, Producer, stringSerializer } from '@platformatic/kafka';
 import type { MessagesStream } from '@platformatic/kafka';
 import pino from 'pino';
@@ -38,6 +39,28 @@ export interface KafkaEnvironment {
   /** The SASL_SSL listener of the development broker; undefined with an external KAFKA_BROKERS and no KAFKA_TEST_SASL_*. */
   sasl: SaslTarget | undefined;
   stop(): Promise<void>;
+}
+
+/** One test file's use of the broker: its skip reason (or false), the broker, and the topics to delete afterwards. */
+export interface KafkaSuite {
+  skip: string | false;
+  kafka: KafkaEnvironment;
+  /** Topics the file created; deleted, and the broker released, after its last test. */
+  createdTopics: string[];
+}
+
+/** kafkaEnvironment() for a test file, with the clean-up after its last test registered. Call at top level. */
+export async function kafkaSuite(): Promise<KafkaSuite> {
+  const environment = await kafkaEnvironment();
+  const skip = 'skip' in environment ? environment.skip : false;
+  const kafka = environment as KafkaEnvironment;
+  const createdTopics: string[] = [];
+  after(async () => {
+    if (skip) return;
+    await deleteTopics(kafka.bootstrap, createdTopics);
+    await kafka.stop();
+  });
+  return { skip, kafka, createdTopics };
 }
 
 /**
