@@ -1,0 +1,16 @@
+// The Studio is a single-page app served by Verdict itself at /studio/ (no CDN): Vite builds it into
+// studio/dist, which the server serves as static files.
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+export default defineConfig({
+  root,
+  base: '/studio/',
+  plugins: [react()],
+  build: { outDir: fileURLToPath(new URL('./dist', import.meta.url)), emptyOutDir: true, sourcemap: true },
+  // The engine's lexer and parser (src/engine/expression) are imported by the Studio's expression editor.
+  server: { fs: { allow: [fileURLToPath(new URL('..', import.meta.url))] } },
+});
