@@ -14,3 +14,15 @@ export interface ManagementContext {
   /** Solves documents that are not stored (the draft test bench). */
   solver: Pick<SolveService, 'solveDocument'>;
 }
+
+/** What a write to a rule version may carry besides its content. */
+export interface WriteOptions {
+  /** The If-Match precondition as the client sent it (undefined: none); see etag.ts. */
+  ifMatch?: string;
+}
+
+/** A rule version's document with its entity tag (etag.ts). */
+export interface VersionedDocument {
+  document: Record<string, unknown>;
+  etag: string;
+}
