@@ -90,7 +90,7 @@ export class Services {
       sandbox: this.sandbox,
     });
     this.rulesIO = new RulesIO(store, this.clock);
-    this.management = new ManagementService({ store, clock: this.clock, compile, cache: this.cache });
+    this.management = new ManagementService({ store, clock: this.clock, compile, cache: this.cache, solver: this.solver });
     this.rateLimiter = config.rateLimitPerSecond === undefined ? undefined : new RateLimiter(config.rateLimitPerSecond, this.clock);
   }
 

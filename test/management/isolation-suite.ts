@@ -17,7 +17,7 @@ const MANAGEMENT_PATHS = [
   '/api/folder/import/{nodeId}', '/api/folder/rename/{nodeId}', '/api/folder/move', '/api/folder/find',
   '/api/rule-flow/export/{idOrAlias}', '/api/rule-flow/export/{idOrAlias}/{version}', '/api/rule-flow/import',
   '/api/tools/duplicates/{idOrAlias}', '/api/tools/duplicates/{idOrAlias}/{version}', '/api/tools/dependencies/{idOrAlias}',
-  '/api/tools/dependencies/{idOrAlias}/{version}', '/api/audit',
+  '/api/tools/dependencies/{idOrAlias}/{version}', '/api/tools/solve', '/api/audit',
 ];
 
 export function isolationSuite(kind: 'sqlite' | 'postgres'): void {

@@ -21,7 +21,7 @@ async function setStatus(rule: string, status: RuleStatus, options: StatusOption
   const updated = await storeCommand(async (services) => {
     if ((await services.store.spaces.get(options.space)) === undefined) throw new InputError(`space "${options.space}" does not exist`);
     try {
-      return await services.management.rules.setStatus(options.space, rule, status, version);
+      return (await services.management.rules.setStatus(options.space, rule, status, version)).document;
     } catch (err) {
       if (err instanceof ManagementError) throw new InputError(`${err.message} (space "${options.space}")`);
       throw err;

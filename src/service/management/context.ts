@@ -1,8 +1,9 @@
 // What the management use cases share: the store, the clock, the compiler used to check documents, and the
-// compiled-rule cache (dependency walks reuse compiled rules instead of compiling again).
+// compiled-rule cache (dependency walks reuse compiled rules instead of compiling again), and the solver.
 import type { Store } from '../../store/ports.ts';
 import type { Clock } from '../clock.ts';
 import type { RuleCache } from '../rule-cache.ts';
+import type { SolveService } from '../solve.ts';
 import type { RuleCompiler } from './documents.ts';
 
 export interface ManagementContext {
@@ -10,4 +11,18 @@ export interface ManagementContext {
   clock: Clock;
   compile: RuleCompiler;
   cache: RuleCache;
+  /** Solves documents that are not stored (the draft test bench). */
+  solver: Pick<SolveService, 'solveDocument'>;
+}
+
+/** What a write to a rule version may carry besides its content. */
+export interface WriteOptions {
+  /** The If-Match precondition as the client sent it (undefined: none); see etag.ts. */
+  ifMatch?: string;
+}
+
+/** A rule version's document with its entity tag (etag.ts). */
+export interface VersionedDocument {
+  document: Record<string, unknown>;
+  etag: string;
 }

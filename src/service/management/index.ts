@@ -2,6 +2,7 @@
 // authenticated management key; every lookup is scoped to that space, so another space's rules and folders are
 // indistinguishable from ones that do not exist.
 import type { ManagementContext } from './context.ts';
+import { DraftSolve } from './draft-solve.ts';
 import { FolderManagement } from './folders.ts';
 import { RuleManagement } from './rules.ts';
 import { TagManagement } from './tags.ts';
@@ -14,6 +15,7 @@ export class ManagementService {
   readonly folders: FolderManagement;
   readonly transfer: TransferManagement;
   readonly tools: ToolsManagement;
+  readonly drafts: DraftSolve;
 
   constructor(ctx: ManagementContext) {
     this.rules = new RuleManagement(ctx);
@@ -21,6 +23,7 @@ export class ManagementService {
     this.folders = new FolderManagement(ctx);
     this.transfer = new TransferManagement(ctx);
     this.tools = new ToolsManagement(ctx);
+    this.drafts = new DraftSolve(ctx);
   }
 }
 

@@ -5,10 +5,11 @@ import { ValidationError } from '../../engine/errors.ts';
 import { ruleIdOf } from '../../rules/containers.ts';
 import type { ManagementTransaction, RuleHead, RuleStatus, StoredRule } from '../../store/ports.ts';
 import { isoAt } from '../clock.ts';
-import type { ManagementContext } from './context.ts';
+import type { ManagementContext, VersionedDocument, WriteOptions } from './context.ts';
 import { checkDocument, requestedAlias, ruleBody, uniqueAlias, withIdentity } from './documents.ts';
 import type { RuleDocument } from './documents.ts';
 import { conflict, notFound } from './errors.ts';
+import { checkIfMatch, etagOf } from './etag.ts';
 import { FolderTree } from './folder-tree.ts';
 import { assertUnlocked, findRule, findVersion, nextVersion } from './lookup.ts';
 import type { RuleVersions } from './lookup.ts';
@@ -55,6 +56,10 @@ async function documentOf(tx: ManagementTransaction, head: RuleHead): Promise<St
   return stored;
 }
 
+function versioned(stored: StoredRule): VersionedDocument {
+  return { document: stored.document, etag: etagOf(stored) };
+}
+
 function typeProblem(document: RuleDocument, type: string, ruleId: string): void {
   if (document.type !== type) {
     throw new ValidationError([{ path: 'type', message: `must stay "${type}", the type of rule ${ruleId}; create a new rule for another type` }]);
@@ -72,10 +77,10 @@ export class RuleManagement {
     return isoAt(this.#ctx.clock);
   }
 
-  async get(space: string, idOrAlias: string, version: number | undefined): Promise<RuleDocument> {
+  async get(space: string, idOrAlias: string, version: number | undefined): Promise<VersionedDocument> {
     return this.#ctx.store.management.read(space, async (tx) => {
       const head = findVersion(findRule(await tx.heads(), idOrAlias), version);
-      return (await documentOf(tx, head)).document;
+      return versioned(await documentOf(tx, head));
     });
   }
 
@@ -84,7 +89,7 @@ export class RuleManagement {
    * unless the body says pending, the body's ruleId and alias kept when free, else refused; a missing alias is
    * generated. `folderPath` places it in a folder.
    */
-  async create(space: string, body: unknown, folderPath?: string): Promise<RuleDocument> {
+  async create(space: string, body: unknown, folderPath?: string): Promise<VersionedDocument> {
     const now = this.#now();
     const input = ruleBody(body);
     const requestedId = ruleIdOf(input);
@@ -110,7 +115,7 @@ export class RuleManagement {
       const document = withIdentity(draft, { ruleId, version, alias: alias ?? uniqueAlias(input.name, new Set(owners.keys())) });
       const [stored] = await tx.putRules([document]);
       if (folderId !== undefined) await tx.place(ruleId, version, folderId);
-      return stored!.document;
+      return versioned(stored!);
     });
   }
 
@@ -118,7 +123,7 @@ export class RuleManagement {
    * Adds a version after the highest number the rule ever had. It starts pending; id, alias and name stay the
    * rule's whatever the body says; it goes into the folder of the latest version.
    */
-  async newVersion(space: string, idOrAlias: string, body: unknown): Promise<RuleDocument> {
+  async newVersion(space: string, idOrAlias: string, body: unknown): Promise<VersionedDocument> {
     const now = this.#now();
     const input = ruleBody(body);
     const { rule, latest } = await this.#ctx.store.management.read(space, async (tx) => {
@@ -144,12 +149,16 @@ export class RuleManagement {
       const [stored] = await tx.putRules([withIdentity(draft, { ruleId: current.ruleId, version, alias: current.alias })]);
       const placement = (await tx.placements()).find((p) => p.ruleId === current.ruleId && p.version === top.version);
       if (placement) await tx.place(current.ruleId, version, placement.folderId);
-      return stored!.document;
+      return versioned(stored!);
     });
   }
 
-  /** Replaces a version's content; id, version, alias, lock and creation time stay. Locked versions refuse. */
-  async update(space: string, idOrAlias: string, version: number | undefined, body: unknown): Promise<RuleDocument> {
+  /**
+   * Replaces a version's content; id, version, alias, lock and creation time stay. Locked versions refuse. The
+   * If-Match precondition is checked inside the write's transaction, so of two writes that read the same version
+   * only the first wins.
+   */
+  async update(space: string, idOrAlias: string, version: number | undefined, body: unknown, options: WriteOptions = {}): Promise<VersionedDocument> {
     const now = this.#now();
     const input = ruleBody(body);
     const { rule, head, existing } = await this.#ctx.store.management.read(space, async (tx) => {
@@ -172,28 +181,31 @@ export class RuleManagement {
     checkDocument(document, this.#ctx.compile);
     return this.#ctx.store.management.transaction(space, async (tx) => {
       const current = findVersion(this.#sameRule(findRule(await tx.heads(), idOrAlias), rule), head.version);
+      checkIfMatch(options.ifMatch, await documentOf(tx, current));
       assertUnlocked([current]);
       const [stored] = await tx.putRules([{ ...document, ruleAlias: current.alias }]);
-      return stored!.document;
+      return versioned(stored!);
     });
   }
 
-  async setStatus(space: string, idOrAlias: string, status: RuleStatus, version: number | undefined): Promise<RuleDocument> {
+  async setStatus(space: string, idOrAlias: string, status: RuleStatus, version: number | undefined, options: WriteOptions = {}): Promise<VersionedDocument> {
     return this.#ctx.store.management.transaction(space, async (tx) => {
       const head = findVersion(findRule(await tx.heads(), idOrAlias), version);
+      const stored = await documentOf(tx, head);
+      checkIfMatch(options.ifMatch, stored);
       assertUnlocked([head]);
-      const stored = await documentOf(tx, head);
       const [updated] = await tx.putRules([{ ...stored.document, status, lastUpdate: this.#now() }]);
-      return updated!.document;
+      return versioned(updated!);
     });
   }
 
-  async setLock(space: string, idOrAlias: string, locked: boolean, version: number | undefined): Promise<RuleDocument> {
+  async setLock(space: string, idOrAlias: string, locked: boolean, version: number | undefined, options: WriteOptions = {}): Promise<VersionedDocument> {
     return this.#ctx.store.management.transaction(space, async (tx) => {
       const head = findVersion(findRule(await tx.heads(), idOrAlias), version);
       const stored = await documentOf(tx, head);
+      checkIfMatch(options.ifMatch, stored);
       const [updated] = await tx.putRules([{ ...stored.document, locked, lastUpdate: this.#now() }]);
-      return updated!.document;
+      return versioned(updated!);
     });
   }
 
