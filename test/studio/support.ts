@@ -1,0 +1,92 @@
+// The Studio's end-to-end harness: one real server (startServer over a fresh SQLite database), one headless
+// Debian Chromium driven by playwright-core, shared by every scenario of a file; each scenario gets its own
+// browser context (fresh sessionStorage/localStorage) at 1280x800 and fails on any browser console error.
+// Chromium is mandatory under CI=true; elsewhere a missing /usr/bin/chromium skips loudly.
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ensureStudioBuilt } from '../../scripts/studio-build.ts';
+import { startTestServer } from '../http/harness.ts';
+import type { TestServer } from '../http/harness.ts';
+import { sqliteBackend } from '../store/backends.ts';
+import type { Backend } from '../store/backends.ts';
+
+export const CHROMIUM = '/usr/bin/chromium';
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const SCREENSHOTS = path.join(repoRoot, 'docs', 'studio');
+
+export const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+/** node:test's `skip` value: false when Chromium is there; under CI=true a missing Chromium is an error. */
+export function chromiumSkip(): string | false {
+  if (existsSync(CHROMIUM)) return false;
+  if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is required when CI=true (.ci/run installs the chromium package)`);
+  console.warn(`\n*** ${CHROMIUM} not found: SKIPPING the Studio end-to-end tests (apt-get install chromium) ***\n`);
+  return `${CHROMIUM} not found`;
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
+}
+
+export interface StudioPage {
+  page: Page;
+  context: BrowserContext;
+  /** Console errors and uncaught exceptions seen so far. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+export interface StudioHarness {
+  server: TestServer;
+  browser: Browser;
+  studioUrl: string;
+  open(path?: string): Promise<StudioPage>;
+  close(): Promise<void>;
+}
+
+export async function startStudio(): Promise<StudioHarness> {
+  ensureStudioBuilt();
+  const backend: Backend = sqliteBackend();
+  const server = await startTestServer({ backend, env: { STUDIO_ENABLED: 'true' } });
+  const browser = await launchChromium();
+  const studioUrl = `${server.url}/studio/`;
+  const pages: StudioPage[] = [];
+  return {
+    server,
+    browser,
+    studioUrl,
+    async open(hash = '') {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
+      });
+      page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+      await page.goto(`${studioUrl}${hash}`);
+      const handle: StudioPage = { page, context, errors, close: () => context.close() };
+      pages.push(handle);
+      return handle;
+    },
+    async close() {
+      await browser.close().catch(() => undefined);
+      await server.close();
+      await backend.cleanup();
+    },
+  };
+}
+
+export async function signIn(page: Page, key: string): Promise<void> {
+  await page.getByLabel('Management key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Rules', level: 1 }).waitFor();
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+}
