@@ -91,13 +91,13 @@ test('large tables diff quickly (prefix/suffix trimming; positional pairing beyo
   assert.equal(diff.rows.length, 10_000);
 });
 
-test('cell text shows operator and value as a reader writes them', () => {
-  assert.equal(cellText(condition('a', 'between', ['1', '5']) as any), 'between [1, 5]');
-  assert.equal(cellText(condition('a', 'IN', ['CZ', 'SK']) as any), 'IN CZ | SK');
-  assert.equal(cellText(condition('a', 'anything', '') as any), '');
-  assert.equal(cellText(condition('a', 'function', { functionName: 'EQ' }, 'function') as any), 'fx {"functionName":"EQ"}');
-  assert.equal(cellText({ column: 'x', scalarCondition: { operator: 'function', type: 'function', value: {}, stringValue: 'LT(1,2)' } }), 'fx LT(1,2)');
-  assert.equal(cellText(result('r', '8') as any), '8');
+test('cell text is the designer\'s one-line form of the cell', () => {
+  const column = cols.a;
+  const text = (scalarCondition: unknown) => cellText({ active: true, cells: [{ column: 'a', type: 'input', scalarCondition } as any] }, column as any);
+  assert.equal(text({ operator: 'anything', value: '', type: 'general' }), '');
+  assert.match(text({ operator: 'between', value: ['1', '5'], type: 'general' }), /\[1, 5\]/);
+  assert.equal(text({ operator: 'function', type: 'function', value: {}, stringValue: 'LT(1,2)' }), 'fx LT(1,2)');
+  assert.equal(cellText(undefined, column as any), '');
 });
 
 test('next and previous difference wrap around', () => {

@@ -2,22 +2,11 @@
 // condition column bound to it holds date cells; and the conversion between form values and the input object.
 import type { RuleDocument, TableColumn } from '../api/types.ts';
 import { tableOf } from '../compare/diff.ts';
+import { leafPaths } from '../designer/model/schema.ts';
 
 export interface BenchField {
   path: string;
   kind: 'text' | 'date';
-}
-
-export function modelLeaves(model: unknown, prefix = ''): string[] {
-  if (!model || typeof model !== 'object' || Array.isArray(model)) return [];
-  const leaves: string[] = [];
-  for (const [key, child] of Object.entries(model as Record<string, unknown>)) {
-    const path = prefix ? `${prefix}.${key}` : key;
-    const below = modelLeaves(child, path);
-    if (below.length === 0) leaves.push(path);
-    else leaves.push(...below);
-  }
-  return leaves;
 }
 
 export function conditionPath(column: TableColumn): string | undefined {
@@ -32,7 +21,7 @@ export function benchFields(rule: RuleDocument): BenchField[] {
     const path = conditionPath(column);
     if (path && table.rows.some((row) => row.cells?.some((c) => c.column === column.columnId && c.scalarCondition?.type === 'date'))) datePaths.add(path);
   }
-  return modelLeaves(rule.inputSchema).map((path) => ({ path, kind: datePaths.has(path) ? 'date' : 'text' }));
+  return leafPaths(rule.inputSchema).map((path) => ({ path, kind: datePaths.has(path) ? 'date' : 'text' }));
 }
 
 export function getPath(data: unknown, path: string): unknown {

@@ -1,7 +1,9 @@
 // Compares two versions of a decision table for the side-by-side view: which columns and rows exist on one side
 // only, which cells changed, and the ordered list of differences that next/previous walk through. Pure: no DOM,
 // no React, so node:test covers it directly.
-import type { DecisionTable, RuleDocument, TableCell, TableColumn, TableRow } from '../api/types.ts';
+import type { DecisionTable, RuleDocument, TableColumn, TableRow } from '../api/types.ts';
+import { cellText as designerCellText } from '../designer/model/cells.ts';
+import { COLUMN_KIND_LABEL, cellValueOf, columnBinding, columnKind, columnName, tableOf as designerTableOf } from '../designer/model/table.ts';
 
 export type Side = 'left' | 'right';
 export type ChangeStatus = 'same' | 'changed' | 'left-only' | 'right-only';
@@ -36,54 +38,24 @@ export interface TableDiff {
   differences: Difference[];
 }
 
-/** The text a reader sees in a cell: the operator and value of a condition, the value of a result or calc. */
-export function cellText(cell: TableCell | undefined): string {
-  if (!cell) return '';
-  const condition = cell.scalarCondition;
-  if (condition) {
-    const op = condition.operator ?? '';
-    if (op === 'anything') return '';
-    if (op === 'ELSE') return 'ELSE';
-    if (op === 'isNull' || op === 'isNotNull') return op === 'isNull' ? 'NULL' : '!NULL';
-    if (op === 'function' || condition.type === 'function') return `fx ${valueText(condition.stringValue ?? condition.value)}`;
-    if (Array.isArray(condition.value)) {
-      const members = condition.value.map(valueText);
-      return op.toLowerCase().includes('between') ? `${op} [${members.join(', ')}]` : `${op} ${members.join(' | ')}`;
-    }
-    const prefix = condition.type === 'date' ? `${op} date ` : `${op} `;
-    return `${prefix}${valueText(condition.value)}`;
-  }
-  const output = cell.outputScalarValue;
-  if (output) {
-    if (output.type === 'function') return `fx ${valueText(output.stringValue ?? output.value)}`;
-    return valueText(output.value);
-  }
-  return '';
+/** The text a reader sees in a cell: the designer's one-line form (operator and value, `fx` for expressions). */
+export function cellText(row: TableRow | undefined, column: TableColumn): string {
+  if (!row) return '';
+  return designerCellText(cellValueOf(row, column), columnKind(column));
 }
 
-function valueText(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'string') return value;
-  return JSON.stringify(value);
-}
-
+/** Column caption with what it is bound to: `Age (client.age)`. */
 export function columnTitle(column: TableColumn): string {
-  if (column.type === 'input') {
-    const variable = column.condition?.definition?.content ?? column.condition?.inputVariable ?? '';
-    return `${column.condition?.name ?? 'Condition'}${variable ? ` (${variable})` : ''}`;
-  }
-  if (column.type === 'calc') return `${column.calculation?.name ?? 'Calculation'} {${column.calculation?.variable ?? ''}}`;
-  const variable = column.columnOutput?.outputVariable ?? '';
-  return `${column.columnOutput?.name ?? 'Result'}${variable ? ` (${variable})` : ''}`;
+  const name = columnName(column);
+  const binding = columnBinding(column);
+  const kind = columnKind(column);
+  const shown = kind === 'calc' ? `{${binding}}` : binding;
+  if (name && binding) return `${name} (${shown})`;
+  return name || shown || COLUMN_KIND_LABEL[kind];
 }
 
 export function tableOf(rule: RuleDocument | undefined): DecisionTable {
-  const table = rule?.decisionTable as Partial<DecisionTable> | undefined;
-  return { columns: Array.isArray(table?.columns) ? table.columns : [], rows: Array.isArray(table?.rows) ? table.rows : [] };
-}
-
-function cellOf(row: TableRow, columnId: string): TableCell | undefined {
-  return row.cells?.find((c) => c.column === columnId);
+  return designerTableOf(rule) as DecisionTable;
 }
 
 /** Column definition without its id and alias: what makes two columns with the same id differ. */
@@ -101,8 +73,8 @@ function stableJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-function rowSignature(row: TableRow, columnIds: string[]): string {
-  return `${row.active === false ? '0' : '1'}\u0001${columnIds.map((id) => cellText(cellOf(row, id))).join('\u0001')}`;
+function rowSignature(row: TableRow, columns: TableColumn[]): string {
+  return `${row.active === false ? '0' : '1'}\u0001${columns.map((column) => cellText(row, column)).join('\u0001')}`;
 }
 
 /** Longest common subsequence of two key lists as index pairs; falls back to none beyond `limit` cells of work. */
@@ -136,7 +108,7 @@ function lcs(a: string[], b: string[], limit = 4_000_000): Array<[number, number
  * prefix and suffix; between two anchors, rows are paired in order as changed and the surplus of one side is
  * reported as rows only on that side.
  */
-function alignRows(left: TableRow[], right: TableRow[], shared: string[]): RowPair[] {
+function alignRows(left: TableRow[], right: TableRow[], shared: TableColumn[]): RowPair[] {
   const ls = left.map((r) => rowSignature(r, shared));
   const rs = right.map((r) => rowSignature(r, shared));
   let start = 0;
@@ -154,7 +126,7 @@ function alignRows(left: TableRow[], right: TableRow[], shared: string[]): RowPa
   let j = start;
   const gap = (toL: number, toR: number) => {
     while (i < toL && j < toR) {
-      const changedColumns = shared.filter((id) => cellText(cellOf(left[i], id)) !== cellText(cellOf(right[j], id)));
+      const changedColumns = shared.filter((column) => cellText(left[i], column) !== cellText(right[j], column)).map((column) => column.columnId);
       const activeChanged = (left[i].active === false) !== (right[j].active === false);
       pairs.push({ leftIndex: i, rightIndex: j, status: changedColumns.length || activeChanged ? 'changed' : 'same', changedColumns });
       i++;
@@ -208,7 +180,7 @@ export function diffTables(leftRule: RuleDocument, rightRule: RuleDocument): Tab
   const left = tableOf(leftRule);
   const right = tableOf(rightRule);
   const columns = alignColumns(left.columns, right.columns);
-  const shared = columns.filter((c) => c.left && c.right).map((c) => c.columnId);
+  const shared = columns.filter((c) => c.left && c.right).map((c) => c.right!);
   const rows = alignRows(left.rows, right.rows, shared);
   const differences: Difference[] = [];
   for (const key of PROPERTIES) {

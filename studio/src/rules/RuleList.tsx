@@ -7,7 +7,7 @@ import { useStudio } from '../app/context.ts';
 import { href, navigate } from '../app/router.ts';
 import { ConfirmDialog, Dialog } from '../ui/Dialog.tsx';
 import { EmptyState, ErrorState, Loading, downloadJson, formatTime } from '../ui/states.tsx';
-import { newDecisionTable } from './new-table.ts';
+import { blankTable } from '../designer/model/table.ts';
 
 interface RuleSummary {
   latest: RuleItem;
@@ -237,7 +237,7 @@ function NewRuleDialog(props: { open: boolean; folder: string | null; onClose():
     setBusy(true);
     setError(null);
     try {
-      const created = await api.createRule(newDecisionTable(name.trim()), props.folder ?? undefined);
+      const created = await api.createRule(blankTable(name.trim()), props.folder ?? undefined);
       props.onClose();
       setName('');
       navigate({ page: 'rule', id: created.ruleId, version: created.version });

@@ -8,7 +8,7 @@ export function TableDesigner(props: { rule: RuleDocument; onChange(next: RuleDo
     <div role="grid" aria-label="Decision table" aria-readonly="true" className="placeholder-grid">
       <div role="row">{table.columns.map((c) => <span role="columnheader" key={c.columnId}>{columnTitle(c)}</span>)}</div>
       {table.rows.slice(0, 200).map((row, i) => (
-        <div role="row" key={i}>{table.columns.map((c) => <span role="gridcell" key={c.columnId}>{cellText(row.cells.find((x) => x.column === c.columnId))}</span>)}</div>
+        <div role="row" key={i}>{table.columns.map((c) => <span role="gridcell" key={c.columnId}>{cellText(row, c)}</span>)}</div>
       ))}
     </div>
   );

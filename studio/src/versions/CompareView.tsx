@@ -96,7 +96,7 @@ function SideRow(props: { columns: ColumnPair[]; template: string; row: TableRow
       {props.columns.map((c) => {
         const changed = props.pair.changedColumns.includes(c.columnId);
         const oneSided = c.status === 'left-only' || c.status === 'right-only';
-        const text = cellText(props.row!.cells?.find((cell) => cell.column === c.columnId));
+        const text = cellText(props.row, (c.right ?? c.left)!);
         return (
           <div role="cell" key={c.columnId} title={text}
             className={`compare-cell${changed ? ' is-changed' : ''}${oneSided ? ` status-${c.status}` : ''}${props.focusColumn === c.columnId ? ' is-focused' : ''}`}>
