@@ -18,6 +18,7 @@ import type { AppOptions, VerdictApp } from './app.ts';
 import type { ReadinessCheck } from './plugins/health.ts';
 import { adminPlugin } from './plugins/admin.ts';
 import { MANAGEMENT_PLUGINS } from './plugins/management/index.ts';
+import { studioPlugin } from './plugins/studio.ts';
 
 /** Something that runs beside the HTTP server (the Kafka channel): started after listen, stopped before the store. */
 export interface ServerExtension {
@@ -40,6 +41,8 @@ export interface StartServerOptions {
   managementPlugins?: AppOptions['managementPlugins'];
   plugins?: AppOptions['plugins'];
   services?: Partial<Pick<ServicesOptions, 'compile' | 'sandbox' | 'http' | 'defaultMetrics'>>;
+  /** The built Studio to serve; default studio/dist of this checkout. */
+  studioDir?: string;
 }
 
 export interface RunningServer {
@@ -104,7 +107,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       logger,
       readinessChecks,
       managementPlugins: [...MANAGEMENT_PLUGINS, ...(options.managementPlugins ?? [])],
-      plugins: [adminPlugin, ...(options.plugins ?? [])],
+      plugins: [adminPlugin, (scope, opts) => studioPlugin(scope, { ...opts, dir: options.studioDir }), ...(options.plugins ?? [])],
     });
     await app.listen({ port: config.port, host: config.host });
     services.start();
