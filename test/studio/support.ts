@@ -2,6 +2,7 @@
 // Debian Chromium driven by playwright-core, shared by every scenario of a file; each scenario gets its own
 // browser context (fresh sessionStorage/localStorage) at 1280x800 and fails on any browser console error.
 // Chromium is mandatory under CI=true; elsewhere a missing /usr/bin/chromium skips loudly.
+import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,8 +35,12 @@ export function launchChromium(): Promise<Browser> {
 export interface StudioPage {
   page: Page;
   context: BrowserContext;
-  /** Console errors and uncaught exceptions seen so far. */
+  /** Console errors and uncaught exceptions seen so far (not the browser's notes on HTTP error statuses). */
   errors: string[];
+  /** HTTP error statuses the page received (Chromium logs each as "Failed to load resource"). */
+  httpErrors: number[];
+  /** Fails on any console error, and on any HTTP error status other than the ones the scenario provokes. */
+  assertClean(expectedStatuses?: number[]): void;
   close(): Promise<void>;
 }
 
@@ -61,14 +66,27 @@ export async function startStudio(): Promise<StudioHarness> {
     async open(hash = '') {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+      context.setDefaultTimeout(10_000);
       const page = await context.newPage();
       const errors: string[] = [];
+      const httpErrors: number[] = [];
       page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
+        if (message.type() !== 'error') return;
+        const status = /^Failed to load resource: the server responded with a status of (\d+)/.exec(message.text());
+        if (status) httpErrors.push(Number(status[1]));
+        else errors.push(`console.error: ${message.text()}`);
       });
       page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
       await page.goto(`${studioUrl}${hash}`);
-      const handle: StudioPage = { page, context, errors, close: () => context.close() };
+      const handle: StudioPage = {
+        page, context, errors, httpErrors,
+        close: () => context.close(),
+        assertClean(expected = []) {
+          assert.deepEqual(errors, [], 'no console error in the browser');
+          const unexpected = httpErrors.filter((s) => !expected.includes(s));
+          assert.deepEqual(unexpected, [], `no HTTP error other than ${expected.join(', ') || 'none'}`);
+        },
+      };
       pages.push(handle);
       return handle;
     },

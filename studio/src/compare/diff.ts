@@ -174,7 +174,8 @@ function alignColumns(left: TableColumn[], right: TableColumn[]): ColumnPair[] {
   return pairs;
 }
 
-const PROPERTIES = ['name', 'description', 'ruleAlias', 'status'] as const;
+// Status, lock and timestamps are lifecycle, not content: they are shown with each version, not as differences.
+const PROPERTIES = ['name', 'description', 'ruleAlias'] as const;
 
 export function diffTables(leftRule: RuleDocument, rightRule: RuleDocument): TableDiff {
   const left = tableOf(leftRule);
