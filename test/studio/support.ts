@@ -3,33 +3,26 @@
 // browser context (fresh sessionStorage/localStorage) at 1280x800 and fails on any browser console error.
 // Chromium is mandatory under CI=true; elsewhere a missing /usr/bin/chromium skips loudly.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { CHROMIUM, chromiumInstalled, launchChromium } from '../../scripts/chromium.ts';
 import { ensureStudioBuilt } from '../../scripts/studio-build.ts';
 import { startTestServer } from '../http/harness.ts';
 import type { TestServer } from '../http/harness.ts';
 import { sqliteBackend } from '../store/backends.ts';
 import type { Backend } from '../store/backends.ts';
 
-export const CHROMIUM = '/usr/bin/chromium';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const SCREENSHOTS = path.join(repoRoot, 'docs', 'studio');
 
-export const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
-
 /** node:test's `skip` value: false when Chromium is there; under CI=true a missing Chromium is an error. */
 export function chromiumSkip(): string | false {
-  if (existsSync(CHROMIUM)) return false;
+  if (chromiumInstalled()) return false;
   if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is required when CI=true (.ci/run installs the chromium package)`);
   console.warn(`\n*** ${CHROMIUM} not found: SKIPPING the Studio end-to-end tests (apt-get install chromium) ***\n`);
   return `${CHROMIUM} not found`;
-}
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
 }
 
 export interface StudioPage {
@@ -55,7 +48,8 @@ export interface StudioHarness {
 export async function startStudio(): Promise<StudioHarness> {
   ensureStudioBuilt();
   const backend: Backend = sqliteBackend();
-  const server = await startTestServer({ backend, env: { STUDIO_ENABLED: 'true' } });
+  // The 10,000-row x 20-column table is about 25 MB of JSON: above the default body limit.
+  const server = await startTestServer({ backend, env: { STUDIO_ENABLED: 'true', BODY_LIMIT_BYTES: String(64 * 1024 * 1024) } });
   const browser = await launchChromium();
   const studioUrl = `${server.url}/studio/`;
   const pages: StudioPage[] = [];
