@@ -51,3 +51,13 @@ test('valid expressions have no problems', () => {
     assert.deepEqual(expressionProblems(text), [], text);
   }
 });
+
+test('the signature line follows the call the cursor is in', async () => {
+  const { callAt } = await import('../../studio/src/designer/model/expression.ts');
+  const text = 'ROUND(SUM(1, 2), 1)';
+  assert.equal(callAt(text, 6)!.name, 'ROUND');
+  assert.equal(callAt(text, 11)!.name, 'SUM');
+  assert.equal(callAt(text, 17)!.name, 'ROUND', 'after SUM(...) closes');
+  assert.equal(callAt(text, text.length), undefined);
+  assert.equal(callAt('IF([1, {x}', 9)!.name, 'IF', 'arrays and variables inside arguments');
+});

@@ -170,3 +170,25 @@ export function expressionProblems(text: string): ExpressionProblem[] {
   }
   return problems.sort((a, b) => a.from - b.from);
 }
+
+/** The function whose argument list the cursor is in (for the signature line), or undefined. */
+export function callAt(text: string, cursor: number): FunctionInfo | undefined {
+  const stack: (string | undefined)[] = [];
+  let pendingName: string | undefined;
+  for (const token of tokenizeExpression(text)) {
+    if (token.from >= cursor) break;
+    const t = text.slice(token.from, token.to);
+    if (token.type === 'function' || token.type === 'unknownFunction') {
+      pendingName = t;
+      continue;
+    }
+    if (t === '(' || t === '[' || (t === '{' && token.type === 'punctuation')) stack.push(t === '(' ? pendingName : undefined);
+    else if ((t === ')' || t === ']' || t === '}') && token.to <= cursor) stack.pop();
+    pendingName = undefined;
+  }
+  for (let i = stack.length - 1; i >= 0; i--) {
+    const name = stack[i];
+    if (name !== undefined) return functionInfo(name);
+  }
+  return undefined;
+}
