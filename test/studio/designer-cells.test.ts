@@ -141,3 +141,13 @@ test('every cell the designer writes passes the server validator', () => {
     assert.deepEqual(problems, [], `cell ${JSON.stringify(text)}`);
   }
 });
+
+test('date values split into date, time and offset for the pickers, in every partial form', async () => {
+  const { dateParts, joinDate } = await import('../../studio/src/designer/model/cells.ts');
+  assert.deepEqual(dateParts('2024-05-15 01:25 +00:00'), { date: '2024-05-15', time: '01:25', zone: '+00:00' });
+  assert.deepEqual(dateParts('2024-05-15T01:25:02+02:00'), { date: '2024-05-15', time: '01:25:02', zone: '+02:00' });
+  assert.deepEqual(dateParts('01:25 +00:00'), { date: '', time: '01:25', zone: '+00:00' });
+  assert.deepEqual(dateParts('2024-05-15'), { date: '2024-05-15', time: '', zone: '' });
+  assert.equal(dateParts('{deadline}'), undefined);
+  assert.equal(joinDate({ date: '2024-05-15', time: '', zone: '+01:00' }), '2024-05-15 +01:00');
+});

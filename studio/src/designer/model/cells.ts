@@ -287,3 +287,25 @@ export function cellText(stored: any, kind: ColumnKind): string {
 export function cellFromText(text: string, kind: ColumnKind): any {
   return kind === 'input' ? writeCondition(parseConditionText(text)) : writeResult(parseResultText(text, kind), kind);
 }
+
+// ---- date values -----------------------------------------------------------------------------------------
+
+const DATE_TEXT = /^(\d{4}-\d{2}-\d{2})?(?:[ T]?(\d{2}:\d{2}(?::\d{2})?))?\s*(Z|[+-]\d{2}:?\d{2})?$/;
+
+export interface DateParts {
+  date: string;
+  time: string;
+  zone: string;
+}
+
+/** `2024-05-15 01:25 +00:00` (or any of its partial forms, §2.11) split for the date pickers; undefined for other text such as `{variable}`. */
+export function dateParts(text: string): DateParts | undefined {
+  const m = DATE_TEXT.exec(text.trim());
+  if (!m) return undefined;
+  return { date: m[1] ?? '', time: m[2] ?? '', zone: m[3] ?? '' };
+}
+
+/** The stored date text: `date time zone`, missing parts left out. */
+export function joinDate(parts: DateParts): string {
+  return [parts.date, parts.time, parts.zone].filter((p) => p !== '').join(' ');
+}
