@@ -9,7 +9,7 @@ import { useStudio } from '../app/context.ts';
 import { columnTitle, tableOf } from '../compare/diff.ts';
 import { benchInputs } from '../drafts/storage.ts';
 import type { BenchInputs } from '../drafts/storage.ts';
-import { JsonEditor } from '../ui/JsonEditor.tsx';
+import { JsonEditor } from '../designer/JsonEditor.tsx';
 import { benchFields, conditionPath, fieldText, getPath, setPath } from './model.ts';
 
 const STRATEGIES = ['STANDARD', 'FIRST_MATCH', 'ARRAY', 'EVALUATE_ALL'];

@@ -14,7 +14,7 @@ import { drafts } from '../drafts/storage.ts';
 import type { Draft } from '../drafts/storage.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { ErrorState, Loading, downloadJson, formatTime } from '../ui/states.tsx';
-import { TableDesigner } from './designer.ts';
+import { TableDesigner } from '../designer/index.ts';
 
 const AUTOSAVE_MS = 250;
 
