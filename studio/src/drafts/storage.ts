@@ -1,5 +1,5 @@
 // What the Studio keeps in the browser. The management key lives in sessionStorage only (gone with the tab);
-// drafts and bench inputs live in localStorage so that a failed save, a closed tab or a crash loses no edit.
+// drafts (IndexedDB) and bench inputs (localStorage) stay on this machine so that a failed save, a closed tab or a crash loses no edit.
 import type { RuleDocument } from '../api/types.ts';
 
 const KEY = 'verdict.studio.key';
@@ -23,9 +23,63 @@ export interface Draft {
   savedAt: string;
 }
 
-function draftKey(ruleId: string, version: number): string {
-  return `verdict.studio.draft.${ruleId}.${version}`;
+// Drafts live in IndexedDB, not localStorage: a 10,000-row table is tens of MB, far over localStorage's few MB,
+// and IndexedDB stores the document as a structured clone without a JSON round trip on every autosave.
+const DB_NAME = 'verdict-studio';
+const STORE = 'drafts';
+let database: Promise<IDBDatabase> | undefined;
+
+function db(): Promise<IDBDatabase> {
+  database ??= new Promise((resolve, reject) => {
+    const request = indexedDB.open(DB_NAME, 1);
+    request.onupgradeneeded = () => request.result.createObjectStore(STORE);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error ?? new Error('IndexedDB could not be opened'));
+  });
+  return database;
 }
+
+async function inStore<T>(mode: IDBTransactionMode, action: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
+  const transaction = (await db()).transaction(STORE, mode);
+  const request = action(transaction.objectStore(STORE));
+  return new Promise((resolve, reject) => {
+    transaction.oncomplete = () => resolve(request.result);
+    transaction.onerror = () => reject(transaction.error ?? new Error('IndexedDB transaction failed'));
+    transaction.onabort = () => reject(transaction.error ?? new Error('IndexedDB transaction aborted'));
+  });
+}
+
+function draftKey(ruleId: string, version: number): string {
+  return `${ruleId}/${version}`;
+}
+
+export const drafts = {
+  async get(ruleId: string, version: number): Promise<Draft | null> {
+    try {
+      const draft = (await inStore('readonly', (store) => store.get(draftKey(ruleId, version)))) as Draft | undefined;
+      return draft && typeof draft === 'object' && draft.rule ? draft : null;
+    } catch {
+      return null;
+    }
+  },
+  /** Resolves false when the browser refused to store it (quota, private mode); the caller says so. */
+  async put(ruleId: string, version: number, rule: RuleDocument, baseEtag: string | null): Promise<boolean> {
+    try {
+      const draft: Draft = { rule, baseEtag, savedAt: new Date().toISOString() };
+      await inStore('readwrite', (store) => store.put(draft, draftKey(ruleId, version)));
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  async discard(ruleId: string, version: number): Promise<void> {
+    try {
+      await inStore('readwrite', (store) => store.delete(draftKey(ruleId, version)));
+    } catch {
+      // Nothing to discard, or storage unavailable: either way no draft will be offered from it.
+    }
+  },
+};
 
 function readJson<T>(key: string): T | null {
   try {
@@ -36,28 +90,13 @@ function readJson<T>(key: string): T | null {
   }
 }
 
-/** Returns false when the browser refused to store it (quota); the caller says so instead of losing silently. */
-function writeJson(key: string, value: unknown): boolean {
+function writeJson(key: string, value: unknown): void {
   try {
     localStorage.setItem(key, JSON.stringify(value));
-    return true;
   } catch {
-    return false;
+    // Bench inputs are a convenience: a full storage only means they are not remembered.
   }
 }
-
-export const drafts = {
-  get(ruleId: string, version: number): Draft | null {
-    const draft = readJson<Draft>(draftKey(ruleId, version));
-    return draft && typeof draft === 'object' && draft.rule ? draft : null;
-  },
-  put(ruleId: string, version: number, rule: RuleDocument, baseEtag: string | null): boolean {
-    return writeJson(draftKey(ruleId, version), { rule, baseEtag, savedAt: new Date().toISOString() } satisfies Draft);
-  },
-  discard(ruleId: string, version: number): void {
-    localStorage.removeItem(draftKey(ruleId, version));
-  },
-};
 
 export interface BenchInputs {
   mode: 'json' | 'simple';

@@ -1,7 +1,7 @@
 // The rule page: the table designer over a local draft, Save (server problems placed on the cells they name and
 // listed), the offer of an unsaved draft on opening, the conflict dialog of a refused save, the test bench and
 // the versions panel.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, ConflictError } from '../api/client.ts';
 import type { Problem, RuleItem, VersionedRule } from '../api/client.ts';
 import type { RuleDocument } from '../api/types.ts';
@@ -24,7 +24,14 @@ function sameDocument(a: RuleDocument, b: RuleDocument): boolean {
 
 export function RulePage(props: { id: string; version: number | 'latest' }) {
   const { api, notify } = useStudio();
-  const [loaded, setLoaded] = useState<VersionedRule | null>(null);
+  const [loaded, setLoadedState] = useState<VersionedRule | null>(null);
+  // The document last read from or written to the server, for updates made after an await (the state seen by a
+  // closure may be older).
+  const loadedRule = useRef<RuleDocument | null>(null);
+  const setLoaded = useCallback((value: VersionedRule) => {
+    loadedRule.current = value.rule;
+    setLoadedState(value);
+  }, []);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [draft, setDraft] = useState<RuleDocument | null>(null);
   const [offered, setOffered] = useState<Draft | null>(null);
@@ -37,6 +44,9 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
   const [panel, setPanel] = useState<'bench' | 'versions' | null>('bench');
   const [versions, setVersions] = useState<RuleItem[]>([]);
   const pending = useRef<{ rule: RuleDocument; timer: number } | null>(null);
+  // The server version the draft builds on: the loaded one, or the one a restored draft was started from, so a
+  // save refuses (412) when someone saved in between.
+  const [baseEtag, setBaseEtag] = useState<string | null>(null);
 
   const ruleId: string | undefined = loaded?.rule.ruleId;
   const version: number | undefined = loaded?.rule.version;
@@ -46,14 +56,15 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
     try {
       const result = await api.getRule(props.id, props.version);
       setLoaded(result);
-      const local = drafts.get(result.rule.ruleId, result.rule.version);
+      setBaseEtag(result.etag);
+      const local = await drafts.get(result.rule.ruleId, result.rule.version);
       if (local && !sameDocument(local.rule, result.rule)) setOffered(local);
-      else if (local) drafts.discard(result.rule.ruleId, result.rule.version);
+      else if (local) void drafts.discard(result.rule.ruleId, result.rule.version);
       setDraft(result.rule);
     } catch (err) {
       setLoadError(err instanceof ApiError && err.status === 404 ? `No rule ${props.id} version ${props.version} in this space.` : err instanceof Error ? err.message : String(err));
     }
-  }, [api, props.id, props.version]);
+  }, [api, props.id, props.version, setLoaded]);
   useEffect(() => { void load(); }, [load]);
 
   const loadVersions = useCallback(async () => {
@@ -72,8 +83,10 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
     if (!p || ruleId === undefined || version === undefined) return;
     window.clearTimeout(p.timer);
     pending.current = null;
-    if (!drafts.put(ruleId, version, p.rule, loaded?.etag ?? null)) notify('The browser refused to keep the draft (storage full). Save or export it now.', 'error');
-  }, [ruleId, version, loaded?.etag, notify]);
+    void drafts.put(ruleId, version, p.rule, baseEtag).then((kept) => {
+      if (!kept) notify('The browser refused to keep the draft (storage full or private mode). Save or export it now.', 'error');
+    });
+  }, [ruleId, version, baseEtag, notify]);
   useEffect(() => {
     const onHide = () => flush();
     window.addEventListener('pagehide', onHide);
@@ -92,7 +105,9 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
     pending.current = { rule: next, timer: window.setTimeout(() => flush(), AUTOSAVE_MS) };
   }, [flush]);
 
-  const dirty = useMemo(() => (draft && loaded ? !sameDocument(draft, loaded.rule) : false), [draft, loaded]);
+  // The designer hands back a new document on every edit, so identity tells whether anything changed since the
+  // load or the last save (an edit undone by hand still counts: saving it is harmless).
+  const dirty = draft !== null && loaded !== null && draft !== loaded.rule;
 
   async function save(overwrite?: VersionedRule): Promise<boolean> {
     if (!draft || !loaded || ruleId === undefined || version === undefined) return false;
@@ -100,12 +115,13 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
     setSaving(true);
     setSaveError(null);
     try {
-      const saved = await api.updateRule(ruleId, version, draft, overwrite ? overwrite.etag : loaded.etag);
+      const saved = await api.updateRule(ruleId, version, draft, overwrite ? overwrite.etag : baseEtag);
       setLoaded(saved);
+      setBaseEtag(saved.etag);
       setDraft(saved.rule);
       setProblems([]);
       setConflict(null);
-      drafts.discard(ruleId, version);
+      void drafts.discard(ruleId, version);
       notify(`Saved ${saved.rule.name} v${version}`, 'success');
       void loadVersions();
       return true;
@@ -133,8 +149,11 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
     try {
       await action();
       const fresh = await api.getRule(ruleId!, version!);
+      const previous = loadedRule.current;
       setLoaded(fresh);
-      if (!dirty) setDraft(fresh.rule);
+      // A lifecycle change (publish, lock) is a write of our own: the draft now builds on the fresh version.
+      setBaseEtag(fresh.etag);
+      setDraft((current) => (current === previous ? fresh.rule : current));
       notify(done, 'success');
       void loadVersions();
     } catch (err) {
@@ -203,8 +222,8 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
       {offered && (
         <div className="banner banner-warning" role="alert">
           <span>This version has an unsaved draft from {formatTime(offered.savedAt)} in this browser.</span>
-          <button type="button" className="btn btn-small btn-primary" onClick={() => { setDraft(offered.rule); setOffered(null); }}>Restore draft</button>
-          <button type="button" className="btn btn-small" onClick={() => { drafts.discard(rule.ruleId, rule.version); setOffered(null); }}>Discard draft</button>
+          <button type="button" className="btn btn-small btn-primary" onClick={() => { setDraft(offered.rule); setBaseEtag(offered.baseEtag); setOffered(null); }}>Restore draft</button>
+          <button type="button" className="btn btn-small" onClick={() => { void drafts.discard(rule.ruleId, rule.version); setOffered(null); }}>Discard draft</button>
         </div>
       )}
       {saveError && problems.length === 0 && <div className="banner banner-error" role="alert">Not saved: {saveError} Your draft is kept in this browser.</div>}
