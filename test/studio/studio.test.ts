@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { chromiumSkip, screenshot, signIn, startStudio } from './support.ts';
+import { chromiumSkip, screenshot, signIn, startStudio, withFailureShot } from './support.ts';
 import type { StudioHarness } from './support.ts';
 import { pricingTable } from './tables.ts';
 
@@ -33,6 +33,36 @@ describe('Verdict Studio in Chromium', { skip }, () => {
     await signIn(handle.page, key);
     if (hash) await handle.page.goto(`${studio.studioUrl}${hash}`);
     return handle;
+  }
+
+
+  /** The grid cell at a 1-based row and 0-based column, by roles only (row 0 is the header row). */
+  function cell(page: Page, row: number, column: number) {
+    return page.getByRole('grid', { name: 'Decision table' }).getByRole('row').nth(row).getByRole('gridcell').nth(column);
+  }
+
+  /** Types a cell's one-line text (as in a spreadsheet) and commits it with Enter. */
+  async function typeCell(page: Page, row: number, column: number, text: string) {
+    await cell(page, row, column).click();
+    await page.keyboard.type(text);
+    await page.keyboard.press('Enter');
+  }
+
+  /** Names and binds a column through its column dialog (opened by "Edit column …" or by adding a column). */
+  async function fillColumnDialog(page: Page, kind: 'Condition' | 'Result', name: string, binding: string) {
+    const dialog = page.getByRole('dialog', { name: `${kind} column` });
+    await dialog.getByLabel('Column name').fill(name);
+    await dialog.getByLabel(kind === 'Condition' ? 'Input variable' : 'Output variable').fill(binding);
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  }
+
+  async function replaceEditorText(page: Page, label: string, text: string) {
+    const editor = page.getByRole('textbox', { name: label });
+    await editor.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.insertText(text);
   }
 
   test('sign in: a wrong key is refused with a clear error, the right one opens the rule list, sign out forgets it', async () => {
@@ -94,6 +124,78 @@ describe('Verdict Studio in Chromium', { skip }, () => {
     await rules.getByRole('link', { name: 'Imported loyalty table' }).waitFor({ state: 'detached' });
     assert.equal((await studio.server.call('GET', '/api/rule/imported-loyalty/1', { key })).status, 404);
     assertClean();
+    await close();
+  });
+
+
+  test('author a table: three conditions (between, function) and two results, a server problem on its cell, bench, paste 50 rows, save, publish, solve', async () => {
+    const { page, assertClean, close } = await signedIn();
+    await withFailureShot(page, 'authoring', async () => {
+    await page.getByRole('button', { name: 'New rule' }).click();
+    await page.getByRole('dialog', { name: 'New decision table' }).getByLabel('Rule name').fill('Loan offer');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.getByRole('grid', { name: 'Decision table' }).waitFor();
+
+    await page.getByRole('button', { name: 'Edit column Condition' }).click();
+    await fillColumnDialog(page, 'Condition', 'Age', 'applicant.age');
+    await page.getByRole('button', { name: 'Add condition column' }).click();
+    await fillColumnDialog(page, 'Condition', 'Income', 'applicant.income');
+    await page.getByRole('button', { name: 'Add condition column' }).click();
+    await fillColumnDialog(page, 'Condition', 'Score check', 'applicant.score');
+    await page.getByRole('button', { name: 'Edit column Result' }).click();
+    await fillColumnDialog(page, 'Result', 'Rate', 'offer.rate');
+    await page.getByRole('button', { name: 'Add result column' }).click();
+    await fillColumnDialog(page, 'Result', 'Message', 'offer.message');
+    const headers = await page.getByRole('grid', { name: 'Decision table' }).getByRole('columnheader').allInnerTexts();
+    assert.deepEqual(headers.slice(1).map((h) => h.split('\n').find((l) => /Age|Income|Score|Rate|Message/.test(l))?.trim()), ['Age', 'Income', 'Score check', 'Rate', 'Message']);
+
+    await typeCell(page, 1, 0, 'BTW 18, 65');
+    await typeCell(page, 1, 1, '>= 3000');
+    await typeCell(page, 1, 2, 'fx GT({applicant.score}, 600)');
+    await typeCell(page, 1, 3, '3.5');
+    await typeCell(page, 1, 4, 'fx CONCAT("Offer-", {applicant.age}');
+    await screenshot(page, 'designer');
+
+    // The server refuses the expression that does not parse, and the problem lands on that very cell.
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const problems = page.getByRole('region', { name: 'Problems' });
+    await problems.waitFor();
+    assert.match(await problems.innerText(), /decisionTable\.rows\[0\]\.cells\[4\]/);
+    assert.equal(await cell(page, 1, 4).getAttribute('aria-invalid'), 'true');
+    assert.equal(await cell(page, 1, 3).getAttribute('aria-invalid'), null);
+    await typeCell(page, 1, 4, 'fx CONCAT("Offer-", {applicant.age})');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await problems.waitFor({ state: 'detached' });
+    await page.getByRole('status').filter({ hasText: 'Saved Loan offer v1' }).waitFor();
+
+    // The bench runs the draft; the matched row lights up in the grid.
+    await replaceEditorText(page, 'Bench input (JSON)', '{"applicant": {"age": 30, "income": 5000, "score": 700}}');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const resultTable = page.getByRole('table', { name: 'Result table' });
+    await resultTable.waitFor();
+    assert.match(await resultTable.innerText(), /Offer-30/);
+    await page.getByRole('grid', { name: 'Decision table' }).getByRole('rowheader', { name: /1 \(matched\)/ }).waitFor();
+    await screenshot(page, 'bench');
+
+    // 50 rows pasted as tab-separated text (as from Excel or Google Sheets) become 50 rows.
+    await page.getByRole('button', { name: 'Add row' }).click();
+    await cell(page, 2, 0).click();
+    const tsv = Array.from({ length: 50 }, (_, i) => [`BTW ${66 + i}, ${67 + i}`, '>= 1000', 'fx GT({applicant.score}, 0)', String(5 + i / 10), `Senior offer ${i + 1}`].join('\t')).join('\n');
+    await page.evaluate(async (text) => navigator.clipboard.writeText(text), tsv);
+    await page.keyboard.press('Control+V');
+    await page.getByText(/Pasted 50 row/).waitFor();
+    await page.getByText(/^51 rows/).waitFor();
+
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByRole('status').filter({ hasText: 'Published v1' }).waitFor();
+    const stored = await api('GET', '/api/space/items');
+    const item = stored.find((i: { name: string }) => i.name === 'Loan offer');
+    assert.equal(item.status, 'published');
+    const solved = await studio.server.solve(`/rule/solve/${item.ruleAlias}`, { data: [{ applicant: { age: 30, income: 5000, score: 700 } }, { applicant: { age: 70, income: 2000, score: 1 } }] });
+    assert.equal(solved.status, 200, solved.text);
+    assert.deepEqual(solved.json, [[{ offer: { rate: 3.5, message: 'Offer-30' } }], [{ offer: { rate: 5.3, message: 'Senior offer 4' } }, { offer: { rate: 5.4, message: 'Senior offer 5' } }]]);
+    assertClean([400]);
+    });
     await close();
   });
 

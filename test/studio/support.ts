@@ -4,6 +4,7 @@
 // Chromium is mandatory under CI=true; elsewhere a missing /usr/bin/chromium skips loudly.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -90,6 +91,18 @@ export async function startStudio(): Promise<StudioHarness> {
       await backend.cleanup();
     },
   };
+}
+
+/** Runs a scenario's steps; on failure saves what the page showed (tmp dir) and names the file in the error. */
+export async function withFailureShot(page: Page, name: string, steps: () => Promise<void>): Promise<void> {
+  try {
+    await steps();
+  } catch (error) {
+    const file = path.join(os.tmpdir(), `verdict-studio-failure-${name}.png`);
+    await page.screenshot({ path: file }).catch(() => undefined);
+    if (error instanceof Error) error.message += `\n(screenshot of the page: ${file})`;
+    throw error;
+  }
 }
 
 export async function signIn(page: Page, key: string): Promise<void> {
