@@ -154,6 +154,7 @@ describe('Verdict Studio in Chromium', { skip }, () => {
     await typeCell(page, 1, 2, 'fx GT({applicant.score}, 600)');
     await typeCell(page, 1, 3, '3.5');
     await typeCell(page, 1, 4, 'fx CONCAT("Offer-", {applicant.age}');
+    await cell(page, 1, 0).click();
     await screenshot(page, 'designer');
 
     // The server refuses the expression that does not parse, and the problem lands on that very cell.
@@ -169,12 +170,13 @@ describe('Verdict Studio in Chromium', { skip }, () => {
     await page.getByRole('status').filter({ hasText: 'Saved Loan offer v1' }).waitFor();
 
     // The bench runs the draft; the matched row lights up in the grid.
-    await replaceEditorText(page, 'Bench input (JSON)', '{"applicant": {"age": 30, "income": 5000, "score": 700}}');
+    await replaceEditorText(page, 'Bench input (JSON)', '{\n  "applicant": {\n    "age": 30,\n    "income": 5000,\n    "score": 700\n  }\n}');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     const resultTable = page.getByRole('table', { name: 'Result table' });
     await resultTable.waitFor();
     assert.match(await resultTable.innerText(), /Offer-30/);
     await page.getByRole('grid', { name: 'Decision table' }).getByRole('rowheader', { name: /1 \(matched\)/ }).waitFor();
+    await cell(page, 1, 0).click();
     await screenshot(page, 'bench');
 
     // 50 rows pasted as tab-separated text (as from Excel or Google Sheets) become 50 rows.
