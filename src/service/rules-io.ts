@@ -8,6 +8,7 @@ import type { RuleContainer } from '../rules/containers.ts';
 import type { RuleStatus, Store, StoredRule } from '../store/ports.ts';
 import type { Clock } from './clock.ts';
 import { isoAt } from './clock.ts';
+import { CLI_ACTOR, recordHistory } from './management/history.ts';
 import { sharedAliases } from './shared-aliases.ts';
 import type { SharedAlias } from './shared-aliases.ts';
 
@@ -29,6 +30,8 @@ export interface ImportResult {
 export interface ImportOptions {
   /** Refuse (nothing written) when the import would leave an alias shared by several rules. */
   strict?: boolean;
+  /** Who imports, for the rule history; default "cli". */
+  by?: string | null;
 }
 
 function sharingProblem(space: string, shared: SharedAlias): Problem {
@@ -116,6 +119,7 @@ export class RulesIO {
       const shared = sharedAliases(await tx.heads(), incoming);
       if (options.strict && shared.length > 0) throw new ValidationError(shared.map((s) => sharingProblem(space, s)));
       const stored = await tx.putRules(prepared);
+      await recordHistory(tx, { clock: this.#clock }, stored, 'import', options.by ?? CLI_ACTOR);
       return {
         imported: stored.map((r) => ({ ruleId: r.ruleId, version: r.version, ruleAlias: r.alias, type: r.type, status: r.status })),
         sharedAliases: shared,

@@ -2,7 +2,7 @@
 import type { Store } from '../store/ports.ts';
 import type { Clock } from './clock.ts';
 import { isoAt } from './clock.ts';
-import { generateKey } from './keys.ts';
+import { generateKey, keyNameOf } from './keys.ts';
 
 export interface CreatedSpace {
   space: string;
@@ -30,14 +30,18 @@ export class SpaceService {
     this.#clock = clock;
   }
 
-  /** Creates the space and its first keys atomically. Throws SpaceExistsError when the name is taken. */
-  async create(name: string): Promise<CreatedSpace> {
+  /**
+   * Creates the space and its first keys atomically. Throws SpaceExistsError when the name is taken. `keyName`
+   * names both first keys (rule history shows the management key's name as who wrote).
+   */
+  async create(name: string, options: { keyName?: string } = {}): Promise<CreatedSpace> {
+    const keyName = keyNameOf(options.keyName);
     if (!SPACE_NAME.test(name)) {
       throw new Error(`space name "${name}" is invalid: use 1-100 letters, digits, "_", "-" or ".", starting with a letter or digit`);
     }
     const now = isoAt(this.#clock);
-    const solver = generateKey(name, 'solver', now);
-    const management = generateKey(name, 'management', now);
+    const solver = generateKey(name, 'solver', now, keyName);
+    const management = generateKey(name, 'management', now, keyName);
     const created = await this.#store.spaces.create(name, [solver.record, management.record]);
     if (!created) throw new SpaceExistsError(name);
     return { space: name, solverKey: solver.key, solverKeyId: solver.id, managementKey: management.key, managementKeyId: management.id };

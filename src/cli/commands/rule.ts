@@ -3,6 +3,7 @@
 // the rule id or alias; without --version, the latest version. Same use case as PUT /api/rule/status.
 import type { Command } from 'commander';
 import { VERSION_RANGE, versionFromText } from '../../rules/bounds.ts';
+import { CLI_ACTOR } from '../../service/management/history.ts';
 import { ManagementError } from '../../service/management/index.ts';
 import type { RuleStatus } from '../../store/ports.ts';
 import { InputError } from '../errors.ts';
@@ -21,7 +22,7 @@ async function setStatus(rule: string, status: RuleStatus, options: StatusOption
   const updated = await storeCommand(async (services) => {
     if ((await services.store.spaces.get(options.space)) === undefined) throw new InputError(`space "${options.space}" does not exist`);
     try {
-      return (await services.management.rules.setStatus(options.space, rule, status, version)).document;
+      return (await services.management.rules.setStatus(options.space, rule, status, version, { by: CLI_ACTOR })).document;
     } catch (err) {
       if (err instanceof ManagementError) throw new InputError(`${err.message} (space "${options.space}")`);
       throw err;

@@ -19,6 +19,8 @@ export interface ManagementContext {
 export interface WriteOptions {
   /** The If-Match precondition as the client sent it (undefined: none); see etag.ts. */
   ifMatch?: string;
+  /** Who writes, for the rule history: the management key's name, "cli", or null (a key without a name). */
+  by?: string | null;
 }
 
 /** A rule version's document with its entity tag (etag.ts). */

@@ -4,6 +4,7 @@
 import type { ManagementContext } from './context.ts';
 import { DraftSolve } from './draft-solve.ts';
 import { FolderManagement } from './folders.ts';
+import { RuleHistory } from './history.ts';
 import { RuleManagement } from './rules.ts';
 import { TagManagement } from './tags.ts';
 import { ToolsManagement } from './tools.ts';
@@ -16,6 +17,7 @@ export class ManagementService {
   readonly transfer: TransferManagement;
   readonly tools: ToolsManagement;
   readonly drafts: DraftSolve;
+  readonly history: RuleHistory;
 
   constructor(ctx: ManagementContext) {
     this.rules = new RuleManagement(ctx);
@@ -24,6 +26,7 @@ export class ManagementService {
     this.transfer = new TransferManagement(ctx);
     this.tools = new ToolsManagement(ctx);
     this.drafts = new DraftSolve(ctx);
+    this.history = new RuleHistory(ctx);
   }
 }
 

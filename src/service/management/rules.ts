@@ -10,6 +10,7 @@ import { checkDocument, requestedAlias, ruleBody, uniqueAlias, withIdentity } fr
 import type { RuleDocument } from './documents.ts';
 import { conflict, notFound } from './errors.ts';
 import { checkIfMatch, etagOf } from './etag.ts';
+import { recordHistory } from './history.ts';
 import { FolderTree } from './folder-tree.ts';
 import { assertUnlocked, findRule, findVersion, nextVersion } from './lookup.ts';
 import type { RuleVersions } from './lookup.ts';
@@ -89,7 +90,7 @@ export class RuleManagement {
    * unless the body says pending, the body's ruleId and alias kept when free, else refused; a missing alias is
    * generated. `folderPath` places it in a folder.
    */
-  async create(space: string, body: unknown, folderPath?: string): Promise<VersionedDocument> {
+  async create(space: string, body: unknown, folderPath?: string, options: WriteOptions = {}): Promise<VersionedDocument> {
     const now = this.#now();
     const input = ruleBody(body);
     const requestedId = ruleIdOf(input);
@@ -115,6 +116,7 @@ export class RuleManagement {
       const document = withIdentity(draft, { ruleId, version, alias: alias ?? uniqueAlias(input.name, new Set(owners.keys())) });
       const [stored] = await tx.putRules([document]);
       if (folderId !== undefined) await tx.place(ruleId, version, folderId);
+      await recordHistory(tx, this.#ctx, [stored!], 'create', options.by);
       return versioned(stored!);
     });
   }
@@ -123,7 +125,7 @@ export class RuleManagement {
    * Adds a version after the highest number the rule ever had. It starts pending; id, alias and name stay the
    * rule's whatever the body says; it goes into the folder of the latest version.
    */
-  async newVersion(space: string, idOrAlias: string, body: unknown): Promise<VersionedDocument> {
+  async newVersion(space: string, idOrAlias: string, body: unknown, options: WriteOptions = {}): Promise<VersionedDocument> {
     const now = this.#now();
     const input = ruleBody(body);
     const { rule, latest } = await this.#ctx.store.management.read(space, async (tx) => {
@@ -149,6 +151,7 @@ export class RuleManagement {
       const [stored] = await tx.putRules([withIdentity(draft, { ruleId: current.ruleId, version, alias: current.alias })]);
       const placement = (await tx.placements()).find((p) => p.ruleId === current.ruleId && p.version === top.version);
       if (placement) await tx.place(current.ruleId, version, placement.folderId);
+      await recordHistory(tx, this.#ctx, [stored!], 'new-version', options.by);
       return versioned(stored!);
     });
   }
@@ -184,6 +187,7 @@ export class RuleManagement {
       checkIfMatch(options.ifMatch, await documentOf(tx, current));
       assertUnlocked([current]);
       const [stored] = await tx.putRules([{ ...document, ruleAlias: current.alias }]);
+      await recordHistory(tx, this.#ctx, [stored!], 'update', options.by);
       return versioned(stored!);
     });
   }
@@ -195,6 +199,7 @@ export class RuleManagement {
       checkIfMatch(options.ifMatch, stored);
       assertUnlocked([head]);
       const [updated] = await tx.putRules([{ ...stored.document, status, lastUpdate: this.#now() }]);
+      await recordHistory(tx, this.#ctx, [updated!], status === 'published' ? 'publish' : 'pending', options.by);
       return versioned(updated!);
     });
   }
@@ -205,17 +210,19 @@ export class RuleManagement {
       const stored = await documentOf(tx, head);
       checkIfMatch(options.ifMatch, stored);
       const [updated] = await tx.putRules([{ ...stored.document, locked, lastUpdate: this.#now() }]);
+      await recordHistory(tx, this.#ctx, [updated!], locked ? 'lock' : 'unlock', options.by);
       return versioned(updated!);
     });
   }
 
   /** Deletes one version, or every version when none is given; refused when a version to delete is locked. */
-  async delete(space: string, idOrAlias: string, version: number | undefined): Promise<DeletedRule> {
+  async delete(space: string, idOrAlias: string, version: number | undefined, options: WriteOptions = {}): Promise<DeletedRule> {
     return this.#ctx.store.management.transaction(space, async (tx) => {
       const rule = findRule(await tx.heads(), idOrAlias);
       const targets = version === undefined ? rule.versions : [findVersion(rule, version)];
       assertUnlocked(targets);
       await tx.deleteRule(rule.ruleId, version);
+      await recordHistory(tx, this.#ctx, targets, 'delete', options.by);
       return { ruleId: rule.ruleId, deletedVersions: targets.map((t) => t.version) };
     });
   }

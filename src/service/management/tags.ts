@@ -5,6 +5,7 @@ import type { ManagementContext, WriteOptions } from './context.ts';
 import type { RuleDocument } from './documents.ts';
 import { badRequest } from './errors.ts';
 import { checkIfMatch, etagOf } from './etag.ts';
+import { recordHistory } from './history.ts';
 import { assertUnlocked, findRule, findVersion } from './lookup.ts';
 
 export interface TagChange {
@@ -50,6 +51,7 @@ export class TagManagement {
       assertUnlocked(targets);
       const now = isoAt(this.#ctx.clock);
       const updated = await tx.putRules(documents.map((d) => ({ ...d.document, tags: edit(d.tags), lastUpdate: now })));
+      await recordHistory(tx, this.#ctx, updated, 'tags', options.by);
       const last = updated[updated.length - 1];
       return { tags: last?.tags ?? [], etag: version !== undefined && last ? etagOf(last) : undefined };
     });

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError } from '../../../engine/errors.ts';
 import type { Problem } from '../../../engine/errors.ts';
 import type { Services } from '../../../service/index.ts';
-import type { VersionedDocument } from '../../../service/management/context.ts';
+import type { VersionedDocument, WriteOptions } from '../../../service/management/context.ts';
 import { StaleVersionError } from '../../../service/management/etag.ts';
 import { ManagementError } from '../../../service/management/index.ts';
 import { parseVersion } from '../../../service/management/lookup.ts';
@@ -120,6 +120,11 @@ export const STANDARD_ERRORS = [400, 401, 404, 429, 500];
 export function ifMatchOf(request: FastifyRequest): string | undefined {
   const value = request.headers['if-match'];
   return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** Who writes (the key's name, for the rule history) and the If-Match precondition, from a request. */
+export function writeOptions(request: FastifyRequest): WriteOptions {
+  return { ifMatch: ifMatchOf(request), by: principalOf(request).keyName ?? null };
 }
 
 /** Answers a rule version's document with its ETag header. */

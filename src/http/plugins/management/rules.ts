@@ -4,8 +4,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RuleStatus } from '../../../store/ports.ts';
 import {
-  PRECONDITION_WRITE_ERRORS, STANDARD_ERRORS, WRITE_ERRORS, authenticate, errors, ifMatchHeaders, ifMatchOf, params, ruleDocumentSchema,
-  securedBy, setUpScope, spaceOf, versionedRuleSchema, versionOf, withETag,
+  PRECONDITION_WRITE_ERRORS, STANDARD_ERRORS, WRITE_ERRORS, authenticate, errors, ifMatchHeaders, params, ruleDocumentSchema,
+  securedBy, setUpScope, spaceOf, versionedRuleSchema, versionOf, withETag, writeOptions,
 } from './common.ts';
 import type { ManagementPluginOptions } from './common.ts';
 
@@ -59,7 +59,7 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
       },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const p = request.params as RuleParams;
-        return withETag(reply, await rules.update(spaceOf(request), p.idOrAlias, versionOf(p), request.body, { ifMatch: ifMatchOf(request) }));
+        return withETag(reply, await rules.update(spaceOf(request), p.idOrAlias, versionOf(p), request.body, writeOptions(request)));
       },
     });
 
@@ -82,7 +82,7 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
       },
       handler: async (request: FastifyRequest) => {
         const p = request.params as RuleParams;
-        return rules.delete(spaceOf(request), p.idOrAlias, versionOf(p));
+        return rules.delete(spaceOf(request), p.idOrAlias, versionOf(p), writeOptions(request));
       },
     });
 
@@ -101,7 +101,7 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
       },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const p = request.params as RuleParams & { status: RuleStatus };
-        return withETag(reply, await rules.setStatus(spaceOf(request), p.idOrAlias, p.status, versionOf(p), { ifMatch: ifMatchOf(request) }));
+        return withETag(reply, await rules.setStatus(spaceOf(request), p.idOrAlias, p.status, versionOf(p), writeOptions(request)));
       },
     });
 
@@ -126,7 +126,7 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const p = request.params as RuleParams;
         const locked = (request.body as { locked: boolean }).locked;
-        return withETag(reply, await rules.setLock(spaceOf(request), p.idOrAlias, locked, versionOf(p), { ifMatch: ifMatchOf(request) }));
+        return withETag(reply, await rules.setLock(spaceOf(request), p.idOrAlias, locked, versionOf(p), writeOptions(request)));
       },
     });
   }
@@ -146,7 +146,7 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
     },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const query = request.query as { path?: string };
-      return withETag(reply, await rules.create(spaceOf(request), request.body, query.path));
+      return withETag(reply, await rules.create(spaceOf(request), request.body, query.path, writeOptions(request)));
     },
   });
 
@@ -164,7 +164,7 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
     },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const p = request.params as RuleParams;
-      return withETag(reply, await rules.newVersion(spaceOf(request), p.idOrAlias, request.body));
+      return withETag(reply, await rules.newVersion(spaceOf(request), p.idOrAlias, request.body, writeOptions(request)));
     },
   });
 }

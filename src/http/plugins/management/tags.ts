@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TagChange } from '../../../service/management/tags.ts';
 import { readTags, splitTags } from '../../../service/management/documents.ts';
 import {
-  STANDARD_ERRORS, authenticate, errors, ifMatchHeaders, ifMatchOf, params, ruleDocumentSchema, securedBy, setUpScope, spaceOf, versionOf,
+  STANDARD_ERRORS, authenticate, errors, ifMatchHeaders, params, ruleDocumentSchema, securedBy, setUpScope, spaceOf, versionOf, writeOptions,
 } from './common.ts';
 import type { ManagementPluginOptions } from './common.ts';
 
@@ -72,7 +72,7 @@ export async function tagsPlugin(app: FastifyInstance, options: ManagementPlugin
       },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const p = request.params as TagParams;
-        return answer(reply, await tags.add(spaceOf(request), p.idOrAlias, versionOf(p), readTags(request.body, 'body'), { ifMatch: ifMatchOf(request) }));
+        return answer(reply, await tags.add(spaceOf(request), p.idOrAlias, versionOf(p), readTags(request.body, 'body'), writeOptions(request)));
       },
     });
     app.delete(url, {
@@ -91,7 +91,7 @@ export async function tagsPlugin(app: FastifyInstance, options: ManagementPlugin
         const p = request.params as TagParams;
         const query = request.query as { tags?: string };
         const names = splitTags(query.tags, 'Query parameter tags');
-        return answer(reply, await tags.remove(spaceOf(request), p.idOrAlias, versionOf(p), names, { ifMatch: ifMatchOf(request) }));
+        return answer(reply, await tags.remove(spaceOf(request), p.idOrAlias, versionOf(p), names, writeOptions(request)));
       },
     });
   }

@@ -1,0 +1,65 @@
+// Rule history (docs/decisions/management-rule-history.md): every write to a rule version appends what it did,
+// when and by which key, in the write's own transaction (a write and its entry commit together or not at all).
+// Read back per rule or per version, newest first.
+import type { HistoryAction, HistoryEntry, ManagementTransaction } from '../../store/ports.ts';
+import { isoAt } from '../clock.ts';
+import type { ManagementContext } from './context.ts';
+import { notFound } from './errors.ts';
+import { findRule, findVersion } from './lookup.ts';
+
+/** Who writes through the command line (`verdict import`, `verdict rule publish`). */
+export const CLI_ACTOR = 'cli';
+
+/** One history item as the API lists it. */
+export interface HistoryItem {
+  version: number;
+  at: string;
+  action: HistoryAction;
+  by: string | null;
+}
+
+/** Appends one entry per version written, all at the same time. */
+export async function recordHistory(
+  tx: ManagementTransaction,
+  ctx: Pick<ManagementContext, 'clock'>,
+  versions: ReadonlyArray<{ ruleId: string; version: number }>,
+  action: HistoryAction,
+  by: string | null | undefined,
+): Promise<void> {
+  if (versions.length === 0) return;
+  const at = isoAt(ctx.clock);
+  await tx.appendHistory(versions.map((v): HistoryEntry => ({ ruleId: v.ruleId, version: v.version, at, action, by: by ?? null })));
+}
+
+export class RuleHistory {
+  readonly #ctx: ManagementContext;
+
+  constructor(ctx: ManagementContext) {
+    this.#ctx = ctx;
+  }
+
+  /**
+   * The history of a rule (every version) or of one version, newest first. A rule is named by id or alias as
+   * everywhere; a rule (or version) that was deleted keeps its history, reachable by its id.
+   */
+  async list(space: string, idOrAlias: string, version: number | undefined): Promise<{ items: HistoryItem[] }> {
+    const entries = await this.#ctx.store.management.read(space, async (tx) => {
+      let ruleId: string;
+      try {
+        const rule = findRule(await tx.heads(), idOrAlias);
+        ruleId = rule.ruleId;
+        const found = await tx.history(ruleId, version);
+        // A version never written (no entry and not stored) is unknown, as on every other route.
+        if (found.length === 0 && version !== undefined) findVersion(rule, version);
+        return found;
+      } catch (err) {
+        // Every version deleted: the id still names the history.
+        const found = await tx.history(idOrAlias, version);
+        if (found.length > 0) return found;
+        throw err;
+      }
+    });
+    if (entries.length === 0) throw notFound(`Rule "${idOrAlias}" not found`);
+    return { items: entries.map((e) => ({ version: e.version, at: e.at, action: e.action, by: e.by })) };
+  }
+}
