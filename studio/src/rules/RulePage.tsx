@@ -47,6 +47,8 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
   // The server version the draft builds on: the loaded one, or the one a restored draft was started from, so a
   // save refuses (412) when someone saved in between.
   const [baseEtag, setBaseEtag] = useState<string | null>(null);
+  /** When the draft was last written to this browser's storage (shown, so an author knows the edit is safe). */
+  const [keptAt, setKeptAt] = useState<Date | null>(null);
 
   const ruleId: string | undefined = loaded?.rule.ruleId;
   const version: number | undefined = loaded?.rule.version;
@@ -84,7 +86,8 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
     window.clearTimeout(p.timer);
     pending.current = null;
     void drafts.put(ruleId, version, p.rule, baseEtag).then((kept) => {
-      if (!kept) notify('The browser refused to keep the draft (storage full or private mode). Save or export it now.', 'error');
+      if (kept) setKeptAt(new Date());
+      else notify('The browser refused to keep the draft (storage full or private mode). Save or export it now.', 'error');
     });
   }, [ruleId, version, baseEtag, notify]);
   useEffect(() => {
@@ -201,8 +204,9 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
           <span className={`badge badge-${rule.status}`}>{rule.status}</span>
           {locked && <span className="badge badge-locked">locked</span>}
           {dirty && <span className="badge badge-draft" title="Kept in this browser until saved">unsaved draft</span>}
+          {dirty && keptAt && <span className="muted small">Draft kept in this browser at {keptAt.toLocaleTimeString()}</span>}
           <label className="version-select">
-            <span className="visually-hidden">Version</span>
+            <span className="visually-hidden">Rule version</span>
             <select value={rule.version} onChange={(e) => navigate({ page: 'rule', id: rule.ruleId, version: Number(e.target.value) })}>
               {(versions.length ? versions : [{ version: rule.version, status: rule.status } as RuleItem]).map((v) => (
                 <option key={v.version} value={v.version}>v{v.version} · {v.status}</option>

@@ -5,7 +5,7 @@ import type { HistoryEntry, RuleItem } from '../api/client.ts';
 import type { RuleDocument } from '../api/types.ts';
 import { useStudio } from '../app/context.ts';
 import { href, navigate } from '../app/router.ts';
-import { formatTime } from '../ui/states.tsx';
+import { formatShortTime, formatTime } from '../ui/states.tsx';
 
 export function VersionsPanel(props: { rule: RuleDocument; versions: RuleItem[]; onRestore(doc: RuleDocument, from: number): void }) {
   const { api, notify } = useStudio();
@@ -72,7 +72,10 @@ export function VersionsPanel(props: { rule: RuleDocument; versions: RuleItem[];
           <thead><tr><th scope="col">When</th><th scope="col">Version</th><th scope="col">What</th><th scope="col">Who</th></tr></thead>
           <tbody>
             {history.map((h, i) => (
-              <tr key={i}><td>{formatTime(h.at)}</td><td>v{h.version}</td><td>{h.action}</td><td>{h.by ?? <span className="muted">unnamed key</span>}</td></tr>
+              <tr key={i}>
+                <td><time dateTime={h.at}>{formatShortTime(h.at)}</time></td><td>v{h.version}</td><td>{h.action}</td>
+                <td>{h.by ?? <span className="muted" title="The key that made this change has no name">—</span>}</td>
+              </tr>
             ))}
           </tbody>
         </table>
