@@ -5,13 +5,39 @@ import type { Page } from 'playwright-core';
 import { summarise } from './measure.ts';
 import type { Sample } from './measure.ts';
 
-/** Opens `url` (a rule page) in a fresh navigation and returns the ms until the first gridcell is visible. */
-export async function timeToFirstCell(page: Page, url: string): Promise<number> {
+export interface OpenFigures {
+  /** Navigation start to the first grid cell in the DOM (ms). */
+  openMs: number;
+  /** Navigation start to the end of the rule's download (GET /api/rule/...): the server's and the network's share. */
+  ruleLoadedMs: number;
+  /** End of the rule's download to the first grid cell: the Studio's own share (parse, designer, first render). */
+  renderMs: number;
+}
+
+// Installed before any page script: notes when the first gridcell enters the DOM (performance.now(), whose zero
+// is the navigation start).
+const FIRST_CELL_PROBE = `(() => {
+  const observer = new MutationObserver(() => {
+    if (window.__firstCellAt === undefined && document.querySelector('[role="gridcell"]')) {
+      window.__firstCellAt = performance.now();
+      observer.disconnect();
+    }
+  });
+  document.addEventListener('DOMContentLoaded', () => observer.observe(document.body, { childList: true, subtree: true }));
+})()`;
+
+/** Opens `url` (a rule page) in a fresh navigation and times the first grid cell, split into server and Studio. */
+export async function timeToFirstCell(page: Page, url: string): Promise<OpenFigures> {
   await page.goto('about:blank');
-  const started = Date.now();
+  await page.addInitScript(FIRST_CELL_PROBE);
   await page.goto(url);
   await page.getByRole('gridcell').first().waitFor({ state: 'visible', timeout: 60_000 });
-  return Date.now() - started;
+  const figures = (await page.evaluate(`(() => {
+    const rule = performance.getEntriesByType('resource').filter((e) => { const p = new URL(e.name).pathname.split('/'); return p.length === 5 && p[1] === 'api' && p[2] === 'rule'; }).pop();
+    return { firstCellAt: window.__firstCellAt, ruleEnd: rule ? rule.responseEnd : null };
+  })()`)) as { firstCellAt: number; ruleEnd: number | null };
+  const ruleEnd = figures.ruleEnd ?? 0;
+  return { openMs: Math.round(figures.firstCellAt), ruleLoadedMs: Math.round(ruleEnd), renderMs: Math.round(figures.firstCellAt - ruleEnd) };
 }
 
 export interface ScrollFigures {
