@@ -93,7 +93,7 @@ describe('Verdict Studio in Chromium', { skip }, () => {
     const { page, assertClean, close } = await signedIn();
     const rules = page.getByRole('table', { name: 'Rules' });
     await rules.getByRole('link', { name: 'Membership discount' }).waitFor();
-    await page.getByRole('button', { name: /\/Pricing/ }).click();
+    await page.getByRole('button', { name: /^Pricing/ }).click();
     assert.equal(await rules.getByRole('link', { name: 'Shipping surcharge' }).count(), 0, 'the folder filter hides rules of other folders');
     await page.getByRole('button', { name: 'All rules' }).click();
     await page.getByRole('button', { name: 'logistics' }).click();

@@ -127,7 +127,7 @@ export function RuleList() {
           {folders.map((f) => (
             <li key={f}>
               <button type="button" className="filter" aria-pressed={folder === f} onClick={() => setFolder(f)}>
-                <span className="folder-icon" aria-hidden="true">▸</span>{f === '/' ? 'Root' : f}
+                <span className="folder-icon" aria-hidden="true">▸</span>{f === '/' ? 'Root' : f.replace(/^\//, '')}
                 <span className="count">{rules.filter((r) => folderOf(r.latest) === f).length}</span>
               </button>
             </li>
@@ -194,13 +194,13 @@ export function RuleList() {
                       {(latest.tags ?? []).map((t) => <span key={t} className="tag tag-static">{t}</span>)}
                     </div>
                   </td>
-                  <td>{TYPE_LABELS[latest.type] ?? latest.type}</td>
+                  <td className="nowrap">{TYPE_LABELS[latest.type] ?? latest.type}</td>
                   <td>
                     <span className={`badge badge-${latest.status}`}>{latest.status}</span>
                     {latest.locked && <span className="badge badge-locked">locked</span>}
                   </td>
-                  <td>v{latest.version}<span className="muted small"> · {versions} version{versions === 1 ? '' : 's'}{published !== null ? `, v${published} live` : ''}</span></td>
-                  <td>{formatTime(latest.lastUpdate)}</td>
+                  <td className="nowrap">v{latest.version}<span className="muted small"> · {versions} version{versions === 1 ? '' : 's'}{published !== null ? `, v${published} live` : ''}</span></td>
+                  <td className="nowrap">{formatTime(latest.lastUpdate)}</td>
                   <td className="row-actions">
                     <button type="button" className="btn btn-small btn-ghost" aria-label={`Export ${latest.name}`} onClick={() => void exportRule(latest)}>Export</button>
                     <button type="button" className="btn btn-small btn-ghost btn-danger-text" aria-label={`Delete ${latest.name}`} onClick={() => setDeleting(latest)}>Delete</button>

@@ -5,6 +5,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { RuleDocument, TableRow } from '../api/types.ts';
 import { cellText, columnTitle, diffTables, stepDifference, tableOf } from '../compare/diff.ts';
 import type { ColumnPair, RowPair } from '../compare/diff.ts';
+import { columnName } from '../designer/model/table.ts';
 
 const ROW_HEIGHT = 30;
 
@@ -49,10 +50,12 @@ export function CompareView(props: { left: RuleDocument; right: RuleDocument; le
           <div className="compare-row" role="row">
             <div className="compare-side" style={{ gridTemplateColumns: template(leftColumns) }}>
               <div role="columnheader" className="compare-side-label">{props.leftLabel}</div>
+              <div role="columnheader" className="compare-rownum compare-header-cell">#</div>
               {leftColumns.map((c) => <HeaderCell key={c.columnId} pair={c} side="left" focused={focus?.kind === 'column' && focus.columnId === c.columnId} />)}
             </div>
             <div className="compare-side" style={{ gridTemplateColumns: template(rightColumns) }}>
               <div role="columnheader" className="compare-side-label">{props.rightLabel}</div>
+              <div role="columnheader" className="compare-rownum compare-header-cell">#</div>
               {rightColumns.map((c) => <HeaderCell key={c.columnId} pair={c} side="right" focused={focus?.kind === 'column' && focus.columnId === c.columnId} />)}
             </div>
           </div>
@@ -61,8 +64,9 @@ export function CompareView(props: { left: RuleDocument; right: RuleDocument; le
           {virtualizer.getVirtualItems().map((item) => {
             const pair = diff.rows[item.index];
             const focusedRow = focus?.row === item.index;
+            const wholeRow = focusedRow && focus?.kind === 'row';
             return (
-              <div key={item.key} role="row" className={`compare-row status-${pair.status}${focusedRow ? ' is-focused' : ''}`}
+              <div key={item.key} role="row" className={`compare-row status-${pair.status}${wholeRow ? ' is-focused' : ''}`}
                 style={{ position: 'absolute', top: 0, transform: `translateY(${item.start}px)`, height: ROW_HEIGHT, width: '100%' }}>
                 <SideRow columns={leftColumns} template={template(leftColumns)} row={pair.leftIndex === undefined ? undefined : leftRows[pair.leftIndex]} index={pair.leftIndex} pair={pair} focusColumn={focusedRow ? focus?.columnId : undefined} />
                 <SideRow columns={rightColumns} template={template(rightColumns)} row={pair.rightIndex === undefined ? undefined : rightRows[pair.rightIndex]} index={pair.rightIndex} pair={pair} focusColumn={focusedRow ? focus?.columnId : undefined} />
@@ -80,7 +84,7 @@ function HeaderCell(props: { pair: ColumnPair; side: 'left' | 'right'; focused: 
   const status = props.pair.status;
   return (
     <div role="columnheader" className={`compare-cell compare-header-cell col-${column.type} status-${status}${props.focused ? ' is-focused' : ''}`} title={columnTitle(column)}>
-      {columnTitle(column)}
+      {columnName(column) || columnTitle(column)}
       {status !== 'same' && <span className="visually-hidden"> ({status === 'changed' ? 'changed' : status === 'left-only' ? 'only in left' : 'only in right'})</span>}
     </div>
   );
@@ -88,7 +92,7 @@ function HeaderCell(props: { pair: ColumnPair; side: 'left' | 'right'; focused: 
 
 function SideRow(props: { columns: ColumnPair[]; template: string; row: TableRow | undefined; index: number | undefined; pair: RowPair; focusColumn?: string }) {
   if (!props.row) {
-    return <div className="compare-side compare-missing" style={{ gridTemplateColumns: props.template }}><div role="cell" className="compare-rownum" /><div role="cell" className="compare-cell muted">(no row)</div></div>;
+    return <div className="compare-side compare-missing" style={{ gridTemplateColumns: props.template }}><div role="cell" className="compare-rownum" /><div role="cell" className="compare-cell compare-no-row muted">(no row)</div></div>;
   }
   return (
     <div className={`compare-side${props.row.active === false ? ' is-inactive' : ''}`} style={{ gridTemplateColumns: props.template }}>
