@@ -5,6 +5,7 @@ import type { ChangeEvent, KeyRecord, KeyType, Store } from '../store/ports.ts';
 import type { Clock } from './clock.ts';
 import { isoAt } from './clock.ts';
 import { MESSAGES, ServiceError } from './errors.ts';
+import { requireSpace } from './require-space.ts';
 
 const PREFIX: Record<KeyType, string> = { solver: 'vsk_', management: 'vmk_' };
 
@@ -31,19 +32,12 @@ export interface Principal {
 export const KEY_NAME = /^[^\p{Cc}]{1,100}$/u;
 export const KEY_NAME_RULE = 'a key name is 1-100 characters without control characters';
 
-/** The trimmed name, or undefined for none; throws KeyNameError when it breaks KEY_NAME_RULE. */
+/** The trimmed name, or undefined for none; throws ServiceError invalid-key-name when it breaks KEY_NAME_RULE. */
 export function keyNameOf(name: string | undefined | null): string | undefined {
   if (name === undefined || name === null) return undefined;
   const trimmed = name.trim();
-  if (!KEY_NAME.test(trimmed)) throw new KeyNameError(name);
+  if (!KEY_NAME.test(trimmed)) throw new ServiceError('invalid-key-name', `key name ${JSON.stringify(name)} is invalid: ${KEY_NAME_RULE}`);
   return trimmed;
-}
-
-export class KeyNameError extends Error {
-  constructor(name: string) {
-    super(`key name ${JSON.stringify(name)} is invalid: ${KEY_NAME_RULE}`);
-    this.name = 'KeyNameError';
-  }
 }
 
 export function hashKey(key: string): string {
@@ -114,10 +108,15 @@ export class KeyService {
   /** Creates a key; `name` (see KEY_NAME_RULE) labels it in listings and in rule history. */
   async create(space: string, type: KeyType, name?: string): Promise<NewKey> {
     const label = keyNameOf(name);
-    if ((await this.#store.spaces.get(space)) === undefined) throw new Error(`space "${space}" does not exist`);
+    await requireSpace(this.#store, space);
     const key = generateKey(space, type, isoAt(this.#clock), label);
     await this.#store.keys.insert(key.record);
     return key;
+  }
+
+  /** The space's keys (ids, types, dates; the keys themselves are never stored). */
+  list(space: string): Promise<KeyRecord[]> {
+    return this.#store.keys.list(space);
   }
 
   async revoke(id: string): Promise<boolean> {

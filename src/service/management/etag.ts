@@ -5,22 +5,13 @@
 // with no counter to keep.
 import { createHash } from 'node:crypto';
 import type { StoredRule } from '../../store/ports.ts';
-import { badRequest, ManagementError } from './errors.ts';
+import { ServiceError } from '../errors.ts';
+import { badRequest } from './errors.ts';
 
 /** The strong ETag of a stored rule version, quoted as the header carries it. */
 export function etagOf(rule: Pick<StoredRule, 'updatedAt' | 'document'>): string {
   const digest = createHash('sha256').update(rule.updatedAt).update('\u0000').update(JSON.stringify(rule.document)).digest('base64url');
   return `"${digest.slice(0, 27)}"`;
-}
-
-/** The version changed since the client read it: HTTP 412 with the current tag. */
-export class StaleVersionError extends ManagementError {
-  readonly etag: string;
-  constructor(message: string, etag: string) {
-    super('precondition-failed', message);
-    this.name = 'StaleVersionError';
-    this.etag = etag;
-  }
 }
 
 const ENTITY_TAG = /(W\/)?"[\x21\x23-\x7e\x80-\xff]*"/g;
@@ -38,7 +29,7 @@ export function parseIfMatch(header: string): '*' | Array<{ weak: boolean; tag: 
 }
 
 /**
- * Throws StaleVersionError unless `ifMatch` (the header as sent; undefined: no precondition) matches the stored
+ * Throws ServiceError 'stale-version' (HTTP 412, with the current tag) unless `ifMatch` (the header as sent; undefined: no precondition) matches the stored
  * version. Comparison is strong (RFC 9110 13.1.1): a weak tag never matches.
  */
 export function checkIfMatch(ifMatch: string | undefined, current: StoredRule): void {
@@ -47,8 +38,9 @@ export function checkIfMatch(ifMatch: string | undefined, current: StoredRule): 
   if (wanted === '*') return;
   const etag = etagOf(current);
   if (wanted.some((w) => !w.weak && w.tag === etag)) return;
-  throw new StaleVersionError(
+  throw new ServiceError(
+    'stale-version',
     `Rule ${current.alias || current.ruleId} version ${current.version} was changed since you read it (If-Match ${ifMatch.trim()}, current ${etag})`,
-    etag,
+    { etag },
   );
 }

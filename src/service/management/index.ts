@@ -30,5 +30,5 @@ export class ManagementService {
   }
 }
 
-export { ManagementError } from './errors.ts';
+export { badRequest, conflict, notFound } from './errors.ts';
 export type { ManagementContext } from './context.ts';

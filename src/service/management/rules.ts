@@ -29,6 +29,10 @@ export interface SpaceItem {
   description: string;
   createdIn: string;
   lastUpdate: string;
+  /** When the version was first stored in this Verdict (ISO-8601 UTC). */
+  createdAt: string;
+  /** When the version was last written in this Verdict: its last change (ISO-8601 UTC). */
+  updatedAt: string;
   /** The folder path (`/` for the root). */
   folder: string;
   /** Flows: the rules they use, as referenced (id or alias, and version when fixed). */
@@ -249,6 +253,8 @@ export class RuleManagement {
         description: typeof doc.description === 'string' ? doc.description : '',
         createdIn: typeof doc.createdIn === 'string' ? doc.createdIn : rule.createdAt,
         lastUpdate: typeof doc.lastUpdate === 'string' ? doc.lastUpdate : rule.updatedAt,
+        createdAt: rule.createdAt,
+        updatedAt: rule.updatedAt,
         folder: tree.path(tree.folderOf(rule.ruleId, rule.version)),
       };
       if (rule.type === 'composition' || rule.type === 'workflow') item.rules = await this.#usedRules(rule);
