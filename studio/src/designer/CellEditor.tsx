@@ -52,7 +52,9 @@ export function CellEditor(props: CellEditorProps) {
   }, [props.anchor, condition.operator, condition.type, result.kind]);
 
   useEffect(() => {
-    const first = box.current?.querySelector<HTMLElement>('[data-autofocus], select, input, textarea, .cm-content');
+    // the value control, not the type switch: an expression editor, else the marked control, else the first field
+    const root = box.current;
+    const first = root?.querySelector<HTMLElement>('.cm-content') ?? root?.querySelector<HTMLElement>('[data-autofocus]') ?? root?.querySelector<HTMLElement>('select, input[type="text"]');
     first?.focus();
   }, []);
 

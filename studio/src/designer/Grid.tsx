@@ -138,6 +138,8 @@ export const Grid = forwardRef<GridHandle, GridProps>(function Grid(props, ref) 
       }
     }
     const moved = navigate(selection, key, { shift: e.shiftKey, primary }, size, pageRows);
+    // Tab past the last cell (Shift+Tab before the first) leaves the grid, so the keyboard is never trapped
+    if (moved && key === 'Tab' && moved.focus.row === active.row && moved.focus.col === active.col) return;
     if (moved) {
       e.preventDefault();
       select(moved);
@@ -233,7 +235,9 @@ export const Grid = forwardRef<GridHandle, GridProps>(function Grid(props, ref) 
   const virtualCols = colVirtualizer.getVirtualItems();
   const totalWidth = colVirtualizer.getTotalSize();
   const totalHeight = rowVirtualizer.getTotalSize();
-  const activeRendered = rows.length > 0 && columns.length > 0;
+  // point at the active cell only while it is in the DOM (it scrolls out when the user scrolls with the mouse)
+  const activeRendered =
+    virtualRows.some((v) => v.index === active.row) && virtualCols.some((v) => v.index === active.col);
 
   return (
     <div
