@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { locateProblems } from '../../studio/src/designer/model/problems.ts';
 import { describeOutcome, readTrace } from '../../studio/src/designer/model/trace.ts';
 import { addField, deleteField, fieldNameProblem, flattenSchema, leafPaths, renameField, schemaTextProblem } from '../../studio/src/designer/model/schema.ts';
-import { functionCatalog } from '../../src/engine/expression/catalog.ts';
+import { functionCatalog, signatureOf } from '../../src/engine/expression/catalog.ts';
 import { functionNames } from '../../src/engine/expression/index.ts';
 import { validateRuleDocument } from '../../src/rules/validate.ts';
 import { compileRule, solve } from '../../src/engine/index.ts';
@@ -113,7 +113,26 @@ test('the function catalog lists every callable name of the engine with its arit
   const hidden = ['PLUS_CHAR', 'MINUS_CHAR', 'TIMES_CHAR', 'DIVIDED_CHAR', 'MODULO_CHAR', 'EVAL'];
   for (const name of functionNames()) assert.equal(names.has(name), !hidden.includes(name), name);
   const round = catalog.find((f) => f.name === 'ROUND')!;
-  assert.deepEqual([round.min, round.max, round.group, round.signature], [1, 2, 'math', 'ROUND(arg1, [arg2])']);
-  assert.equal(catalog.find((f) => f.name === 'SUM')!.signature, 'SUM(value…)');
+  assert.deepEqual([round.min, round.max, round.group, round.signature], [1, 2, 'math', 'ROUND(number, [places])']);
+  assert.equal(catalog.find((f) => f.name === 'SUM')!.signature, 'SUM(number…)');
+  assert.equal(catalog.find((f) => f.name === 'GREATER')!.signature, 'GREATER(a, b)', 'aliases share the signature');
   assert.deepEqual(catalog.find((f) => f.name === 'EQ')!.aliases, ['EQUAL']);
+});
+
+test('every signature agrees with the arity the compiler checks', () => {
+  for (const f of functionCatalog()) {
+    const params = /^[A-Z_]+\((.*)\)$/.exec(f.signature)![1]!.split(', ').filter((p) => p !== '');
+    const required = params.filter((p) => !p.startsWith('[')).length;
+    const repeatable = params.some((p) => p.endsWith('…'));
+    assert.equal(required, f.min, `${f.signature} requires ${f.min}`);
+    if (f.max === Infinity) assert.ok(repeatable, `${f.signature} takes any number`);
+    else assert.equal(params.length, f.max, `${f.signature} takes at most ${f.max}`);
+  }
+});
+
+test('a definition without parameter names gets a signature from its arity', () => {
+  assert.equal(signatureOf('X', 1, 2), 'X(arg1, [arg2])');
+  assert.equal(signatureOf('Y', 2, Infinity), 'Y(arg1, value…)');
+  assert.equal(signatureOf('Z', 1, 1), 'Z(value)');
+  assert.equal(signatureOf('W', 0, 0, ''), 'W()');
 });

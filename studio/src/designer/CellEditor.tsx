@@ -52,7 +52,9 @@ export function CellEditor(props: CellEditorProps) {
   }, [props.anchor, condition.operator, condition.type, result.kind]);
 
   useEffect(() => {
-    const first = box.current?.querySelector<HTMLElement>('[data-autofocus], select, input, textarea, .cm-content');
+    // the value control, not the type switch: an expression editor, else the marked control, else the first field
+    const root = box.current;
+    const first = root?.querySelector<HTMLElement>('.cm-content') ?? root?.querySelector<HTMLElement>('[data-autofocus]') ?? root?.querySelector<HTMLElement>('select, input[type="text"]');
     first?.focus();
   }, []);
 
@@ -70,7 +72,8 @@ export function CellEditor(props: CellEditorProps) {
     } else if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
       e.preventDefault();
       apply();
-    } else if (e.key === 'Enter' && (e.target as HTMLElement).tagName === 'INPUT' && !(e.target as HTMLElement).dataset.listInput) {
+    } else if (e.key === 'Enter' && (e.target as HTMLInputElement).tagName === 'INPUT' && (e.target as HTMLInputElement).type !== 'radio') {
+      // (the list's own input handles Enter itself while it holds a value to add)
       e.preventDefault();
       apply();
     }
@@ -161,7 +164,7 @@ function ConditionForm({ edit, onChange, variables, onSubmit, onCancel }: Condit
         <>
           <label className="dt-field">
             <span>Operator</span>
-            <select data-autofocus value={edit.operator} onChange={(e) => onChange(withOperator(edit, e.target.value))}>
+            <select value={edit.operator} onChange={(e) => onChange(withOperator(edit, e.target.value))}>
               {operatorsFor(edit.type === 'date' ? 'date' : 'general').map((op) => (
                 <option key={op.name} value={op.name}>
                   {op.label} — {op.description}
@@ -187,28 +190,28 @@ function ValueEditor({ edit, setValue, onChange }: { edit: ConditionEdit; setVal
     case 'pair':
       return (
         <div className="dt-pair">
-          <Input label="From" value={edit.values[0] ?? ''} onChange={(v) => setValue(0, v)} />
+          <Input label="From" first value={edit.values[0] ?? ''} onChange={(v) => setValue(0, v)} />
           <Input label="To" value={edit.values[1] ?? ''} onChange={(v) => setValue(1, v)} />
         </div>
       );
     case 'list':
       return <ListInput values={edit.values} onChange={(values) => onChange({ ...edit, values })} date={isDate} />;
     default:
-      return <Input label="Value" value={edit.values[0] ?? ''} onChange={(v) => setValue(0, v)} />;
+      return <Input label="Value" first value={edit.values[0] ?? ''} onChange={(v) => setValue(0, v)} />;
   }
 }
 
-function TextInput({ label, value, onChange }: { label: string; value: string; onChange(v: string): void }) {
+function TextInput({ label, value, onChange, first }: { label: string; value: string; onChange(v: string): void; first?: boolean }) {
   return (
     <label className="dt-field">
       <span>{label}</span>
-      <input type="text" value={value} onChange={(e) => onChange(e.target.value)} placeholder="text, number or {variable}" />
+      <input type="text" data-autofocus={first || undefined} value={value} onChange={(e) => onChange(e.target.value)} placeholder="text, number or {variable}" />
     </label>
   );
 }
 
 /** A date cell value: date and time pickers plus the offset, with the stored text editable as well. */
-function DateInput({ label, value, onChange }: { label: string; value: string; onChange(v: string): void }) {
+function DateInput({ label, value, onChange, first }: { label: string; value: string; onChange(v: string): void; first?: boolean }) {
   const parts = dateParts(value);
   const zoneNow = () => {
     const minutes = -new Date().getTimezoneOffset();
@@ -226,7 +229,7 @@ function DateInput({ label, value, onChange }: { label: string; value: string; o
           <input type="text" aria-label={`${label} time zone offset`} className="dt-zone" value={parts.zone} placeholder="+00:00" onChange={(e) => onChange(joinDate({ ...parts, zone: e.target.value }))} />
         </div>
       ) : null}
-      <input type="text" aria-label={`${label} as text`} value={value} placeholder="2024-05-15 01:25 +00:00 or {variable}" onChange={(e) => onChange(e.target.value)} />
+      <input type="text" data-autofocus={first || undefined} aria-label={`${label} as text`} value={value} placeholder="2024-05-15 01:25 +00:00 or {variable}" onChange={(e) => onChange(e.target.value)} />
     </fieldset>
   );
 }
@@ -257,6 +260,7 @@ function ListInput({ values, onChange, date }: { values: string[]; onChange(valu
         <input
           type="text"
           data-list-input="true"
+          data-autofocus
           aria-label="Add value"
           value={draft}
           placeholder={date ? '2024-05-15 +00:00 (Enter adds; | separates)' : 'value (Enter adds; | separates several)'}

@@ -2,14 +2,14 @@
 // the container is an ARIA grid that keeps focus itself and points at the active cell with
 // aria-activedescendant, so keyboard focus survives cells scrolling out of the DOM. All edits go through the
 // callbacks: the grid never changes the document itself.
-import { forwardRef, memo, useCallback, useImperativeHandle, useRef, useState } from 'react';
+import { forwardRef, memo, useCallback, useImperativeHandle, useMemo, useRef, useState } from 'react';
 import type { ClipboardEvent as ReactClipboardEvent, KeyboardEvent as ReactKeyboardEvent, MouseEvent as ReactMouseEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { cellValueOf, columnBinding, columnKind, columnTitle, isRowActive, tableOf, COLUMN_KIND_LABEL } from './model/table.ts';
 import type { Column, Row, Rule } from './model/table.ts';
 import { cellText, readCondition } from './model/cells.ts';
 import { operatorEntry } from './model/operators.ts';
-import { inRange, navigate, rangeOf, selectAll } from './model/selection.ts';
+import { navigate, rangeOf, selectAll } from './model/selection.ts';
 import type { CellPos, Range, Selection } from './model/selection.ts';
 import { cellKey } from './model/problems.ts';
 import type { ProblemIndex } from './model/problems.ts';
@@ -74,6 +74,8 @@ export const Grid = forwardRef<GridHandle, GridProps>(function Grid(props, ref) 
     paddingStart: HEADER_HEIGHT,
     scrollPaddingStart: HEADER_HEIGHT,
     overscan: 8,
+    // let React batch scroll updates instead of rendering synchronously inside the scroll event
+    useFlushSync: false,
   });
   const colVirtualizer = useVirtualizer({
     horizontal: true,
@@ -83,6 +85,7 @@ export const Grid = forwardRef<GridHandle, GridProps>(function Grid(props, ref) 
     paddingStart: ROW_HEADER_WIDTH,
     scrollPaddingStart: ROW_HEADER_WIDTH,
     overscan: 2,
+    useFlushSync: false,
   });
 
   const cellId = useCallback((r: number, c: number) => `${id}-r${r}-c${c}`, [id]);
@@ -135,6 +138,8 @@ export const Grid = forwardRef<GridHandle, GridProps>(function Grid(props, ref) 
       }
     }
     const moved = navigate(selection, key, { shift: e.shiftKey, primary }, size, pageRows);
+    // Tab past the last cell (Shift+Tab before the first) leaves the grid, so the keyboard is never trapped
+    if (moved && key === 'Tab' && moved.focus.row === active.row && moved.focus.col === active.col) return;
     if (moved) {
       e.preventDefault();
       select(moved);
@@ -210,11 +215,29 @@ export const Grid = forwardRef<GridHandle, GridProps>(function Grid(props, ref) 
     else props.onSelect({ anchor: { row: 0, col: c }, focus: { row: last, col: c } });
   };
 
+  // Rows are memoised: they get stable callbacks (through a ref to the latest handlers) and only the selection
+  // facts that concern them, so scrolling renders just the rows that come into view.
+  const handlers = useRef({ onCellMouseDown, onCellMouseEnter, selectRow, props });
+  handlers.current = { onCellMouseDown, onCellMouseEnter, selectRow, props };
+  const rowEvents = useMemo<RowEvents>(
+    () => ({
+      onCellMouseDown: (e, pos) => handlers.current.onCellMouseDown(e, pos),
+      onCellMouseEnter: (pos) => handlers.current.onCellMouseEnter(pos),
+      onCellDoubleClick: (pos) => !handlers.current.props.readOnly && handlers.current.props.onOpenEditor(pos),
+      onRowHeaderMouseDown: (e, r) => handlers.current.selectRow(e, r),
+      onCommitInline: (pos, text, move) => handlers.current.props.onCommitInline(pos, text, move),
+      onCancelInline: () => handlers.current.props.onCancelInline(),
+    }),
+    [],
+  );
+
   const virtualRows = rowVirtualizer.getVirtualItems();
   const virtualCols = colVirtualizer.getVirtualItems();
   const totalWidth = colVirtualizer.getTotalSize();
   const totalHeight = rowVirtualizer.getTotalSize();
-  const activeRendered = rows.length > 0 && columns.length > 0;
+  // point at the active cell only while it is in the DOM (it scrolls out when the user scrolls with the mouse)
+  const activeRendered =
+    virtualRows.some((v) => v.index === active.row) && virtualCols.some((v) => v.index === active.col);
 
   return (
     <div
@@ -271,20 +294,16 @@ export const Grid = forwardRef<GridHandle, GridProps>(function Grid(props, ref) 
                 width={totalWidth}
                 columns={columns}
                 virtualCols={virtualCols}
-                range={range}
-                active={active}
+                selLeft={r >= range.top && r <= range.bottom ? range.left : -1}
+                selRight={r >= range.top && r <= range.bottom ? range.right : -1}
+                activeCol={active.row === r ? active.col : -1}
                 cellId={cellId}
                 problems={problems}
                 rowProblems={problems.rows.get(r)}
                 trace={trace}
                 readOnly={readOnly}
                 inlineEdit={props.inlineEdit && props.inlineEdit.pos.row === r ? props.inlineEdit : null}
-                onCellMouseDown={onCellMouseDown}
-                onCellMouseEnter={onCellMouseEnter}
-                onCellDoubleClick={(pos) => !readOnly && props.onOpenEditor(pos)}
-                onRowHeaderMouseDown={selectRow}
-                onCommitInline={props.onCommitInline}
-                onCancelInline={props.onCancelInline}
+                events={rowEvents}
               />
             );
           })}
@@ -355,14 +374,21 @@ interface GridRowProps {
   width: number;
   columns: Column[];
   virtualCols: { index: number; start: number; size: number; key: string | number | bigint }[];
-  range: Range;
-  active: CellPos;
+  /** The selected columns of this row (-1 when the row is outside the selection). */
+  selLeft: number;
+  selRight: number;
+  /** The active cell's column when it is in this row, else -1. */
+  activeCol: number;
   cellId(r: number, c: number): string;
   problems: ProblemIndex;
   rowProblems: string[] | undefined;
   trace: TraceView | undefined;
   readOnly: boolean;
   inlineEdit: { pos: CellPos; text: string } | null;
+  events: RowEvents;
+}
+
+interface RowEvents {
   onCellMouseDown(e: ReactMouseEvent, pos: CellPos): void;
   onCellMouseEnter(pos: CellPos): void;
   onCellDoubleClick(pos: CellPos): void;
@@ -372,12 +398,12 @@ interface GridRowProps {
 }
 
 const GridRow = memo(function GridRow(props: GridRowProps) {
-  const { row, r, columns, virtualCols, range, active, trace, problems } = props;
+  const { row, r, columns, virtualCols, trace, problems, events } = props;
   const rowActive = isRowActive(row);
   const matched = trace?.matched.has(r);
   const evaluated = trace?.evaluated.has(r);
   const rowProblemId = props.rowProblems ? props.cellId(r, -1) : undefined;
-  const rowSelected = r >= range.top && r <= range.bottom;
+  const rowSelected = props.selLeft >= 0;
   return (
     <div
       role="row"
@@ -392,7 +418,7 @@ const GridRow = memo(function GridRow(props: GridRowProps) {
         className={`dt-rowhead${rowSelected ? ' dt-selected-head' : ''}${props.rowProblems ? ' dt-has-problem' : ''}`}
         style={{ width: ROW_HEADER_WIDTH, height: ROW_HEIGHT }}
         title={props.rowProblems ? props.rowProblems.join('\n') : undefined}
-        onMouseDown={(e) => props.onRowHeaderMouseDown(e, r)}
+        onMouseDown={(e) => events.onRowHeaderMouseDown(e, r)}
       >
         {matched && (
           <span className="dt-match-mark" aria-hidden="true">
@@ -414,8 +440,8 @@ const GridRow = memo(function GridRow(props: GridRowProps) {
         const key = cellKey(r, c);
         const cellProblems = problems.cells.get(key);
         const outcome = trace?.conditions.get(key);
-        const isActive = active.row === r && active.col === c;
-        const selected = inRange(range, r, c);
+        const isActive = props.activeCol === c;
+        const selected = c >= props.selLeft && c <= props.selRight;
         const editing = props.inlineEdit && props.inlineEdit.pos.col === c ? props.inlineEdit : null;
         const idText = props.cellId(r, c);
         const tooltip = [cellProblems?.join('\n'), outcome ? describeOutcome(outcome) : undefined].filter(Boolean).join('\n') || undefined;
@@ -432,16 +458,16 @@ const GridRow = memo(function GridRow(props: GridRowProps) {
             className={`dt-cell dt-kind-${columnKind(column)}${selected ? ' dt-selected' : ''}${isActive ? ' dt-active' : ''}${cellProblems ? ' dt-has-problem' : ''}${outcome ? (outcome.held ? ' dt-held' : ' dt-failed') : ''}`}
             style={{ left: vc.start, width: vc.size, height: ROW_HEIGHT }}
             title={tooltip}
-            onMouseDown={(e) => props.onCellMouseDown(e, { row: r, col: c })}
-            onMouseEnter={() => props.onCellMouseEnter({ row: r, col: c })}
-            onDoubleClick={() => props.onCellDoubleClick({ row: r, col: c })}
+            onMouseDown={(e) => events.onCellMouseDown(e, { row: r, col: c })}
+            onMouseEnter={() => events.onCellMouseEnter({ row: r, col: c })}
+            onDoubleClick={() => events.onCellDoubleClick({ row: r, col: c })}
           >
             {editing ? (
               <InlineEditor
                 initial={editing.text}
                 label={`Edit ${columnTitle(column)} in row ${r + 1}`}
-                onCommit={(text, move) => props.onCommitInline({ row: r, col: c }, text, move)}
-                onCancel={props.onCancelInline}
+                onCommit={(text, move) => events.onCommitInline({ row: r, col: c }, text, move)}
+                onCancel={events.onCancelInline}
               />
             ) : (
               <CellContent value={cellValueOf(row, column)} column={column} />
@@ -458,7 +484,7 @@ const GridRow = memo(function GridRow(props: GridRowProps) {
   );
 });
 
-function CellContent({ value, column }: { value: any; column: Column }) {
+const CellContent = memo(function CellContent({ value, column }: { value: any; column: Column }) {
   const kind = columnKind(column);
   if (kind === 'input') {
     const edit = readCondition(value);
@@ -492,7 +518,7 @@ function CellContent({ value, column }: { value: any; column: Column }) {
     );
   }
   return <span className={`dt-cell-text${kind === 'calc' ? ' dt-mono' : ''}`}>{text}</span>;
-}
+});
 
 function InlineEditor({ initial, label, onCommit, onCancel }: { initial: string; label: string; onCommit(text: string, move: 'down' | 'right' | 'left' | 'none'): void; onCancel(): void }) {
   const done = useRef(false);

@@ -51,6 +51,19 @@ export interface TableDesignerProps {
 
 type Tab = 'table' | 'input' | 'output';
 
+const SHORTCUTS: readonly [string, string][] = [
+  ['Arrows, Home/End, PgUp/PgDn', 'move (Ctrl: to the edge)'],
+  ['Shift + move or click', 'select a block'],
+  ['Tab / Shift+Tab', 'next / previous cell'],
+  ['Enter, F2, double-click', 'edit the cell (operator, value, expression)'],
+  ['Typing', 'replace the cell text (e.g. > 5, IN a|b, BTW [1, 9], fx SUM(1,2))'],
+  ['Esc', 'cancel the edit'],
+  ['Delete', 'clear the selected cells'],
+  ['Ctrl+C / X / V', 'copy, cut, paste (tab-separated, to and from spreadsheets)'],
+  ['Ctrl+Z, Ctrl+Shift+Z, Ctrl+Y', 'undo, redo'],
+  ['Ctrl+A', 'select all cells'],
+];
+
 function isEditable(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   if (!el) return false;
@@ -408,6 +421,17 @@ export function TableDesigner(props: TableDesignerProps) {
             onEditColumn={(c) => setColumnDialog(c)}
           />
           <div className="dt-statusbar">
+            <details className="dt-shortcuts">
+              <summary>Keyboard</summary>
+              <dl>
+                {SHORTCUTS.map(([keys, what]) => (
+                  <div key={keys} style={{ display: 'contents' }}>
+                    <dt>{keys}</dt>
+                    <dd>{what}</dd>
+                  </div>
+                ))}
+              </dl>
+            </details>
             <span>
               {rows.length.toLocaleString()} rows · {columns.length} columns
               {columns.length > 0 && rows.length > 0 && ` · ${range.bottom - range.top + 1}×${range.right - range.left + 1} selected`}

@@ -39,6 +39,7 @@ function compileLambda(call: CallNode, api: CompileApi, fn: string, paramCount: 
 const ARRAY_MAP: SpecialFunction = {
   kind: 'special',
   name: 'ARRAY_MAP',
+  params: 'array, "item", expression',
   min: 3,
   max: 3,
   compile(call, api) {
@@ -73,6 +74,7 @@ const ARRAY_MAP: SpecialFunction = {
 const ARRAY_FILTER: SpecialFunction = {
   kind: 'special',
   name: 'ARRAY_FILTER',
+  params: 'array, "item", condition',
   min: 3,
   max: 3,
   compile(call, api) {
@@ -108,6 +110,7 @@ const ARRAY_FILTER: SpecialFunction = {
 const ARRAY_REDUCE: SpecialFunction = {
   kind: 'special',
   name: 'ARRAY_REDUCE',
+  params: 'array, "acc", "item", expression',
   min: 4,
   max: 4,
   compile(call, api) {
@@ -155,6 +158,7 @@ export const arrayFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'ARRAY_PICK',
+    params: 'array, path',
     min: 2,
     max: 2,
     impl: ([list, path]) => {
@@ -169,6 +173,7 @@ export const arrayFunctions: FunctionDef[] = [
     // accepts null and {} as the array (false); elements compare like EQ, objects deeply
     kind: 'eager',
     name: 'ARRAY_INCLUDES',
+    params: 'array, value',
     aliases: ['INCLUDES'],
     min: 2,
     max: 2,
@@ -183,6 +188,7 @@ export const arrayFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'ARRAY_FLATTEN',
+    params: 'array, [depth]',
     min: 1,
     max: 2,
     impl: ([list, depth]) => {
@@ -196,6 +202,7 @@ export const arrayFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'ARRAY_SUM',
+    params: 'array, [path]',
     min: 1,
     max: 2,
     impl: ([list, path]) => {
@@ -208,6 +215,7 @@ export const arrayFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'ARRAY_CONCAT',
+    params: 'array, [path]',
     min: 1,
     max: 2,
     impl: ([list, path]) => picked(list, path, 'ARRAY_CONCAT').map(toText).join(''),
@@ -215,6 +223,7 @@ export const arrayFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'ARRAY_CONCAT_WS',
+    params: 'separator, array, [path]',
     min: 2,
     max: 3,
     impl: ([separator, list, path]) => picked(list, path, 'ARRAY_CONCAT_WS').map(toText).join(toText(separator)),
@@ -222,6 +231,7 @@ export const arrayFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'ARRAY_AND',
+    params: 'array, [path]',
     min: 1,
     max: 2,
     impl: ([list, path]) => picked(list, path, 'ARRAY_AND').every((v) => toLogical(v, 'ARRAY_AND')),
@@ -229,6 +239,7 @@ export const arrayFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'ARRAY_OR',
+    params: 'array, [path]',
     min: 1,
     max: 2,
     impl: ([list, path]) => picked(list, path, 'ARRAY_OR').some((v) => toLogical(v, 'ARRAY_OR')),

@@ -33,6 +33,7 @@ export function pick(value: unknown, segments: readonly PathSegment[]): unknown 
 const RAW_VALUE: SpecialFunction = {
   kind: 'special',
   name: 'RAW_VALUE',
+  params: 'value',
   min: 1,
   max: 1,
   compile(call, api, position) {
@@ -58,6 +59,7 @@ const RAW_VALUE: SpecialFunction = {
 const EVAL: SpecialFunction = {
   kind: 'special',
   name: 'EVAL',
+  params: 'value',
   min: 1,
   max: 1,
   compile: (call, api, position) => api.compile(call.args[0]!, position),
@@ -67,6 +69,7 @@ export const dataFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'PICK',
+    params: 'value, path',
     min: 2,
     max: 2,
     impl: ([value, path]) => pick(value, pathSegments(path, 'PICK')),

@@ -104,6 +104,7 @@ function isPromise(value: unknown): value is Promise<unknown> {
 const SOLVE: EagerFunction = {
   kind: 'eager',
   name: 'SOLVE',
+  params: 'rule, input, [options]',
   min: 2,
   max: 3,
   contextual: true,
@@ -172,6 +173,7 @@ const lookupRefs = (args: readonly CNode[], api: CompileApi): void =>
 const LOOKUP_VALUE: EagerFunction = {
   kind: 'eager',
   name: 'LOOKUP_VALUE',
+  params: 'table, key, [version], [column]',
   min: 2,
   max: 4,
   contextual: true,
@@ -188,6 +190,7 @@ const LOOKUP_VALUE: EagerFunction = {
 const LOOKUP_EXISTS: EagerFunction = {
   kind: 'eager',
   name: 'LOOKUP_EXISTS',
+  params: 'table, key, [version]',
   min: 2,
   max: 3,
   contextual: true,
@@ -213,6 +216,7 @@ function httpFunction(method: HttpRequest['method'], withBody: boolean): EagerFu
   return {
     kind: 'eager',
     name,
+    params: withBody ? 'url, body, [options]' : 'url, [options]',
     min: withBody ? 2 : 1,
     max: withBody ? 3 : 2,
     contextual: true,
