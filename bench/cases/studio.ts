@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
-import { startServer } from '../../src/http/server.ts';
+import { startServer } from '../../src/server/start.ts';
 import { chromiumInstalled, CHROMIUM, launchChromium } from '../../scripts/chromium.ts';
 import { ensureStudioBuilt } from '../../scripts/studio-build.ts';
 import { bigTable } from '../../test/studio/tables.ts';

@@ -40,7 +40,14 @@ export interface RuleItem {
   description?: string;
   createdIn?: string;
   lastUpdate?: string;
+  /** When this version was last written in this Verdict (lastUpdate may be the imported file's own date). */
+  updatedAt?: string;
   folder?: string;
+}
+
+/** The item's last change: when Verdict last wrote it, else the document's own lastUpdate. */
+export function lastChange(item: RuleItem): string | undefined {
+  return item.updatedAt ?? item.lastUpdate;
 }
 
 export interface VersionedRule {

@@ -2,6 +2,7 @@
 // and id. New rule, Import (file picker or a file dropped anywhere on the page), export and delete.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { DragEvent, FormEvent } from 'react';
+import { lastChange } from '../api/client.ts';
 import type { RuleItem } from '../api/client.ts';
 import { useStudio } from '../app/context.ts';
 import { href, navigate } from '../app/router.ts';
@@ -27,7 +28,7 @@ function summarise(items: RuleItem[]): RuleSummary[] {
     const sorted = versions.sort((a, b) => b.version - a.version);
     const published = sorted.find((v) => v.status === 'published');
     return { latest: sorted[0], versions: sorted.length, published: published?.version ?? null };
-  }).sort((a, b) => (b.latest.lastUpdate ?? '').localeCompare(a.latest.lastUpdate ?? ''));
+  }).sort((a, b) => (lastChange(b.latest) ?? '').localeCompare(lastChange(a.latest) ?? ''));
 }
 
 function folderOf(item: RuleItem): string {
@@ -200,7 +201,7 @@ export function RuleList() {
                     {latest.locked && <span className="badge badge-locked">locked</span>}
                   </td>
                   <td className="nowrap">v{latest.version}<span className="muted small"> · {versions} version{versions === 1 ? '' : 's'}{published !== null ? `, v${published} live` : ''}</span></td>
-                  <td className="nowrap">{formatTime(latest.lastUpdate)}</td>
+                  <td className="nowrap">{formatTime(lastChange(latest))}</td>
                   <td className="row-actions">
                     <button type="button" className="btn btn-small btn-ghost" aria-label={`Export ${latest.name}`} onClick={() => void exportRule(latest)}>Export</button>
                     <button type="button" className="btn btn-small btn-ghost btn-danger-text" aria-label={`Delete ${latest.name}`} onClick={() => setDeleting(latest)}>Delete</button>

@@ -1,6 +1,7 @@
 // Versions of the open rule: open one, restore an old one as a new version, pick two to compare, and the
 // history of saves and lifecycle changes (time, and who where the key has a name).
 import { useEffect, useState } from 'react';
+import { lastChange } from '../api/client.ts';
 import type { HistoryEntry, RuleItem } from '../api/client.ts';
 import type { RuleDocument } from '../api/types.ts';
 import { useStudio } from '../app/context.ts';
@@ -41,7 +42,7 @@ export function VersionsPanel(props: { rule: RuleDocument; versions: RuleItem[];
               <a href={href({ page: 'rule', id: v.ruleId, version: v.version })} aria-current={v.version === current ? 'page' : undefined}>Version {v.version}</a>
               <span className={`badge badge-${v.status}`}>{v.status}</span>
               {v.locked && <span className="badge badge-locked">locked</span>}
-              <div className="muted small">{formatTime(v.lastUpdate)}</div>
+              <div className="muted small">{formatTime(lastChange(v))}</div>
             </div>
             {v.version !== current && (
               <button type="button" className="btn btn-small btn-ghost" aria-label={`Restore version ${v.version} as a new version`} onClick={() => void restore(v.version)}>Restore</button>
