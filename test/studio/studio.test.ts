@@ -86,7 +86,7 @@ describe('Verdict Studio in Chromium', { skip }, () => {
     await close();
   });
 
-  test('rule list: folders, tags and search; import by file picker, export, delete with confirmation', async () => {
+  test('rule list: folders, tags and search; import by file picker and by drop, export, delete with confirmation', async () => {
     await api('POST', '/api/folder', { type: 'FOLDER', name: 'Pricing', children: [] });
     await api('POST', '/api/rule?path=/Pricing', pricingTable('Membership discount'));
     await api('POST', '/api/rule', pricingTable('Shipping surcharge', { tags: ['logistics'] }));
@@ -109,6 +109,19 @@ describe('Verdict Studio in Chromium', { skip }, () => {
     await rules.getByRole('link', { name: 'Imported loyalty table' }).waitFor();
     const stored = await api('GET', '/api/rule/imported-loyalty/1');
     assert.equal(stored.name, 'Imported loyalty table');
+
+    // A file dropped on the page is imported too.
+    const dropped = JSON.stringify(pricingTable('Dropped table', { ruleId: 'e2e-dropped-rule', ruleAlias: 'dropped-table' }));
+    const transfer = await page.evaluateHandle(`(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([${JSON.stringify(dropped)}], 'dropped.json', { type: 'application/json' }));
+      return transfer;
+    })()`);
+    const heading = page.getByRole('heading', { name: 'Rules', level: 1 });
+    await heading.dispatchEvent('dragover', { dataTransfer: transfer });
+    await heading.dispatchEvent('drop', { dataTransfer: transfer });
+    await rules.getByRole('link', { name: 'Dropped table' }).waitFor();
+    assert.equal((await api('GET', '/api/rule/dropped-table/1')).name, 'Dropped table');
 
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export Imported loyalty table' }).click();
@@ -179,6 +192,19 @@ describe('Verdict Studio in Chromium', { skip }, () => {
     await page.getByRole('grid', { name: 'Decision table' }).getByRole('rowheader', { name: /1 \(matched\)/ }).waitFor();
     await cell(page, 1, 0).click();
     await screenshot(page, 'bench');
+
+    // The simple bench: a form over the same input; included/excluded condition columns.
+    await page.getByRole('radio', { name: 'Form' }).check();
+    assert.equal(await page.getByLabel('applicant.score', { exact: true }).inputValue(), '700');
+    await page.getByLabel('applicant.score', { exact: true }).fill('100');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByText('No row matched: the result is empty.').waitFor();
+    await page.getByText(/^Condition columns/).click();
+    await page.getByRole('checkbox', { name: 'Exclude Score check (applicant.score)' }).check();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await resultTable.getByText('Offer-30').waitFor();
+    await page.getByRole('checkbox', { name: 'Exclude Score check (applicant.score)' }).uncheck();
+    await page.getByRole('radio', { name: 'JSON' }).first().check();
 
     // 50 rows pasted as tab-separated text (as from Excel or Google Sheets) become 50 rows.
     await page.getByRole('button', { name: 'Add row' }).click();

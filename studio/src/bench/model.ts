@@ -1,4 +1,5 @@
-// What the simple bench builds its form from: the leaves of the input model, each marked as a date field when a
+// What the simple bench builds its form from: the leaves of the input model and the inputs condition columns
+// read, each marked as a date field when a
 // condition column bound to it holds date cells; and the conversion between form values and the input object.
 import type { RuleDocument, TableColumn } from '../api/types.ts';
 import { tableOf } from '../compare/diff.ts';
@@ -21,7 +22,10 @@ export function benchFields(rule: RuleDocument): BenchField[] {
     const path = conditionPath(column);
     if (path && table.rows.some((row) => row.cells?.some((c) => c.column === column.columnId && c.scalarCondition?.type === 'date'))) datePaths.add(path);
   }
-  return leafPaths(rule.inputSchema).map((path) => ({ path, kind: datePaths.has(path) ? 'date' : 'text' }));
+  // The model's leaves, then inputs that condition columns read without the model naming them (the solver reads
+  // any path of the input, so the form offers them too).
+  const paths = [...new Set([...leafPaths(rule.inputSchema), ...table.columns.filter((c) => c.type === 'input').map(conditionPath).filter((p): p is string => !!p)])];
+  return paths.map((path) => ({ path, kind: datePaths.has(path) ? 'date' : 'text' }));
 }
 
 export function getPath(data: unknown, path: string): unknown {
