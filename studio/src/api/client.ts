@@ -90,9 +90,12 @@ const enc = encodeURIComponent;
 export class ApiClient {
   readonly key: string;
   readonly baseUrl: string;
-  constructor(key: string, baseUrl = '') {
+  /** Called when the server refuses the key (revoked or deleted while signed in). */
+  private readonly onUnauthorized?: (message: string) => void;
+  constructor(key: string, options: { baseUrl?: string; onUnauthorized?(message: string): void } = {}) {
     this.key = key;
-    this.baseUrl = baseUrl;
+    this.baseUrl = options.baseUrl ?? '';
+    this.onUnauthorized = options.onUnauthorized;
   }
 
   private async request(method: string, path: string, options: RequestOptions = {}): Promise<{ body: unknown; headers: Headers }> {
@@ -119,6 +122,7 @@ export class ApiClient {
       const error = (parsed as { error?: { message?: string; problems?: Problem[] } } | undefined)?.error;
       const message = error?.message ?? `The server answered ${response.status} ${response.statusText}`.trim();
       if (response.status === 412) throw new ConflictError(message);
+      if (response.status === 401) this.onUnauthorized?.(message);
       throw new ApiError(response.status, message, Array.isArray(error?.problems) ? error.problems : []);
     }
     return { body: parsed, headers: response.headers };

@@ -17,6 +17,7 @@ interface Notice {
 
 export function App() {
   const [key, setKey] = useState<string | null>(() => session.key());
+  const [signInMessage, setSignInMessage] = useState<string | undefined>(undefined);
   const [notice, setNotice] = useState<Notice | null>(null);
   const counter = useRef(0);
   const hash = useHash();
@@ -32,10 +33,18 @@ export function App() {
     setNotice({ id, message, tone });
     window.setTimeout(() => setNotice((n) => (n?.id === id ? null : n)), 6000);
   }, []);
-  const context = useMemo<StudioContext | null>(() => (key ? { api: new ApiClient(key), signOut, notify } : null), [key, signOut, notify]);
+  const refused = useCallback((message: string) => {
+    session.signOut();
+    setSignInMessage(`You were signed out: the server refused the key (${message}). It may have been revoked.`);
+    setKey(null);
+  }, []);
+  const context = useMemo<StudioContext | null>(
+    () => (key ? { api: new ApiClient(key, { onUnauthorized: refused }), signOut, notify } : null),
+    [key, signOut, notify, refused],
+  );
 
   if (!context) {
-    return <SignIn onSignedIn={(k) => { session.signIn(k); setKey(k); }} />;
+    return <SignIn message={signInMessage} onSignedIn={(k) => { session.signIn(k); setSignInMessage(undefined); setKey(k); }} />;
   }
 
   return (

@@ -181,7 +181,14 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
     }
   }
 
-  if (loadError) return <div className="content"><ErrorState title="This rule could not be opened" message={loadError} onRetry={() => void load()} /></div>;
+  if (loadError) {
+    return (
+      <div className="content">
+        <ErrorState title="This rule could not be opened" message={loadError} onRetry={() => void load()} />
+        <a href="#/rules">Back to the rules</a>
+      </div>
+    );
+  }
   if (!loaded || !draft) return <div className="content"><Loading label="Opening the rule…" /></div>;
 
   const rule = loaded.rule;
