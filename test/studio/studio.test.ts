@@ -169,6 +169,7 @@ describe('Verdict Studio in Chromium', { skip }, () => {
     await typeCell(page, 1, 3, '3.5');
     await typeCell(page, 1, 4, 'fx CONCAT("Offer-", {applicant.age}');
     await cell(page, 1, 0).click();
+    await page.keyboard.press('Control+Home');
     await screenshot(page, 'designer');
 
     // The server refuses the expression that does not parse, and the problem lands on that very cell.
@@ -191,6 +192,7 @@ describe('Verdict Studio in Chromium', { skip }, () => {
     assert.match(await resultTable.innerText(), /Offer-30/);
     await page.getByRole('grid', { name: 'Decision table' }).getByRole('rowheader', { name: /1 \(matched\)/ }).waitFor();
     await cell(page, 1, 0).click();
+    await page.keyboard.press('Control+Home');
     await screenshot(page, 'bench');
 
     // The simple bench: a form over the same input; included/excluded condition columns.
@@ -233,7 +235,7 @@ describe('Verdict Studio in Chromium', { skip }, () => {
     const { page, assertClean, close } = await signedIn(`#/rules/${v1.ruleId}/1`);
     await withFailureShot(page, 'drafts', async () => {
       await typeCell(page, 1, 2, '22');
-      await page.getByText(/Draft kept in this browser/).waitFor();
+      await page.getByText(/^Kept in this browser/).waitFor();
       await page.reload();
       const offer = page.getByRole('alert').filter({ hasText: 'unsaved draft' });
       await offer.waitFor();

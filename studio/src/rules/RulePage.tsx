@@ -211,7 +211,7 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
           <span className={`badge badge-${rule.status}`}>{rule.status}</span>
           {locked && <span className="badge badge-locked">locked</span>}
           {dirty && <span className="badge badge-draft" title="Kept in this browser until saved">unsaved draft</span>}
-          {dirty && keptAt && <span className="muted small">Draft kept in this browser at {keptAt.toLocaleTimeString()}</span>}
+          {dirty && keptAt && <span className="muted small nowrap" title="Unsaved edits are kept in this browser until you save or discard them">Kept in this browser {keptAt.toLocaleTimeString(undefined, { hour12: false })}</span>}
           <label className="version-select">
             <span className="visually-hidden">Rule version</span>
             <select value={rule.version} onChange={(e) => navigate({ page: 'rule', id: rule.ruleId, version: Number(e.target.value) })}>
@@ -220,7 +220,7 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
               ))}
             </select>
           </label>
-          <code className="muted small">{rule.ruleAlias}</code>
+          <code className="muted small rule-alias" title="Alias">{rule.ruleAlias}</code>
         </div>
         <div className="actions">
           <button type="button" className="btn" onClick={() => downloadJson(`${rule.ruleAlias}_v${rule.version}.json`, draft)}>Export</button>
