@@ -15,7 +15,9 @@ const INDEX = '<!doctype html><html><head><script type="module" src="/studio/ass
 const SCRIPT = 'console.log("studio");';
 
 function fakeBuild(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'verdict-studio-'));
+  // The build directory's own path holds "assets": only files under the build's assets/ folder are immutable.
+  const dir = join(mkdtempSync(join(tmpdir(), 'verdict-studio-')), 'assets', 'dist');
+  mkdirSync(dir, { recursive: true });
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'index.html'), INDEX);
   writeFileSync(join(dir, 'assets', 'index-Abc123.js'), SCRIPT);
@@ -52,7 +54,7 @@ describe('Studio serving with a build', () => {
   after(async () => {
     await server.close();
     await backend.cleanup();
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(join(dir, '..', '..'), { recursive: true, force: true });
   });
 
   test('GET / redirects (302) to /studio/', async () => {
@@ -146,7 +148,7 @@ describe('Studio serving without a build, and turned off', () => {
         }
       });
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(join(dir, '..', '..'), { recursive: true, force: true });
     }
   });
 });

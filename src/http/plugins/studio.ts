@@ -4,7 +4,7 @@
 // app and answers index.html. Without a build the Studio answers 503 saying how to make one. Not in either OpenAPI
 // document: these are not API routes. STUDIO_ENABLED=false registers none of it (docs/decisions/studio-serving.md).
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -17,7 +17,7 @@ export const STUDIO_DIST = fileURLToPath(new URL('../../../studio/dist/', import
 export const STUDIO_PREFIX = '/studio';
 
 /** Vite names built assets by content hash: a file there never changes, so it may be cached for good. */
-const ASSETS = '/assets/';
+const ASSETS = 'assets';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const NO_CACHE = 'no-cache';
 
@@ -65,14 +65,14 @@ export async function studioPlugin(app: FastifyInstance, options: StudioOptions)
       cacheControl: false,
       setHeaders: (reply, path) => {
         securityHeaders(reply);
-        void reply.header('cache-control', path.includes(`${ASSETS}`) && !path.endsWith('index.html') ? IMMUTABLE : NO_CACHE);
+        void reply.header('cache-control', relative(dir, path).startsWith(`${ASSETS}${sep}`) ? IMMUTABLE : NO_CACHE);
       },
     });
     // A path that is no file is a route of the app (/studio/rules/x): the app's page answers and routes itself. A
     // missing hashed asset stays a 404: HTML in place of a script would only hide the cause (a stale page).
     scope.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0] ?? '';
-      if ((request.method !== 'GET' && request.method !== 'HEAD') || path.startsWith(`${STUDIO_PREFIX}${ASSETS}`)) {
+      if ((request.method !== 'GET' && request.method !== 'HEAD') || path.startsWith(`${STUDIO_PREFIX}/${ASSETS}/`)) {
         notFoundHandler(request, reply);
         return;
       }

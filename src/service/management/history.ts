@@ -4,7 +4,6 @@
 import type { HistoryAction, HistoryEntry, ManagementTransaction } from '../../store/ports.ts';
 import { isoAt } from '../clock.ts';
 import type { ManagementContext } from './context.ts';
-import { notFound } from './errors.ts';
 import { findRule, findVersion } from './lookup.ts';
 
 /** Who writes through the command line (`verdict import`, `verdict rule publish`). */
@@ -44,22 +43,21 @@ export class RuleHistory {
    */
   async list(space: string, idOrAlias: string, version: number | undefined): Promise<{ items: HistoryItem[] }> {
     const entries = await this.#ctx.store.management.read(space, async (tx) => {
-      let ruleId: string;
+      let rule;
       try {
-        const rule = findRule(await tx.heads(), idOrAlias);
-        ruleId = rule.ruleId;
-        const found = await tx.history(ruleId, version);
-        // A version never written (no entry and not stored) is unknown, as on every other route.
-        if (found.length === 0 && version !== undefined) findVersion(rule, version);
-        return found;
+        rule = findRule(await tx.heads(), idOrAlias);
       } catch (err) {
         // Every version deleted: the id still names the history.
-        const found = await tx.history(idOrAlias, version);
-        if (found.length > 0) return found;
+        const kept = await tx.history(idOrAlias, version);
+        if (kept.length > 0) return kept;
         throw err;
       }
+      const found = await tx.history(rule.ruleId, version);
+      // A version neither stored nor ever written is unknown, as on every other route. A stored rule written before
+      // history was kept has none: an empty list.
+      if (found.length === 0 && version !== undefined) findVersion(rule, version);
+      return found;
     });
-    if (entries.length === 0) throw notFound(`Rule "${idOrAlias}" not found`);
     return { items: entries.map((e) => ({ version: e.version, at: e.at, action: e.action, by: e.by })) };
   }
 }
