@@ -100,6 +100,7 @@ const theme = EditorView.theme({
   '.cm-x-operator': { color: '#475569' },
   '.cm-x-punctuation': { color: '#64748b' },
   '.cm-tooltip-autocomplete .cm-completionDetail': { fontStyle: 'normal', color: '#64748b', marginLeft: '1em' },
+  '.cm-tooltip-autocomplete ul li[aria-selected] .cm-completionDetail': { color: '#e0e7ff' },
 });
 
 /** Where the text has the first problem, as "line L, column C: message" for the status line. */
