@@ -164,7 +164,7 @@ function ConditionForm({ edit, onChange, variables, onSubmit, onCancel }: Condit
         <>
           <label className="dt-field">
             <span>Operator</span>
-            <select value={edit.operator} onChange={(e) => onChange(withOperator(edit, e.target.value))}>
+            <select aria-label="Operator" value={edit.operator} onChange={(e) => onChange(withOperator(edit, e.target.value))}>
               {operatorsFor(edit.type === 'date' ? 'date' : 'general').map((op) => (
                 <option key={op.name} value={op.name}>
                   {op.label} — {op.description}

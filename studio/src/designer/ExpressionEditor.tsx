@@ -1,7 +1,7 @@
 // CodeMirror 6 editor for the expression language: highlighting from the engine's lexer, completion of function
 // names (with their signatures) and of model variables after `{`, and the parser's errors underlined as you type.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { EditorState, RangeSetBuilder } from '@codemirror/state';
+import { Annotation, EditorState, RangeSetBuilder } from '@codemirror/state';
 import type { Extension } from '@codemirror/state';
 import { Decoration, EditorView, ViewPlugin, keymap, placeholder as placeholderExt } from '@codemirror/view';
 import type { DecorationSet, ViewUpdate } from '@codemirror/view';
@@ -13,6 +13,9 @@ import type { Diagnostic } from '@codemirror/lint';
 import { callAt, expressionProblems, functionCatalog, tokenizeExpression } from './model/expression.ts';
 import { lineAndColumn } from '../../../src/engine/expression/lexer.ts';
 
+
+/** Marks a document replaced from the `value` prop, so it is not reported through onChange. */
+const External = Annotation.define<boolean>();
 export interface ExpressionEditorProps {
   value: string;
   onChange(v: string): void;
@@ -97,6 +100,7 @@ const theme = EditorView.theme({
   '.cm-x-operator': { color: '#475569' },
   '.cm-x-punctuation': { color: '#64748b' },
   '.cm-tooltip-autocomplete .cm-completionDetail': { fontStyle: 'normal', color: '#64748b', marginLeft: '1em' },
+  '.cm-tooltip-autocomplete ul li[aria-selected] .cm-completionDetail': { color: '#e0e7ff' },
 });
 
 /** Where the text has the first problem, as "line L, column C: message" for the status line. */
@@ -140,7 +144,8 @@ export function ExpressionEditor(props: ExpressionEditorProps) {
         if (update.docChanged) {
           const next = update.state.doc.toString();
           setText(next);
-          latest.current.onChange(next);
+          // a value pushed in from outside is not an edit to report back
+          if (!update.transactions.some((t) => t.annotation(External))) latest.current.onChange(next);
         }
         if (update.selectionSet || update.docChanged) setCursor(update.state.selection.main.head);
       }),
@@ -161,7 +166,7 @@ export function ExpressionEditor(props: ExpressionEditorProps) {
   useEffect(() => {
     const v = view.current;
     if (v && v.state.doc.toString() !== props.value) {
-      v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: props.value } });
+      v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: props.value }, annotations: External.of(true) });
     }
   }, [props.value]);
 

@@ -309,7 +309,11 @@ export const Grid = forwardRef<GridHandle, GridProps>(function Grid(props, ref) 
           })}
         </div>
       </div>
-      {rows.length === 0 && <div className="dt-empty">No rows yet. Use “Add row” or paste rows from a spreadsheet.</div>}
+      {columns.length === 0 ? (
+        <div className="dt-empty">No columns yet. Add a condition column and a result column.</div>
+      ) : (
+        rows.length === 0 && <div className="dt-empty">No rows yet. Use “Add row” or paste rows from a spreadsheet.</div>
+      )}
     </div>
   );
 });
@@ -444,7 +448,9 @@ const GridRow = memo(function GridRow(props: GridRowProps) {
         const selected = c >= props.selLeft && c <= props.selRight;
         const editing = props.inlineEdit && props.inlineEdit.pos.col === c ? props.inlineEdit : null;
         const idText = props.cellId(r, c);
-        const tooltip = [cellProblems?.join('\n'), outcome ? describeOutcome(outcome) : undefined].filter(Boolean).join('\n') || undefined;
+        const value = cellValueOf(row, column);
+        // the full text on hover (cells cut long expressions off), then problems and the bench outcome
+        const tooltip = [cellText(value, columnKind(column)), cellProblems?.join('\n'), outcome ? describeOutcome(outcome) : undefined].filter(Boolean).join('\n') || undefined;
         return (
           <div
             key={vc.key}
@@ -470,7 +476,7 @@ const GridRow = memo(function GridRow(props: GridRowProps) {
                 onCancel={events.onCancelInline}
               />
             ) : (
-              <CellContent value={cellValueOf(row, column)} column={column} />
+              <CellContent value={value} column={column} />
             )}
             {(cellProblems || outcome) && (
               <span id={`${idText}-d`} className="dt-sr">

@@ -1,7 +1,7 @@
 // CodeMirror JSON editor with lint: the raw model view and JSON result cells. `check` adds a rule of its own
 // on top of JSON syntax (e.g. "leaves are {}" for models).
 import { useEffect, useRef } from 'react';
-import { EditorState } from '@codemirror/state';
+import { Annotation, EditorState } from '@codemirror/state';
 import type { Extension } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
@@ -10,6 +10,9 @@ import { linter, lintGutter, lintKeymap } from '@codemirror/lint';
 import type { Diagnostic } from '@codemirror/lint';
 import { bracketMatching, syntaxHighlighting, defaultHighlightStyle } from '@codemirror/language';
 
+
+/** Marks a document replaced from the `value` prop, so it is not reported through onChange. */
+const External = Annotation.define<boolean>();
 export interface JsonEditorProps {
   label: string;
   value: string;
@@ -58,7 +61,7 @@ export function JsonEditor(props: JsonEditorProps) {
         '.cm-scroller': { maxHeight: props.tall ? '60vh' : '240px', minHeight: props.tall ? '240px' : '80px' },
       }),
       EditorView.updateListener.of((u) => {
-        if (u.docChanged) latest.current.onChange(u.state.doc.toString());
+        if (u.docChanged && !u.transactions.some((t) => t.annotation(External))) latest.current.onChange(u.state.doc.toString());
       }),
     ];
     if (props.tall) extensions.push(lineNumbers());
@@ -73,7 +76,7 @@ export function JsonEditor(props: JsonEditorProps) {
 
   useEffect(() => {
     const v = view.current;
-    if (v && v.state.doc.toString() !== props.value) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: props.value } });
+    if (v && v.state.doc.toString() !== props.value) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: props.value }, annotations: External.of(true) });
   }, [props.value]);
 
   return <div className="dt-json" ref={host} />;

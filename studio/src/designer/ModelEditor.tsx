@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { addField, deleteField, fieldNameProblem, flattenSchema, renameField, schemaTextProblem } from './model/schema.ts';
 import type { Schema } from './model/schema.ts';
 import { JsonEditor } from './JsonEditor.tsx';
+import { moveBetweenTabs } from './tabs.ts';
 
 export interface ModelEditorProps {
   label: string;
@@ -31,11 +32,11 @@ export function ModelEditor({ label, schema, readOnly, onChange }: ModelEditorPr
   }
   return (
     <section className="dt-model" aria-label={label}>
-      <div className="dt-tabs" role="tablist" aria-label={`${label} view`}>
-        <button type="button" role="tab" aria-selected={view === 'tree'} onClick={() => setView('tree')}>
+      <div className="dt-tabs" role="tablist" aria-label={`${label} view`} onKeyDown={moveBetweenTabs}>
+        <button type="button" role="tab" aria-selected={view === 'tree'} tabIndex={view === 'tree' ? 0 : -1} onClick={() => setView('tree')}>
           Tree
         </button>
-        <button type="button" role="tab" aria-selected={view === 'json'} onClick={() => setView('json')}>
+        <button type="button" role="tab" aria-selected={view === 'json'} tabIndex={view === 'json' ? 0 : -1} onClick={() => setView('json')}>
           JSON
         </button>
       </div>
@@ -93,13 +94,13 @@ function SchemaTree({ label, schema, readOnly, onChange }: { label: string; sche
 
   return (
     <div className="dt-tree">
-      <ul role="tree" aria-label={label}>
+      <ul aria-label={`${label} fields`}>
         {nodes.length === 0 && <li className="dt-muted">No fields yet.</li>}
         {nodes.map((node) => {
           const key = node.path.join('.');
           const isRenaming = renaming && renaming.path.join('.') === key;
           return (
-            <li key={key} role="treeitem" aria-level={node.depth + 1} aria-selected={false} aria-expanded={node.leaf ? undefined : true}>
+            <li key={key}>
               <div className="dt-tree-item" style={{ paddingLeft: node.depth * 18 }}>
                 <span className="dt-tree-icon" aria-hidden="true">{node.leaf ? '•' : '▾'}</span>
                 {isRenaming ? (
@@ -139,7 +140,7 @@ function SchemaTree({ label, schema, readOnly, onChange }: { label: string; sche
                   </span>
                 )}
               </div>
-              {adding && adding.parent.join('.') === key && <ul role="group">{addRow(node.depth + 1)}</ul>}
+              {adding && adding.parent.join('.') === key && <ul>{addRow(node.depth + 1)}</ul>}
             </li>
           );
         })}

@@ -8,6 +8,7 @@ import type { GridHandle } from './Grid.tsx';
 import { CellEditor } from './CellEditor.tsx';
 import { ColumnEditor } from './ColumnEditor.tsx';
 import { ModelEditor } from './ModelEditor.tsx';
+import { moveBetweenTabs } from './tabs.ts';
 import {
   addColumn,
   addRow,
@@ -271,7 +272,7 @@ export function TableDesigner(props: TableDesignerProps) {
 
   return (
     <div className="dt-designer" onKeyDown={onRootKeyDown}>
-      <div className="dt-tabs dt-main-tabs" role="tablist" aria-label="Designer view">
+      <div className="dt-tabs dt-main-tabs" role="tablist" aria-label="Designer view" onKeyDown={moveBetweenTabs}>
         {(
           [
             ['table', 'Table'],
@@ -279,7 +280,16 @@ export function TableDesigner(props: TableDesignerProps) {
             ['output', 'Output model'],
           ] as const
         ).map(([id, label]) => (
-          <button key={id} type="button" role="tab" id={`${gridId}-tab-${id}`} aria-selected={tab === id} aria-controls={`${gridId}-panel-${id}`} onClick={() => setTab(id)}>
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            id={`${gridId}-tab-${id}`}
+            aria-selected={tab === id}
+            aria-controls={`${gridId}-panel-${id}`}
+            tabIndex={tab === id ? 0 : -1}
+            onClick={() => setTab(id)}
+          >
             {label}
           </button>
         ))}
