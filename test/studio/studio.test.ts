@@ -268,7 +268,12 @@ describe('Verdict Studio in Chromium', { skip }, () => {
 
   test('versions: new version, lock and unlock, history with time and who, restore an old version as a new one', async () => {
     const v1 = await api('POST', '/api/rule', pricingTable('Versioned table'));
-    const { page, assertClean, close } = await signedIn(`#/rules/${v1.ruleId}/1`);
+    // Signed in with a named key: history says who made each change.
+    const alice = await studio.server.running.services.keys.create(studio.server.space.space, 'management', 'Alice (pricing)');
+    const handle = await studio.open();
+    await signIn(handle.page, alice.key);
+    await handle.page.goto(`${studio.studioUrl}#/rules/${v1.ruleId}/1`);
+    const { page, assertClean, close } = handle;
     await withFailureShot(page, 'versions', async () => {
       await page.getByRole('grid', { name: 'Decision table' }).waitFor();
       await page.getByRole('button', { name: 'New version' }).click();
@@ -289,8 +294,8 @@ describe('Verdict Studio in Chromium', { skip }, () => {
       const history = page.getByRole('table', { name: 'History' });
       await history.getByRole('row').nth(3).waitFor();
       const text = await history.innerText();
-      assert.match(text, /v2/);
-      assert.match(text, /v1/);
+      assert.match(text, /v2\s+lock\s+Alice \(pricing\)/);
+      assert.match(text, /v1\s+create/);
       await screenshot(page, 'history');
 
       await page.getByRole('button', { name: 'Restore version 1 as a new version' }).click();
