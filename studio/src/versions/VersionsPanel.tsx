@@ -74,7 +74,7 @@ export function VersionsPanel(props: { rule: RuleDocument; versions: RuleItem[];
           <tbody>
             {history.map((h, i) => (
               <tr key={i}>
-                <td><time dateTime={h.at}>{formatShortTime(h.at)}</time></td><td>v{h.version}</td><td>{h.action}</td>
+                <td className="nowrap"><time dateTime={h.at}>{formatShortTime(h.at)}</time></td><td>v{h.version}</td><td>{h.action}</td>
                 <td>{h.by ?? <span className="muted" title="The key that made this change has no name">—</span>}</td>
               </tr>
             ))}
