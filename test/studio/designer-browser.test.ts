@@ -183,6 +183,20 @@ describe('table designer in Chromium', { skip, timeout: 240_000 }, () => {
     assert.match((await cellAt(1, 1).getAttribute('title'))!, /did not hold — client\.age = 30/);
   });
 
+  test('dragging a column edge resizes the column and its cells', async () => {
+    await open();
+    const header = page.locator('[role=columnheader][aria-colindex="2"]');
+    const before = (await header.boundingBox())!.width;
+    const handle = (await header.locator('.dt-resize').boundingBox())!;
+    await page.mouse.move(handle.x + 3, handle.y + 10);
+    await page.mouse.down();
+    await page.mouse.move(handle.x + 103, handle.y + 10, { steps: 4 });
+    await page.mouse.up();
+    await page.waitForFunction((w) => document.querySelector('[role=columnheader][aria-colindex="2"]').getBoundingClientRect().width > w + 50, before);
+    assert.equal((await cellAt(0, 0).boundingBox())!.width, (await header.boundingBox())!.width);
+    assert.equal(await page.evaluate(() => window.__changes), 0, 'widths are a view setting, not a document edit');
+  });
+
   test('a 10,000-row x 20-column table opens virtualized and keyboard navigation reaches its end', async () => {
     await open('big');
     const grid = page.getByRole('grid');
