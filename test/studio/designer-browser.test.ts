@@ -111,6 +111,9 @@ describe('table designer in Chromium', { skip, timeout: 240_000 }, () => {
     await page.keyboard.press('Control+y');
     assert.deepEqual((await condition(0, 'a')).value, ['gold', 'silver']);
     await page.keyboard.press('Escape');
+    await page.keyboard.press('Alt+ArrowUp');
+    assert.deepEqual(await condition(0, 'b'), { operator: '<', value: '18', type: 'general' }, 'Alt+ArrowUp moved row 2 above row 1');
+    await page.keyboard.press('Control+z');
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('Delete');
     assert.equal((await condition(0, 'a')).operator, 'anything');

@@ -55,6 +55,8 @@ export interface GridProps {
   onUndo(): void;
   onRedo(): void;
   onEditColumn(col: number): void;
+  /** Alt+ArrowUp / Alt+ArrowDown: move the selected rows. */
+  onMoveRows(delta: number): void;
 }
 
 function isPrimary(e: { ctrlKey: boolean; metaKey: boolean }): boolean {
@@ -155,6 +157,11 @@ export const Grid = forwardRef<GridHandle, GridProps>(function Grid(props, ref) 
         props.onSelect(selectAll(size));
         return;
       }
+    }
+    if (e.altKey && !primary && (key === 'ArrowUp' || key === 'ArrowDown')) {
+      e.preventDefault();
+      if (!readOnly) props.onMoveRows(key === 'ArrowUp' ? -1 : 1);
+      return;
     }
     const moved = navigate(selection, key, { shift: e.shiftKey, primary }, size, pageRows);
     // Tab past the last cell (Shift+Tab before the first) leaves the grid, so the keyboard is never trapped
