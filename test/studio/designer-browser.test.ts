@@ -111,6 +111,9 @@ describe('table designer in Chromium', { skip, timeout: 240_000 }, () => {
     await page.keyboard.press('Control+y');
     assert.deepEqual((await condition(0, 'a')).value, ['gold', 'silver']);
     await page.keyboard.press('Escape');
+    await page.keyboard.press('Alt+ArrowUp');
+    assert.deepEqual(await condition(0, 'b'), { operator: '<', value: '18', type: 'general' }, 'Alt+ArrowUp moved row 2 above row 1');
+    await page.keyboard.press('Control+z');
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('Delete');
     assert.equal((await condition(0, 'a')).operator, 'anything');
@@ -181,6 +184,20 @@ describe('table designer in Chromium', { skip, timeout: 240_000 }, () => {
     assert.match((await page.locator('[role=row][aria-rowindex="2"]').getAttribute('class'))!, /dt-row-matched/);
     assert.match((await cellAt(0, 0).getAttribute('title'))!, /^basic\nCondition held — product = "basic"$/);
     assert.match((await cellAt(1, 1).getAttribute('title'))!, /did not hold — client\.age = 30/);
+  });
+
+  test('dragging a column edge resizes the column and its cells', async () => {
+    await open();
+    const header = page.locator('[role=columnheader][aria-colindex="2"]');
+    const before = (await header.boundingBox())!.width;
+    const handle = (await header.locator('.dt-resize').boundingBox())!;
+    await page.mouse.move(handle.x + 3, handle.y + 10);
+    await page.mouse.down();
+    await page.mouse.move(handle.x + 103, handle.y + 10, { steps: 4 });
+    await page.mouse.up();
+    await page.waitForFunction((w) => document.querySelector('[role=columnheader][aria-colindex="2"]').getBoundingClientRect().width > w + 50, before);
+    assert.equal((await cellAt(0, 0).boundingBox())!.width, (await header.boundingBox())!.width);
+    assert.equal(await page.evaluate(() => window.__changes), 0, 'widths are a view setting, not a document edit');
   });
 
   test('a 10,000-row x 20-column table opens virtualized and keyboard navigation reaches its end', async () => {

@@ -2,10 +2,10 @@
 // the container is an ARIA grid that keeps focus itself and points at the active cell with
 // aria-activedescendant, so keyboard focus survives cells scrolling out of the DOM. All edits go through the
 // callbacks: the grid never changes the document itself.
-import { forwardRef, memo, useCallback, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
 import type { ClipboardEvent as ReactClipboardEvent, KeyboardEvent as ReactKeyboardEvent, MouseEvent as ReactMouseEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { cellValueOf, columnBinding, columnKind, columnTitle, isRowActive, tableOf, COLUMN_KIND_LABEL } from './model/table.ts';
+import { cellValueOf, columnBinding, columnId, columnKind, columnTitle, isRowActive, tableOf, COLUMN_KIND_LABEL } from './model/table.ts';
 import type { Column, Row, Rule } from './model/table.ts';
 import { cellText, readCondition } from './model/cells.ts';
 import { operatorEntry } from './model/operators.ts';
@@ -19,6 +19,7 @@ import type { TraceView } from './model/trace.ts';
 export const ROW_HEIGHT = 30;
 export const HEADER_HEIGHT = 50;
 export const ROW_HEADER_WIDTH = 64;
+export const MIN_COLUMN_WIDTH = 80;
 
 export function columnWidth(column: Column): number {
   return columnKind(column) === 'output' ? 200 : 180;
@@ -54,6 +55,8 @@ export interface GridProps {
   onUndo(): void;
   onRedo(): void;
   onEditColumn(col: number): void;
+  /** Alt+ArrowUp / Alt+ArrowDown: move the selected rows. */
+  onMoveRows(delta: number): void;
 }
 
 function isPrimary(e: { ctrlKey: boolean; metaKey: boolean }): boolean {
@@ -66,6 +69,8 @@ export const Grid = forwardRef<GridHandle, GridProps>(function Grid(props, ref) 
   const scroller = useRef<HTMLDivElement>(null);
   const dragging = useRef(false);
   const [focused, setFocused] = useState(false);
+  // column widths the user dragged, by column id (a view setting, not part of the rule)
+  const [widths, setWidths] = useState<Record<string, number>>({});
 
   const rowVirtualizer = useVirtualizer({
     count: rows.length,
@@ -81,12 +86,28 @@ export const Grid = forwardRef<GridHandle, GridProps>(function Grid(props, ref) 
     horizontal: true,
     count: columns.length,
     getScrollElement: () => scroller.current,
-    estimateSize: (i) => columnWidth(columns[i]),
+    estimateSize: (i) => widths[columnId(columns[i])] ?? columnWidth(columns[i]),
     paddingStart: ROW_HEADER_WIDTH,
     scrollPaddingStart: ROW_HEADER_WIDTH,
     overscan: 2,
     useFlushSync: false,
   });
+
+  useEffect(() => colVirtualizer.measure(), [widths, colVirtualizer]);
+
+  const startResize = useCallback((e: ReactMouseEvent, id: string, from: number) => {
+    e.preventDefault();
+    e.stopPropagation();
+    const startX = e.clientX;
+    const move = (m: MouseEvent) => setWidths((w) => ({ ...w, [id]: Math.max(MIN_COLUMN_WIDTH, Math.round(from + m.clientX - startX)) }));
+    const up = () => {
+      window.removeEventListener('mousemove', move);
+      window.removeEventListener('mouseup', up);
+    };
+    window.addEventListener('mousemove', move);
+    window.addEventListener('mouseup', up);
+  }, []);
+  const resetWidth = useCallback((id: string) => setWidths(({ [id]: _dropped, ...rest }) => rest), []);
 
   const cellId = useCallback((r: number, c: number) => `${id}-r${r}-c${c}`, [id]);
 
@@ -136,6 +157,11 @@ export const Grid = forwardRef<GridHandle, GridProps>(function Grid(props, ref) 
         props.onSelect(selectAll(size));
         return;
       }
+    }
+    if (e.altKey && !primary && (key === 'ArrowUp' || key === 'ArrowDown')) {
+      e.preventDefault();
+      if (!readOnly) props.onMoveRows(key === 'ArrowUp' ? -1 : 1);
+      return;
     }
     const moved = navigate(selection, key, { shift: e.shiftKey, primary }, size, pageRows);
     // Tab past the last cell (Shift+Tab before the first) leaves the grid, so the keyboard is never trapped
@@ -277,6 +303,8 @@ export const Grid = forwardRef<GridHandle, GridProps>(function Grid(props, ref) 
                 readOnly={readOnly}
                 onMouseDown={selectColumn}
                 onEdit={props.onEditColumn}
+                onResizeStart={startResize}
+                onResizeReset={resetWidth}
               />
             ))}
           </div>
@@ -329,9 +357,11 @@ interface ColumnHeaderProps {
   readOnly: boolean;
   onMouseDown(e: ReactMouseEvent, c: number): void;
   onEdit(c: number): void;
+  onResizeStart(e: ReactMouseEvent, id: string, from: number): void;
+  onResizeReset(id: string): void;
 }
 
-function ColumnHeader({ column, index, left, width, selected, problems, gridId, readOnly, onMouseDown, onEdit }: ColumnHeaderProps) {
+function ColumnHeader({ column, index, left, width, selected, problems, gridId, readOnly, onMouseDown, onEdit, onResizeStart, onResizeReset }: ColumnHeaderProps) {
   const kind = columnKind(column);
   const binding = columnBinding(column);
   const title = columnTitle(column);
@@ -367,6 +397,16 @@ function ColumnHeader({ column, index, left, width, selected, problems, gridId, 
           {`Problem: ${problems!.join('; ')}`}
         </span>
       )}
+      <div
+        className="dt-resize"
+        aria-hidden="true"
+        title="Drag to resize; double-click to reset"
+        onMouseDown={(e) => onResizeStart(e, columnId(column), width)}
+        onDoubleClick={(e) => {
+          e.stopPropagation();
+          onResizeReset(columnId(column));
+        }}
+      />
     </div>
   );
 }

@@ -60,6 +60,7 @@ const SHORTCUTS: readonly [string, string][] = [
   ['Typing', 'replace the cell text (e.g. > 5, IN a|b, BTW [1, 9], fx SUM(1,2))'],
   ['Esc', 'cancel the edit'],
   ['Delete', 'clear the selected cells'],
+  ['Alt+↑ / Alt+↓', 'move the selected rows'],
   ['Ctrl+C / X / V', 'copy, cut, paste (tab-separated, to and from spreadsheets)'],
   ['Ctrl+Z, Ctrl+Shift+Z, Ctrl+Y', 'undo, redo'],
   ['Ctrl+A', 'select all cells'],
@@ -429,6 +430,7 @@ export function TableDesigner(props: TableDesignerProps) {
             onUndo={() => step('undo')}
             onRedo={() => step('redo')}
             onEditColumn={(c) => setColumnDialog(c)}
+            onMoveRows={onMoveRows}
           />
           <div className="dt-statusbar">
             <details className="dt-shortcuts">

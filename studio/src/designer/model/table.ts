@@ -149,7 +149,7 @@ export function emptyCellValue(kind: ColumnKind): any {
 
 export function emptyCell(column: Column): Cell {
   const kind = columnKind(column);
-  return { column: column.columnId, type: kind, [cellField(kind)]: emptyCellValue(kind) };
+  return { column: column?.columnId, type: kind, [cellField(kind)]: emptyCellValue(kind) };
 }
 
 export function cellOf(row: Row, column: Column): Cell | undefined {
@@ -179,7 +179,7 @@ export function withCellValue(row: Row, column: Column, value: any): Row {
     found = true;
     return { ...cell, type: kind, [field]: value };
   });
-  if (!found) next.push({ column: column.columnId, type: kind, [field]: value });
+  if (!found) next.push({ column: column?.columnId, type: kind, [field]: value });
   return { ...row, cells: next };
 }
 

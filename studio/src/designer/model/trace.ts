@@ -55,6 +55,7 @@ export function readTrace(rule: Rule, trace: unknown): TraceView | undefined {
     view.evaluated.add(row);
     if (entry.evaluationResult === true) view.matched.add(row);
     for (const condition of Array.isArray(entry.conditions) ? entry.conditions : []) {
+      if (condition === null || typeof condition !== 'object') continue;
       const c = condition as Record<string, unknown>;
       const col = columnById.get(String(c.columnId));
       if (col === undefined) continue;
