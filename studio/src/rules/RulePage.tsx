@@ -243,9 +243,22 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
           <TableDesigner rule={draft} onChange={onChange} problems={problems} trace={trace} readOnly={locked} />
         </section>
         <aside className="side-panel" aria-label="Rule tools">
-          <div className="tabs" role="tablist" aria-label="Rule tools">
-            <button type="button" role="tab" id="tab-bench" aria-controls="panel-bench" aria-selected={panel === 'bench'} onClick={() => setPanel(panel === 'bench' ? null : 'bench')}>Test bench</button>
-            <button type="button" role="tab" id="tab-versions" aria-controls="panel-versions" aria-selected={panel === 'versions'} onClick={() => setPanel(panel === 'versions' ? null : 'versions')}>Versions</button>
+          <div className="tabs" role="tablist" aria-label="Rule tools" onKeyDown={(e) => {
+            // ARIA tabs pattern: arrow keys move between the two tabs (and select), Tab leaves the list.
+            if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+            e.preventDefault();
+            const next = panel === 'versions' ? 'bench' : 'versions';
+            setPanel(next);
+            document.getElementById(`tab-${next}`)?.focus();
+          }}>
+            {(['bench', 'versions'] as const).map((id) => (
+              <button key={id} type="button" role="tab" id={`tab-${id}`} aria-controls={`panel-${id}`} aria-selected={panel === id}
+                tabIndex={panel === id || (panel === null && id === 'bench') ? 0 : -1}
+                title={panel === id ? 'Click again to hide the panel' : undefined}
+                onClick={() => setPanel(panel === id ? null : id)}>
+                {id === 'bench' ? 'Test bench' : 'Versions'}
+              </button>
+            ))}
           </div>
           <div id="panel-bench" role="tabpanel" aria-labelledby="tab-bench" hidden={panel !== 'bench'} className="tab-panel">
             <TestBench rule={draft} onTrace={setTrace} />
