@@ -7,7 +7,7 @@ import { joinPaths, ruleIdOf } from '../rules/containers.ts';
 import type { ContainerEntry, RuleContainer } from '../rules/containers.ts';
 import { InputError, UsageError } from './errors.ts';
 import { FolderResolver, loadRulesDirectory, readContainerOf, readJsonFile } from './folder-resolver.ts';
-import { DEFAULT_TIMEOUT_MS, parseTimeZone, positiveInteger } from './commands/solve.ts';
+import { DEFAULT_TIMEOUT_MS, parseTimeZone, positiveInteger } from './solve-options.ts';
 
 /** Rule types a solve can run (integration flows run only as background jobs). */
 const SOLVABLE_TYPES = new Set(['decision-table', 'decision-tree', 'complex-rule', 'lookup-table', 'composition', 'workflow']);
