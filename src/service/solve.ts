@@ -312,6 +312,7 @@ export class SolveService {
         status,
         output: response === undefined ? null : (response.body as Json),
         errorMessage,
+        errorKind: error?.kind ?? null,
         elapsedMs,
         startedAt: state.startedAt,
         ttlDays,
@@ -349,6 +350,7 @@ export class SolveService {
       status: number;
       output: Json | null;
       errorMessage: string | null;
+      errorKind: string | null;
       elapsedMs: number;
       startedAt: number;
       ttlDays: number;
@@ -369,6 +371,7 @@ export class SolveService {
       output: outcome.output,
       statusCode: outcome.status,
       errorMessage: outcome.errorMessage,
+      errorKind: outcome.errorKind,
       executionTimeMs: Math.round(outcome.elapsedMs * 1000) / 1000,
       createdAt: new Date(outcome.startedAt).toISOString(),
       expiresAt: new Date(outcome.startedAt + outcome.ttlDays * DAY_MS).toISOString(),
