@@ -128,7 +128,7 @@ const auditErrorKind: Migration = {
 export const MIGRATIONS: Record<string, Migration> = {
   '2026_01_001_initial': initial,
   '2026_06_001_management': management,
-  '2026_11_001_audit_error_kind': auditErrorKind,
+  '2026_11_018_audit_error_kind': auditErrorKind,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
