@@ -3,8 +3,8 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import { TimeoutError, UnresolvedRuleError } from '../engine/errors.ts';
-import type { EvaluationContext, HttpClient, Json, RuleType, SolveResult, Strategy } from '../engine/types.ts';
-import { createBudget, createContext, normaliseStrategy } from '../engine/context.ts';
+import type { EvaluationContext, HttpClient, Json, SolveResult, Strategy } from '../engine/types.ts';
+import { createBudget, createContext, normaliseStrategy, supportedStrategy } from '../engine/context.ts';
 import type { SpaceSandboxes } from './sandbox.ts';
 import type { Config } from '../config.ts';
 import type { AuditRecord } from '../store/ports.ts';
@@ -57,22 +57,6 @@ export interface SolveResponse {
   version: number;
   ruleType: string;
   strategy: Strategy;
-}
-
-/** Strategies each rule type supports (rule-format §3.1); anything else falls back to STANDARD. */
-const SUPPORTED: Partial<Record<RuleType | string, readonly Strategy[]>> = {
-  'decision-table': ['STANDARD', 'FIRST_MATCH', 'ARRAY', 'EVALUATE_ALL'],
-  'decision-tree': ['STANDARD', 'ARRAY'],
-  'complex-rule': ['STANDARD', 'ARRAY'],
-  composition: ['STANDARD', 'ARRAY'],
-};
-
-export function effectiveStrategy(ruleType: string, requested: string | undefined): Strategy {
-  return supportedStrategy(ruleType, normaliseStrategy(requested));
-}
-
-function supportedStrategy(ruleType: string, strategy: Strategy): Strategy {
-  return (SUPPORTED[ruleType] ?? ['STANDARD']).includes(strategy) ? strategy : 'STANDARD';
 }
 
 /** How many times one input is re-solved after loading a rule it referenced that was not in memory. */
@@ -328,6 +312,7 @@ export class SolveService {
         status,
         output: response === undefined ? null : (response.body as Json),
         errorMessage,
+        errorKind: error?.kind ?? null,
         elapsedMs,
         startedAt: state.startedAt,
         ttlDays,
@@ -365,6 +350,7 @@ export class SolveService {
       status: number;
       output: Json | null;
       errorMessage: string | null;
+      errorKind: string | null;
       elapsedMs: number;
       startedAt: number;
       ttlDays: number;
@@ -385,6 +371,7 @@ export class SolveService {
       output: outcome.output,
       statusCode: outcome.status,
       errorMessage: outcome.errorMessage,
+      errorKind: outcome.errorKind,
       executionTimeMs: Math.round(outcome.elapsedMs * 1000) / 1000,
       createdAt: new Date(outcome.startedAt).toISOString(),
       expiresAt: new Date(outcome.startedAt + outcome.ttlDays * DAY_MS).toISOString(),

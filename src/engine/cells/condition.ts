@@ -19,7 +19,7 @@ import { compileDateTest, dateOperandValues, parseDateOperand, type DateTest } f
 import type { DateParts } from './dates.ts';
 import { parseDateValue } from './dates.ts';
 import { cellText, setMembers } from './operands.ts';
-import { DATE_OPERATORS, normaliseOperator, OPERAND_SHAPE, type Operator } from './operators.ts';
+import { DATE_OPERATORS, normaliseOperator, OPERAND_SHAPE, type Operator } from '../../rules/operators.ts';
 import { compileTemplate, type CompiledTemplate, type StaticResolver } from './references.ts';
 
 /** What a cell compiler needs to know about where the cell sits. */

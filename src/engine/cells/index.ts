@@ -22,8 +22,8 @@ export { RuleScope, ruleVariablesOf, staticResolver, pathsOverlap } from './scop
 export { getBelow } from '../path.ts';
 export { compileTemplate, parseTemplate, DYNAMIC } from './references.ts';
 export type { Reference, StaticResolver, CompiledTemplate } from './references.ts';
-export { OPERATORS, OPERAND_SHAPE, DATE_OPERATORS, normaliseOperator } from './operators.ts';
-export type { Operator, OperandShape } from './operators.ts';
+export { OPERATORS, OPERAND_SHAPE, DATE_OPERATORS, normaliseOperator } from '../../rules/operators.ts';
+export type { Operator, OperandShape } from '../../rules/operators.ts';
 export { compileGeneralTest } from './general.ts';
 export { parseDateText, parseDateValue, instantOf, zonedWallToInstant, zoneOffsetMs, isKnownZone } from './dates.ts';
 export type { DateParts } from './dates.ts';
