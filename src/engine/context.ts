@@ -118,3 +118,4 @@ export function childContext(
     depth: parent.depth + 1,
   };
 }
+

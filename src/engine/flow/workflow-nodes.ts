@@ -77,10 +77,6 @@ function expressionOf(stored: unknown, where: string, cc: NodeCompileContext): C
   return compileResultValue(outputScalarValue, `${where}.outputScalarValue`, cc.env, cc.problems);
 }
 
-async function evaluateValue(value: CompiledValue, scope: FlowScope, ctx: EvaluationContext): Promise<unknown> {
-  return value.async ? value.evaluateAsync(scope, ctx) : value.evaluate(scope, ctx);
-}
-
 function refsOf(values: readonly { ruleRefs: readonly RuleRef[] }[]): RuleRef[] {
   return values.flatMap((value) => value.ruleRefs);
 }
@@ -127,7 +123,7 @@ function compileVariables(node: FlowNode, cc: NodeCompileContext): NodeExecutor 
       const declared = scope.nodeObject(key);
       for (const variable of variables) {
         Object.defineProperty(declared, variable.name, {
-          value: cloneJson(await evaluateValue(variable.value, scope, ctx)),
+          value: cloneJson(await variable.value.evaluate(scope, ctx)),
           enumerable: true,
           writable: true,
           configurable: true,
@@ -153,7 +149,7 @@ function compileAssign(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
       const written: Record<string, unknown> = {};
       for (const assignment of assignments) {
         // Copies, so that a later Assign into `output.x` never changes the input or a rule's result in place.
-        const value = cloneJson(await evaluateValue(assignment.value, scope, ctx));
+        const value = cloneJson(await assignment.value.evaluate(scope, ctx));
         scope.write(assignment.segments, value);
         written[assignment.path] = value;
       }
@@ -319,7 +315,7 @@ function compileSwitch(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
         for (const { variable, path, condition } of c.conditions) {
           const left = scope.read(variable);
           tested[path] = left ?? null;
-          const ok = condition.async ? await condition.testAsync(left, scope, ctx) : condition.test(left, scope, ctx);
+          const ok = await condition.test(left, scope, ctx);
           if (!ok) {
             all = false;
             break;

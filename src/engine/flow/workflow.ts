@@ -10,7 +10,7 @@ import type { Problem } from '../errors.ts';
 import type { RuleCompiler } from '../registry.ts';
 import type { CompiledRule, EvaluationContext, Json, RuleRef, SolveResult } from '../types.ts';
 import { cloneJson } from '../cells/index.ts';
-import { checkDeadline } from './deadline.ts';
+import { checkDeadline } from '../deadline.ts';
 import { FlowScope } from './flow-scope.ts';
 import { flowRuleIdentity } from '../rule-identity.ts';
 import { buildFlowGraph } from './workflow-graph.ts';
