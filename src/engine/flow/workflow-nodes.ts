@@ -1,6 +1,5 @@
 // What each decision-flow node type does (spec/rule-format.md §8.2 "Node types"), compiled once per rule version:
 // expressions, conditions and paths are prepared here, so a solve only evaluates.
-import type { Problem } from '../errors.ts';
 import { RuleError } from '../errors.ts';
 import { DYNAMIC, cloneJson, compileCondition, compileResultValue } from '../cells/index.ts';
 import type { CellEnvironment, CompiledCondition, CompiledValue } from '../cells/index.ts';
@@ -9,32 +8,11 @@ import type { PathSegment } from '../path.ts';
 import type { CompileOptions, CompiledRule, EvaluationContext, Json, RuleRef } from '../types.ts';
 import { compileStoredExpression } from '../expression/index.ts';
 import { callRule, resolveRule } from './call-rule.ts';
-import { FlowScope, flowPath } from './flow-scope.ts';
+import { flowPath } from './flow-scope.ts';
 import type { FlowNode } from './workflow-graph.ts';
 import { compileHttpNode } from './http-node.ts';
 import { NO_REFS, listOf, nodeKey, textField } from './node-helpers.ts';
-
-export interface NodeOutcome {
-  /** IF_STATEMENT: the out-connectors that send a run signal (the others cancel). Undefined: all of them. */
-  selected?: ReadonlySet<string>;
-  /** FOREACH and BUSINESS_RULE: the items the node iterates (its body runs once per item). */
-  items?: readonly unknown[];
-  /** For the trace: what the node read and what it produced. */
-  input?: unknown;
-  output?: unknown;
-}
-
-export interface NodeExecutor {
-  readonly ruleRefs: readonly RuleRef[];
-  run(scope: FlowScope, ctx: EvaluationContext): Promise<NodeOutcome>;
-}
-
-export interface NodeCompileContext {
-  readonly env: CellEnvironment;
-  /** Node types by node name, to refuse assignments to values that nodes own. */
-  readonly nodeTypes: ReadonlyMap<string, string>;
-  readonly problems: Problem[];
-}
+import type { NodeCompileContext, NodeExecutor } from './node-executor.ts';
 
 /** Node types whose named value is written by the node itself; Assign cannot target them (§8.2). */
 const READ_ONLY_NODE_TYPES: ReadonlySet<string> = new Set(['FOREACH', 'BUSINESS_RULE', 'HTTP_CLIENT', 'ARRAY_APPEND', 'IF_STATEMENT', 'START']);

@@ -16,7 +16,7 @@ import { flowRuleIdentity } from '../rule-identity.ts';
 import { buildFlowGraph } from './workflow-graph.ts';
 import type { FlowGraph, FlowNode, Region } from './workflow-graph.ts';
 import { compileNode, flowCellEnvironment } from './workflow-nodes.ts';
-import type { NodeExecutor } from './workflow-nodes.ts';
+import type { NodeExecutor } from './node-executor.ts';
 
 /** Most nodes a decision flow may have (DecisionRules' documented limit). */
 export const MAX_WORKFLOW_NODES = 150;
