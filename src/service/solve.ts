@@ -127,7 +127,7 @@ export class SolveService {
    */
   solveNow(principal: Principal, request: SolveRequest): SolveResponse | Promise<SolveResponse> {
     const ready = this.#ready(principal, request);
-    if (ready === undefined) return this.#solveAsync(principal, request);
+    if (ready === undefined) return this.#loadThenSolve(principal, request);
     const state = this.#state(request);
     let evaluation: Evaluation;
     try {
@@ -160,7 +160,8 @@ export class SolveService {
     return session.useCached(loaded) ? { session, loaded } : undefined;
   }
 
-  async #solveAsync(principal: Principal, request: SolveRequest): Promise<SolveResponse> {
+  /** The cold path: resolves and loads the rule and what it references statically, then the same input loop. */
+  async #loadThenSolve(principal: Principal, request: SolveRequest): Promise<SolveResponse> {
     const state = this.#state(request);
     let response: SolveResponse | undefined;
     let failure: unknown;
