@@ -133,16 +133,20 @@ export class SolveService {
     try {
       evaluation = this.#evaluation(principal.space, ready.session, ready.loaded, request, state);
       const pending = this.#evaluateInputs(evaluation, 0);
-      if (pending !== undefined) {
-        return pending.then(
-          () => this.#finish(principal, request, state, this.#response(evaluation, state), undefined),
-          (err: unknown) => this.#finish(principal, request, state, undefined, err),
-        );
-      }
+      if (pending !== undefined) return this.#finishLater(pending, principal, request, state, evaluation);
     } catch (err) {
       return this.#finish(principal, request, state, undefined, err);
     }
     return this.#finish(principal, request, state, this.#response(evaluation, state), undefined);
+  }
+
+  // Continuations after a wait are methods of their own, not arrows in the synchronous path (engine/maybe-promise.ts).
+
+  #finishLater(pending: Promise<void>, principal: Principal, request: SolveRequest, state: SolveState, evaluation: Evaluation): Promise<SolveResponse> {
+    return pending.then(
+      () => this.#finish(principal, request, state, this.#response(evaluation, state), undefined),
+      (err: unknown) => this.#finish(principal, request, state, undefined, err),
+    );
   }
 
   /** The synchronous path's preconditions; undefined sends the request down the asynchronous path. */
@@ -229,7 +233,7 @@ export class SolveService {
     for (let i = evaluation.next; i < inputs.length; i++) {
       if (i % BULK_YIELD_EVERY === 0 && i > evaluation.yieldedAt) {
         evaluation.yieldedAt = i;
-        return yieldToEventLoop().then(() => this.#evaluateInputs(evaluation, attempts));
+        return this.#afterYield(evaluation, attempts);
       }
       let outcome: MaybePromise<SolveResult>;
       try {
@@ -237,19 +241,26 @@ export class SolveService {
       } catch (err) {
         return this.#retry(evaluation, err, attempts);
       }
-      if (outcome instanceof Promise) {
-        return withDeadline(outcome, this.#deps.config.ruleTimeoutMs).then(
-          (result) => {
-            record(evaluation, result);
-            return this.#evaluateInputs(evaluation, 0);
-          },
-          (err: unknown) => this.#retry(evaluation, err, attempts),
-        );
-      }
+      if (outcome instanceof Promise) return this.#resumeInputs(outcome, evaluation, attempts);
       record(evaluation, outcome);
       attempts = 0;
     }
     return undefined;
+  }
+
+  #afterYield(evaluation: Evaluation, attempts: number): Promise<void> {
+    return yieldToEventLoop().then(() => this.#evaluateInputs(evaluation, attempts));
+  }
+
+  /** Once the answer to the input at `next` settles (or its deadline passes): records it and goes on. */
+  #resumeInputs(pending: Promise<SolveResult>, evaluation: Evaluation, attempts: number): Promise<void> {
+    return withDeadline(pending, this.#deps.config.ruleTimeoutMs).then(
+      (result) => {
+        record(evaluation, result);
+        return this.#evaluateInputs(evaluation, 0);
+      },
+      (err: unknown) => this.#retry(evaluation, err, attempts),
+    );
   }
 
   /**

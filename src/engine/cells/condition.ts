@@ -268,7 +268,11 @@ class FunctionCondition implements CompiledCondition {
 
   explain(_left: unknown, scope: Scope | undefined, ctx: EvaluationContext): MaybePromise<ConditionExplanation> {
     const outcome = this.expression.evaluateCondition(requireScope(scope), ctx);
-    return outcome instanceof Promise ? outcome.then((settled) => this.explained(settled)) : this.explained(outcome);
+    return outcome instanceof Promise ? this.explainLater(outcome) : this.explained(outcome);
+  }
+
+  private explainLater(pending: Promise<ConditionOutcome>): Promise<ConditionExplanation> {
+    return pending.then((settled) => this.explained(settled));
   }
 
   private explained(outcome: ConditionOutcome): ConditionExplanation {

@@ -260,8 +260,12 @@ class Program implements CompiledExpression {
     } catch (error) {
       return invalidOutput(error);
     }
-    if (this.async && value instanceof Promise) return value.then((settled) => this.output(f, settled), invalidOutput);
+    if (this.async && value instanceof Promise) return this.outputLater(value, f);
     return this.output(f, value);
+  }
+
+  private outputLater(pending: Promise<unknown>, f: Frame): Promise<unknown> {
+    return pending.then((settled) => this.output(f, settled), invalidOutput);
   }
 
   private output(f: Frame, value: unknown): unknown {
@@ -292,8 +296,12 @@ class Program implements CompiledExpression {
     } catch (error) {
       return this.invalidRaw(error);
     }
-    if (this.async && value instanceof Promise) return value.then((settled) => this.raw(settled), (error: unknown) => this.invalidRaw(error));
+    if (this.async && value instanceof Promise) return this.rawLater(value);
     return this.raw(value);
+  }
+
+  private rawLater(pending: Promise<unknown>): Promise<unknown> {
+    return pending.then((settled) => this.raw(settled), (error: unknown) => this.invalidRaw(error));
   }
 
   private raw(value: unknown): unknown {

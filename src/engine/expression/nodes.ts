@@ -72,15 +72,32 @@ export function evaluateInOrder(
 ): unknown {
   for (let i = from; i < evs.length; i++) {
     const value = evs[i]!(f);
-    if (value instanceof Promise) {
-      return value.then((settled) => {
-        values[i] = settled;
-        return evaluateInOrder(evs, f, values, i + 1, done);
-      });
-    }
+    if (value instanceof Promise) return resumeInOrder(value, evs, f, values, i, done);
     values[i] = value;
   }
   return done(values, f);
+}
+
+function resumeInOrder(
+  pending: Promise<unknown>,
+  evs: readonly Evaluator[],
+  f: Frame,
+  values: unknown[],
+  i: number,
+  done: (values: unknown[], f: Frame) => unknown,
+): Promise<unknown> {
+  return pending.then((settled) => {
+    values[i] = settled;
+    return evaluateInOrder(evs, f, values, i + 1, done);
+  });
+}
+
+/**
+ * `next(value, f)` once `pending` settles: the continuation of a node whose child answered with a promise. A
+ * function of its own, so that the node's closure captures nothing (engine/maybe-promise.ts).
+ */
+export function resume(pending: Promise<unknown>, f: Frame, next: (settled: unknown, f: Frame) => unknown): Promise<unknown> {
+  return pending.then((settled) => next(settled, f));
 }
 
 /** A frame for folding constants at compile time: pure functions never look at scope or context. */

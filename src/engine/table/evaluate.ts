@@ -63,6 +63,8 @@ class TableScope extends RuleScope implements GroupTester {
   /** Outcome by memo slot; undefined = not evaluated yet in this solve. */
   private readonly memo: (boolean | undefined)[];
   private readonly ctx: EvaluationContext;
+  /** The trace of the conditions of the row being run (tracing only). */
+  rowTrace: ConditionTraceEntry[] | undefined = undefined;
 
   constructor(
     input: unknown,
@@ -90,8 +92,6 @@ class TableScope extends RuleScope implements GroupTester {
 }
 
 const NO_ROWS: readonly number[] = [];
-/** Stands in until the first row that runs its cells; never written to. */
-const NO_ROW_VALUES: unknown[] = [];
 
 /**
  * One solve of a table: what every row reads (left operands, switched-off columns, the scope), the rows to visit,
@@ -103,15 +103,10 @@ class TableSolve {
   readonly ctx: EvaluationContext;
   readonly lefts: unknown[];
   readonly skip: boolean[] | undefined;
-  readonly evaluateAll: boolean;
   readonly trace: RowTraceEntry[] | undefined;
   order: readonly number[] = NO_ROWS;
   /** Made on the first row that runs its cells (or before the index asks a repeatable function cell). */
   scope: TableScope | undefined = undefined;
-  /** The outputs of the row being run, by slot. */
-  rowValues: unknown[] = NO_ROW_VALUES;
-  /** The trace of the conditions of the row being run (tracing only). */
-  rowTrace: ConditionTraceEntry[] | undefined = undefined;
   anyMatched = false;
   private readonly strategy: Strategy;
   private readonly layout: OutputLayout;
@@ -125,14 +120,12 @@ class TableSolve {
     this.lefts = lefts;
     this.skip = skip;
     this.strategy = ctx.strategy;
-    this.evaluateAll = ctx.strategy === 'EVALUATE_ALL';
     this.trace = ctx.trace ? [] : undefined;
     this.layout = layout;
   }
 
   /** Records one evaluated row; true when evaluation can stop (FIRST_MATCH found its row). */
   add(values: SlotValues, clone: boolean, matched: boolean): boolean {
-    if (matched) this.anyMatched = true;
     switch (this.strategy) {
       case 'STANDARD':
         if (matched) this.list.push(this.layout.build(values, clone) as Json);
@@ -213,45 +206,75 @@ export class DecisionTable implements CompiledRule {
 
   /** How many rows a solve of `input` would visit (the index's candidates, or every active row). */
   rowsToVisit(input: unknown, ctx: EvaluationContext): number {
-    const solve = this.start(input, ctx);
-    solve.scope ??= this.newScope(solve);
+    const solve = new TableSolve(input, ctx, this.readLefts(input), this.skipMask(ctx), this.layout);
+    solve.scope = this.newScope(solve);
     return this.rowOrder(solve).length;
   }
 
   evaluate(input: unknown, ctx: EvaluationContext): MaybePromise<SolveResult> {
-    const solve = this.start(input, ctx);
+    const solve = new TableSolve(input, ctx, this.readLefts(input), this.skipMask(ctx), this.layout);
     if (this.indexEvaluates) solve.scope = this.newScope(solve);
     solve.order = this.rowOrder(solve);
     return this.visitRows(solve, 0);
   }
 
-  private start(input: unknown, ctx: EvaluationContext): TableSolve {
-    return new TableSolve(input, ctx, this.readLefts(input), this.skipMask(ctx), this.layout);
-  }
-
   /** Visits the rows of `solve.order` from position `from`; continues after a row that waits once it settles. */
   private visitRows(solve: TableSolve, from: number): MaybePromise<SolveResult> {
+    // The hot loop keeps what every row reads in locals; `solve` carries it across a wait.
     const order = solve.order;
     const rows = this.rows;
     const ctx = solve.ctx;
     const now = ctx.now;
+    const lefts = solve.lefts;
+    const skip = solve.skip;
     const untraced = solve.trace === undefined;
+    let anyMatched = solve.anyMatched;
     for (let i = from; i < order.length; i++) {
       const row = rows[order[i]!]!;
       if (row.window !== undefined && !row.window.contains(now)) continue;
+      let matched: boolean;
+      let values: SlotValues;
+      let clone = false;
       if (row.fast && untraced) {
-        if (solve.add(row.constValues, row.hasObjectConstants, fastMatch(row, solve.lefts, solve.skip, solve.anyMatched, ctx))) break;
-        continue;
+        matched = fastMatch(row, lefts, skip, anyMatched, ctx);
+        values = row.constValues;
+        clone = row.hasObjectConstants;
+      } else {
+        checkDeadline(ctx);
+        const written = new Array<unknown>(this.layout.slotCount);
+        solve.anyMatched = anyMatched;
+        const outcome = this.runRow(solve, row, written);
+        if (typeof outcome !== 'boolean') return this.resumeRows(outcome, solve, i, written);
+        matched = outcome;
+        values = written;
       }
-      checkDeadline(ctx);
-      const values = new Array<unknown>(this.layout.slotCount);
-      const matched = this.runRow(solve, row, values);
-      if (typeof matched !== 'boolean') {
-        return matched.then((settled) => (solve.add(values, false, settled) ? solve.finish() : this.visitRows(solve, i + 1)));
-      }
-      if (solve.add(values, false, matched)) break;
+      if (matched) anyMatched = true;
+      if (solve.add(values, clone, matched)) break;
     }
     return solve.finish();
+  }
+
+  // The continuations after a wait are methods of their own, not arrows in the loops (engine/maybe-promise.ts).
+
+  /** Once row `i` settles: records it and visits the rows after it. */
+  private resumeRows(pending: Promise<boolean>, solve: TableSolve, i: number, values: SlotValues): Promise<SolveResult> {
+    return pending.then((matched) => {
+      if (matched) solve.anyMatched = true;
+      return solve.add(values, false, matched) ? solve.finish() : this.visitRows(solve, i + 1);
+    });
+  }
+
+  /** Once the condition at step `j` settles: the row's cells after it. */
+  private resumeAfterCondition(pending: Promise<boolean>, solve: TableSolve, row: TableRow, j: number, match: boolean): Promise<boolean> {
+    return pending.then((passed) => this.runSteps(solve, row, j + 1, match && passed));
+  }
+
+  /** Once the value of step `j` settles: stores it and runs the row's cells after it. */
+  private resumeAfterValue(pending: Promise<unknown>, solve: TableSolve, row: TableRow, j: number, match: boolean): Promise<boolean> {
+    return pending.then((value) => {
+      store(solve, row.steps[j] as Exclude<TableStep, ConditionStep>, value);
+      return this.runSteps(solve, row, j + 1, match);
+    });
   }
 
   /** Left operands of the columns bound to the input or a rule variable, read once per solve. */
@@ -279,7 +302,7 @@ export class DecisionTable implements CompiledRule {
 
   /** The rows to visit: index candidates when that cannot change the answer, else every active row. */
   private rowOrder(solve: TableSolve): readonly number[] {
-    if (this.index === undefined || solve.evaluateAll || solve.trace !== undefined) return this.allRows;
+    if (this.index === undefined || solve.ctx.strategy === 'EVALUATE_ALL' || solve.trace !== undefined) return this.allRows;
     return this.index.candidates(solve.lefts, solve.skip, solve.scope) ?? this.allRows;
   }
 
@@ -291,9 +314,8 @@ export class DecisionTable implements CompiledRule {
   private runRow(solve: TableSolve, row: TableRow, values: unknown[]): MaybePromise<boolean> {
     const scope = (solve.scope ??= this.newScope(solve));
     scope.outputValues = values;
-    solve.rowValues = values;
     if (this.calcCount > 0) scope.calcValues = new Array<unknown>(this.calcCount);
-    if (solve.trace !== undefined) solve.rowTrace = [];
+    if (solve.trace !== undefined) scope.rowTrace = [];
     return this.runSteps(solve, row, 0, true);
   }
 
@@ -301,32 +323,28 @@ export class DecisionTable implements CompiledRule {
   private runSteps(solve: TableSolve, row: TableRow, from: number, match: boolean): MaybePromise<boolean> {
     const steps = row.steps;
     const scope = solve.scope!;
-    const { ctx, lefts, skip, evaluateAll } = solve;
+    const { ctx, lefts, skip } = solve;
+    const evaluateAll = ctx.strategy === 'EVALUATE_ALL';
     for (let j = from; j < steps.length; j++) {
       if (!match && !evaluateAll) break;
       const step = steps[j]!;
       if (step.kind === STEP_CONDITION) {
         // A constant cell on an input column, untraced: its scope-free test, as the fast rows use it.
-        const test = solve.rowTrace === undefined ? step.test : undefined;
+        const test = scope.rowTrace === undefined ? step.test : undefined;
         if (test !== undefined) {
           if ((skip === undefined || !skip[step.condIndex]) && !test(lefts[step.condIndex])) match = false;
           continue;
         }
         const passed = this.testCondition(solve, step);
-        if (typeof passed !== 'boolean') return passed.then((settled) => this.runSteps(solve, row, j + 1, match && settled));
+        if (typeof passed !== 'boolean') return this.resumeAfterCondition(passed, solve, row, j, match);
         if (!passed) match = false;
       } else {
         const value = step.value.evaluate(scope, ctx);
-        if (step.value.async && value instanceof Promise) {
-          return value.then((settled) => {
-            store(solve, step, settled);
-            return this.runSteps(solve, row, j + 1, match);
-          });
-        }
+        if (step.value.async && value instanceof Promise) return this.resumeAfterValue(value, solve, row, j, match);
         store(solve, step, value);
       }
     }
-    solve.trace?.push({ rowNumber: row.number, conditions: solve.rowTrace!, evaluationResult: match });
+    solve.trace?.push({ rowNumber: row.number, conditions: scope.rowTrace!, evaluationResult: match });
     return match;
   }
 
@@ -334,23 +352,21 @@ export class DecisionTable implements CompiledRule {
     const settled = this.settledCondition(solve, step);
     if (settled !== undefined) return settled;
     const scope = solve.scope!;
-    const rowTrace = solve.rowTrace;
+    const rowTrace = scope.rowTrace;
     if (rowTrace === undefined && step.memo >= 0) return scope.passes(step);
     const { column, condition } = step;
     const left = this.leftOf(column, scope, solve.lefts);
     if (rowTrace === undefined) return condition.test(left, scope, solve.ctx);
     const explained = condition.explain(left, scope, solve.ctx);
-    const note = (e: ConditionExplanation): boolean => {
-      rowTrace.push(traceEntry(column, condition, left, e.result, e.value, e.error));
-      return e.result;
-    };
-    return explained instanceof Promise ? explained.then(note) : note(explained);
+    if (explained instanceof Promise) return noteConditionLater(explained, rowTrace, step, left);
+    return noteCondition(rowTrace, step, left, explained);
   }
 
   /** Skipped columns pass; ELSE passes when no earlier row matched (§2.9, §11 T1). undefined: evaluate the cell. */
   private settledCondition(solve: TableSolve, step: ConditionStep): boolean | undefined {
     const { column, condition } = step;
-    const { skip, rowTrace } = solve;
+    const { skip } = solve;
+    const rowTrace = solve.scope!.rowTrace;
     if (skip !== undefined && skip[column.condIndex]) {
       if (rowTrace !== undefined) rowTrace.push({ ...traceEntry(column, condition, solve.lefts[column.condIndex], true, condition.operand ?? ''), skipped: true });
       return true;
@@ -367,10 +383,21 @@ export class DecisionTable implements CompiledRule {
   }
 }
 
+/** Adds a traced condition's explanation to the row's trace; its outcome. */
+function noteCondition(rowTrace: ConditionTraceEntry[], step: ConditionStep, left: unknown, explained: ConditionExplanation): boolean {
+  rowTrace.push(traceEntry(step.column, step.condition, left, explained.result, explained.value, explained.error));
+  return explained.result;
+}
+
+function noteConditionLater(pending: Promise<ConditionExplanation>, rowTrace: ConditionTraceEntry[], step: ConditionStep, left: unknown): Promise<boolean> {
+  return pending.then((settled) => noteCondition(rowTrace, step, left, settled));
+}
+
 /** Writes the value of a calc or output cell where the cells to its right read it. */
 function store(solve: TableSolve, step: Exclude<TableStep, ConditionStep>, value: unknown): void {
   if (step.kind === STEP_CALC) solve.scope!.calcValues[step.calcIndex] = value;
-  else solve.rowValues[step.slot] = value;
+  // outputValues is the row's own array, made by runRow; written only here.
+  else (solve.scope!.outputValues as unknown[])[step.slot] = value;
 }
 
 function fastMatch(row: TableRow, lefts: readonly unknown[], skip: readonly boolean[] | undefined, anyMatched: boolean, ctx: EvaluationContext): boolean {

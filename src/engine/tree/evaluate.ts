@@ -93,7 +93,13 @@ export class DecisionTree implements CompiledRule {
   evaluate(input: unknown, ctx: EvaluationContext): MaybePromise<SolveResult> {
     const walk = this.startWalk(input, ctx);
     const walked = this.runBlocks(this.blocks, 0, walk, false);
-    return walked === undefined ? this.finish(walk) : walked.then(() => this.finish(walk));
+    return walked === undefined ? this.finish(walk) : this.finishLater(walked, walk);
+  }
+
+  // The continuations after a wait are methods of their own, not arrows in the loops (engine/maybe-promise.ts).
+
+  private finishLater(pending: Promise<void>, walk: Walk): Promise<SolveResult> {
+    return pending.then(() => this.finish(walk));
   }
 
   private startWalk(input: unknown, ctx: EvaluationContext): Walk {
@@ -121,9 +127,7 @@ export class DecisionTree implements CompiledRule {
       if (block.kind === 'if') {
         checkDeadline(walk.ctx);
         const ok = this.allHold(block.conditions, 0, walk);
-        if (typeof ok !== 'boolean') {
-          return ok.then((settled) => this.continueAfter(this.enterIf(block, settled, walk), blocks, i, walk, firedSinceElse || settled));
-        }
+        if (typeof ok !== 'boolean') return this.resumeIf(ok, blocks, i, walk, firedSinceElse);
         if (ok) firedSinceElse = true;
         pending = this.enterIf(block, ok, walk);
       } else if (block.kind === 'else') {
@@ -139,9 +143,21 @@ export class DecisionTree implements CompiledRule {
     return undefined;
   }
 
+  /** Once the conditions of the IF at position `i` settle: enters it or not, then the blocks after it. */
+  private resumeIf(pending: Promise<boolean>, blocks: readonly BlockNode[], i: number, walk: Walk, firedSinceElse: boolean): Promise<void> {
+    return pending.then((ok) => {
+      const block = blocks[i] as Extract<BlockNode, { kind: 'if' }>;
+      return this.continueAfter(this.enterIf(block, ok, walk), blocks, i, walk, firedSinceElse || ok);
+    });
+  }
+
   /** The rest of `blocks` after position `i`, once `pending` (the step at `i`, if it waited) is done. */
   private continueAfter(pending: Promise<void> | undefined, blocks: readonly BlockNode[], i: number, walk: Walk, firedSinceElse: boolean): Promise<void> | undefined {
     if (pending === undefined) return this.runBlocks(blocks, i + 1, walk, firedSinceElse);
+    return this.resumeBlocks(pending, blocks, i, walk, firedSinceElse);
+  }
+
+  private resumeBlocks(pending: Promise<void>, blocks: readonly BlockNode[], i: number, walk: Walk, firedSinceElse: boolean): Promise<void> {
     return pending.then(() => this.runBlocks(blocks, i + 1, walk, firedSinceElse));
   }
 
@@ -155,15 +171,17 @@ export class DecisionTree implements CompiledRule {
     for (let i = from; i < results.length; i++) {
       const result = results[i]!;
       const value = result.value.evaluate(walk.scope, walk.ctx);
-      if (value instanceof Promise) {
-        return value.then((settled) => {
-          this.write(result, settled, walk);
-          return this.writeResults(results, i + 1, walk);
-        });
-      }
+      if (value instanceof Promise) return this.resumeResults(value, results, i, walk);
       this.write(result, value, walk);
     }
     return undefined;
+  }
+
+  private resumeResults(pending: Promise<unknown>, results: readonly ResultNode[], i: number, walk: Walk): Promise<void> {
+    return pending.then((value) => {
+      this.write(results[i]!, value, walk);
+      return this.writeResults(results, i + 1, walk);
+    });
   }
 
   private write(result: ResultNode, value: unknown, walk: Walk): void {
@@ -175,7 +193,7 @@ export class DecisionTree implements CompiledRule {
   private allHold(nodes: readonly ConditionNode[], from: number, walk: Walk): MaybePromise<boolean> {
     for (let i = from; i < nodes.length; i++) {
       const ok = this.holds(nodes[i]!, walk);
-      if (typeof ok !== 'boolean') return ok.then((settled) => (settled ? this.allHold(nodes, i + 1, walk) : false));
+      if (typeof ok !== 'boolean') return this.resumeHold(ok, nodes, i, walk, false);
       if (!ok) return false;
     }
     return true;
@@ -185,33 +203,51 @@ export class DecisionTree implements CompiledRule {
   private anyHolds(nodes: readonly ConditionNode[], from: number, walk: Walk): MaybePromise<boolean> {
     for (let i = from; i < nodes.length; i++) {
       const ok = this.holds(nodes[i]!, walk);
-      if (typeof ok !== 'boolean') return ok.then((settled) => (settled ? true : this.anyHolds(nodes, i + 1, walk)));
+      if (typeof ok !== 'boolean') return this.resumeHold(ok, nodes, i, walk, true);
       if (ok) return true;
     }
     return false;
+  }
+
+  /** Once the condition at position `i` settles: AND (`any` false) or OR (`any` true) over the ones after it. */
+  private resumeHold(pending: Promise<boolean>, nodes: readonly ConditionNode[], i: number, walk: Walk, any: boolean): Promise<boolean> {
+    return pending.then((ok) => {
+      if (ok === any) return any;
+      return any ? this.anyHolds(nodes, i + 1, walk) : this.allHold(nodes, i + 1, walk);
+    });
   }
 
   private holds(node: ConditionNode, walk: Walk): MaybePromise<boolean> {
     if (node.kind === 'condition') {
       const left = node.read(walk.input);
       if (walk.trace === undefined) return node.condition.test(left, walk.scope, walk.ctx);
-      const trace = walk.trace;
       const explained = node.condition.explain(left, walk.scope, walk.ctx);
-      const note = (e: ConditionExplanation): boolean => {
-        trace.push(conditionEntry(node, left, e.result, e.value, e.error));
-        return e.result;
-      };
-      return explained instanceof Promise ? explained.then(note) : note(explained);
+      if (explained instanceof Promise) return this.noteConditionLater(explained, node, left, walk);
+      return noteCondition(walk, node, left, explained);
     }
     const result = node.kind === 'or' ? this.anyHolds(node.items, 0, walk) : this.allHold(node.items, 0, walk);
-    if (typeof result !== 'boolean') return result.then((settled) => this.noteGroup(node, settled, walk));
+    if (typeof result !== 'boolean') return this.noteGroupLater(result, node, walk);
     return this.noteGroup(node, result, walk);
+  }
+
+  private noteConditionLater(pending: Promise<ConditionExplanation>, node: Extract<ConditionNode, { kind: 'condition' }>, left: unknown, walk: Walk): Promise<boolean> {
+    return pending.then((explained) => noteCondition(walk, node, left, explained));
+  }
+
+  private noteGroupLater(pending: Promise<boolean>, node: Extract<ConditionNode, { kind: 'or' | 'group' }>, walk: Walk): Promise<boolean> {
+    return pending.then((result) => this.noteGroup(node, result, walk));
   }
 
   private noteGroup(node: Extract<ConditionNode, { kind: 'or' | 'group' }>, result: boolean, walk: Walk): boolean {
     walk.trace?.push({ nodeId: node.id, type: NODE_TYPE[node.kind]!, evaluationResult: result });
     return result;
   }
+}
+
+/** Adds a traced condition's explanation to the walk's trace; its outcome. */
+function noteCondition(walk: Walk, node: Extract<ConditionNode, { kind: 'condition' }>, left: unknown, explained: ConditionExplanation): boolean {
+  walk.trace!.push(conditionEntry(node, left, explained.result, explained.value, explained.error));
+  return explained.result;
 }
 
 function conditionEntry(

@@ -43,8 +43,12 @@ function compileLambda(call: CallNode, api: CompileApi, fn: string, paramCount: 
  */
 function withList(src: Evaluator, fn: string, f: Frame, run: (list: unknown[], f: Frame) => unknown): unknown {
   const source = src(f);
-  if (source instanceof Promise) return source.then((settled) => run(asArray(settled, fn), f));
+  if (source instanceof Promise) return resumeWithList(source, fn, f, run);
   return run(asArray(source, fn), f);
+}
+
+function resumeWithList(pending: Promise<unknown>, fn: string, f: Frame, run: (list: unknown[], f: Frame) => unknown): Promise<unknown> {
+  return pending.then((settled) => run(asArray(settled, fn), f));
 }
 
 const ARRAY_MAP: SpecialFunction = {
@@ -61,16 +65,16 @@ const ARRAY_MAP: SpecialFunction = {
       for (let i = start; i < list.length; i++) {
         f.locals[slot] = list[i];
         const value = b(f);
-        if (value instanceof Promise) {
-          return value.then((settled) => {
-            out[i] = settled;
-            return mapFrom(list, f, out, i + 1);
-          });
-        }
+        if (value instanceof Promise) return resumeMap(value, list, f, out, i);
         out[i] = value;
       }
       return out;
     };
+    const resumeMap = (pending: Promise<unknown>, list: unknown[], f: Frame, out: unknown[], i: number): Promise<unknown> =>
+      pending.then((settled) => {
+        out[i] = settled;
+        return mapFrom(list, f, out, i + 1);
+      });
     const map = (list: unknown[], f: Frame): unknown => mapFrom(list, f, new Array<unknown>(list.length), 0);
     return runtimeNode([source, body], (f) => withList(src, 'ARRAY_MAP', f, map));
   },
@@ -91,16 +95,16 @@ const ARRAY_FILTER: SpecialFunction = {
         const item = list[i];
         f.locals[slot] = item;
         const verdict = b(f);
-        if (verdict instanceof Promise) {
-          return verdict.then((settled) => {
-            if (keep(settled)) out.push(item);
-            return filterFrom(list, f, out, i + 1);
-          });
-        }
+        if (verdict instanceof Promise) return resumeFilter(verdict, list, f, out, i);
         if (keep(verdict)) out.push(item);
       }
       return out;
     };
+    const resumeFilter = (pending: Promise<unknown>, list: unknown[], f: Frame, out: unknown[], i: number): Promise<unknown> =>
+      pending.then((settled) => {
+        if (keep(settled)) out.push(list[i]);
+        return filterFrom(list, f, out, i + 1);
+      });
     const filter = (list: unknown[], f: Frame): unknown => filterFrom(list, f, [], 0);
     return runtimeNode([source, body], (f) => withList(src, 'ARRAY_FILTER', f, filter));
   },
@@ -122,11 +126,13 @@ const ARRAY_REDUCE: SpecialFunction = {
         f.locals[accSlot] = acc;
         f.locals[curSlot] = list[i];
         const next = b(f);
-        if (next instanceof Promise) return next.then((settled) => reduceFrom(list, f, settled, i + 1));
+        if (next instanceof Promise) return resumeReduce(next, list, f, i + 1);
         acc = next;
       }
       return acc;
     };
+    const resumeReduce = (pending: Promise<unknown>, list: unknown[], f: Frame, next: number): Promise<unknown> =>
+      pending.then((settled) => reduceFrom(list, f, settled, next));
     const reduce = (list: unknown[], f: Frame): unknown => (list.length === 0 ? null : reduceFrom(list, f, list[0], 1));
     return runtimeNode([source, body], (f) => withList(src, 'ARRAY_REDUCE', f, reduce));
   },

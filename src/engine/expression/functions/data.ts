@@ -1,6 +1,6 @@
 // Data functions (spec/rule-format.md §4.9.5) and the EVAL wrapper of stored ASTs (§4.7).
 import type { FunctionDef, SpecialFunction } from './types.ts';
-import { runtimeNode } from '../nodes.ts';
+import { resume, runtimeNode } from '../nodes.ts';
 import type { Frame } from '../runtime.ts';
 import type { PathSegment } from '../../path.ts';
 import { getAt, parsePath } from '../../path.ts';
@@ -46,7 +46,7 @@ const RAW_VALUE: SpecialFunction = {
     };
     return runtimeNode([inner], (f) => {
       const value = ev(f);
-      return value instanceof Promise ? value.then((settled) => mark(settled, f)) : mark(value, f);
+      return value instanceof Promise ? resume(value, f, mark) : mark(value, f);
     });
   },
 };

@@ -3,7 +3,7 @@
 import type { FunctionDef, SpecialFunction } from './types.ts';
 import type { Frame } from '../runtime.ts';
 import { compareLoose, looseEquals } from '../../values.ts';
-import { constantNode, failingNode, runtimeNode } from '../nodes.ts';
+import { constantNode, failingNode, resume, runtimeNode } from '../nodes.ts';
 import { Invalid, describe, invalid, isNullish, toCondition, toLogical } from '../runtime.ts';
 import { regexTest } from './text.ts';
 
@@ -59,7 +59,7 @@ const IF: SpecialFunction = {
     const branch = (settled: unknown, f: Frame): unknown => (toCondition(settled, 'IF') ? a(f) : b(f));
     return runtimeNode([condition, whenTrue, whenFalse], (f) => {
       const c = cond(f);
-      return c instanceof Promise ? c.then((settled) => branch(settled, f)) : branch(c, f);
+      return c instanceof Promise ? resume(c, f, branch) : branch(c, f);
     });
   },
 };
@@ -88,11 +88,13 @@ function chain(name: 'AND' | 'OR'): SpecialFunction {
       const from = (f: Frame, start: number): unknown => {
         for (let i = start; i < evs.length; i++) {
           const value = evs[i]!(f);
-          if (value instanceof Promise) return value.then((settled) => (decides(settled) ? decisive : from(f, i + 1)));
+          if (value instanceof Promise) return resumeChain(value, f, i + 1);
           if (decides(value)) return decisive;
         }
         return !decisive;
       };
+      const resumeChain = (pending: Promise<unknown>, f: Frame, next: number): Promise<unknown> =>
+        pending.then((settled) => (decides(settled) ? decisive : from(f, next)));
       return runtimeNode(parts, (f) => from(f, 0));
     },
   };
@@ -116,7 +118,7 @@ const NVL: SpecialFunction = {
     };
     return runtimeNode([value, fallback, ifNotNull], (f) => {
       const x = v(f);
-      return x instanceof Promise ? x.then((settled) => choose(settled, f)) : choose(x, f);
+      return x instanceof Promise ? resume(x, f, choose) : choose(x, f);
     });
   },
 };
