@@ -11,7 +11,8 @@ import { compileExpressionText } from '../../src/engine/expression/index.ts';
 import type { CompiledRule, EvaluationContext, SolveOptions, SolveResult } from '../../src/engine/types.ts';
 import { objectScope } from '../../src/engine/expression/index.ts';
 import { STRATEGIES } from '../../src/engine/types.ts';
-import { compileTable, cond, context, common, fn, fnCondition, tableDoc, type RowSpec } from './table-helpers.ts';
+import { compileDecisionTreeWith } from '../../src/engine/tree/compile.ts';
+import { compileOptions, compileTable, cond, context, common, fn, fnCondition, tableDoc, type RowSpec } from './table-helpers.ts';
 
 /** A rule that answers its input back (`echo`), or fails (`fail`), directly or with a promise. */
 function target(name: 'echo' | 'fail', waits: boolean): CompiledRule {
@@ -148,6 +149,60 @@ test('random decision tables give the same results, traces and errors on the dir
       assert.deepEqual(waiting, direct, JSON.stringify({ doc, input, strategy, trace }));
     }),
     { numRuns: 300, seed: 1018 },
+  );
+  assert.ok(waited.count > 100, `only ${waited.count} solves waited`);
+});
+
+// Decision trees: IF blocks (conditions, OR groups), ELSE and THEN, nested, with function conditions and results.
+let nodeIds = 0;
+const nodeId = (): string => `t${++nodeIds}`;
+const treeCondition = fc.oneof(
+  fc.tuple(fc.constantFrom('>', '<', '='), fc.integer({ min: 0, max: 4 })).map(([op, v]) => ({ type: 'condition', modelVariablePath: 'x', scalarCondition: cond(op, String(v)) })),
+  expression.expr.map((text) => ({ type: 'condition', modelVariablePath: 'y', scalarCondition: { operator: 'function', type: 'function', stringValue: text, value: null } })),
+);
+const treeConditions = fc.oneof(
+  fc.array(treeCondition, { maxLength: 2 }),
+  fc.array(fc.array(treeCondition, { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 2 }).map((groups) => [
+    { type: 'logic_or', operandText: 'Or', nodes: groups.map((nodes) => ({ type: 'logic_group', nodes })) },
+  ]),
+);
+const treeResult = fc.tuple(fc.constantFrom('r', 'out.s', 'out.t'), fc.oneof(fc.integer({ min: 0, max: 9 }).map((v) => ({ type: 'common', value: String(v), stringValue: null })), expression.expr.map((text) => ({ type: 'function', stringValue: text, value: null })))).map(
+  ([path, value]) => ({ type: 'result', modelVariablePath: path, outputScalarValue: value }),
+);
+const treeBlocks = fc.letrec<{ blocks: unknown[] }>((tie) => ({
+  blocks: fc.array(
+    fc.oneof(
+      { depthSize: 'small' },
+      fc.array(treeResult, { minLength: 1, maxLength: 2 }).map((nodes) => ({ type: 'then', operandText: 'Then', nodes })),
+      fc.tuple(treeConditions, tie('blocks')).map(([conditions, body]) => ({ type: 'if', operandText: 'If', nodes: [...conditions, ...body] })),
+      tie('blocks').map((body) => ({ type: 'else', operandText: 'Else', nodes: body })),
+    ),
+    { minLength: 1, maxLength: 3 },
+  ),
+}));
+
+/** Gives every node of a generated tree its own id (the generator shares node objects between runs). */
+function withIds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withIds);
+  if (node === null || typeof node !== 'object') return node;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) copy[key] = key === 'nodes' ? withIds(value) : value;
+  if ('type' in copy && copy.type !== 'common' && copy.type !== 'function' && copy.type !== 'general') copy.id = nodeId();
+  return copy;
+}
+
+test('random decision trees give the same results, traces and errors on the direct and the waiting path', async () => {
+  const waited = { count: 0 };
+  await fc.assert(
+    fc.asyncProperty(treeBlocks.blocks, solveInput, fc.constantFrom('STANDARD', 'ARRAY'), fc.boolean(), async (blocks, input, strategy, trace) => {
+      const doc = { type: 'decision-tree', name: 'tree', status: 'published', inputSchema: {}, outputSchema: {}, nodes: withIds(blocks) };
+      const rule = compileDecisionTreeWith(doc, compileOptions(), {});
+      const options: SolveOptions = { strategy, trace };
+      const direct = await outcomeOf(() => rule.evaluate(input, contextFor(DIRECT, options)), true);
+      const waiting = await outcomeOf(() => rule.evaluate(input, contextFor(WAITING, options)), false, waited);
+      assert.deepEqual(waiting, direct, JSON.stringify({ doc, input, strategy, trace }));
+    }),
+    { numRuns: 300, seed: 2018 },
   );
   assert.ok(waited.count > 100, `only ${waited.count} solves waited`);
 });
