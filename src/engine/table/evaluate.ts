@@ -212,10 +212,14 @@ export class DecisionTable implements CompiledRule {
   }
 
   evaluate(input: unknown, ctx: EvaluationContext): MaybePromise<SolveResult> {
+    return this.visitRows(this.start(input, ctx), 0);
+  }
+
+  private start(input: unknown, ctx: EvaluationContext): TableSolve {
     const solve = new TableSolve(input, ctx, this.readLefts(input), this.skipMask(ctx), this.layout);
     if (this.indexEvaluates) solve.scope = this.newScope(solve);
     solve.order = this.rowOrder(solve);
-    return this.visitRows(solve, 0);
+    return solve;
   }
 
   /** Visits the rows of `solve.order` from position `from`; continues after a row that waits once it settles. */
