@@ -134,3 +134,4 @@ export function childContext(
     depth: parent.depth + 1,
   };
 }
+

@@ -4,6 +4,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import { TimeoutError, UnresolvedRuleError } from '../engine/errors.ts';
 import type { EvaluationContext, HttpClient, Json, SolveResult, Strategy } from '../engine/types.ts';
+import type { MaybePromise } from '../engine/maybe-promise.ts';
 import { createBudget, createContext, normaliseStrategy, supportedStrategy } from '../engine/context.ts';
 import type { SpaceSandboxes } from './sandbox.ts';
 import type { Config } from '../config.ts';
@@ -102,6 +103,8 @@ interface Evaluation {
   results: Json[][];
   traces: unknown[] | undefined;
   next: number;
+  /** The input before which the event loop last had a turn. */
+  yieldedAt: number;
 }
 
 export class SolveService {
@@ -119,24 +122,31 @@ export class SolveService {
   /**
    * solve(), answered synchronously when it can be: the space catalog, the rule and its static dependencies are
    * compiled in memory, the rule never waits, and the inputs fit in one slice between event-loop turns (the warm
-   * path of almost every request). Otherwise, or when a rule referenced at run time is not loaded yet, the same
-   * solve runs asynchronously from the start; evaluation is pure, so starting over changes nothing.
+   * path of almost every request). Otherwise the rule is resolved and loaded asynchronously first. Either way the
+   * inputs go through the one evaluation loop (#evaluateInputs), which waits only when something does.
    */
   solveNow(principal: Principal, request: SolveRequest): SolveResponse | Promise<SolveResponse> {
     const ready = this.#ready(principal, request);
-    if (ready === undefined) return this.#solveAsync(principal, request);
+    if (ready === undefined) return this.#loadThenSolve(principal, request);
     const state = this.#state(request);
-    let response: SolveResponse | undefined;
-    let failure: unknown;
+    let evaluation: Evaluation;
     try {
-      const evaluation = this.#evaluation(principal.space, ready.session, ready.loaded, request, state);
-      this.#evaluateSlice(evaluation, evaluation.inputs.length);
-      response = this.#response(evaluation, state);
+      evaluation = this.#evaluation(principal.space, ready.session, ready.loaded, request, state);
+      const pending = this.#evaluateInputs(evaluation, 0);
+      if (pending !== undefined) return this.#finishLater(pending, principal, request, state, evaluation);
     } catch (err) {
-      if (err instanceof UnresolvedRuleError) return this.#solveAsync(principal, request);
-      failure = err;
+      return this.#finish(principal, request, state, undefined, err);
     }
-    return this.#finish(principal, request, state, response, failure);
+    return this.#finish(principal, request, state, this.#response(evaluation, state), undefined);
+  }
+
+  // Continuations after a wait are methods of their own, not arrows in the synchronous path (engine/maybe-promise.ts).
+
+  #finishLater(pending: Promise<void>, principal: Principal, request: SolveRequest, state: SolveState, evaluation: Evaluation): Promise<SolveResponse> {
+    return pending.then(
+      () => this.#finish(principal, request, state, this.#response(evaluation, state), undefined),
+      (err: unknown) => this.#finish(principal, request, state, undefined, err),
+    );
   }
 
   /** The synchronous path's preconditions; undefined sends the request down the asynchronous path. */
@@ -154,7 +164,8 @@ export class SolveService {
     return session.useCached(loaded) ? { session, loaded } : undefined;
   }
 
-  async #solveAsync(principal: Principal, request: SolveRequest): Promise<SolveResponse> {
+  /** The cold path: resolves and loads the rule and what it references statically, then the same input loop. */
+  async #loadThenSolve(principal: Principal, request: SolveRequest): Promise<SolveResponse> {
     const state = this.#state(request);
     let response: SolveResponse | undefined;
     let failure: unknown;
@@ -163,8 +174,7 @@ export class SolveService {
       const loaded = await this.#resolve(session, request);
       await session.use(loaded);
       const evaluation = this.#evaluation(principal.space, session, loaded, request, state);
-      if (loaded.compiled.async) await this.#evaluateAsync(evaluation);
-      else await this.#evaluateSliced(evaluation);
+      await this.#evaluateInputs(evaluation, 0);
       response = this.#response(evaluation, state);
     } catch (err) {
       failure = err;
@@ -209,73 +219,70 @@ export class SolveService {
       limits: config.solveLimits,
     });
     const inputs = bulk ? (request.data as unknown[]) : [request.data];
-    return { session, loaded, ctx, bulk, inputs, results: [], traces, next: 0 };
+    return { session, loaded, ctx, bulk, inputs, results: [], traces, next: 0, yieldedAt: 0 };
   }
 
-  /** Evaluates inputs synchronously up to (not including) `end`. Throws UnresolvedRuleError as is. */
-  #evaluateSlice(evaluation: Evaluation, end: number): void {
-    const { loaded, ctx, bulk, inputs, results, traces } = evaluation;
-    const timeoutMs = this.#deps.config.ruleTimeoutMs;
-    for (let i = evaluation.next; i < end; i++) {
-      // The deadline is real time even when tests move the service clock; each input has its own call budget.
-      ctx.deadline = Date.now() + timeoutMs;
-      ctx.budget.calls = 0;
-      let result: SolveResult;
-      try {
-        result = loaded.compiled.evaluate(inputs[i], ctx) as SolveResult;
-      } catch (err) {
-        if (err instanceof UnresolvedRuleError) throw err;
-        throw bulk ? prefixed(err, `data[${i}]`) : err;
+  /**
+   * Evaluates the inputs from `evaluation.next` on, in order: undefined when all of them were solved without
+   * waiting, else a promise of the rest. The event loop gets a turn every BULK_YIELD_EVERY inputs, so one large
+   * bulk cannot starve other requests; an input that referenced a rule not in memory yet is solved again once
+   * that rule is loaded (at most MAX_RESOLVE_RETRIES times in a row).
+   */
+  #evaluateInputs(evaluation: Evaluation, attempts: number): Promise<void> | undefined {
+    const { loaded, inputs } = evaluation;
+    for (let i = evaluation.next; i < inputs.length; i++) {
+      if (i % BULK_YIELD_EVERY === 0 && i > evaluation.yieldedAt) {
+        evaluation.yieldedAt = i;
+        return this.#afterYield(evaluation, attempts);
       }
-      results.push(result.result);
-      if (traces) traces.push(bulk ? (result.trace ?? []) : result.trace);
-      evaluation.next = i + 1;
+      let outcome: MaybePromise<SolveResult>;
+      try {
+        outcome = loaded.compiled.evaluate(inputs[i], this.#inputContext(evaluation));
+      } catch (err) {
+        return this.#retry(evaluation, err, attempts);
+      }
+      if (outcome instanceof Promise) return this.#resumeInputs(outcome, evaluation, attempts);
+      record(evaluation, outcome);
+      attempts = 0;
     }
+    return undefined;
   }
 
-  /** A rule that never waits, in slices between event-loop turns; a rule referenced at run time is loaded first. */
-  async #evaluateSliced(evaluation: Evaluation): Promise<void> {
-    let attempts = 0;
-    while (evaluation.next < evaluation.inputs.length) {
-      if (evaluation.next > 0) await yieldToEventLoop();
-      const end = Math.min(evaluation.inputs.length, evaluation.next + BULK_YIELD_EVERY);
-      try {
-        const before = evaluation.next;
-        this.#evaluateSlice(evaluation, end);
-        if (evaluation.next > before) attempts = 0;
-      } catch (err) {
-        if (!(err instanceof UnresolvedRuleError)) throw err;
-        // The input at `next` referenced a rule not in memory: load it and solve that input again (bounded).
-        if (attempts++ >= MAX_RESOLVE_RETRIES) throw evaluation.bulk ? prefixed(err, `data[${evaluation.next}]`) : err;
-        await evaluation.session.load(err.idOrAlias, err.version);
-      }
-    }
+  #afterYield(evaluation: Evaluation, attempts: number): Promise<void> {
+    return yieldToEventLoop().then(() => this.#evaluateInputs(evaluation, attempts));
   }
 
-  /** A rule that may wait (HTTP functions, scripts): one input at a time, each with its own deadline backstop. */
-  async #evaluateAsync(evaluation: Evaluation): Promise<void> {
-    const { session, loaded, bulk, inputs, results, traces } = evaluation;
-    const timeoutMs = this.#deps.config.ruleTimeoutMs;
-    for (let i = 0; i < inputs.length; i++) {
-      if (i > 0 && i % BULK_YIELD_EVERY === 0) await yieldToEventLoop();
-      try {
-        for (let attempt = 0; ; attempt++) {
-          // A context of its own per input: an abandoned evaluation must keep its own deadline.
-          const ctx: EvaluationContext = { ...evaluation.ctx, deadline: Date.now() + timeoutMs, budget: createBudget(evaluation.ctx.budget.limits) };
-          try {
-            const result = await withDeadline(Promise.resolve(loaded.compiled.evaluate(inputs[i], ctx)), timeoutMs);
-            results.push(result.result);
-            if (traces) traces.push(bulk ? (result.trace ?? []) : result.trace);
-            break;
-          } catch (err) {
-            if (!(err instanceof UnresolvedRuleError) || attempt >= MAX_RESOLVE_RETRIES) throw err;
-            await session.load(err.idOrAlias, err.version);
-          }
-        }
-      } catch (err) {
-        throw bulk ? prefixed(err, `data[${i}]`) : err;
-      }
+  /** Once the answer to the input at `next` settles (or its deadline passes): records it and goes on. */
+  #resumeInputs(pending: Promise<SolveResult>, evaluation: Evaluation, attempts: number): Promise<void> {
+    return withDeadline(pending, this.#deps.config.ruleTimeoutMs).then(
+      (result) => {
+        record(evaluation, result);
+        return this.#evaluateInputs(evaluation, 0);
+      },
+      (err: unknown) => this.#retry(evaluation, err, attempts),
+    );
+  }
+
+  /**
+   * The context of the next input: its own deadline (real time, even when tests move the service clock) and its
+   * own call budget. A rule that may wait gets a context of its own per input, so that an evaluation abandoned at
+   * its deadline keeps its own; a rule that never waits reuses the request's.
+   */
+  #inputContext(evaluation: Evaluation): EvaluationContext {
+    const deadline = Date.now() + this.#deps.config.ruleTimeoutMs;
+    const { ctx } = evaluation;
+    if (evaluation.loaded.compiled.async) return { ...ctx, deadline, budget: createBudget(ctx.budget.limits) };
+    ctx.deadline = deadline;
+    ctx.budget.calls = 0;
+    return ctx;
+  }
+
+  /** After the input at `next` failed: loads the rule it referenced and solves it again, or fails the request. */
+  #retry(evaluation: Evaluation, err: unknown, attempts: number): Promise<void> {
+    if (!(err instanceof UnresolvedRuleError) || attempts >= MAX_RESOLVE_RETRIES) {
+      throw evaluation.bulk ? prefixed(err, `data[${evaluation.next}]`) : err;
     }
+    return evaluation.session.load(err.idOrAlias, err.version).then(() => this.#evaluateInputs(evaluation, attempts + 1));
   }
 
   #response(evaluation: Evaluation, state: SolveState): SolveResponse {
@@ -378,6 +385,13 @@ export class SolveService {
       debug: outcome.traces === undefined ? null : ((bulk ? outcome.traces : (outcome.traces[0] ?? null)) as Json),
     };
   }
+}
+
+/** Keeps the answer to the input at `next` and moves on to the one after it. */
+function record(evaluation: Evaluation, result: SolveResult): void {
+  evaluation.results.push(result.result);
+  if (evaluation.traces) evaluation.traces.push(evaluation.bulk ? (result.trace ?? []) : result.trace);
+  evaluation.next++;
 }
 
 let auditSequence = 0;

@@ -9,15 +9,6 @@ import { test } from 'node:test';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/**
- * Cycles inside the engine's evaluators, removed by the one-evaluator change of the same issue (another branch);
- * delete these entries when it is merged.
- */
-const KNOWN: ReadonlySet<string> = new Set([
-  'src/engine/table/column-index.ts <-> src/engine/table/evaluate.ts',
-  'src/engine/flow/http-node.ts <-> src/engine/flow/workflow-nodes.ts',
-]);
-
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s*)'(\.{1,2}\/[^']+)'/gm;
 
 function sourceFiles(dir: string): string[] {
@@ -91,7 +82,6 @@ test('the cycle finder finds a two-module cycle and a longer one, and nothing in
 test('no import cycles in src/', () => {
   const files = sourceFiles(join(ROOT, 'src'));
   const found = cycles(importGraph(files))
-    .map((component) => component.map((file) => relative(ROOT, file)).sort().join(' <-> '))
-    .filter((cycle) => !KNOWN.has(cycle));
+    .map((component) => component.map((file) => relative(ROOT, file)).sort().join(' <-> '));
   assert.deepEqual(found, []);
 });
