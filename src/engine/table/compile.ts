@@ -153,6 +153,7 @@ export function compileDecisionTableWith(
     dependencies: [...dependencies.values()],
     memoCount,
     warnings,
+    timeZone: zone,
   });
 }
 
