@@ -143,7 +143,7 @@ class TableAnalysis {
   private markUndecided(position: number, column: ConditionColumn | undefined, reason: string): void {
     const key = `${column?.id ?? ''}\u0000${reason}`;
     let entry = this.undecided.get(key);
-    if (!entry) this.undecided.set(key, (entry = { reason, rows: [], columns: column ? [column.id] : [] }));
+    if (!entry) this.undecided.set(key, (entry = { reason: column ? `${reason} (column ${column.path})` : reason, rows: [], columns: column ? [column.id] : [] }));
     if (entry.rows[entry.rows.length - 1] !== position) entry.rows.push(position);
     this.undecidedRows.add(position);
   }
