@@ -155,7 +155,7 @@ class TableAnalysis {
       const columns: string[] = [];
       const parts: string[] = [];
       for (const dim of emptyDims) {
-        const steps = this.stepsOn(box.row, dim).filter((step) => this.space.meaning(step).kind === 'exact');
+        const steps = this.stepsOn(box.row, dim).filter((step) => this.space.meaning(step).kind === 'exact' && step.condition.operator !== 'anything');
         columns.push(...new Set(steps.map((step) => step.column.id)));
         const alone = steps.find((step) => {
           const meaning = this.space.meaning(step);
