@@ -8,6 +8,7 @@ import type { RuleContainer } from '../rules/containers.ts';
 import type { RuleStatus, Store, StoredRule } from '../store/ports.ts';
 import type { Clock } from './clock.ts';
 import { isoAt } from './clock.ts';
+import { requireSpace } from './require-space.ts';
 import { sharedAliases } from './shared-aliases.ts';
 import type { SharedAlias } from './shared-aliases.ts';
 
@@ -92,7 +93,7 @@ export class RulesIO {
    * validated first; problem paths start with the container's source name.
    */
   async importContainers(space: string, containers: Array<{ source: string; value: unknown }>, options: ImportOptions = {}): Promise<ImportResult> {
-    if ((await this.#store.spaces.get(space)) === undefined) throw new Error(`space "${space}" does not exist`);
+    await requireSpace(this.#store, space);
     const problems: Problem[] = [];
     const documents: Record<string, unknown>[] = [];
     for (const { source, value } of containers) {

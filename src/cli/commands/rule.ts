@@ -3,7 +3,7 @@
 // the rule id or alias; without --version, the latest version. Same use case as PUT /api/rule/status.
 import type { Command } from 'commander';
 import { VERSION_RANGE, versionFromText } from '../../rules/bounds.ts';
-import { ManagementError } from '../../service/management/index.ts';
+import { ServiceError } from '../../service/errors.ts';
 import type { RuleStatus } from '../../store/ports.ts';
 import { InputError } from '../errors.ts';
 import { storeCommand } from './space.ts';
@@ -19,11 +19,11 @@ async function setStatus(rule: string, status: RuleStatus, options: StatusOption
   const version = options.version === undefined ? undefined : versionFromText(options.version);
   if (options.version !== undefined && version === undefined) throw new InputError(`--version "${options.version}" must be ${VERSION_RANGE}`);
   const updated = await storeCommand(async (services) => {
-    if ((await services.store.spaces.get(options.space)) === undefined) throw new InputError(`space "${options.space}" does not exist`);
+    await services.spaces.require(options.space);
     try {
       return await services.management.rules.setStatus(options.space, rule, status, version);
     } catch (err) {
-      if (err instanceof ManagementError) throw new InputError(`${err.message} (space "${options.space}")`);
+      if (err instanceof ServiceError) throw new InputError(`${err.message} (space "${options.space}")`);
       throw err;
     }
   });
