@@ -11,7 +11,7 @@ import { setAt } from '../path.ts';
 import { DecisionTable, STEP_CALC, STEP_CONDITION, STEP_OUTPUT, type ConditionColumn, type ConditionStep, type TableRow, type TableStructure } from '../table/evaluate.ts';
 import { andBits, andInto, bitIndexes, bitsKey, firstBit, hasBit, isEmpty, isSubset, orInto, sameBits, setBit, type Bits } from './bits.ts';
 import { Budget, BudgetExceeded, quickUncovered, walkUncovered, type Box } from './cover.ts';
-import { buildInputSpace, type Dimension, type InputSpace } from './domain.ts';
+import { buildInputSpace, type Atom, type Dimension, type InputSpace } from './domain.ts';
 import { FINDING_KINDS, type AnalysisOptions, type AnalysisReport, type Finding, type UndecidedReason } from './report.ts';
 
 const DEFAULTS = { maxGaps: 10, maxOverlaps: 100, budget: 8_000_000 };
@@ -407,15 +407,15 @@ class TableAnalysis {
     return [...columns];
   }
 
-  /** One atom per dimension: a readable value of the set (missing when the set is everything). */
+  /** One atom per dimension: a readable value of the set; -1 (the input left out) when the set holds missing and everything in the gap domain. */
   private pointIn(sets: readonly Bits[]): number[] | undefined {
     const point: number[] = [];
     for (let d = 0; d < this.dims.length; d++) {
       const dim = this.dims[d]!;
       const set = sets[d]!;
       if (isEmpty(set)) return undefined;
-      if (isSubset(dim.domain, set) && hasBit(set, 0) && dim.atoms[0]!.group === 'missing') {
-        point.push(0);
+      if (dim.missing >= 0 && hasBit(set, dim.missing) && isSubset(dim.domain, set)) {
+        point.push(-1);
         continue;
       }
       const inDomain = andBits(set, dim.domain);
@@ -431,7 +431,7 @@ class TableAnalysis {
     const input: Record<string, unknown> = {};
     point.forEach((atom, d) => {
       const dim = this.dims[d]!;
-      if (dim.segments === undefined) return;
+      if (dim.segments === undefined || atom === -1) return;
       const value = dim.atoms[atom]!;
       if (value.group === 'missing') return;
       setAt(input, dim.segments, cloneWitness(value.witness));
@@ -453,15 +453,18 @@ function describeCell(step: ConditionStep): string {
 /** A set of atoms in words: `< 18 or > 70`, `= "gold"`, `any other text`, `missing`. */
 export function describeAtoms(dim: Dimension, set: Bits): string {
   const parts: string[] = [];
-  const atoms = bitIndexes(set);
+  // Merged classes are expanded to their atoms (in value order), so adjacent number ranges join up again.
+  const atoms = bitIndexes(set)
+    .flatMap((k) => dim.atoms[k]!.members ?? [dim.atoms[k]!])
+    .map((atom) => ({ atom, rank: rankOf(dim, atom) }))
+    .sort((a, b) => a.rank - b.rank);
   let i = 0;
   while (i < atoms.length) {
-    const atom = dim.atoms[atoms[i]!]!;
+    const { atom } = atoms[i]!;
     if (atom.group === 'number' || atom.group === 'date') {
-      // Merge consecutive interval atoms into one range.
       let j = i;
-      while (j + 1 < atoms.length && atoms[j + 1] === atoms[j]! + 1 && dim.atoms[atoms[j + 1]!]!.group === atom.group) j++;
-      const last = dim.atoms[atoms[j]!]!;
+      while (j + 1 < atoms.length && atoms[j + 1]!.atom.group === atom.group && atoms[j + 1]!.atom.lo === atoms[j]!.atom.hi && atoms[j + 1]!.atom.loOpen !== atoms[j]!.atom.hiOpen) j++;
+      const last = atoms[j]!.atom;
       parts.push(describeRange(atom.lo!, atom.loOpen!, last.hi!, last.hiOpen!, atom.group === 'date'));
       i = j + 1;
       continue;
@@ -490,6 +493,14 @@ export function describeAtoms(dim: Dimension, set: Bits): string {
   if (parts.length === 0) return 'nothing';
   if (parts.length > 8) return `${parts.slice(0, 8).join(', ')} or ${parts.length - 8} more`;
   return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}`;
+}
+
+/** Sort key of an atom in messages: missing, null, empty, then numbers/dates by value, then the rest in order. */
+function rankOf(dim: Dimension, atom: Atom): number {
+  const order = ['missing', 'null', 'empty', 'notDate'];
+  if (order.includes(atom.group)) return order.indexOf(atom.group) - 1e300;
+  if (atom.group === 'number' || atom.group === 'date') return atom.lo === -Infinity ? -1e299 : atom.lo! + (atom.loOpen ? 1e-9 * Math.abs(atom.lo!) + Number.MIN_VALUE : 0);
+  return 1e300 + dim.atoms.indexOf(atom);
 }
 
 function describeRange(lo: number, loOpen: boolean, hi: number, hiOpen: boolean, date: boolean): string {

@@ -17,7 +17,7 @@ import { parseDateOperand } from '../cells/date-conditions.ts';
 import { prepareOperand } from '../cells/operands.ts';
 import type { ConditionColumn, ConditionStep, TableStructure } from '../table/evaluate.ts';
 import { STEP_CONDITION } from '../table/evaluate.ts';
-import { bitsKey, emptyBits, fullBits, setBit, type Bits } from './bits.ts';
+import { bitsKey, emptyBits, fullBits, hasBit, setBit, type Bits } from './bits.ts';
 
 export type AtomGroup = 'missing' | 'null' | 'empty' | 'number' | 'boolean' | 'text' | 'otherText' | 'date' | 'notDate' | 'value';
 
@@ -32,6 +32,8 @@ export interface Atom {
   readonly hiOpen?: boolean;
   /** Other text: the substrings such a text contains. */
   readonly contains?: readonly string[];
+  /** When several atoms no cell tells apart were merged: all of them (this atom is the one whose witness is used). */
+  readonly members?: readonly Atom[];
 }
 
 export interface Dimension {
@@ -46,6 +48,8 @@ export interface Dimension {
   readonly full: Bits;
   /** The atoms gaps are looked for in: the kinds of value the column's cells mention, plus missing and null. */
   readonly domain: Bits;
+  /** The atom (class) holding "missing", or -1 (columns bound to variables). */
+  readonly missing: number;
 }
 
 /** What a compiled condition cell means to the analysis. */
@@ -168,23 +172,9 @@ export function buildInputSpace(structure: TableStructure): InputSpace {
           : dimKind === 'date'
             ? dateAtoms(exactSteps.map((s) => classified.get(s)!))
             : generalAtoms(exactSteps.map((s) => classified.get(s)!), [...needles].sort());
-    const full = fullBits(atoms.length);
-    const domain = emptyBits(atoms.length);
-    atoms.forEach((atom, i) => {
-      if (atom.inDomain) setBit(domain, i);
-    });
-    const dimension: Dimension = {
-      index: d,
-      name: first.path,
-      segments: kind === 'input' ? parsePath(first.path) : undefined,
-      kind: dimKind,
-      columns: dimColumns,
-      atoms: atoms.map(({ inDomain: _inDomain, ...atom }) => atom),
-      full,
-      domain,
-    };
-    dimensions.push(dimension);
-    const interned = new Map<string, CellMeaning>();
+    // Each distinct cell's atoms, by running its compiled test on every atom's witness.
+    const cellSets = new Map<ConditionStep, Bits>();
+    const distinctSets = new Map<string, Bits>();
     for (const step of steps) {
       const c = classified.get(step)!;
       if (c.typeIssue) typeIssues.push({ step, reason: c.typeIssue });
@@ -196,11 +186,70 @@ export function buildInputSpace(structure: TableStructure): InputSpace {
           if (step.condition.test(atom.witness, undefined, STATIC_CONTEXT)) setBit(set, i);
         });
         const key = bitsKey(set);
-        let meaning = interned.get(key);
-        if (meaning === undefined) interned.set(key, (meaning = { kind: 'exact', set, setId: interned.size }));
-        meanings.set(step, meaning);
+        const known = distinctSets.get(key);
+        if (known === undefined) distinctSets.set(key, set);
+        cellSets.set(step, known ?? set);
       }
     }
+    // Atoms no cell tells apart (and equally inside or outside the gap domain) are merged into one class: every
+    // search then works on fewer atoms. A class keeps its first atom as witness and all its atoms for messages.
+    // Partition refinement: split the classes by the gap domain, then by each distinct cell set in turn.
+    let classOf = new Int32Array(atoms.length);
+    atoms.forEach((atom, a) => {
+      classOf[a] = atom.inDomain ? 1 : 0;
+    });
+    for (const set of distinctSets.values()) {
+      const renumber = new Map<number, number>();
+      const next = new Int32Array(atoms.length);
+      for (let a = 0; a < atoms.length; a++) {
+        const key = classOf[a]! * 2 + (hasBit(set, a) ? 1 : 0);
+        let k = renumber.get(key);
+        if (k === undefined) renumber.set(key, (k = renumber.size));
+        next[a] = k;
+      }
+      classOf = next;
+    }
+    const classes: AtomDraft[][] = [];
+    const firstOf = new Map<number, number>();
+    atoms.forEach((atom, a) => {
+      let k = firstOf.get(classOf[a]!);
+      if (k === undefined) {
+        firstOf.set(classOf[a]!, (k = classes.length));
+        classes.push([]);
+      }
+      classes[k]!.push(atom);
+      classOf[a] = k;
+    });
+    const merged: Atom[] = classes.map((members) => {
+      const { inDomain: _inDomain, ...witness } = preferredWitness(members);
+      return members.length === 1 ? witness : { ...witness, members: members.map(({ inDomain: _unused, ...atom }) => atom) };
+    });
+    const full = fullBits(merged.length);
+    const domain = emptyBits(merged.length);
+    classes.forEach((members, k) => {
+      if (members[0]!.inDomain) setBit(domain, k);
+    });
+    const remapped = new Map<Bits, CellMeaning>();
+    for (const [step, set] of cellSets) {
+      let meaning = remapped.get(set);
+      if (meaning === undefined) {
+        const classSet = emptyBits(merged.length);
+        for (let a = 0; a < atoms.length; a++) if (hasBit(set, a)) setBit(classSet, classOf[a]!);
+        remapped.set(set, (meaning = { kind: 'exact', set: classSet, setId: remapped.size }));
+      }
+      meanings.set(step, meaning);
+    }
+    dimensions.push({
+      index: d,
+      name: first.path,
+      segments: kind === 'input' ? parsePath(first.path) : undefined,
+      kind: dimKind,
+      columns: dimColumns,
+      atoms: merged,
+      full,
+      domain,
+      missing: atoms[0]!.group === 'missing' ? classOf[0]! : -1,
+    });
     typeIssues.push(...columnTypeIssues(steps, classified));
   }
   return {
@@ -324,6 +373,15 @@ function columnTypeIssues(steps: readonly ConditionStep[], classified: ReadonlyM
     }
   }
   return issues;
+}
+
+/** The atom of a class whose witness makes the best example: a real value, else null, else missing. */
+function preferredWitness(members: readonly AtomDraft[]): AtomDraft {
+  return (
+    members.find((atom) => atom.group !== 'missing' && atom.group !== 'null' && atom.group !== 'empty') ??
+    members.find((atom) => atom.group === 'null') ??
+    members[0]!
+  );
 }
 
 interface AtomDraft extends Atom {
