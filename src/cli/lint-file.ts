@@ -5,7 +5,7 @@ import type { JsonObject } from '../rules/check.ts';
 import { joinPaths, ruleIdOf, type ContainerEntry, type RuleContainer } from '../rules/containers.ts';
 import { InputError, UsageError } from './errors.ts';
 import { readContainerOf, readJsonFile } from './folder-resolver.ts';
-import { selectRule } from './solve-file.ts';
+import { envTimeZone, selectRule } from './solve-file.ts';
 
 export interface LintCommandOptions {
   json?: boolean;
@@ -22,7 +22,7 @@ export async function runLint(rulePath: string, options: LintCommandOptions): Pr
   }
   let compiled;
   try {
-    compiled = compileRule(entry.document, { timeZone: options.timezone ?? process.env.TIMEZONE ?? 'UTC' });
+    compiled = compileRule(entry.document, { timeZone: options.timezone ?? envTimeZone() });
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     const problems = error.problems.map((p) => `${joinPaths(entry.path, p.path) || '(document)'}: ${p.message}`);

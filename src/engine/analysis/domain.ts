@@ -198,16 +198,19 @@ export function buildInputSpace(structure: TableStructure): InputSpace {
     atoms.forEach((atom, a) => {
       classOf[a] = atom.inDomain ? 1 : 0;
     });
+    let next = new Int32Array(atoms.length);
+    const lookup = new Int32Array(atoms.length * 2 + 2);
     for (const set of distinctSets.values()) {
-      const renumber = new Map<number, number>();
-      const next = new Int32Array(atoms.length);
+      lookup.fill(-1);
+      let count = 0;
       for (let a = 0; a < atoms.length; a++) {
         const key = classOf[a]! * 2 + (hasBit(set, a) ? 1 : 0);
-        let k = renumber.get(key);
-        if (k === undefined) renumber.set(key, (k = renumber.size));
+        let k = lookup[key]!;
+        if (k < 0) lookup[key] = k = count++;
         next[a] = k;
       }
-      classOf = next;
+      [classOf, next] = [next, classOf];
+      if (count === atoms.length) break; // every atom is its own class already
     }
     const classes: AtomDraft[][] = [];
     const firstOf = new Map<number, number>();
