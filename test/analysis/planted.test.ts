@@ -208,3 +208,26 @@ import { compileRule } from '../../src/engine/index.ts';
 function compileRuleOf(doc: Record<string, unknown>) {
   return compileRule(doc);
 }
+
+describe('decision table analysis: edge cases', () => {
+  test('a table without rows is one gap; rows without conditions repeat the first one', () => {
+    const empty = table(['x'], []);
+    assert.deepEqual(analyse(empty).findings.map((f) => [f.kind, f.example]), [['gap', {}]]);
+    const t = table(['x'], [{ when: {} }, { when: {} }]);
+    assert.deepEqual(analyse(t).findings.map((f) => [f.kind, f.rows]), [['unreachable', [1, 0]], ['duplicate', [0, 1]]]);
+  });
+
+  test('only inactive rows: everything is a gap, nothing else is reported', () => {
+    const t = table(['x'], [{ when: { x: cond('>', '1') }, active: false }]);
+    assert.deepEqual(analyse(t).findings.map((f) => f.kind), ['gap']);
+  });
+
+  test('extreme numbers and many distinct values stay exact', () => {
+    const rows = Array.from({ length: 200 }, (_, i) => ({ when: { x: cond('=', String(i * 1e300)) } }));
+    rows.push({ when: { x: cond('>=', '-1.7976931348623157e308') } }, { when: { x: cond('<', '-1.7976931348623157e308') } });
+    const t = table(['x'], rows);
+    const report = analyse(t);
+    assert.deepEqual(ofKind(report, 'contradiction').map((f) => f.rows), [[201]]);
+    for (const gap of ofKind(report, 'gap')) assert.deepEqual(matchedRows(t, gap.example), []);
+  });
+});
