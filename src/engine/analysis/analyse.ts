@@ -253,12 +253,14 @@ class TableAnalysis {
       return rows;
     };
     const maxOverlaps = this.options.maxOverlaps;
+    const scratch = new Uint32Array(words);
     for (const box of this.rows) {
       if (box.contradiction) continue;
       // Earlier rows whose box meets this one (all of them: uncertain ones matter for ELSE overlaps).
+      // Only the words below this row matter; one scratch array serves every row.
       const prefixWords = (box.order + 31) >>> 5;
-      const earlier = new Uint32Array(words);
-      for (let w = 0; w < prefixWords; w++) earlier[w] = 0xffffffff;
+      const earlier = scratch.subarray(0, prefixWords);
+      earlier.fill(0xffffffff);
       if ((box.order & 31) !== 0) earlier[prefixWords - 1] = (1 << (box.order & 31)) - 1;
       for (let d = 0; d < this.dims.length; d++) {
         const id = box.ids[d]!;

@@ -173,6 +173,7 @@ export function buildInputSpace(structure: TableStructure): InputSpace {
             ? dateAtoms(exactSteps.map((s) => classified.get(s)!))
             : generalAtoms(exactSteps.map((s) => classified.get(s)!), [...needles].sort());
     // Each distinct cell's atoms, by running its compiled test on every atom's witness.
+    const witnesses = atoms.map((atom) => atom.witness);
     const cellSets = new Map<ConditionStep, Bits>();
     const distinctSets = new Map<string, Bits>();
     for (const step of steps) {
@@ -182,9 +183,12 @@ export function buildInputSpace(structure: TableStructure): InputSpace {
       else if (c.kind === 'unknown') meanings.set(step, { kind: 'unknown', reason: c.reason! });
       else {
         const set = emptyBits(atoms.length);
-        atoms.forEach((atom, i) => {
-          if (step.condition.test(atom.witness, undefined, STATIC_CONTEXT)) setBit(set, i);
-        });
+        // The scope-free test when the cell has one (general cells on an input): the same function evaluation runs.
+        const leftTest = step.test;
+        const condition = step.condition;
+        for (let i = 0; i < witnesses.length; i++) {
+          if (leftTest !== undefined ? leftTest(witnesses[i]) : condition.test(witnesses[i], undefined, STATIC_CONTEXT)) set[i >>> 5]! |= 1 << (i & 31);
+        }
         const key = bitsKey(set);
         const known = distinctSets.get(key);
         if (known === undefined) distinctSets.set(key, set);
