@@ -30,8 +30,9 @@ const textCell = fc.oneof(
 const MISSING = Symbol('missing');
 const NUMBER_VALUES: unknown[] = [-1, 0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, '3', '4.0'];
 const NEEDLES = ['a', 'b', 'ab', 'ba', 'c'];
-// Every combination of the substrings, joined by a space (a text holding exactly those substrings and the ones inside them).
-const COMBINATIONS = Array.from({ length: 1 << NEEDLES.length }, (_, mask) => NEEDLES.filter((_, i) => mask & (1 << i)).join(' '));
+// Every combination of the substrings, joined by a space (a text holding exactly those substrings and the ones
+// inside them), also with " x" appended, for when the combination itself is a value a cell mentions.
+const COMBINATIONS = Array.from({ length: 1 << NEEDLES.length }, (_, mask) => NEEDLES.filter((_, i) => mask & (1 << i)).join(' ')).flatMap((text) => [text, `${text} x`]);
 const TEXT_VALUES: unknown[] = [...new Set([...NEEDLES, '', 'zzz', 'xab', 'xba', 'aba', 'bab', 'cab', ...COMBINATIONS])];
 const OTHER_VALUES: unknown[] = [true, false, 'true', null, MISSING, [], {}];
 const ALL_VALUES = [...NUMBER_VALUES, ...TEXT_VALUES, ...OTHER_VALUES];

@@ -17,7 +17,7 @@ import { parseDateOperand } from '../cells/date-conditions.ts';
 import { prepareOperand } from '../cells/operands.ts';
 import type { ConditionColumn, ConditionStep, TableStructure } from '../table/evaluate.ts';
 import { STEP_CONDITION } from '../table/evaluate.ts';
-import { bitsKey, emptyBits, fullBits, hasBit, setBit, type Bits } from './bits.ts';
+import { bitIndexes, bitsKey, emptyBits, fullBits, hasBit, setBit, type Bits } from './bits.ts';
 
 export type AtomGroup = 'missing' | 'null' | 'empty' | 'number' | 'boolean' | 'text' | 'otherText' | 'date' | 'notDate' | 'value';
 
@@ -73,6 +73,8 @@ export interface InputSpace {
   readonly typeIssues: readonly TypeIssue[];
 }
 
+/** Atoms x distinct value cells of one input beyond which its value cells are unknown (memory of the cell sets). */
+const MAX_CELL_BITS = 200_000_000;
 /** More substrings than this on one input make its substring cells unknown (atoms grow as 2^n). */
 const MAX_SUBSTRINGS = 10;
 const DAY = 86_400_000;
@@ -163,7 +165,23 @@ export function buildInputSpace(structure: TableStructure): InputSpace {
       needles = new Set();
     }
     const dimKind: Dimension['kind'] = kind === 'variable' ? 'variable' : kind === 'calc' ? 'calc' : hasDateValues && !hasGeneralValues ? 'date' : 'general';
-    const exactSteps = steps.filter((s) => classified.get(s)!.kind !== 'unknown' && classified.get(s)!.kind !== 'else');
+    let exactSteps = steps.filter((s) => classified.get(s)!.kind !== 'unknown' && classified.get(s)!.kind !== 'else');
+    // Cell sets are dense bit sets over the atoms: an input with tens of thousands of distinct values compared by as
+    // many distinct cells would need gigabytes. Its value cells are then left unknown (the other inputs stay exact).
+    const valueSteps = exactSteps.filter((s) => classified.get(s)!.valueCell);
+    const values = new Set<unknown>();
+    for (const step of valueSteps) {
+      const c = classified.get(step)!;
+      for (const n of c.numbers ?? []) values.add(n);
+      for (const t of c.texts ?? []) values.add(`t${t}`);
+      for (const i of c.instants ?? []) values.add(i);
+    }
+    const valueCount = values.size;
+    if (valueCount * valueSteps.length > MAX_CELL_BITS) {
+      const reason = `too many distinct values on one input for the analysis (${valueCount} values in ${valueSteps.length} different cells)`;
+      for (const step of valueSteps) classified.set(step, { kind: 'unknown', reason });
+      exactSteps = exactSteps.filter((s) => !valueSteps.includes(s));
+    }
     const atoms: AtomDraft[] =
       dimKind === 'variable'
         ? [{ group: 'value', witness: first.left.kind === 'variable' ? first.left.value : undefined, inDomain: true }]
@@ -174,6 +192,11 @@ export function buildInputSpace(structure: TableStructure): InputSpace {
             : generalAtoms(exactSteps.map((s) => classified.get(s)!), [...needles].sort());
     // Each distinct cell's atoms, by running its compiled test on every atom's witness.
     const witnesses = atoms.map((atom) => atom.witness);
+    const pointOf = new Map<string, number>();
+    atoms.forEach((atom, i) => {
+      const key = pointKey(atom);
+      if (key !== undefined) pointOf.set(key, i);
+    });
     const cellSets = new Map<ConditionStep, Bits>();
     const distinctSets = new Map<string, Bits>();
     for (const step of steps) {
@@ -182,13 +205,7 @@ export function buildInputSpace(structure: TableStructure): InputSpace {
       if (c.kind === 'else') meanings.set(step, { kind: 'else' });
       else if (c.kind === 'unknown') meanings.set(step, { kind: 'unknown', reason: c.reason! });
       else {
-        const set = emptyBits(atoms.length);
-        // The scope-free test when the cell has one (general cells on an input): the same function evaluation runs.
-        const leftTest = step.test;
-        const condition = step.condition;
-        for (let i = 0; i < witnesses.length; i++) {
-          if (leftTest !== undefined ? leftTest(witnesses[i]) : condition.test(witnesses[i], undefined, STATIC_CONTEXT)) set[i >>> 5]! |= 1 << (i & 31);
-        }
+        const set = equalitySet(step, atoms, pointOf) ?? testedSet(step, witnesses);
         const key = bitsKey(set);
         const known = distinctSets.get(key);
         if (known === undefined) distinctSets.set(key, set);
@@ -198,23 +215,22 @@ export function buildInputSpace(structure: TableStructure): InputSpace {
     // Atoms no cell tells apart (and equally inside or outside the gap domain) are merged into one class: every
     // search then works on fewer atoms. A class keeps its first atom as witness and all its atoms for messages.
     // Partition refinement: split the classes by the gap domain, then by each distinct cell set in turn.
-    let classOf = new Int32Array(atoms.length);
+    const classOf = new Int32Array(atoms.length);
     atoms.forEach((atom, a) => {
       classOf[a] = atom.inDomain ? 1 : 0;
     });
-    let next = new Int32Array(atoms.length);
-    const lookup = new Int32Array(atoms.length * 2 + 2);
+    // Sparse refinement: the atoms of a set leave their class for a new one (one per class they leave), so the
+    // cost is the sets' sizes, not sets x atoms (tables with thousands of `=` cells on one input).
+    let classCount = 2;
+    const movedTo = new Map<number, number>();
     for (const set of distinctSets.values()) {
-      lookup.fill(-1);
-      let count = 0;
-      for (let a = 0; a < atoms.length; a++) {
-        const key = classOf[a]! * 2 + (hasBit(set, a) ? 1 : 0);
-        let k = lookup[key]!;
-        if (k < 0) lookup[key] = k = count++;
-        next[a] = k;
+      movedTo.clear();
+      for (const a of bitIndexes(set)) {
+        const from = classOf[a]!;
+        let to = movedTo.get(from);
+        if (to === undefined) movedTo.set(from, (to = classCount++));
+        classOf[a] = to;
       }
-      [classOf, next] = [next, classOf];
-      if (count === atoms.length) break; // every atom is its own class already
     }
     const classes: AtomDraft[][] = [];
     const firstOf = new Map<number, number>();
@@ -380,6 +396,50 @@ function columnTypeIssues(steps: readonly ConditionStep[], classified: ReadonlyM
     }
   }
   return issues;
+}
+
+/** The key under which an `=` operand finds its atom: numbers by value, true/false, other text exactly. */
+function pointKey(atom: AtomDraft): string | undefined {
+  if (atom.group === 'number' && atom.lo === atom.hi) return `n${atom.lo}`;
+  if (atom.group === 'boolean') return atom.witness === true ? 'b1' : 'b0';
+  if (atom.group === 'text') return `t${String(atom.witness)}`;
+  return undefined;
+}
+
+/**
+ * The atoms of a general `=` / `IN` cell on an input, found by key instead of by testing every atom: only the
+ * atoms of its members can equal them (each mentioned number, boolean and text is an atom of its own; the other
+ * atoms are intervals around them, other texts, null, missing). Each atom found is confirmed by the cell's test;
+ * undefined for other cells or when a confirmation fails (the caller then tests every atom).
+ */
+function equalitySet(step: ConditionStep, atoms: readonly AtomDraft[], pointOf: ReadonlyMap<string, number>): Bits | undefined {
+  const condition = step.condition;
+  const test = step.test;
+  if (test === undefined || condition.kind !== 'static' || condition.isDate || step.column.left.kind !== 'input') return undefined;
+  if (condition.operator !== '=' && condition.operator !== 'IN') return undefined;
+  const members = condition.operator === '=' ? [condition.operand] : Array.isArray(condition.operand) ? condition.operand : [condition.operand];
+  const set = emptyBits(atoms.length);
+  for (const member of members) {
+    if (member === null || member === undefined) continue;
+    const p = prepareOperand(member);
+    if (p.isObject || p.json !== undefined) return undefined;
+    const atom = pointOf.get(p.numeric ? `n${p.num}` : p.bool >= 0 ? `b${p.bool}` : `t${p.text}`);
+    if (atom === undefined || !test(atoms[atom]!.witness)) return undefined;
+    setBit(set, atom);
+  }
+  return set;
+}
+
+/** The atoms a cell accepts, by running its compiled test on every atom's witness. */
+function testedSet(step: ConditionStep, witnesses: readonly unknown[]): Bits {
+  const set = emptyBits(witnesses.length);
+  // The scope-free test when the cell has one (general cells on an input): the same function evaluation runs.
+  const leftTest = step.test;
+  const condition = step.condition;
+  for (let i = 0; i < witnesses.length; i++) {
+    if (leftTest !== undefined ? leftTest(witnesses[i]) : condition.test(witnesses[i], undefined, STATIC_CONTEXT)) set[i >>> 5]! |= 1 << (i & 31);
+  }
+  return set;
 }
 
 /** The atom of a class whose witness makes the best example: a real value, else null, else missing. */
