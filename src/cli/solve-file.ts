@@ -193,7 +193,8 @@ async function createSandbox(): Promise<ScriptSandbox> {
   return createScriptSandbox({ maxIsolates: 1 });
 }
 
-function envTimeZone(): string {
+/** TIMEZONE from the environment: UTC when unset or empty; an unknown zone is a usage error. */
+export function envTimeZone(): string {
   const zone = process.env.TIMEZONE;
   if (zone === undefined || zone === '') return 'UTC';
   try {

@@ -154,6 +154,7 @@ export function compileDecisionTableWith(
     dependencies: [...dependencies.values()],
     memoCount,
     warnings,
+    timeZone: zone,
   });
 }
 

@@ -50,6 +50,16 @@ export interface DecisionTableParts extends RuleIdentity {
   readonly memoCount: number;
   /** Function cells that did not compile (CompiledRule.warnings). */
   readonly warnings?: readonly Problem[];
+  /** Zone the date cells were compiled with (read by the static analysis, engine/analysis). */
+  readonly timeZone?: string;
+}
+
+/** What the static analysis (engine/analysis) reads of a compiled table: nothing here is used to evaluate. */
+export interface TableStructure {
+  readonly conditionColumns: readonly ConditionColumn[];
+  /** Active rows in document order (inactive rows are not compiled). */
+  readonly rows: readonly TableRow[];
+  readonly timeZone: string;
 }
 
 const NO_MEMO: (boolean | undefined)[] = [];
@@ -175,6 +185,7 @@ export class DecisionTable implements CompiledRule {
   private readonly variables: ReadonlyMap<string, unknown>;
   private readonly inputColumns: readonly ConditionColumn[];
   private readonly memoCount: number;
+  private readonly timeZone: string;
   /** The index asks repeatable function cells: a solve then needs its scope before the first row. */
   private readonly indexEvaluates: boolean;
 
@@ -196,7 +207,13 @@ export class DecisionTable implements CompiledRule {
     this.async = parts.rows.some((row) => row.async);
     this.inputColumns = parts.conditionColumns.filter((column) => column.left.kind !== 'calc');
     this.memoCount = parts.memoCount;
+    this.timeZone = parts.timeZone ?? 'UTC';
     this.indexEvaluates = parts.index?.hasGroups ?? false;
+  }
+
+  /** The compiled columns and rows, for static analysis; evaluation never reads this. */
+  get structure(): TableStructure {
+    return { conditionColumns: this.columns, rows: this.rows, timeZone: this.timeZone };
   }
 
   /** True when a column index was built (large tables with indexable columns). */
