@@ -2,7 +2,7 @@
 // contradictions, duplicates, type mismatches). Exit 1 when a defect (unreachable, contradiction, type) is found,
 // 0 otherwise; overlaps and gaps may be intended. The analysis loads when the command runs.
 import type { Command } from 'commander';
-import { parseTimeZone } from './solve.ts';
+import { parseTimeZone } from '../solve-options.ts';
 import type { LintCommandOptions } from '../lint-file.ts';
 
 export function register(program: Command): void {

@@ -8,7 +8,8 @@
 // to r with ELSE cells read as "anything", whatever ELSE rows sit among them.
 import type { CompiledRule } from '../types.ts';
 import { setAt } from '../path.ts';
-import { DecisionTable, STEP_CALC, STEP_CONDITION, STEP_OUTPUT, type ConditionColumn, type ConditionStep, type TableRow, type TableStructure } from '../table/evaluate.ts';
+import { DecisionTable, type TableStructure } from '../table/evaluate.ts';
+import { STEP_CALC, STEP_CONDITION, STEP_OUTPUT, type ConditionColumn, type ConditionStep, type TableRow } from '../table/steps.ts';
 import { andBits, andInto, bitIndexes, bitsKey, firstBit, hasBit, isEmpty, isSubset, orInto, sameBits, setBit, type Bits } from './bits.ts';
 import { Budget, BudgetExceeded, quickUncovered, walkUncovered, type Box } from './cover.ts';
 import { buildInputSpace, type Atom, type Dimension, type InputSpace } from './domain.ts';

@@ -15,8 +15,9 @@ import { isNumeric, textOf } from '../values.ts';
 import { dependsOnNow, instantOf } from '../cells/dates.ts';
 import { parseDateOperand } from '../cells/date-conditions.ts';
 import { prepareOperand } from '../cells/operands.ts';
-import type { ConditionColumn, ConditionStep, TableStructure } from '../table/evaluate.ts';
-import { STEP_CONDITION } from '../table/evaluate.ts';
+import type { TableStructure } from '../table/evaluate.ts';
+import type { ConditionColumn, ConditionStep } from '../table/steps.ts';
+import { STEP_CONDITION } from '../table/steps.ts';
 import { bitIndexes, bitsKey, emptyBits, fullBits, hasBit, setBit, type Bits } from './bits.ts';
 
 export type AtomGroup = 'missing' | 'null' | 'empty' | 'number' | 'boolean' | 'text' | 'otherText' | 'date' | 'notDate' | 'value';
