@@ -12,6 +12,8 @@ if [ ! -f "$index" ]; then
 fi
 sources=(studio package-lock.json)
 [ -d src/engine/expression ] && sources+=(src/engine/expression)
+# The designer's operator table comes from the rules' own (src/rules/operators.ts).
+[ -f src/rules/operators.ts ] && sources+=(src/rules/operators.ts)
 newer=$(find "${sources[@]}" -path studio/dist -prune -o -type f -newer "$index" -print -quit)
 if [ -n "$newer" ]; then
   echo "$newer is newer than the build"

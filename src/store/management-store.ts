@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
 import { encodeChange, NOTIFY_CHANNEL } from './change-feed.ts';
 import type { LocalChangeFeed } from './change-feed.ts';
-import { ruleRow, toHead, toStoredRule, upsertRuleRow } from './kysely-store.ts';
+import { ruleRow, toHead, toStoredRule, upsertRuleRow } from './rule-rows.ts';
 import { randomBytes } from 'node:crypto';
 import { ROOT_FOLDER_ID } from './ports.ts';
 import type { FolderRecord, HistoryAction, HistoryEntry, ManagementStore, ManagementTransaction, RulePlacement } from './ports.ts';

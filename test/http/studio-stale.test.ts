@@ -28,7 +28,7 @@ function stale(): { stale: boolean; reason: string } {
 
 before(() => {
   tree = mkdtempSync(join(tmpdir(), 'verdict-studio-stale-'));
-  for (const path of ['package-lock.json', 'studio/index.html', 'studio/src/main.tsx', 'studio/vite.config.ts', 'src/engine/expression/lexer.ts', 'src/server.ts']) file(path);
+  for (const path of ['package-lock.json', 'studio/index.html', 'studio/src/main.tsx', 'studio/vite.config.ts', 'src/engine/expression/lexer.ts', 'src/rules/operators.ts', 'src/server.ts']) file(path);
 });
 after(() => rmSync(tree, { recursive: true, force: true }));
 
@@ -47,7 +47,7 @@ test('a server file newer than the build does not rebuild the Studio', () => {
   assert.equal(stale().stale, false);
 });
 
-for (const source of ['studio/src/main.tsx', 'studio/vite.config.ts', 'package-lock.json', 'src/engine/expression/lexer.ts']) {
+for (const source of ['studio/src/main.tsx', 'studio/vite.config.ts', 'package-lock.json', 'src/engine/expression/lexer.ts', 'src/rules/operators.ts']) {
   test(`${source} newer than the build: build, naming it`, () => {
     file('studio/dist/index.html', LATER);
     file(source, new Date('2026-03-01T00:00:00Z'));

@@ -9,7 +9,7 @@
 //              NULL  ELSE    no value
 //              fx LT({a},3)  function condition
 //              DATE >= 2024-05-15 +00:00   date condition
-import { normaliseOperator } from '../../../../src/engine/cells/operators.ts';
+import { normaliseOperator } from '../../../../src/rules/operators.ts';
 import { readStoredValue } from '../../../../src/engine/expression/stored-ast.ts';
 import { printExpression } from '../../../../src/engine/expression/print.ts';
 import type { ColumnKind } from './table.ts';

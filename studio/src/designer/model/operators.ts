@@ -1,7 +1,7 @@
-// The operator picker's catalog: the engine's own operator table (src/engine/cells/operators.ts, which also
+// The operator picker's catalog: the engine's own operator table (src/rules/operators.ts, which also
 // drives the validator) with, for each operator, the value editor the designer shows and a plain description.
-import { OPERATORS } from '../../../../src/engine/cells/operators.ts';
-import type { Operator, OperatorValueShape } from '../../../../src/engine/cells/operators.ts';
+import { OPERATORS } from '../../../../src/rules/operators.ts';
+import type { Operator, OperatorValueShape } from '../../../../src/rules/operators.ts';
 
 export type { Operator };
 
