@@ -7,9 +7,10 @@ import type { Json } from '../engine/types.ts';
 import { encodeChange, NOTIFY_CHANNEL } from './change-feed.ts';
 import type { LocalChangeFeed } from './change-feed.ts';
 import { KyselyManagementStore } from './management-store.ts';
+import { ruleTestStore } from './rule-test-store.ts';
 import type {
   AuditFilter, AuditPage, AuditRecord, AuditStore, ChangeEvent, KafkaBinding, KafkaBindingStore, KeyRecord, KeyStore,
-  KeyType, RuleHead, RuleStatus, RuleStore, SpaceRecord, SpaceStore, Store, StoredRule,
+  KeyType, RuleHead, RuleStatus, RuleStore, RuleTestStore, SpaceRecord, SpaceStore, Store, StoredRule,
 } from './ports.ts';
 import { ConflictError } from './ports.ts';
 import type { ApiKeysTable, AuditRecordsTable, Database, RulesTable } from './schema.ts';
@@ -156,6 +157,7 @@ export class KyselyStore implements Store {
   readonly audits: AuditStore;
   readonly kafka: KafkaBindingStore;
   readonly management: KyselyManagementStore;
+  readonly ruleTests: RuleTestStore;
   readonly changes: LocalChangeFeed;
   readonly db: Db;
   readonly #clock: () => Date;
@@ -173,6 +175,7 @@ export class KyselyStore implements Store {
     this.audits = this.#auditStore();
     this.kafka = this.#kafkaStore();
     this.management = new KyselyManagementStore({ db: this.db, dialect: this.dialect, feed: this.changes, now: () => this.#now() });
+    this.ruleTests = ruleTestStore(this.db as Kysely<unknown>);
   }
 
   #now(): string {
