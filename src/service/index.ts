@@ -15,6 +15,7 @@ import { RateLimiter } from './rate-limit.ts';
 import { RetentionTask } from './retention.ts';
 import { RuleCache } from './rule-cache.ts';
 import { RulesIO } from './rules-io.ts';
+import { RuleTestService } from './rule-tests/service.ts';
 import { createSandboxes, sharedSandbox } from './sandbox.ts';
 import type { SpaceSandboxes } from './sandbox.ts';
 import { SolveService } from './solve.ts';
@@ -56,6 +57,7 @@ export class Services {
   readonly solver: SolveService;
   readonly rulesIO: RulesIO;
   readonly management: ManagementService;
+  readonly ruleTests: RuleTestService;
   readonly rateLimiter: RateLimiter | undefined;
   readonly sandbox: SpaceSandboxes | undefined;
   readonly log: ServiceLogger;
@@ -90,7 +92,8 @@ export class Services {
       sandbox: this.sandbox,
     });
     this.rulesIO = new RulesIO(store, this.clock);
-    this.management = new ManagementService({ store, clock: this.clock, compile, cache: this.cache });
+    this.ruleTests = new RuleTestService({ store, cache: this.cache, solver: this.solver, clock: this.clock, compile });
+    this.management = new ManagementService({ store, clock: this.clock, compile, cache: this.cache, publishGate: this.ruleTests });
     this.rateLimiter = config.rateLimitPerSecond === undefined ? undefined : new RateLimiter(config.rateLimitPerSecond, this.clock);
   }
 

@@ -82,7 +82,7 @@ export class Metrics {
     };
   }
 
-  observeSolve(ruleType: string, strategy: string, status: number, channel: 'http' | 'kafka', seconds: number): void {
+  observeSolve(ruleType: string, strategy: string, status: number, channel: 'http' | 'kafka' | 'test', seconds: number): void {
     let byStrategy = this.#seriesByLabels.get(ruleType);
     if (byStrategy === undefined) this.#seriesByLabels.set(ruleType, (byStrategy = new Map()));
     let byStatus = byStrategy.get(strategy);
