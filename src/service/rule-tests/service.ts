@@ -38,6 +38,19 @@ export interface RunSelection {
   testIds?: string[];
 }
 
+/** A run request's body: `{"suiteIds"?: [...], "testIds"?: [...]}`, or none (every test). */
+export function readSelection(body: unknown): RunSelection {
+  if (body === undefined || body === null) return {};
+  const problem = 'Request body must be {"suiteIds"?: ["id", ...], "testIds"?: ["id", ...]} or empty';
+  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest(problem);
+  const selection: RunSelection = {};
+  for (const [key, value] of Object.entries(body)) {
+    if ((key !== 'suiteIds' && key !== 'testIds') || !Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw badRequest(problem);
+    selection[key] = value as string[];
+  }
+  return selection;
+}
+
 export interface SpaceRun {
   passed: number;
   failed: number;
@@ -328,7 +341,9 @@ export class RuleTestService implements PublishGate {
   }
 
   async runs(space: string, filter: { rule?: string; version?: number; limit?: number; cursor?: string }): Promise<RuleTestRunPage> {
-    const query: RuleTestRunFilter = { limit: Math.min(filter.limit ?? 50, MAX_RUN_PAGE) };
+    const limit = filter.limit ?? 50;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RUN_PAGE) throw badRequest(`Query parameter limit must be an integer from 1 to ${MAX_RUN_PAGE}`);
+    const query: RuleTestRunFilter = { limit };
     if (filter.rule !== undefined) query.ruleId = (await this.#rule(space, filter.rule)).ruleId;
     if (filter.version !== undefined) query.version = filter.version;
     if (filter.cursor !== undefined) query.cursor = filter.cursor;

@@ -3,6 +3,7 @@
 // test are named by id, a rule by id or alias. The use cases live in src/service/rule-tests.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseVersion } from '../../../service/management/lookup.ts';
+import { readSelection } from '../../../service/rule-tests/service.ts';
 import {
   STANDARD_ERRORS, WRITE_ERRORS, authenticate, errors, idParam, securedBy, setUpScope, spaceOf, versionOf, versionParam,
 } from './common.ts';
@@ -18,9 +19,9 @@ const testDefinitionProperties = {
   input: { type: 'object', additionalProperties: true, description: 'The solve input' },
   expected: { type: 'array', items: anyJson, description: 'The result array the solve should return' },
   ignore: { ...stringList, description: 'Output paths left out of the comparison: `price` (in every result element), `[0].items[1].price`, `items[*].price`, `["net price"]`' },
-  strategy: { type: ['string', 'null'], description: 'STANDARD, FIRST_MATCH, ARRAY or EVALUATE_ALL (decision tables)' },
-  includedConditionCols: { type: ['array', 'null'], items: { type: 'string' } },
-  excludedConditionCols: { type: ['array', 'null'], items: { type: 'string' } },
+  strategy: { type: 'string', nullable: true, description: 'STANDARD, FIRST_MATCH, ARRAY or EVALUATE_ALL (decision tables)' },
+  includedConditionCols: { type: 'array', nullable: true, items: { type: 'string' } },
+  excludedConditionCols: { type: 'array', nullable: true, items: { type: 'string' } },
 } as const;
 
 const testSchema = {
@@ -35,12 +36,15 @@ const testSchema = {
   },
 } as const;
 
+/**
+ * Bodies are checked by the service, which lists every problem with its path (a schema would stop at the first);
+ * the schema documents the fields.
+ */
 const testBodySchema = {
   type: 'object',
   additionalProperties: true,
-  required: ['name', 'expected'],
-  description: 'A test: {"name", "input", "expected": [...], "ignore"?, "strategy"?, "includedConditionCols"?, "excludedConditionCols"?}',
-  properties: testDefinitionProperties,
+  description:
+    'A test: {"name": string, "input": object, "expected": [result, ...], "ignore"?: [path, ...], "strategy"?: STANDARD|FIRST_MATCH|ARRAY|EVALUATE_ALL, "includedConditionCols"?: [string], "excludedConditionCols"?: [string]}',
 } as const;
 
 const suiteSchema = {
@@ -59,8 +63,7 @@ const suiteSchema = {
 const suiteBodySchema = {
   type: 'object',
   additionalProperties: true,
-  description: 'A suite: {"name", "description"?, "tests"?: [test, ...]}. On PUT, fields left out stay; "tests" replaces every test of the suite.',
-  properties: { name: { type: 'string' }, description: { type: 'string' }, tests: { type: 'array', items: testBodySchema } },
+  description: 'A suite: {"name": string, "description"?: string, "tests"?: [test, ...]}. On PUT, fields left out stay; "tests" replaces every test of the suite.',
 } as const;
 
 const ruleSuitesSchema = {
@@ -82,9 +85,9 @@ const resultSchema = {
     suiteName: { type: 'string' },
     testName: { type: 'string' },
     status: { type: 'string', enum: ['passed', 'failed', 'error'] },
-    received: { type: ['array', 'null'], items: anyJson },
+    received: { type: 'array', nullable: true, items: anyJson },
     differences: { type: 'array', items: differenceSchema },
-    error: { type: ['string', 'null'] },
+    error: { type: 'string', nullable: true },
     durationMs: { type: 'number' },
   },
 } as const;
@@ -103,13 +106,6 @@ const runSummaryProperties = {
 
 const runSchema = { type: 'object', properties: { ...runSummaryProperties, results: { type: 'array', items: resultSchema } } } as const;
 
-const selectionSchema = {
-  type: 'object',
-  additionalProperties: false,
-  'x-message': 'Request body must be {"suiteIds"?: [...], "testIds"?: [...]}',
-  description: 'Which tests to run: the tests of these suites plus these tests; empty body: every test of the rule',
-  properties: { suiteIds: stringList, testIds: stringList },
-} as const;
 
 const gateSchema = {
   type: 'object',
@@ -121,7 +117,7 @@ const gateSchema = {
 
 const ruleGateSchema = {
   type: 'object',
-  properties: { ruleId: { type: 'string' }, enabled: { type: 'boolean' }, override: { type: ['boolean', 'null'] }, space: { type: 'boolean' } },
+  properties: { ruleId: { type: 'string' }, enabled: { type: 'boolean' }, override: { type: 'boolean', nullable: true }, space: { type: 'boolean' } },
 } as const;
 
 const suiteParams = { type: 'object', required: ['suiteId'], properties: { suiteId: { type: 'string', minLength: 1 } } } as const;
@@ -219,16 +215,15 @@ export async function ruleTestsPlugin(app: FastifyInstance, options: ManagementP
       schema: {
         ...common,
         summary: `Run a rule's tests against ${withVersion ? 'the given version' : 'its latest version'}`,
-        description: 'Any status: a pending version can be tested before it is published. Solves as POST /rule/solve would (flows, scripts, deadlines). The run is stored in the history.',
+        description:
+          'Any status: a pending version can be tested before it is published. Solves as POST /rule/solve would (flows, scripts, deadlines). The run is stored in the history. Optional body {"suiteIds"?: [id], "testIds"?: [id]}: run the tests of these suites plus these tests; no body: every test of the rule.',
         operationId: withVersion ? 'runRuleVersionTests' : 'runRuleTests',
         params: withVersion ? { ...ruleParams, required: ['idOrAlias', 'version'], properties: { ...ruleParams.properties, version: versionParam } } : ruleParams,
-        body: selectionSchema,
         response: { 200: runSchema, ...errors(STANDARD_ERRORS) },
       },
       handler: async (request: FastifyRequest) => {
         const p = request.params as { idOrAlias: string; version?: string };
-        const body = (request.body ?? {}) as { suiteIds?: string[]; testIds?: string[] };
-        return tests.runRule(spaceOf(request), p.idOrAlias, versionOf(p), body);
+        return tests.runRule(spaceOf(request), p.idOrAlias, versionOf(p), readSelection(request.body));
       },
     });
   }
@@ -270,15 +265,15 @@ export async function ruleTestsPlugin(app: FastifyInstance, options: ManagementP
         properties: {
           rule: { type: 'string', minLength: 1, description: 'Rule id or alias' },
           version: { type: 'string', pattern: '^[0-9]{1,10}$', 'x-message': 'Query parameter version must be a version number' },
-          limit: { type: 'integer', minimum: 1, maximum: 200, default: 50, 'x-message': 'Query parameter limit must be an integer from 1 to 200' },
+          limit: { type: 'string', pattern: '^[0-9]{1,3}$', 'x-message': 'Query parameter limit must be an integer from 1 to 200', description: 'Page size, 1-200, default 50' },
           cursor: { type: 'string', description: "A previous page's nextCursor" },
         },
       },
-      response: { 200: { type: 'object', properties: { items: { type: 'array', items: { type: 'object', properties: runSummaryProperties } }, nextCursor: { type: ['string', 'null'] } } }, ...errors(STANDARD_ERRORS) },
+      response: { 200: { type: 'object', properties: { items: { type: 'array', items: { type: 'object', properties: runSummaryProperties } }, nextCursor: { type: 'string', nullable: true } } }, ...errors(STANDARD_ERRORS) },
     },
     handler: async (request: FastifyRequest) => {
-      const q = request.query as { rule?: string; version?: string; limit?: number; cursor?: string };
-      return tests.runs(spaceOf(request), { rule: q.rule, version: parseVersion(q.version), limit: q.limit, cursor: q.cursor });
+      const q = request.query as { rule?: string; version?: string; limit?: string; cursor?: string };
+      return tests.runs(spaceOf(request), { rule: q.rule, version: parseVersion(q.version), limit: q.limit === undefined ? undefined : Number(q.limit), cursor: q.cursor });
     },
   });
 
@@ -327,7 +322,7 @@ export async function ruleTestsPlugin(app: FastifyInstance, options: ManagementP
       description: '{"enabled": true|false} overrides the space setting for this rule; {"enabled": null} removes the override.',
       operationId: 'setRulePublishGate',
       params: ruleParams,
-      body: { type: 'object', required: ['enabled'], properties: { enabled: { type: ['boolean', 'null'] } }, 'x-message': 'Request body must be {"enabled": true}, {"enabled": false} or {"enabled": null}' },
+      body: { type: 'object', required: ['enabled'], properties: { enabled: { type: 'boolean', nullable: true } }, 'x-message': 'Request body must be {"enabled": true}, {"enabled": false} or {"enabled": null}' },
       response: { 200: ruleGateSchema, ...errors(STANDARD_ERRORS) },
     },
     handler: async (request: FastifyRequest) => tests.setRuleGate(spaceOf(request), (request.params as { idOrAlias: string }).idOrAlias, (request.body as { enabled: boolean | null }).enabled),
