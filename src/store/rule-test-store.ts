@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { Json } from '../engine/types.ts';
 import type {
-  PublishGateSettings, RuleTestRecord, RuleTestResult, RuleTestRunRecord, RuleTestRunSummary, RuleTestStore,
+  PublishGateSettings, RuleTestRecord, RuleTestResult, RuleTestRunSummary, RuleTestStore,
   RuleTestSuiteRecord, RuleTestSuiteWithTests, RuleTestTrigger,
 } from './ports.ts';
 

@@ -52,6 +52,15 @@ function choice(what: string, allowed: readonly string[]): (value: string) => st
   };
 }
 
+/** A publishing-gate setting word, lower case (`on`, `off`, `inherit`); anything else is a usage error. */
+export function gateSetting(values: readonly string[]): (value: string) => string {
+  return (value) => {
+    const word = value.trim().toLowerCase();
+    if (!values.includes(word)) throw new InvalidArgumentError(`must be ${values.join(', ')} (got "${value}")`);
+    return word;
+  };
+}
+
 function list(value: string, previous: string[]): string[] {
   return [...previous, ...value.split(',').map((item) => item.trim()).filter((item) => item !== '')];
 }
