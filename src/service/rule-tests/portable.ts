@@ -38,3 +38,49 @@ export function takeSuites(document: Record<string, unknown>, path: string, prob
   const suites = readSuites(value, where, problems);
   return { document: rest, suites };
 }
+
+/** Suites an import found on a rule document, to be written once the rule's final id is known. */
+export interface CarriedSuites {
+  ruleId: string;
+  version: number;
+  suites: SuiteDefinition[];
+}
+
+/** Suites a transaction can read and write (ManagementTransaction). */
+interface SuitesAccess {
+  ruleTests(ruleId: string): Promise<RuleTestSuiteWithTests[]>;
+  putRuleTests(ruleId: string, suites: RuleTestSuiteWithTests[]): Promise<void>;
+}
+
+/**
+ * Writes the suites an import carried: per rule, those of its highest version in the import (several versions of
+ * one rule carry the same suites when they come from a Verdict export). A suite replaces the rule's suite of the
+ * same name; the rule's other suites stay.
+ */
+export async function writeCarriedSuites(tx: SuitesAccess, carried: readonly CarriedSuites[], now: string): Promise<void> {
+  const chosen = new Map<string, CarriedSuites>();
+  for (const c of carried) {
+    const current = chosen.get(c.ruleId);
+    if (!current || c.version >= current.version) chosen.set(c.ruleId, c);
+  }
+  for (const c of chosen.values()) await tx.putRuleTests(c.ruleId, storedSuites(c.ruleId, c.suites, now));
+}
+
+/**
+ * Documents for an export, each rule's suites on its highest exported version (the other versions share them).
+ * Documents are copied, never changed in place.
+ */
+export async function attachSuites(tx: Pick<SuitesAccess, 'ruleTests'>, documents: readonly Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+  const top = new Map<string, number>();
+  documents.forEach((d, index) => {
+    const ruleId = String(d.ruleId);
+    const best = top.get(ruleId);
+    if (best === undefined || Number(d.version) > Number(documents[best]!.version)) top.set(ruleId, index);
+  });
+  const out = [...documents];
+  for (const [ruleId, index] of top) {
+    const suites = await tx.ruleTests(ruleId);
+    if (suites.length > 0) out[index] = { ...documents[index], [TEST_SUITES_FIELD]: suitesToJson(suites) };
+  }
+  return out;
+}
