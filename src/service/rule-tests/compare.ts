@@ -52,6 +52,7 @@ export function parseIgnorePath(path: string): Segment[] {
     while (end < path.length && path[end] !== '.' && path[end] !== '[') end++;
     const key = path.slice(i, end);
     if (key === '') fail('empty key');
+    if (key.includes(']')) fail('] without [');
     segments.push(key === '*' ? { any: true } : { key });
     i = end;
     if (path[i] === '.') {
@@ -82,7 +83,8 @@ class IgnoreMatcher {
     // A path not starting with [n] applies within each element of the result array: prefix it with "any index".
     this.#patterns = paths.map((p) => {
       const segments = parseIgnorePath(p);
-      return p.trimStart().startsWith('[') ? segments : [{ any: true } as Segment, ...segments];
+      const first = segments[0]!;
+      return p.startsWith('[') && !('key' in first) ? segments : [{ any: true } as Segment, ...segments];
     });
   }
 
