@@ -138,7 +138,7 @@ describe('verdict test against a store, the publishing gate, and tests through e
     backend = sqliteBackend();
     assert.equal((await cli('space', 'create', 'acme')).code, 0);
     assert.equal((await cli('space', 'create', 'copy')).code, 0);
-    const v2 = plantTable({ version: 2, status: 'pending' });
+    const v2: Record<string, any> = plantTable({ version: 2, status: 'pending' });
     v2.decisionTable.rows[0].cells[3].outputScalarValue.value = '470';
     const dir = tempDir({ 'plants.json': [plantTable({ testSuites: [{ name: 'Catalogue', tests: [passing] }] }), v2] });
     const imported = await cli('import', join(dir, 'plants.json'), '--space', 'acme');
