@@ -1,7 +1,7 @@
 // How the `verdict` command fails: one line on stderr and an exit code a script can test
 // (docs/decisions/cli-exit-codes.md). Commands throw these; main.ts turns every error into its line and code.
 import { CommanderError } from 'commander';
-import { LimitError, RuleError, TimeoutError, ValidationError } from '../engine/errors.ts';
+import { classify } from '../service/errors.ts';
 import { DatabaseSetupError } from '../store/ports.ts';
 
 export const EXIT_OK = 0;
@@ -49,9 +49,10 @@ export function describeFailure(error: unknown): Failure {
     return { exitCode: EXIT_USAGE, line: undefined };
   }
   if (error instanceof UsageError) return { exitCode: EXIT_USAGE, line: `verdict: ${error.message}` };
-  if (error instanceof InputError || error instanceof CheckFailedError || error instanceof DatabaseSetupError || error instanceof ValidationError || error instanceof RuleError || error instanceof TimeoutError || error instanceof LimitError) {
-    return { exitCode: EXIT_FAILURE, line: `verdict: ${oneLine(error.message)}` };
-  }
+  if (error instanceof InputError || error instanceof CheckFailedError || error instanceof DatabaseSetupError) return { exitCode: EXIT_FAILURE, line: `verdict: ${oneLine(error.message)}` };
+  // Every kind of the error catalog but `internal` is the rule's, the input's or the setup's: exit 1.
+  const failure = classify(error);
+  if (failure !== undefined && failure.kind !== 'internal') return { exitCode: EXIT_FAILURE, line: `verdict: ${oneLine(failure.message)}` };
   const message = error instanceof Error ? error.message : String(error);
   return { exitCode: EXIT_FAILURE, line: `verdict: internal error: ${oneLine(message)} (set VERDICT_DEBUG=1 for details)` };
 }

@@ -23,7 +23,7 @@ export function requireKey(services: Services, type: KeyType) {
         return new ServiceError(
           'rate-limited',
           `Rate limit of ${limiter.limit} requests per second exceeded for this key; retry after ${retryAfter} s`,
-          retryAfter,
+          { retryAfter },
         );
       }
     }

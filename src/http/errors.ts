@@ -1,8 +1,34 @@
 // Every error leaves as {"error": {"message": "..."}} with the correlation id header (SPEC 3.2). Client mistakes
 // say exactly what was wrong; faults of ours say nothing but the correlation id, and are logged in full.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ServiceError } from '../service/errors.ts';
-import { toServiceError } from '../service/solve.ts';
+import { classify as classifyFailure } from '../service/errors.ts';
+import type { ErrorCode, ErrorKind, ServiceError } from '../service/errors.ts';
+
+/** The HTTP status of each kind of the error catalog (SPEC 3.2, docs/decisions/service-error-catalog.md). */
+export const HTTP_STATUS: Record<ErrorKind, number> = {
+  'not-found': 404,
+  'invalid-input': 400,
+  conflict: 409,
+  unauthorized: 401,
+  // A rule over a configured limit is the rule's problem, answered like any rule error (DecisionRules: 400).
+  limit: 400,
+  'rate-limited': 429,
+  unavailable: 502,
+  internal: 500,
+};
+
+/**
+ * Wire compatibility with the DecisionRules Solver API, which answers an unknown rule (or version) with 400: the
+ * one code whose status is not its kind's.
+ */
+const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
+  'unknown-rule': 400,
+};
+
+/** The status a client gets for a failure of the catalog. */
+export function statusOf(error: Pick<ServiceError, 'code' | 'kind'>): number {
+  return STATUS_BY_CODE[error.code] ?? HTTP_STATUS[error.kind];
+}
 
 /** An HTTP-level client error raised by a route or hook. */
 export class HttpError extends Error {
@@ -38,11 +64,12 @@ export interface ErrorLimits {
 
 function classify(err: unknown, limits: ErrorLimits, correlationId: string): Classified {
   if (err instanceof HttpError) return { status: err.statusCode, message: err.message, headers: err.headers };
-  if (err instanceof ServiceError) {
+  const service = classifyFailure(err);
+  if (service && service.kind !== 'internal') {
     return {
-      status: err.status,
-      message: err.message,
-      headers: err.retryAfter === undefined ? undefined : { 'retry-after': String(err.retryAfter) },
+      status: statusOf(service),
+      message: service.message,
+      headers: service.retryAfter === undefined ? undefined : { 'retry-after': String(service.retryAfter) },
     };
   }
   const fastifyError = err as Partial<FastifyError> | undefined;
@@ -59,8 +86,6 @@ function classify(err: unknown, limits: ErrorLimits, correlationId: string): Cla
     default:
       break;
   }
-  const service = toServiceError(err);
-  if (service) return { status: service.status, message: service.message };
   const status = fastifyError?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500 && typeof fastifyError?.code === 'string' && fastifyError.code.startsWith('FST_')) {
     return { status, message: fastifyError.message ?? 'bad request' };

@@ -11,7 +11,7 @@ import type { GroupAssignment, Message, MessagesStream } from '@platformatic/kaf
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Registry } from 'prom-client';
 import type { KafkaConfig } from '../config.ts';
-import type { ChangeFeed, KafkaBinding, KafkaBindingStore } from '../store/ports.ts';
+import type { ChangeFeed, KafkaBinding } from '../store/ports.ts';
 import { OffsetCommitter } from './committer.ts';
 import { clientConnection, describeKafkaError, KafkaStartError, startError } from './connection.ts';
 import type { ClientConnection } from './connection.ts';
@@ -27,9 +27,10 @@ import { generationOf, Transactor } from './transactor.ts';
 import type { RequestOrigin } from './transactor.ts';
 
 export interface KafkaChannelDeps extends SolveDeps {
-  bindings: KafkaBindingStore;
+  /** The topic pairs bound to spaces (Services.kafka). */
+  bindings: { list(): Promise<KafkaBinding[]> };
   /** Optional: an external write (another process) makes the channel re-read its bindings at once. */
-  changes?: ChangeFeed;
+  changes?: Pick<ChangeFeed, 'subscribe'>;
   /** Optional: where the channel's metrics (requests by code, consumer lag) go. */
   metrics?: { registry: Registry };
 }

@@ -4,8 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Json } from '../engine/types.ts';
 import type { Principal, SolveRequest, SolveResponse } from '../service/index.ts';
-import { MESSAGES, ServiceError } from '../service/errors.ts';
-import type { FailureKind } from '../service/errors.ts';
+import { classify, ERROR_CATALOG, MESSAGES } from '../service/errors.ts';
+import type { ErrorCode, ErrorKind, ServiceError } from '../service/errors.ts';
+import type { SolveChannel } from '../service/solve.ts';
 import {
   apiKeyOf, CODES, correlationIdOf, INTERNAL_ERROR_MESSAGE, parseSolveCall, readHeaders, responseBody, RULE_NOT_FOUND_MESSAGE,
 } from './protocol.ts';
@@ -41,27 +42,29 @@ export interface Answer {
   code: number;
 }
 
-/** SPEC 4 error codes for the service's failure kinds. */
-export function codeOf(kind: FailureKind): number {
-  switch (kind) {
-    case 'unauthenticated':
-    case 'invalid-key':
-      return CODES.unauthorized;
-    case 'unknown-rule':
-      return CODES.notFound;
-    case 'not-published':
-    case 'ambiguous-alias':
-    case 'bad-request':
-    case 'rule-error':
-    case 'timeout':
-    case 'rate-limited':
-      return CODES.badRequest;
-  }
+/** The SPEC 4 error code of each kind of the error catalog (docs/decisions/service-error-catalog.md). */
+export const KAFKA_CODE: Record<ErrorKind, number> = {
+  unauthorized: CODES.unauthorized,
+  'not-found': CODES.notFound,
+  'invalid-input': CODES.badRequest,
+  conflict: CODES.badRequest,
+  limit: CODES.badRequest,
+  'rate-limited': CODES.badRequest,
+  unavailable: CODES.internal,
+  internal: CODES.internal,
+};
+
+/** The SPEC 4 code of an error of the catalog. */
+export function codeOf(code: ErrorCode): number {
+  return KAFKA_CODE[ERROR_CATALOG[code]];
 }
 
+/** Solves over Kafka are recorded (audit, metrics) with the code the response carries. */
+export const KAFKA_CHANNEL: SolveChannel = { name: 'kafka', codeOf: (failure) => (failure === undefined ? 200 : KAFKA_CODE[failure.kind]) };
+
 function errorOf(err: ServiceError): ResponseError {
-  const code = codeOf(err.kind);
-  return { code, message: err.kind === 'unknown-rule' ? RULE_NOT_FOUND_MESSAGE : err.message };
+  // DecisionRules' wording: a missing rule and another space's rule are indistinguishable.
+  return { code: KAFKA_CODE[err.kind], message: err.kind === 'not-found' ? RULE_NOT_FOUND_MESSAGE : err.message };
 }
 
 export async function answer(
@@ -90,11 +93,12 @@ export async function answer(
       strategy: call.value.strategy,
       correlationId: correlationId ?? randomUUID(),
       ruleFlowsOnly: call.value.ruleFlowsOnly,
-      channel: 'kafka',
+      channel: KAFKA_CHANNEL,
     });
     return { value: responseBody({ data: result.body as Json[] }, correlationId), correlationId, code: 200 };
   } catch (err) {
-    if (err instanceof ServiceError) return fail(errorOf(err));
+    const failure = classify(err);
+    if (failure !== undefined && failure.kind !== 'internal') return fail(errorOf(failure));
     log.error(
       { err, correlationId, topic: message.topic, partition: message.partition, offset: String(message.offset) },
       'kafka request failed',

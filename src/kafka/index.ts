@@ -2,8 +2,6 @@
 export { KafkaChannel } from './channel.ts';
 export type { KafkaChannelDeps, KafkaChannelOptions } from './channel.ts';
 export { KafkaStartError, clientConnection, describeKafkaError } from './connection.ts';
-export { kafkaExtension } from './extension.ts';
-export { enableKafka, listKafka, ProvisionError } from './provision.ts';
-export type { EnableRequest, ProvisionDeps } from './provision.ts';
+export { brokerProvisioner } from './provision.ts';
 export { CODES, HEADERS, RULE_NOT_FOUND_MESSAGE } from './protocol.ts';
 export { topicPair } from './topics.ts';

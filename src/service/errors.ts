@@ -1,28 +1,59 @@
-// Failures the use cases report. Each adapter maps a kind to its own channel: HTTP statuses here (SPEC 3.2),
-// Kafka error codes in src/kafka. Messages are the exact texts clients see.
+// The error catalog (docs/decisions/service-error-catalog.md): every failure a use case reports is a ServiceError
+// with a code (what went wrong, stable), a message (the exact text clients see) and a kind (the class of failure).
+// Adapters map kinds to their channel: HTTP statuses in src/http/errors.ts, Kafka codes in src/kafka/handler.ts,
+// CLI exit codes in src/cli/errors.ts. `classify` is the one place that turns anything thrown into a ServiceError.
+import { LimitError, RuleError, TimeoutError, UnresolvedRuleError, ValidationError } from '../engine/errors.ts';
+import type { Problem } from '../engine/errors.ts';
 
-export type FailureKind =
-  | 'unauthenticated'
-  | 'invalid-key'
-  | 'unknown-rule'
-  | 'not-published'
-  | 'ambiguous-alias'
-  | 'bad-request'
-  | 'rule-error'
-  | 'timeout'
-  | 'rate-limited';
+/** The classes of failure every channel knows how to answer. */
+export type ErrorKind =
+  /** What the request names is not there. */
+  | 'not-found'
+  /** The request (or the rule it runs) is wrong as sent. */
+  | 'invalid-input'
+  /** Clashes with what is stored. */
+  | 'conflict'
+  /** No credentials, or not valid ones. */
+  | 'unauthorized'
+  /** A configured limit was reached: rule timeout, recursion depth, size. */
+  | 'limit'
+  /** Too many requests for this key; retry after `retryAfter` seconds. */
+  | 'rate-limited'
+  /** A system we depend on (the Kafka brokers) failed. */
+  | 'unavailable'
+  /** A fault of ours: logged in full, answered without details. */
+  | 'internal';
 
-export const HTTP_STATUS: Record<FailureKind, number> = {
-  unauthenticated: 401,
-  'invalid-key': 401,
-  'unknown-rule': 400,
-  'not-published': 400,
-  'ambiguous-alias': 400,
-  'bad-request': 400,
-  'rule-error': 400,
-  timeout: 400,
-  'rate-limited': 429,
-};
+/** Every error code with its kind. A new failure is one line here. */
+export const ERROR_CATALOG = {
+  // Authentication (SPEC 3.2).
+  unauthenticated: 'unauthorized',
+  'invalid-key': 'unauthorized',
+  // Solving (SPEC 3, 4).
+  'unknown-rule': 'not-found',
+  'not-published': 'invalid-input',
+  'ambiguous-alias': 'invalid-input',
+  'bad-request': 'invalid-input',
+  'rule-error': 'invalid-input',
+  'limit-exceeded': 'limit',
+  timeout: 'limit',
+  'rate-limited': 'rate-limited',
+  // Management (docs/decisions/management-api-semantics.md).
+  'not-found': 'not-found',
+  conflict: 'conflict',
+  // Spaces, keys and Kafka bindings (admin API, CLI).
+  'space-not-found': 'not-found',
+  'space-exists': 'conflict',
+  'invalid-space-name': 'invalid-input',
+  'kafka-not-configured': 'invalid-input',
+  'invalid-kafka-binding': 'invalid-input',
+  'kafka-unavailable': 'unavailable',
+  // Rule tests: the publishing gate refused a version whose tests fail (docs/decisions/rule-tests-publishing-gate.md).
+  'tests-failed': 'conflict',
+  internal: 'internal',
+} as const satisfies Record<string, ErrorKind>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
 
 export const MESSAGES = {
   tokenMissing: 'Authentication token missing',
@@ -33,19 +64,25 @@ export const MESSAGES = {
   notPublished: 'Rule state is not published',
 } as const;
 
-export class ServiceError extends Error {
-  readonly kind: FailureKind;
+export interface ServiceErrorDetails {
   /** Seconds, for rate-limited. */
+  retryAfter?: number;
+  /** Every problem, each with its path, when the failure is about a document. */
+  problems?: Problem[];
+}
+
+export class ServiceError extends Error {
+  readonly code: ErrorCode;
+  readonly kind: ErrorKind;
   readonly retryAfter: number | undefined;
-  constructor(kind: FailureKind, message: string, retryAfter?: number) {
+  readonly problems: Problem[] | undefined;
+  constructor(code: ErrorCode, message: string, details: ServiceErrorDetails = {}) {
     super(message);
     this.name = 'ServiceError';
-    this.kind = kind;
-    this.retryAfter = retryAfter;
-  }
-
-  get status(): number {
-    return HTTP_STATUS[this.kind];
+    this.code = code;
+    this.kind = ERROR_CATALOG[code];
+    this.retryAfter = details.retryAfter;
+    this.problems = details.problems;
   }
 }
 
@@ -54,4 +91,28 @@ export function ambiguousAlias(alias: string, count: number): ServiceError {
     'ambiguous-alias',
     `Rule alias "${alias}" is ambiguous: ${count} rules in this space use it; solve by rule id instead`,
   );
+}
+
+export function spaceNotFound(space: string): ServiceError {
+  return new ServiceError('space-not-found', `space "${space}" does not exist`);
+}
+
+/**
+ * The one classification of failures: a ServiceError as is, the engine's errors by what they mean, anything else
+ * undefined (a fault of ours, or a framework error the adapter knows better).
+ */
+export function classify(err: unknown): ServiceError | undefined {
+  if (err instanceof ServiceError) return err;
+  if (err instanceof TimeoutError) return new ServiceError('timeout', err.message);
+  if (err instanceof LimitError) return new ServiceError('limit-exceeded', err.message);
+  if (err instanceof RuleError || err instanceof ValidationError) return new ServiceError('rule-error', err.message);
+  if (err instanceof UnresolvedRuleError) return new ServiceError('rule-error', `rule ${err.idOrAlias} could not be loaded`);
+  return undefined;
+}
+
+/** The same failure, its message prefixed with where it happened (`data[3]: ...` in a bulk solve). */
+export function prefixed(err: unknown, where: string): unknown {
+  const failure = classify(err);
+  if (failure === undefined) return err;
+  return new ServiceError(failure.code, `${where}: ${failure.message}`, { retryAfter: failure.retryAfter, problems: failure.problems });
 }

@@ -1,5 +1,6 @@
-// Composition root of the service layer: one instance per process (or per test server). Adapters (HTTP,
-// Kafka, CLI) receive this object and call its use cases; nothing here knows about HTTP or Kafka.
+// The service layer: one instance per process (or per test server), built by the composition root (src/server).
+// Adapters (HTTP, Kafka, CLI) receive this object and call its use cases; the store stays private to it, and
+// nothing here knows about HTTP or Kafka.
 import type { Config } from '../config.ts';
 import { compileRule } from '../engine/index.ts';
 import type { CompiledRule, HttpClient, ScriptSandbox } from '../engine/types.ts';
@@ -8,6 +9,8 @@ import { AuditWriter } from './audit-writer.ts';
 import type { Clock } from './clock.ts';
 import { isoAt, systemClock } from './clock.ts';
 import { AllowlistHttpClient } from './http-client.ts';
+import { KafkaBindingService } from './kafka-bindings.ts';
+import type { TopicProvisioner } from './kafka-bindings.ts';
 import { KeyService } from './keys.ts';
 import { ManagementService } from './management/index.ts';
 import { Metrics } from './metrics.ts';
@@ -42,11 +45,13 @@ export interface ServicesOptions {
   http?: HttpClient;
   /** Default true; tests that build many services turn off process-level default metrics. */
   defaultMetrics?: boolean;
+  /** Loads the topic provisioner for `kafka.enable` (src/kafka, wired by src/server); without it enabling fails. */
+  topicProvisioner?: () => Promise<TopicProvisioner>;
 }
 
 export class Services {
   readonly config: Config;
-  readonly store: Store;
+  readonly #store: Store;
   readonly clock: Clock;
   readonly metrics: Metrics;
   readonly keys: KeyService;
@@ -58,6 +63,7 @@ export class Services {
   readonly rulesIO: RulesIO;
   readonly management: ManagementService;
   readonly ruleTests: RuleTestService;
+  readonly kafka: KafkaBindingService;
   readonly rateLimiter: RateLimiter | undefined;
   readonly sandbox: SpaceSandboxes | undefined;
   readonly log: ServiceLogger;
@@ -66,7 +72,7 @@ export class Services {
   constructor(options: ServicesOptions) {
     const { config, store, log } = options;
     this.config = config;
-    this.store = store;
+    this.#store = store;
     this.log = log;
     this.clock = options.clock ?? systemClock;
     this.metrics = new Metrics({ defaultMetrics: options.defaultMetrics });
@@ -94,6 +100,7 @@ export class Services {
     this.rulesIO = new RulesIO(store, this.clock);
     this.ruleTests = new RuleTestService({ store, cache: this.cache, solver: this.solver, clock: this.clock, compile });
     this.management = new ManagementService({ store, clock: this.clock, compile, cache: this.cache, publishGate: this.ruleTests });
+    this.kafka = new KafkaBindingService(store, config.kafka, this.clock, options.topicProvisioner);
     this.rateLimiter = config.rateLimitPerSecond === undefined ? undefined : new RateLimiter(config.rateLimitPerSecond, this.clock);
   }
 
@@ -106,7 +113,12 @@ export class Services {
   }
 
   listAudits(space: string, filter: AuditFilter): Promise<AuditPage> {
-    return this.store.audits.list(space, filter, isoAt(this.clock));
+    return this.#store.audits.list(space, filter, isoAt(this.clock));
+  }
+
+  /** Readiness: throws when the database cannot be reached. */
+  ping(): Promise<void> {
+    return this.#store.ping();
   }
 
   /** Flushes audits and stops background tasks; the store stays open (its owner closes it). */
@@ -118,5 +130,6 @@ export class Services {
 }
 
 export { ServiceError, MESSAGES } from './errors.ts';
+export type { ErrorCode, ErrorKind } from './errors.ts';
 export type { Principal } from './keys.ts';
 export type { SolveRequest, SolveResponse } from './solve.ts';

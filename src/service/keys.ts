@@ -5,6 +5,7 @@ import type { ChangeEvent, KeyRecord, KeyType, Store } from '../store/ports.ts';
 import type { Clock } from './clock.ts';
 import { isoAt } from './clock.ts';
 import { MESSAGES, ServiceError } from './errors.ts';
+import { requireSpace } from './require-space.ts';
 
 const PREFIX: Record<KeyType, string> = { solver: 'vsk_', management: 'vmk_' };
 
@@ -90,10 +91,15 @@ export class KeyService {
   }
 
   async create(space: string, type: KeyType): Promise<NewKey> {
-    if ((await this.#store.spaces.get(space)) === undefined) throw new Error(`space "${space}" does not exist`);
+    await requireSpace(this.#store, space);
     const key = generateKey(space, type, isoAt(this.#clock));
     await this.#store.keys.insert(key.record);
     return key;
+  }
+
+  /** The space's keys (ids, types, dates; the keys themselves are never stored). */
+  list(space: string): Promise<KeyRecord[]> {
+    return this.#store.keys.list(space);
   }
 
   async revoke(id: string): Promise<boolean> {

@@ -5,7 +5,7 @@ import type { ScriptPoolEvents } from '../script-workers/pool.ts';
 import { LatencyHistogram } from './latency-histogram.ts';
 import type { HistogramSeries } from './latency-histogram.ts';
 
-type SolveLabel = 'rule_type' | 'strategy' | 'status' | 'channel';
+type SolveLabel = 'rule_type' | 'strategy' | 'status' | 'channel' | 'kind';
 
 /** One label set of the solve metrics: solves counted here until a scrape adds them to the counter. */
 interface SolveSeries {
@@ -24,18 +24,18 @@ export class Metrics {
   readonly scriptRejected: Counter<'reason'>;
   readonly scriptWorkersLost: Counter<'reason'>;
   /**
-   * Every label set seen, by rule type, strategy, status and channel (nested maps: strings already in hand hash
+   * Every label set seen, by rule type, strategy, status, channel and kind (nested maps: strings already in hand hash
    * once), so a solve costs a few map lookups rather than building and hashing label objects per metric.
    */
   readonly #series: SolveSeries[] = [];
-  readonly #seriesByLabels = new Map<string, Map<string, Map<number, Map<string, SolveSeries>>>>();
+  readonly #seriesByLabels = new Map<string, Map<string, Map<number, Map<string, Map<string, SolveSeries>>>>>();
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'verdict_' });
     this.solves = new Counter({
       name: 'verdict_solves_total',
-      help: 'Solves by rule type, strategy, response status and channel',
-      labelNames: ['rule_type', 'strategy', 'status', 'channel'],
+      help: "Solves by rule type, strategy, the channel's outcome code (HTTP status, Kafka error code), channel and error kind (empty: success)",
+      labelNames: ['rule_type', 'strategy', 'status', 'channel', 'kind'],
       registers: [this.registry],
       // Called by every read of the counter (scrape, get()): adds what was counted since the last one.
       collect: () => this.#flushSolves(),
@@ -82,21 +82,24 @@ export class Metrics {
     };
   }
 
-  observeSolve(ruleType: string, strategy: string, status: number, channel: 'http' | 'kafka' | 'test', seconds: number): void {
+  /** `status` is the channel's own code for the outcome; `kind` the error catalog's kind, '' for a success. */
+  observeSolve(ruleType: string, strategy: string, status: number, channel: string, kind: string, seconds: number): void {
     let byStrategy = this.#seriesByLabels.get(ruleType);
     if (byStrategy === undefined) this.#seriesByLabels.set(ruleType, (byStrategy = new Map()));
     let byStatus = byStrategy.get(strategy);
     if (byStatus === undefined) byStrategy.set(strategy, (byStatus = new Map()));
     let byChannel = byStatus.get(status);
     if (byChannel === undefined) byStatus.set(status, (byChannel = new Map()));
-    let series = byChannel.get(channel);
+    let byKind = byChannel.get(channel);
+    if (byKind === undefined) byChannel.set(channel, (byKind = new Map()));
+    let series = byKind.get(kind);
     if (series === undefined) {
       series = {
-        labels: { rule_type: ruleType, strategy, status: String(status), channel },
+        labels: { rule_type: ruleType, strategy, status: String(status), channel, kind },
         pending: 0,
         latency: this.solveSeconds.series({ rule_type: ruleType, channel }),
       };
-      byChannel.set(channel, series);
+      byKind.set(kind, series);
       this.#series.push(series);
     }
     series.pending++;

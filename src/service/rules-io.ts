@@ -8,6 +8,7 @@ import type { RuleContainer } from '../rules/containers.ts';
 import type { RuleStatus, Store, StoredRule } from '../store/ports.ts';
 import type { Clock } from './clock.ts';
 import { isoAt } from './clock.ts';
+import { requireSpace } from './require-space.ts';
 import { attachSuites, takeSuites, writeCarriedSuites } from './rule-tests/portable.ts';
 import type { CarriedSuites } from './rule-tests/portable.ts';
 import type { SuiteDefinition } from './rule-tests/definitions.ts';
@@ -95,7 +96,7 @@ export class RulesIO {
    * validated first; problem paths start with the container's source name.
    */
   async importContainers(space: string, containers: Array<{ source: string; value: unknown }>, options: ImportOptions = {}): Promise<ImportResult> {
-    if ((await this.#store.spaces.get(space)) === undefined) throw new Error(`space "${space}" does not exist`);
+    await requireSpace(this.#store, space);
     const problems: Problem[] = [];
     const documents: Record<string, unknown>[] = [];
     /** The test suites each document carried (Verdict exports), index for index with documents. */

@@ -2,7 +2,7 @@
 // the caller's space -> compiled cache -> evaluate each input with a deadline -> audit -> metrics.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
-import { LimitError, RuleError, TimeoutError, UnresolvedRuleError, ValidationError } from '../engine/errors.ts';
+import { TimeoutError, UnresolvedRuleError } from '../engine/errors.ts';
 import type { EvaluationContext, HttpClient, Json, RuleType, SolveResult, Strategy } from '../engine/types.ts';
 import { createBudget, createContext, normaliseStrategy } from '../engine/context.ts';
 import type { SpaceSandboxes } from './sandbox.ts';
@@ -10,7 +10,7 @@ import type { Config } from '../config.ts';
 import type { AuditRecord } from '../store/ports.ts';
 import type { AuditWriter } from './audit-writer.ts';
 import type { Clock } from './clock.ts';
-import { ambiguousAlias, MESSAGES, ServiceError } from './errors.ts';
+import { ambiguousAlias, classify, MESSAGES, prefixed, ServiceError } from './errors.ts';
 import type { Principal } from './keys.ts';
 import type { Metrics } from './metrics.ts';
 import { SolveSession } from './resolver.ts';
@@ -33,13 +33,27 @@ export interface SolveRequest {
   correlationId: string;
   /** The deprecated /composition/solve endpoint: rule flows only, its own unknown-id message. */
   ruleFlowsOnly?: boolean;
-  channel?: 'http' | 'kafka' | 'test';
+  /** The adapter the request came through; omitted: a direct call (tests, embedding). */
+  channel?: SolveChannel;
   /**
    * Rule tests: solve this loaded version instead of resolving idOrAlias, whatever its status (tests run before a
    * version is published, or on a document about to be stored). Its references resolve as in any solve. Not audited.
    */
   candidate?: LoadedRule;
 }
+
+/**
+ * An adapter as the solve records it: its name (the `channel` metric label) and its own code for an outcome
+ * (the audit record's statusCode and the `status` metric label): HTTP statuses for HTTP, SPEC 4 codes for Kafka.
+ */
+export interface SolveChannel {
+  readonly name: string;
+  /** The code of a success (failure undefined) or of a failure of the catalog. */
+  codeOf(failure: ServiceError | undefined): number;
+}
+
+/** A solve called directly, not through an adapter: 0 for success, 1 for a failure, like a process exit code. */
+export const DIRECT_CHANNEL: SolveChannel = { name: 'direct', codeOf: (failure) => (failure === undefined ? 0 : 1) };
 
 export interface SolveResponse {
   /** Simple solve: the result array. Bulk: one result array per input, in input order. */
@@ -71,6 +85,8 @@ const MAX_RESOLVE_RETRIES = 32;
 /** Bulk solves give the event loop a turn this often, so one large bulk cannot starve other requests. */
 const BULK_YIELD_EVERY = 64;
 const DAY_MS = 86_400_000;
+/** A fault of ours as the audit and metrics record it; the client gets the adapter's generic answer. */
+const INTERNAL = new ServiceError('internal', 'internal error');
 
 export interface SolveServiceDeps {
   config: Config;
@@ -292,24 +308,25 @@ export class SolveService {
 
   /** Metrics and audit for every solve; returns the response or throws the error the client gets. */
   #finish(principal: Principal, request: SolveRequest, state: SolveState, response: SolveResponse | undefined, failure: unknown): SolveResponse {
-    let status = 200;
+    const channel = request.channel ?? DIRECT_CHANNEL;
+    let error: ServiceError | undefined;
     let errorMessage: string | null = null;
     let thrown: unknown;
     if (response === undefined) {
-      const error = toServiceError(failure);
+      error = classify(failure);
       if (error === undefined) {
-        status = 500;
+        error = INTERNAL;
         errorMessage = 'internal error';
         thrown = failure;
       } else {
-        status = error.status;
         errorMessage = error.message;
         thrown = error;
       }
     }
+    const status = channel.codeOf(error);
     const elapsedMs = performance.now() - state.started;
     const { loaded } = state;
-    this.#deps.metrics.observeSolve(loaded?.head.type ?? 'unknown', state.strategy, status, request.channel ?? 'http', elapsedMs / 1000);
+    this.#deps.metrics.observeSolve(loaded?.head.type ?? 'unknown', state.strategy, status, channel.name, error?.kind ?? '', elapsedMs / 1000);
     const auditOn = request.candidate === undefined && (request.audit === true || request.debug === true || loaded?.audit.active === true);
     if (auditOn) {
       const ttlDays = request.auditTtlDays ?? loaded?.audit.ttlDays ?? this.#deps.config.audit.defaultTtlDays;
@@ -407,17 +424,3 @@ async function withDeadline<T>(promise: Promise<T>, timeoutMs: number): Promise<
   }
 }
 
-/** Rule-level failures become client errors; anything else is a fault of ours (undefined: the caller logs it). */
-export function toServiceError(err: unknown): ServiceError | undefined {
-  if (err instanceof ServiceError) return err;
-  if (err instanceof TimeoutError) return new ServiceError('timeout', err.message);
-  if (err instanceof RuleError || err instanceof ValidationError || err instanceof LimitError) return new ServiceError('rule-error', err.message);
-  if (err instanceof UnresolvedRuleError) return new ServiceError('rule-error', `rule ${err.idOrAlias} could not be loaded`);
-  return undefined;
-}
-
-function prefixed(err: unknown, where: string): unknown {
-  const failure = toServiceError(err);
-  if (failure === undefined) return err;
-  return new ServiceError(failure.kind, `${where}: ${failure.message}`, failure.retryAfter);
-}

@@ -1,8 +1,10 @@
 // Spaces own rules, keys, audits and Kafka topics. Creating one issues its first solver and management keys.
-import type { Store } from '../store/ports.ts';
+import type { SpaceRecord, Store } from '../store/ports.ts';
 import type { Clock } from './clock.ts';
 import { isoAt } from './clock.ts';
+import { ServiceError } from './errors.ts';
 import { generateKey } from './keys.ts';
+import { requireSpace } from './require-space.ts';
 
 export interface CreatedSpace {
   space: string;
@@ -14,12 +16,6 @@ export interface CreatedSpace {
 
 export const SPACE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
 
-export class SpaceExistsError extends Error {
-  constructor(name: string) {
-    super(`space "${name}" already exists`);
-    this.name = 'SpaceExistsError';
-  }
-}
 
 export class SpaceService {
   readonly #store: Store;
@@ -30,16 +26,29 @@ export class SpaceService {
     this.#clock = clock;
   }
 
-  /** Creates the space and its first keys atomically. Throws SpaceExistsError when the name is taken. */
+  list(): Promise<SpaceRecord[]> {
+    return this.#store.spaces.list();
+  }
+
+  async exists(name: string): Promise<boolean> {
+    return (await this.#store.spaces.get(name)) !== undefined;
+  }
+
+  /** Throws ServiceError space-not-found unless the space exists. */
+  require(name: string): Promise<void> {
+    return requireSpace(this.#store, name);
+  }
+
+  /** Creates the space and its first keys atomically. Throws ServiceError space-exists when the name is taken. */
   async create(name: string): Promise<CreatedSpace> {
     if (!SPACE_NAME.test(name)) {
-      throw new Error(`space name "${name}" is invalid: use 1-100 letters, digits, "_", "-" or ".", starting with a letter or digit`);
+      throw new ServiceError('invalid-space-name', `space name "${name}" is invalid: use 1-100 letters, digits, "_", "-" or ".", starting with a letter or digit`);
     }
     const now = isoAt(this.#clock);
     const solver = generateKey(name, 'solver', now);
     const management = generateKey(name, 'management', now);
     const created = await this.#store.spaces.create(name, [solver.record, management.record]);
-    if (!created) throw new SpaceExistsError(name);
+    if (!created) throw new ServiceError('space-exists', `space "${name}" already exists`);
     return { space: name, solverKey: solver.key, solverKeyId: solver.id, managementKey: management.key, managementKeyId: management.id };
   }
 
@@ -50,7 +59,7 @@ export class SpaceService {
       return await this.create('default');
     } catch (err) {
       // Another instance starting at the same moment won the race: it prints the keys.
-      if (err instanceof SpaceExistsError) return undefined;
+      if (err instanceof ServiceError && err.code === 'space-exists') return undefined;
       throw err;
     }
   }

@@ -12,7 +12,7 @@ import type {
   AuditFilter, AuditPage, AuditRecord, AuditStore, ChangeEvent, KafkaBinding, KafkaBindingStore, KeyRecord, KeyStore,
   KeyType, RuleHead, RuleStatus, RuleStore, RuleTestStore, SpaceRecord, SpaceStore, Store, StoredRule,
 } from './ports.ts';
-import { ConflictError } from './ports.ts';
+import { ConflictError, InvalidCursorError } from './ports.ts';
 import type { ApiKeysTable, AuditRecordsTable, Database, RulesTable } from './schema.ts';
 
 type Db = Kysely<Database>;
@@ -119,13 +119,6 @@ function toAudit(row: AuditRecordsTable): AuditRecord {
 
 function encodeCursor(createdAt: string, id: string): string {
   return Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
-}
-
-export class InvalidCursorError extends Error {
-  constructor() {
-    super('cursor is not a value returned as nextCursor');
-    this.name = 'InvalidCursorError';
-  }
 }
 
 function decodeCursor(cursor: string): [string, string] {

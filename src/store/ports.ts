@@ -360,6 +360,14 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/** An audit page cursor that no listing returned. */
+export class InvalidCursorError extends Error {
+  constructor() {
+    super('cursor is not a value returned as nextCursor');
+    this.name = 'InvalidCursorError';
+  }
+}
+
 /** A write conflicts with what is stored (a version that exists, a space that exists). */
 export class ConflictError extends Error {
   constructor(message: string) {

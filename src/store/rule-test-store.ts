@@ -8,6 +8,7 @@ import type {
   PublishGateSettings, RuleTestRecord, RuleTestResult, RuleTestRunSummary, RuleTestStore,
   RuleTestSuiteRecord, RuleTestSuiteWithTests, RuleTestTrigger,
 } from './ports.ts';
+import { InvalidCursorError } from './ports.ts';
 
 interface RuleTestSuitesTable {
   space: string;
@@ -141,13 +142,6 @@ function encodeCursor(createdAt: string, id: string): string {
   return Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
 }
 
-export class InvalidRunCursorError extends Error {
-  constructor() {
-    super('cursor is not a value returned as nextCursor');
-    this.name = 'InvalidRunCursorError';
-  }
-}
-
 function decodeCursor(cursor: string): [string, string] {
   try {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
@@ -155,7 +149,7 @@ function decodeCursor(cursor: string): [string, string] {
   } catch {
     // fall through
   }
-  throw new InvalidRunCursorError();
+  throw new InvalidCursorError();
 }
 
 /** Deletes everything of a rule's tests: suites, tests, runs and its gate override (its last version was deleted). */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { withServices } from '../../src/service/context.ts';
+import { withServices } from '../../src/server/one-shot.ts';
 import { messageTable } from '../http/fixtures.ts';
 import { runCli } from '../http/process.ts';
 import { sqliteBackend } from '../store/backends.ts';

@@ -3,8 +3,8 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
-import { startServer } from '../../src/http/server.ts';
-import type { RunningServer, StartServerOptions } from '../../src/http/server.ts';
+import { startServer } from '../../src/server/start.ts';
+import type { RunningServer, StartServerOptions } from '../../src/server/start.ts';
 import type { CreatedSpace } from '../../src/service/spaces.ts';
 import type { Backend } from '../store/backends.ts';
 

@@ -498,13 +498,13 @@ export function solverSuite(kind: 'sqlite' | 'postgres'): void {
         assert.deepEqual(ready.json, { status: 'ready', checks: { store: 'ok' } });
       });
 
-      test('/metrics counts solves by rule type, strategy and status, with a latency histogram', { skip }, async () => {
+      test('/metrics counts solves by rule type, strategy, status and error kind, with a latency histogram', { skip }, async () => {
         await server.solve('/rule/solve/plant-items', { data: PLANT_INPUT }, { 'X-Strategy': 'ARRAY' });
         await server.solve('/rule/solve/no-such-rule', { data: {} });
         const metrics = await server.call('GET', '/metrics');
         assert.equal(metrics.status, 200);
-        assert.match(metrics.text, /verdict_solves_total\{rule_type="decision-table",strategy="ARRAY",status="200",channel="http"\} [1-9]/);
-        assert.match(metrics.text, /verdict_solves_total\{rule_type="unknown",strategy="STANDARD",status="400",channel="http"\} [1-9]/);
+        assert.match(metrics.text, /verdict_solves_total\{rule_type="decision-table",strategy="ARRAY",status="200",channel="http",kind=""\} [1-9]/);
+        assert.match(metrics.text, /verdict_solves_total\{rule_type="unknown",strategy="STANDARD",status="400",channel="http",kind="not-found"\} [1-9]/);
         assert.match(metrics.text, /verdict_solve_duration_seconds_bucket\{le="0.005",rule_type="decision-table",channel="http"\}/);
       });
     });

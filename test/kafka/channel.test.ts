@@ -292,9 +292,9 @@ describe('Kafka channel: the SPEC 4 contract, over a real broker', { skip }, () 
   });
 
   test('unbinding a topic (admin API) stops its consumption; the other topics keep being answered', async () => {
-    const bindings = await instance.running.services.store.kafka.list('other');
+    const bindings = await instance.running.services.kafka.list('other');
     assert.equal(bindings.length, 1);
-    assert.equal(await instance.running.services.store.kafka.unbind(bindings[0]!.requestTopic), true);
+    assert.equal(await instance.running.services.kafka.unbind(bindings[0]!.requestTopic), true);
     await whenLogged([instance], () => instance.logs.some((l) => l.msg === 'kafka topics unbound; resubscribing'), 15_000, 'the unbind to be seen');
     const before = responses.responses.length;
     await client.produce(binding.requestTopic, [request('after-unbind', shop.solverKey, { 'rule-id': 'fruit-prices', ...corr('after-unbind') }, { fruit: 'apple' }, 2)]);

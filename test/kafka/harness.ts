@@ -1,5 +1,5 @@
 // Test harness for the Kafka channel against a real broker: starts the development broker (scripts/kafka) when
-// KAFKA_BROKERS is not set, runs Verdict instances in-process (startServer + the Kafka extension, exactly what
+// KAFKA_BROKERS is not set, runs Verdict instances in-process (startServer with KAFKA_ENABLED, exactly what
 // `verdict serve` does) or as `verdict serve` child processes, and talks to the topics as a client would.
 import { spawn, spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
@@ -15,11 +15,9 @@ import { Admin, Consumer, Producer, stringSerializer } from '@platformatic/kafka
 import type { MessagesStream } from '@platformatic/kafka';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
-import { startServer } from '../../src/http/server.ts';
-import type { RunningServer } from '../../src/http/server.ts';
-import { kafkaExtension } from '../../src/kafka/extension.ts';
-import { enableKafka } from '../../src/kafka/provision.ts';
-import { withServices } from '../../src/service/context.ts';
+import { startServer } from '../../src/server/start.ts';
+import type { RunningServer } from '../../src/server/start.ts';
+import { withServices } from '../../src/server/one-shot.ts';
 import type { KafkaBinding } from '../../src/store/ports.ts';
 import { fruitTable } from './fixtures.ts';
 import { acquireBroker, broker, hasTool, paths, releaseBroker, saslSslBootstrap } from '../../scripts/kafka/broker.ts';
@@ -144,7 +142,7 @@ export interface Instance {
 
 /** A Verdict server with the Kafka channel, in this process: the code path of `verdict serve`. */
 export async function startInstance(env: Record<string, string>): Promise<Instance> {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', VERDICT_SEED_EXAMPLES: 'false', LOG_LEVEL: 'info', ...env });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', VERDICT_SEED_EXAMPLES: 'false', LOG_LEVEL: 'info', ...env, KAFKA_ENABLED: 'true' });
   const logs: Array<Record<string, unknown>> = [];
   const events = new EventEmitter();
   const sink = new Writable({
@@ -159,12 +157,7 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
     },
   });
   const logger = pino({ level: config.logLevel }, sink);
-  const running = await startServer({
-    config,
-    logger,
-    extensions: [kafkaExtension(config.kafka)],
-    services: { defaultMetrics: false },
-  });
+  const running = await startServer({ config, logger, services: { defaultMetrics: false } });
   return {
     running,
     logs,
@@ -410,17 +403,16 @@ export async function seedSpace(instance: Instance, name: string, rules: Record<
 }
 
 export async function bindSpace(instance: Instance, space: string, company: string, partitions = 3): Promise<KafkaBinding> {
-  const { services } = instance.running;
-  return enableKafka({ config: services.config.kafka, bindings: services.store.kafka, spaces: services.store.spaces }, { space, company, partitions });
+  return instance.running.services.kafka.enable({ space, company, partitions });
 }
 
 /** A space with the fruit table and its 3-partition topic pair, written to the store a `verdict serve` will open. */
 export async function seedServeSpace(bootstrap: string, db: TempDb, space: string, company: string): Promise<{ key: string; pair: KafkaBinding }> {
   return withServices(
-    async (services, config) => {
+    async (services) => {
       const created = await services.spaces.create(space);
       await services.rulesIO.importContainer(space, [fruitTable()]);
-      const pair = await enableKafka({ config: config.kafka, bindings: services.store.kafka, spaces: services.store.spaces }, { space, company, partitions: 3 });
+      const pair = await services.kafka.enable({ space, company, partitions: 3 });
       return { key: created.solverKey, pair };
     },
     { DATABASE_URL: db.url, KAFKA_BROKERS: bootstrap },

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ServiceError } from '../../src/service/errors.ts';
 import type { Principal, SolveRequest, SolveResponse } from '../../src/service/index.ts';
-import { answer, codeOf } from '../../src/kafka/handler.ts';
+import { answer, codeOf, KAFKA_CHANNEL } from '../../src/kafka/handler.ts';
 import type { ChannelLogger, RequestMessage } from '../../src/kafka/handler.ts';
 import { parseSolveCall, readHeaders, responseBody, RULE_NOT_FOUND_MESSAGE } from '../../src/kafka/protocol.ts';
 import { checkCompany, topicPair } from '../../src/kafka/topics.ts';
@@ -119,7 +119,7 @@ describe('answer (request -> response, over a fake service)', () => {
     const result = await run({ 'api-key': 'good', 'ruleflow-id': 'flow', version: '2', 'x-strategy': 'ARRAY', 'x-correlation-id': 'c9' }, { q: 1 });
     assert.deepEqual(result, { value: '{"data":[{"ok":true}],"correlationId":"c9"}', correlationId: 'c9', code: 200 });
     assert.deepEqual(calls.at(-1), {
-      idOrAlias: 'flow', version: 2, data: { q: 1 }, strategy: 'ARRAY', correlationId: 'c9', ruleFlowsOnly: true, channel: 'kafka',
+      idOrAlias: 'flow', version: 2, data: { q: 1 }, strategy: 'ARRAY', correlationId: 'c9', ruleFlowsOnly: true, channel: KAFKA_CHANNEL,
     });
   });
 

@@ -38,7 +38,7 @@ test('authenticate: right type passes; wrong type, unknown and revoked fail; rev
     const principal = await keys.authenticate(`Bearer ${created.solverKey}`, 'solver');
     assert.deepEqual(principal, { keyId: created.solverKeyId, space: 's', type: 'solver' });
     const invalid = (promise: Promise<unknown>, kind: string) =>
-      assert.rejects(promise, (err: unknown) => err instanceof ServiceError && err.kind === kind);
+      assert.rejects(promise, (err: unknown) => err instanceof ServiceError && err.code === kind);
     await invalid(keys.authenticate(`Bearer ${created.solverKey}`, 'management'), 'invalid-key');
     await invalid(keys.authenticate('Bearer vsk_unknown', 'solver'), 'invalid-key');
     await invalid(keys.authenticate(undefined, 'solver'), 'unauthenticated');
@@ -46,14 +46,14 @@ test('authenticate: right type passes; wrong type, unknown and revoked fail; rev
     // The synchronous check answers from the cache only, with the same refusals.
     assert.deepEqual(keys.authenticateCached(`Bearer ${created.solverKey}`, 'solver'), principal);
     assert.equal(keys.authenticateCached(`Bearer ${created.managementKey}`, 'management'), undefined, 'not authenticated yet: not cached');
-    assert.throws(() => keys.authenticateCached(`Bearer ${created.solverKey}`, 'management'), (err: unknown) => err instanceof ServiceError && err.kind === 'invalid-key');
-    assert.throws(() => keys.authenticateCached('Basic abc', 'solver'), (err: unknown) => err instanceof ServiceError && err.kind === 'unauthenticated');
+    assert.throws(() => keys.authenticateCached(`Bearer ${created.solverKey}`, 'management'), (err: unknown) => err instanceof ServiceError && err.code === 'invalid-key');
+    assert.throws(() => keys.authenticateCached('Basic abc', 'solver'), (err: unknown) => err instanceof ServiceError && err.code === 'unauthenticated');
     // A connection that presents the key it presented before; another header on it is checked afresh.
     const connection = {};
     assert.deepEqual(keys.authenticateCached(`Bearer ${created.solverKey}`, 'solver', connection), principal);
     assert.deepEqual(keys.authenticateCached(`Bearer ${created.solverKey}`, 'solver', connection), principal);
     assert.equal(keys.authenticateCached('Bearer vsk_unknown', 'solver', connection), undefined);
-    assert.throws(() => keys.authenticateCached(`Bearer ${created.solverKey}`, 'management', connection), (err: unknown) => err instanceof ServiceError && err.kind === 'invalid-key');
+    assert.throws(() => keys.authenticateCached(`Bearer ${created.solverKey}`, 'management', connection), (err: unknown) => err instanceof ServiceError && err.code === 'invalid-key');
 
     // The key is cached now; a revocation written by another process (the CLI) must still apply.
     assert.equal(await new KeyService(cli, clock).revoke(created.solverKeyId), true);
@@ -62,7 +62,7 @@ test('authenticate: right type passes; wrong type, unknown and revoked fail; rev
       try {
         await keys.authenticate(`Bearer ${created.solverKey}`, 'solver');
       } catch (err) {
-        assert.ok(err instanceof ServiceError && err.kind === 'invalid-key');
+        assert.ok(err instanceof ServiceError && err.code === 'invalid-key');
         assert.equal(keys.authenticateCached(`Bearer ${created.solverKey}`, 'solver'), undefined, 'the revoked key left the cache');
         assert.equal(keys.authenticateCached(`Bearer ${created.solverKey}`, 'solver', connection), undefined, 'and no connection still holds it');
         break;

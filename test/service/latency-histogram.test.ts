@@ -44,20 +44,20 @@ describe('LatencyHistogram', () => {
 describe('Metrics.observeSolve', () => {
   it('counts solves per label set, visible to every reader of the counter', async () => {
     const metrics = new Metrics({ defaultMetrics: false });
-    metrics.observeSolve('decision-table', 'STANDARD', 200, 'http', 0.001);
-    metrics.observeSolve('decision-table', 'STANDARD', 200, 'http', 0.002);
-    metrics.observeSolve('unknown', 'STANDARD', 400, 'kafka', 0.001);
+    metrics.observeSolve('decision-table', 'STANDARD', 200, 'http', '', 0.001);
+    metrics.observeSolve('decision-table', 'STANDARD', 200, 'http', '', 0.002);
+    metrics.observeSolve('unknown', 'STANDARD', 400, 'kafka', 'invalid-input', 0.001);
     const counter = await metrics.solves.get();
     assert.deepEqual(
       counter.values.map((v) => [v.labels, v.value]),
       [
-        [{ rule_type: 'decision-table', strategy: 'STANDARD', status: '200', channel: 'http' }, 2],
-        [{ rule_type: 'unknown', strategy: 'STANDARD', status: '400', channel: 'kafka' }, 1],
+        [{ rule_type: 'decision-table', strategy: 'STANDARD', status: '200', channel: 'http', kind: '' }, 2],
+        [{ rule_type: 'unknown', strategy: 'STANDARD', status: '400', channel: 'kafka', kind: 'invalid-input' }, 1],
       ],
     );
-    metrics.observeSolve('decision-table', 'STANDARD', 200, 'http', 0.001);
+    metrics.observeSolve('decision-table', 'STANDARD', 200, 'http', '', 0.001);
     const text = await metrics.registry.metrics();
-    assert.match(text, /^verdict_solves_total\{rule_type="decision-table",strategy="STANDARD",status="200",channel="http"\} 3$/m);
+    assert.match(text, /^verdict_solves_total\{rule_type="decision-table",strategy="STANDARD",status="200",channel="http",kind=""\} 3$/m);
     assert.match(text, /^verdict_solve_duration_seconds_count\{rule_type="decision-table",channel="http"\} 3$/m);
     assert.match(text, /^verdict_solve_duration_seconds_bucket\{le="0.001",rule_type="decision-table",channel="http"\} 2$/m);
   });

@@ -8,6 +8,7 @@ import type { CompiledRule, EvaluationContext } from '../../src/engine/types.ts'
 import { Services } from '../../src/service/index.ts';
 import type { Principal } from '../../src/service/keys.ts';
 import { ServiceError } from '../../src/service/errors.ts';
+import { statusOf } from '../../src/http/errors.ts';
 import { openStore } from '../../src/store/open.ts';
 import type { Store } from '../../src/store/ports.ts';
 
@@ -98,7 +99,7 @@ describe('SolveService', () => {
   });
 
   test('an ambiguous alias inside a rule is a rule error (400)', async () => {
-    await assert.rejects(solve('to-dup'), (err: unknown) => err instanceof ServiceError && err.status === 400 && /alias "dup" is ambiguous/.test(err.message));
+    await assert.rejects(solve('to-dup'), (err: unknown) => err instanceof ServiceError && statusOf(err) === 400 && /alias "dup" is ambiguous/.test(err.message));
   });
 
   test('resolution failures carry their kinds and exact messages', async () => {
@@ -107,7 +108,7 @@ describe('SolveService', () => {
         await promise;
       } catch (err) {
         assert.ok(err instanceof ServiceError);
-        return [err.kind, err.message];
+        return [err.code, err.message];
       }
       assert.fail('expected a failure');
     };
@@ -122,7 +123,7 @@ describe('SolveService', () => {
   });
 
   test('a stored rule that does not compile is a 400 naming the problem, and is not cached', async () => {
-    await assert.rejects(solve('broken'), (err: unknown) => err instanceof ServiceError && err.status === 400 && /rows\[0\]: is broken/.test(err.message));
+    await assert.rejects(solve('broken'), (err: unknown) => err instanceof ServiceError && statusOf(err) === 400 && /rows\[0\]: is broken/.test(err.message));
     assert.equal(services.cache.peek('s', 'broken', 1), undefined);
   });
 

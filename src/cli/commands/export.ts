@@ -4,7 +4,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { InputError } from '../errors.ts';
 import { storeCommand } from './space.ts';
 
 function fileName(alias: string, ruleId: string, version: number): string {
@@ -20,7 +19,7 @@ export function register(program: Command): void {
     .requiredOption('--space <space>', 'the space to export')
     .action(async (dir: string | undefined, options: { space: string }) => {
       await storeCommand(async (services) => {
-        if ((await services.store.spaces.get(options.space)) === undefined) throw new InputError(`space "${options.space}" does not exist`);
+        await services.spaces.require(options.space);
         if (dir === undefined) {
           process.stdout.write(`${JSON.stringify(await services.rulesIO.exportFolder(options.space), null, 2)}\n`);
           return;

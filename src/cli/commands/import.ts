@@ -41,7 +41,7 @@ export function register(program: Command): void {
       if (files.length === 0) throw new InputError(`${path}: no .json files`);
       const containers = await Promise.all(files.map(async (file) => ({ source: files.length > 1 || file !== path ? file : '', value: await readJson(file) })));
       const result = await storeCommand(async (services) => {
-        if ((await services.store.spaces.get(options.space)) === undefined) throw new InputError(`space "${options.space}" does not exist`);
+        await services.spaces.require(options.space);
         return services.rulesIO.importContainers(options.space, containers, { strict: options.strict === true });
       });
       if (options.json) {

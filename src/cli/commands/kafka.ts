@@ -3,7 +3,6 @@
 // `verdict kafka list [--space S] [--json]`: the bindings. A running channel picks new bindings up by itself.
 import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
-import { InputError } from '../errors.ts';
 import { storeCommand } from './space.ts';
 
 function partitionCount(value: string): number {
@@ -21,18 +20,9 @@ export function register(program: Command): void {
     .option('--partitions <n>', 'partitions of both topics (default KAFKA_PARTITIONS, 3)', partitionCount)
     .option('--json', 'print {"space", "requestTopic", "responseTopic"} only')
     .action(async (options: { space: string; company: string; partitions?: number; json?: boolean }) => {
-      const binding = await storeCommand(async (services, config) => {
-        const { enableKafka, ProvisionError } = await import('../../kafka/provision.ts');
-        try {
-          return await enableKafka(
-            { config: config.kafka, bindings: services.store.kafka, spaces: services.store.spaces },
-            { space: options.space, company: options.company, partitions: options.partitions },
-          );
-        } catch (err) {
-          if (err instanceof ProvisionError) throw new InputError(err.message);
-          throw err;
-        }
-      });
+      const binding = await storeCommand((services) =>
+        services.kafka.enable({ space: options.space, company: options.company, partitions: options.partitions }),
+      );
       if (options.json) {
         process.stdout.write(`${JSON.stringify({ space: binding.space, requestTopic: binding.requestTopic, responseTopic: binding.responseTopic })}\n`);
         return;
@@ -52,7 +42,7 @@ export function register(program: Command): void {
     .option('--space <space>', 'only this space')
     .option('--json', 'print a JSON array')
     .action(async (options: { space?: string; json?: boolean }) => {
-      const bindings = await storeCommand((services) => services.store.kafka.list(options.space));
+      const bindings = await storeCommand((services) => services.kafka.list(options.space));
       if (options.json) {
         process.stdout.write(`${JSON.stringify(bindings)}\n`);
         return;

@@ -17,7 +17,7 @@ export function register(program: Command): void {
     .option('--json', 'print {"id", "space", "type", "key"} only')
     .action(async (options: { space: string; type: KeyType; json?: boolean }) => {
       const created = await storeCommand(async (services) => {
-        if ((await services.store.spaces.get(options.space)) === undefined) throw new InputError(`space "${options.space}" does not exist`);
+        await services.spaces.require(options.space);
         return services.keys.create(options.space, options.type);
       });
       if (options.json) {
@@ -41,7 +41,7 @@ export function register(program: Command): void {
     .requiredOption('--space <space>', 'the space')
     .option('--json', 'print a JSON array')
     .action(async (options: { space: string; json?: boolean }) => {
-      const keys = await storeCommand((services) => services.store.keys.list(options.space));
+      const keys = await storeCommand((services) => services.keys.list(options.space));
       const rows = keys.map((k) => ({ id: k.id, type: k.type, createdAt: k.createdAt, revokedAt: k.revokedAt }));
       if (options.json) process.stdout.write(`${JSON.stringify(rows)}\n`);
       else for (const r of rows) process.stdout.write(`${r.id}\t${r.type}\t${r.createdAt}${r.revokedAt ? `\trevoked ${r.revokedAt}` : ''}\n`);

@@ -3,7 +3,7 @@
 // the rule id or alias; without --version, the latest version. Same use case as PUT /api/rule/status.
 import type { Command } from 'commander';
 import { VERSION_RANGE, versionFromText } from '../../rules/bounds.ts';
-import { ManagementError } from '../../service/management/index.ts';
+import { ServiceError } from '../../service/errors.ts';
 import type { RuleStatus } from '../../store/ports.ts';
 import { InputError } from '../errors.ts';
 import { gateSetting } from './solve.ts';
@@ -17,7 +17,7 @@ interface StatusOptions {
 }
 
 /** A management failure as one line, with every problem (e.g. each failing test the publishing gate names). */
-function failureLine(err: InstanceType<typeof ManagementError>, space: string): string {
+function failureLine(err: ServiceError, space: string): string {
   const problems = (err.problems ?? []).map((p) => `${p.path}: ${p.message}`).join('; ');
   return `${err.message} (space "${space}")${problems === '' ? '' : `: ${problems}`}`;
 }
@@ -27,11 +27,11 @@ async function setStatus(rule: string, status: RuleStatus, options: StatusOption
   const version = options.version === undefined ? undefined : versionFromText(options.version);
   if (options.version !== undefined && version === undefined) throw new InputError(`--version "${options.version}" must be ${VERSION_RANGE}`);
   const updated = await storeCommand(async (services) => {
-    if ((await services.store.spaces.get(options.space)) === undefined) throw new InputError(`space "${options.space}" does not exist`);
+    await services.spaces.require(options.space);
     try {
       return await services.management.rules.setStatus(options.space, rule, status, version, { force: options.force === true });
     } catch (err) {
-      if (err instanceof ManagementError) throw new InputError(failureLine(err, options.space));
+      if (err instanceof ServiceError) throw new InputError(failureLine(err, options.space));
       throw err;
     }
   });
@@ -65,11 +65,11 @@ export function register(program: Command): void {
     .requiredOption('--space <space>', 'the space of the rule')
     .action(async (ruleRef: string, setting: string, options: { space: string }) => {
       const gate = await storeCommand(async (services) => {
-        if ((await services.store.spaces.get(options.space)) === undefined) throw new InputError(`space "${options.space}" does not exist`);
+        await services.spaces.require(options.space);
         try {
           return await services.ruleTests.setRuleGate(options.space, ruleRef, setting === 'inherit' ? null : setting === 'on');
         } catch (err) {
-          if (err instanceof ManagementError) throw new InputError(failureLine(err, options.space));
+          if (err instanceof ServiceError) throw new InputError(failureLine(err, options.space));
           throw err;
         }
       });

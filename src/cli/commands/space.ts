@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../config.ts';
 import type { Config } from '../../config.ts';
 import type { Services } from '../../service/index.ts';
-import { SpaceExistsError } from '../../service/spaces.ts';
+import { ServiceError } from '../../service/errors.ts';
 import { InputError, UsageError } from '../errors.ts';
 import { gateSetting } from './solve.ts';
 
@@ -12,7 +12,7 @@ import { gateSetting } from './solve.ts';
  * here, not at the top, so that loading the CLI for another command stays fast.
  */
 export async function storeCommand<T>(work: (services: Services, config: Config) => Promise<T>): Promise<T> {
-  const { withServices } = await import('../../service/context.ts');
+  const { withServices } = await import('../../server/one-shot.ts');
   try {
     return await withServices(work);
   } catch (err) {
@@ -33,8 +33,8 @@ export function register(program: Command): void {
         try {
           return await services.spaces.create(name);
         } catch (err) {
-          if (err instanceof SpaceExistsError) throw new InputError(err.message);
-          if (err instanceof Error && err.message.startsWith('space name')) throw new UsageError(err.message);
+          // A name that can never be valid is a usage error (exit 2); a taken one is exit 1 like other failures.
+          if (err instanceof ServiceError && err.code === 'invalid-space-name') throw new UsageError(err.message);
           throw err;
         }
       });
@@ -58,7 +58,7 @@ export function register(program: Command): void {
     .argument('<setting>', 'on or off', gateSetting(['on', 'off']))
     .action(async (name: string, setting: string) => {
       const gate = await storeCommand(async (services) => {
-        if ((await services.store.spaces.get(name)) === undefined) throw new InputError(`space "${name}" does not exist`);
+        await services.spaces.require(name);
         return services.ruleTests.setSpaceGate(name, setting === 'on');
       });
       const overrides = gate.rules.map((r) => `${r.ruleId} ${r.enabled ? 'on' : 'off'}`).join(', ');
@@ -69,7 +69,7 @@ export function register(program: Command): void {
     .description('list spaces')
     .option('--json', 'print a JSON array')
     .action(async (options: { json?: boolean }) => {
-      const spaces = await storeCommand((services) => services.store.spaces.list());
+      const spaces = await storeCommand((services) => services.spaces.list());
       if (options.json) process.stdout.write(`${JSON.stringify(spaces)}\n`);
       else for (const s of spaces) process.stdout.write(`${s.name}\t${s.createdAt}\n`);
     });

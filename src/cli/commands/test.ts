@@ -32,23 +32,20 @@ async function storedRuns(options: TestOptions & { space: string }): Promise<Rep
   const version = options.version === undefined ? undefined : versionFromText(options.version);
   if (options.version !== undefined && version === undefined) throw new UsageError(`--version "${options.version}" must be ${VERSION_RANGE}`);
   if (version !== undefined && options.rule === undefined) throw new UsageError('--version needs --rule: which rule\'s version to test');
-  const { ManagementError } = await import('../../service/management/errors.ts');
+  const { ServiceError } = await import('../../service/errors.ts');
   return storeCommand(async (services) => {
-    if ((await services.store.spaces.get(options.space)) === undefined) throw new InputError(`space "${options.space}" does not exist`);
+    await services.spaces.require(options.space);
     let runs: RuleTestRunRecord[];
     try {
       runs = options.rule === undefined
         ? (await services.ruleTests.runSpace(options.space)).runs
         : [await services.ruleTests.runRule(options.space, options.rule, version)];
     } catch (err) {
-      if (err instanceof ManagementError) throw new InputError(`${err.message} (space "${options.space}")`);
+      if (err instanceof ServiceError && err.kind !== 'internal') throw new InputError(`${err.message} (space "${options.space}")`);
       throw err;
     }
-    const heads = await services.store.rules.listHeads(options.space);
-    return runs.map((run) => {
-      const alias = heads.find((h) => h.ruleId === run.ruleId)?.alias;
-      return { label: `${alias || run.ruleId} v${run.version}`, results: run.results };
-    });
+    const aliases = new Map((await services.ruleTests.listAll(options.space)).map((r) => [r.ruleId, r.ruleAlias]));
+    return runs.map((run) => ({ label: `${aliases.get(run.ruleId) || run.ruleId} v${run.version}`, results: run.results }));
   });
 }
 

@@ -5,7 +5,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../service/index.ts';
 import { requireBearerToken } from '../../service/keys.ts';
-import { SPACE_NAME, SpaceExistsError } from '../../service/spaces.ts';
+import { SPACE_NAME } from '../../service/spaces.ts';
 import { KEY_TYPES } from '../../store/ports.ts';
 import type { KafkaBinding, KeyType } from '../../store/ports.ts';
 import { HttpError } from '../errors.ts';
@@ -44,7 +44,8 @@ const bindingSchema = {
 } as const;
 
 async function requireSpace(services: Services, space: string): Promise<void> {
-  if ((await services.store.spaces.get(space)) === undefined) throw new HttpError(404, `Space "${space}" does not exist`);
+  // The admin API's own wording of space-not-found (capitalised like its other messages).
+  if (!(await services.spaces.exists(space))) throw new HttpError(404, `Space "${space}" does not exist`);
 }
 
 function present(binding: KafkaBinding): KafkaBinding {
@@ -66,7 +67,7 @@ export async function adminPlugin(app: FastifyInstance, options: { services: Ser
     schema: {
       response: { 200: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, createdAt: { type: 'string' } } } }, ...errors([401]) },
     },
-    handler: async () => services.store.spaces.list(),
+    handler: async () => services.spaces.list(),
   });
 
   app.post('/admin/spaces', {
@@ -93,13 +94,8 @@ export async function adminPlugin(app: FastifyInstance, options: { services: Ser
       },
     },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      try {
-        const created = await services.spaces.create((request.body as { name: string }).name);
-        return await reply.code(201).send(created);
-      } catch (err) {
-        if (err instanceof SpaceExistsError) throw new HttpError(409, err.message);
-        throw err;
-      }
+      const created = await services.spaces.create((request.body as { name: string }).name);
+      return reply.code(201).send(created);
     },
   });
 
@@ -121,7 +117,7 @@ export async function adminPlugin(app: FastifyInstance, options: { services: Ser
     handler: async (request: FastifyRequest) => {
       const { space } = request.params as { space: string };
       await requireSpace(services, space);
-      return (await services.store.keys.list(space)).map((k) => ({ id: k.id, type: k.type, createdAt: k.createdAt, revokedAt: k.revokedAt }));
+      return (await services.keys.list(space)).map((k) => ({ id: k.id, type: k.type, createdAt: k.createdAt, revokedAt: k.revokedAt }));
     },
   });
 
@@ -169,7 +165,7 @@ export async function adminPlugin(app: FastifyInstance, options: { services: Ser
     },
     handler: async (request: FastifyRequest) => {
       const { space } = request.query as { space?: string };
-      return (await services.store.kafka.list(space)).map(present);
+      return (await services.kafka.list(space)).map(present);
     },
   });
 
@@ -189,18 +185,8 @@ export async function adminPlugin(app: FastifyInstance, options: { services: Ser
       const { space } = request.params as { space: string };
       await requireSpace(services, space);
       const body = request.body as { company: string; partitions?: number };
-      // Loaded on first use: the Kafka client is not needed by servers that never provision topics.
-      const { enableKafka, ProvisionError } = await import('../../kafka/provision.ts');
-      try {
-        const binding = await enableKafka(
-          { config: services.config.kafka, bindings: services.store.kafka, spaces: services.store.spaces },
-          { space, company: body.company, partitions: body.partitions },
-        );
-        return await reply.code(201).send(present(binding));
-      } catch (err) {
-        if (err instanceof ProvisionError) throw new HttpError(err.message.startsWith('Kafka:') ? 502 : 400, err.message);
-        throw err;
-      }
+      const binding = await services.kafka.enable({ space, company: body.company, partitions: body.partitions });
+      return reply.code(201).send(present(binding));
     },
   });
 
@@ -212,7 +198,7 @@ export async function adminPlugin(app: FastifyInstance, options: { services: Ser
     },
     handler: async (request: FastifyRequest) => {
       const { requestTopic } = request.params as { requestTopic: string };
-      if (!(await services.store.kafka.unbind(requestTopic))) throw new HttpError(404, `No Kafka binding with request topic "${requestTopic}"`);
+      if (!(await services.kafka.unbind(requestTopic))) throw new HttpError(404, `No Kafka binding with request topic "${requestTopic}"`);
       return { requestTopic, unbound: true };
     },
   });

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../service/index.ts';
 import type { AuditRecord } from '../../store/ports.ts';
-import { InvalidCursorError } from '../../store/kysely-store.ts';
+import { InvalidCursorError } from '../../store/ports.ts';
 import { principalOf, requireKey } from '../auth.ts';
 import { HttpError } from '../errors.ts';
 import { errorResponses } from '../schemas.ts';

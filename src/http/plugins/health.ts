@@ -34,7 +34,7 @@ export async function healthPlugin(app: FastifyInstance, options: HealthPluginOp
     if (options.isShuttingDown()) return reply.code(503).send({ status: 'shutting down', checks: {} });
     const checks: Record<string, string> = {};
     let ready = true;
-    const all: Record<string, ReadinessCheck> = { store: () => options.services.store.ping(), ...options.checks };
+    const all: Record<string, ReadinessCheck> = { store: () => options.services.ping(), ...options.checks };
     await Promise.all(
       Object.entries(all).map(async ([name, check]) => {
         try {

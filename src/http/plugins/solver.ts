@@ -2,9 +2,10 @@
 // POST /composition/solve/... for rule flows. A trailing slash is accepted (the official SDK always sends one).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services, SolveResponse } from '../../service/index.ts';
+import type { SolveChannel } from '../../service/solve.ts';
 import { principalOf, requireKey } from '../auth.ts';
 import { MAX_VERSION, VERSION_RANGE, auditTtlFromText } from '../../rules/bounds.ts';
-import { HttpError } from '../errors.ts';
+import { HttpError, statusOf } from '../errors.ts';
 import {
   AUDIT_TTL_MESSAGE, errorResponses, solveBodySchema, solveHeadersSchema, solveParamsSchema, solveResponseSchema, solveVersionParamsSchema,
 } from '../schemas.ts';
@@ -23,6 +24,9 @@ interface SolveParams {
 export interface SolverPluginOptions {
   services: Services;
 }
+
+/** Solves over HTTP are recorded (audit, metrics) with the status the client got. */
+const HTTP_CHANNEL: SolveChannel = { name: 'http', codeOf: (failure) => (failure === undefined ? 200 : statusOf(failure)) };
 
 function flag(value: string | string[] | undefined): boolean {
   return typeof value === 'string' && value.trim().toLowerCase() === 'true';
@@ -83,7 +87,7 @@ export async function solverPlugin(app: FastifyInstance, options: SolverPluginOp
         debug: flag(headers['x-debug']),
         correlationId: request.id,
         ruleFlowsOnly,
-        channel: 'http',
+        channel: HTTP_CHANNEL,
       },
     );
     return result instanceof Promise ? result.then((solved) => respond(reply, solved)) : respond(reply, result);

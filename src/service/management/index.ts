@@ -24,5 +24,5 @@ export class ManagementService {
   }
 }
 
-export { ManagementError } from './errors.ts';
+export { badRequest, conflict, notFound } from './errors.ts';
 export type { ManagementContext } from './context.ts';

@@ -7,17 +7,17 @@ import type { CompiledRule, Json } from '../../engine/types.ts';
 import type {
   RuleHead, RuleTestRecord, RuleTestRunFilter, RuleTestRunPage, RuleTestRunRecord, RuleTestSuiteRecord, RuleTestTrigger, Store,
 } from '../../store/ports.ts';
-import { InvalidRunCursorError } from '../../store/rule-test-store.ts';
+import { InvalidCursorError } from '../../store/ports.ts';
 import type { Clock } from '../clock.ts';
 import { isoAt } from '../clock.ts';
 import { ServiceError } from '../errors.ts';
-import { badRequest, conflict, ManagementError, notFound } from '../management/errors.ts';
+import { badRequest, conflict, notFound } from '../management/errors.ts';
 import { findRule, findVersion, groupByRule } from '../management/lookup.ts';
 import type { RuleVersions } from '../management/lookup.ts';
 import type { PublishGate, PublishTarget } from '../management/publish-gate.ts';
 import type { RuleCache, LoadedRule } from '../rule-cache.ts';
 import { auditSettings } from '../rule-cache.ts';
-import type { SolveService } from '../solve.ts';
+import type { SolveChannel, SolveService } from '../solve.ts';
 import { readSuite, readTest } from './definitions.ts';
 import type { TestDefinition } from './definitions.ts';
 import { countResults, runTests, TestSolveError } from './runner.ts';
@@ -83,8 +83,11 @@ export interface RuleTestServiceDeps {
 
 const MAX_RUN_PAGE = 200;
 
-function invalid(message: string, problems: Problem[]): ManagementError {
-  return new ManagementError('bad-request', `${message} (${problems.length} problem${problems.length === 1 ? '' : 's'}): ${problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; ')}`, problems);
+/** Test solves in metrics (`channel="test"`): 0 for a solve that answered, 1 for one that failed. */
+const TEST_CHANNEL: SolveChannel = { name: 'test', codeOf: (failure) => (failure === undefined ? 0 : 1) };
+
+function invalid(message: string, problems: Problem[]): ServiceError {
+  return badRequest(`${message} (${problems.length} problem${problems.length === 1 ? '' : 's'}): ${problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; ')}`, problems);
 }
 
 function describeResult(result: RuleTestRunRecord['results'][number]): string {
@@ -276,7 +279,7 @@ export class RuleTestService implements PublishGate {
           ...(test.includedConditionCols !== null ? { includedConditionCols: test.includedConditionCols } : {}),
           ...(test.excludedConditionCols !== null ? { excludedConditionCols: test.excludedConditionCols } : {}),
           correlationId,
-          channel: 'test',
+          channel: TEST_CHANNEL,
           candidate,
         });
         return response.body as Json[];
@@ -293,7 +296,7 @@ export class RuleTestService implements PublishGate {
       if (document === undefined) return await this.#deps.cache.load(head);
       return { head, compiled: this.#deps.compile(document), audit: auditSettings(document) };
     } catch (err) {
-      if (err instanceof ManagementError) throw err;
+      if (err instanceof ServiceError) throw err;
       return err instanceof Error ? new Error(`the rule does not compile: ${err.message}`) : new Error(String(err));
     }
   }
@@ -350,7 +353,7 @@ export class RuleTestService implements PublishGate {
     try {
       return await this.#tests.runs(space, query);
     } catch (err) {
-      if (err instanceof InvalidRunCursorError) throw badRequest(`Query parameter cursor: ${err.message}`);
+      if (err instanceof InvalidCursorError) throw badRequest(`Query parameter cursor: ${err.message}`);
       throw err;
     }
   }
@@ -394,10 +397,10 @@ export class RuleTestService implements PublishGate {
     const run = await this.#execute(space, head, tests, target.document, 'publish', force);
     const failing = run.results.filter((r) => r.status !== 'passed');
     if (failing.length === 0 || force) return;
-    throw new ManagementError(
-      'conflict',
+    throw new ServiceError(
+      'tests-failed',
       `Rule "${head.alias || head.ruleId}" version ${head.version} fails ${failing.length} of ${run.results.length} test${run.results.length === 1 ? '' : 's'} (run ${run.id}); the publishing gate refuses to publish it. Fix the rule or its tests, or publish anyway with ?force=true`,
-      failing.map((r) => ({ path: `suites[${JSON.stringify(r.suiteName)}].tests[${JSON.stringify(r.testName)}]`, message: describeResult(r) })),
+      { problems: failing.map((r) => ({ path: `suites[${JSON.stringify(r.suiteName)}].tests[${JSON.stringify(r.testName)}]`, message: describeResult(r) })) },
     );
   }
 }

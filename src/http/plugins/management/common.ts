@@ -5,10 +5,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError } from '../../../engine/errors.ts';
 import type { Problem } from '../../../engine/errors.ts';
 import type { Services } from '../../../service/index.ts';
-import { ManagementError } from '../../../service/management/index.ts';
+import { ServiceError } from '../../../service/errors.ts';
 import { parseVersion } from '../../../service/management/lookup.ts';
 import { principalOf, requireKey } from '../../auth.ts';
-import { errorHandler, HttpError } from '../../errors.ts';
+import { errorHandler, HttpError, statusOf } from '../../errors.ts';
 import { VERSION_RANGE } from '../../../rules/bounds.ts';
 import { errorSchema } from '../../schemas.ts';
 import { schemaErrorFormatter } from '../../validation.ts';
@@ -32,9 +32,10 @@ export function setUpScope(app: FastifyInstance, services: Services): void {
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
     let status: number;
     let body: ManagementErrorBody;
-    if (err instanceof ManagementError) {
-      status = err.status;
-      body = { error: err.problems ? { message: err.message, problems: err.problems } : { message: err.message } };
+    // Failures that list problems keep them in the body; every other failure is answered by the common handler.
+    if (err instanceof ServiceError && err.problems !== undefined) {
+      status = statusOf(err);
+      body = { error: { message: err.message, problems: err.problems } };
     } else if (err instanceof ValidationError) {
       status = 400;
       body = { error: { message: invalidRuleMessage(err), problems: err.problems } };
