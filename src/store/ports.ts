@@ -325,8 +325,10 @@ export interface RuleTestSuiteWithTests {
 export interface RuleTestStore {
   suites(space: string, ruleId?: string): Promise<RuleTestSuiteRecord[]>;
   suite(space: string, id: string): Promise<RuleTestSuiteRecord | undefined>;
-  insertSuite(space: string, suite: RuleTestSuiteRecord): Promise<void>;
-  updateSuite(space: string, id: string, changes: { name?: string; description?: string; updatedAt: string }): Promise<void>;
+  /** Inserts a suite with its first tests, in one transaction. */
+  insertSuite(space: string, suite: RuleTestSuiteRecord, tests?: RuleTestRecord[]): Promise<void>;
+  /** Renames or re-describes a suite; `tests`, when given, replace all of its tests (one transaction). */
+  updateSuite(space: string, id: string, changes: { name?: string; description?: string; updatedAt: string }, tests?: RuleTestRecord[]): Promise<void>;
   /** Deletes the suite with its tests. False when there is no such suite. */
   deleteSuite(space: string, id: string): Promise<boolean>;
   /** Tests of the space, of one rule, or of one suite; by suite, then position. */

@@ -201,18 +201,26 @@ export function ruleTestStore(database: Kysely<unknown>): RuleTestStore {
       const row = await db.selectFrom('rule_test_suites').selectAll().where('space', '=', space).where('id', '=', id).executeTakeFirst();
       return row === undefined ? undefined : toSuite(row);
     },
-    insertSuite: async (space, suite) => {
-      await db
-        .insertInto('rule_test_suites')
-        .values({ space, id: suite.id, rule_id: suite.ruleId, name: suite.name, description: suite.description, created_at: suite.createdAt, updated_at: suite.updatedAt })
-        .execute();
-    },
-    updateSuite: async (space, id, changes) => {
-      const set: Partial<RuleTestSuitesTable> = { updated_at: changes.updatedAt };
-      if (changes.name !== undefined) set.name = changes.name;
-      if (changes.description !== undefined) set.description = changes.description;
-      await db.updateTable('rule_test_suites').set(set).where('space', '=', space).where('id', '=', id).execute();
-    },
+    insertSuite: async (space, suite, tests = []) =>
+      db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('rule_test_suites')
+          .values({ space, id: suite.id, rule_id: suite.ruleId, name: suite.name, description: suite.description, created_at: suite.createdAt, updated_at: suite.updatedAt })
+          .execute();
+        for (const test of tests) await trx.insertInto('rule_tests').values(testRow(space, suite.ruleId, { ...test, suiteId: suite.id })).execute();
+      }),
+    updateSuite: async (space, id, changes, tests) =>
+      db.transaction().execute(async (trx) => {
+        const set: Partial<RuleTestSuitesTable> = { updated_at: changes.updatedAt };
+        if (changes.name !== undefined) set.name = changes.name;
+        if (changes.description !== undefined) set.description = changes.description;
+        await trx.updateTable('rule_test_suites').set(set).where('space', '=', space).where('id', '=', id).execute();
+        if (tests === undefined) return;
+        const suite = await trx.selectFrom('rule_test_suites').select('rule_id').where('space', '=', space).where('id', '=', id).executeTakeFirst();
+        if (suite === undefined) return;
+        await trx.deleteFrom('rule_tests').where('space', '=', space).where('suite_id', '=', id).execute();
+        for (const test of tests) await trx.insertInto('rule_tests').values(testRow(space, suite.rule_id, { ...test, suiteId: id })).execute();
+      }),
     deleteSuite: async (space, id) =>
       db.transaction().execute(async (trx) => {
         await trx.deleteFrom('rule_tests').where('space', '=', space).where('suite_id', '=', id).execute();

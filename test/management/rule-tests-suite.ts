@@ -10,6 +10,8 @@ import type { Api, Doc, SuiteServer } from './helpers.ts';
 /** plant-items for {group: "plant"}: Monstera 460, Begonia 590. */
 const PLANTS = [{ name: 'Monstera', price: 460 }, { name: 'Begonia', price: 590 }];
 
+const passing = (name: string): Doc => ({ name, input: { group: 'plant' }, expected: PLANTS });
+
 /** The plant table with one price changed: what a careless edit looks like. */
 function repriced(price: string): Doc {
   const doc = asNew(plantTable());
@@ -58,6 +60,15 @@ export function ruleTestsApiSuite(kind: 'sqlite' | 'postgres'): void {
       const all = await ok('GET', '/api/tests');
       assert.deepEqual(all.map((r: Doc) => r.ruleId), ['rule-plants']);
       assertError(await api('POST', '/api/tests/rule/plant-items/suites', { name: 'Catalogue' }), 409, /already has a test suite named "Catalogue"/);
+      const scratch = await ok('POST', '/api/tests/rule/plant-items/suites', { name: 'Scratch', tests: [passing('a'), passing('b')] });
+      const renamed = await ok('PUT', `/api/tests/suites/${scratch.id}`, { name: 'Scratch 2' });
+      assert.deepEqual([renamed.name, renamed.tests.map((t: Doc) => t.name)], ['Scratch 2', ['a', 'b']], 'fields left out stay');
+      const replaced = await ok('PUT', `/api/tests/suites/${scratch.id}`, { tests: [passing('c')] });
+      assert.deepEqual([replaced.name, replaced.tests.map((t: Doc) => [t.name, t.position])], ['Scratch 2', [['c', 0]]]);
+      assertError(await api('PUT', `/api/tests/suites/${scratch.id}`, { name: 'Catalogue' }), 409, /already has a test suite named "Catalogue"/);
+      assertError(await api('PUT', `/api/tests/suites/${scratch.id}`, { tests: [{ name: 'x' }] }), 400, /tests\[0\]\.expected: must be an array/);
+      assert.deepEqual((await ok('GET', `/api/tests/suites/${scratch.id}`)).tests.map((t: Doc) => t.name), ['c'], 'a refused update changes nothing');
+      await ok('DELETE', `/api/tests/suites/${scratch.id}`);
     });
 
     test('a bad test is refused with every problem and its path, and nothing is stored', { skip }, async () => {

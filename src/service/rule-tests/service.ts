@@ -171,8 +171,7 @@ export class RuleTestService implements PublishGate {
     if (existing.some((s) => s.name === definition.name)) throw conflict(`Rule "${rule.alias || rule.ruleId}" already has a test suite named "${definition.name}"`);
     const now = this.#now();
     const suite: RuleTestSuiteRecord = { id: randomUUID(), ruleId: rule.ruleId, name: definition.name, description: definition.description, createdAt: now, updatedAt: now };
-    await this.#tests.insertSuite(space, suite);
-    for (const [position, test] of definition.tests.entries()) await this.#tests.insertTest(space, this.#record(suite.id, test, position, now));
+    await this.#tests.insertSuite(space, suite, definition.tests.map((test, position) => this.#record(suite.id, test, position, now)));
     return this.#view(space, suite);
   }
 
@@ -184,7 +183,6 @@ export class RuleTestService implements PublishGate {
   async updateSuite(space: string, suiteId: string, body: unknown): Promise<SuiteView> {
     const suite = await this.#suite(space, suiteId);
     const problems: Problem[] = [];
-    const current = await this.#tests.tests(space, { suiteId });
     const merged = body !== null && typeof body === 'object' && !Array.isArray(body) ? { name: suite.name, description: suite.description, ...(body as object) } : body;
     const definition = readSuite(merged, '', problems);
     if (!definition) throw invalid('The test suite is invalid', problems);
@@ -192,11 +190,8 @@ export class RuleTestService implements PublishGate {
       throw conflict(`The rule already has a test suite named "${definition.name}"`);
     }
     const now = this.#now();
-    await this.#tests.updateSuite(space, suiteId, { name: definition.name, description: definition.description, updatedAt: now });
-    if ((body as Record<string, unknown>).tests !== undefined) {
-      for (const test of current) await this.#tests.deleteTest(space, test.id);
-      for (const [position, test] of definition.tests.entries()) await this.#tests.insertTest(space, this.#record(suiteId, test, position, now));
-    }
+    const replaced = (body as Record<string, unknown>).tests === undefined ? undefined : definition.tests.map((test, position) => this.#record(suiteId, test, position, now));
+    await this.#tests.updateSuite(space, suiteId, { name: definition.name, description: definition.description, updatedAt: now }, replaced);
     return this.getSuite(space, suiteId);
   }
 
