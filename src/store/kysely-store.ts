@@ -117,11 +117,12 @@ function toAudit(row: AuditRecordsTable): AuditRecord {
   };
 }
 
-function encodeCursor(createdAt: string, id: string): string {
+/** A page cursor after the row (createdAt, id) of a newest-first listing (audit records, test runs). */
+export function encodeCursor(createdAt: string, id: string): string {
   return Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
 }
 
-function decodeCursor(cursor: string): [string, string] {
+export function decodeCursor(cursor: string): [string, string] {
   try {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
     if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string') {

@@ -220,10 +220,8 @@ export interface ManagementStore {
   read<T>(space: string, work: (tx: ManagementTransaction) => Promise<T>): Promise<T>;
 }
 
-/** One rule test (issue 13): an input, the result array expected for it, output paths to ignore, solve options. */
-export interface RuleTestRecord {
-  id: string;
-  suiteId: string;
+/** What a rule test says (issue 13): an input, the result array expected for it, paths to ignore, solve options. */
+export interface RuleTestDefinition {
   name: string;
   input: Json;
   /** The result array a solve of `input` should return. */
@@ -233,6 +231,12 @@ export interface RuleTestRecord {
   strategy: string | null;
   includedConditionCols: string[] | null;
   excludedConditionCols: string[] | null;
+}
+
+/** A stored rule test. */
+export interface RuleTestRecord extends RuleTestDefinition {
+  id: string;
+  suiteId: string;
   /** Order within the suite. */
   position: number;
   createdAt: string;

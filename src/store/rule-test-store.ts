@@ -3,12 +3,11 @@
 // per call) and the management transaction (deleting a rule, importing tests with rules), which passes its own
 // transaction as the executor.
 import type { Kysely } from 'kysely';
-import type { Json } from '../engine/types.ts';
 import type {
-  PublishGateSettings, RuleTestRecord, RuleTestResult, RuleTestRunSummary, RuleTestStore,
+  PublishGateSettings, RuleTestDefinition, RuleTestRecord, RuleTestResult, RuleTestRunSummary, RuleTestStore,
   RuleTestSuiteRecord, RuleTestSuiteWithTests, RuleTestTrigger,
 } from './ports.ts';
-import { InvalidCursorError } from './ports.ts';
+import { decodeCursor, encodeCursor } from './kysely-store.ts';
 
 interface RuleTestSuitesTable {
   space: string;
@@ -71,14 +70,8 @@ function toSuite(row: RuleTestSuitesTable): RuleTestSuiteRecord {
   return { id: row.id, ruleId: row.rule_id, name: row.name, description: row.description, createdAt: row.created_at, updatedAt: row.updated_at };
 }
 
-interface Definition {
-  input: Json;
-  expected: Json[];
-  ignore: string[];
-  strategy: string | null;
-  includedConditionCols: string[] | null;
-  excludedConditionCols: string[] | null;
-}
+/** What the definition column holds. */
+type Definition = Omit<RuleTestDefinition, 'name'>;
 
 function toTest(row: RuleTestsTable): RuleTestRecord {
   const d = JSON.parse(row.definition) as Definition;
@@ -136,20 +129,6 @@ function toSummary(row: Omit<RuleTestRunsTable, 'results'>): RuleTestRunSummary 
     failed: Number(row.failed),
     errors: Number(row.errors),
   };
-}
-
-function encodeCursor(createdAt: string, id: string): string {
-  return Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): [string, string] {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string') return [value[0], value[1]];
-  } catch {
-    // fall through
-  }
-  throw new InvalidCursorError();
 }
 
 /** Deletes everything of a rule's tests: suites, tests, runs and its gate override (its last version was deleted). */

@@ -5,19 +5,12 @@
 //   suite: {"name", "description"?, "tests": [test, ...]}
 import type { Problem } from '../../engine/errors.ts';
 import type { Json } from '../../engine/types.ts';
+import type { RuleTestDefinition } from '../../store/ports.ts';
 import { STRATEGIES } from '../../engine/types.ts';
 import { at, describe, isObject } from '../../rules/check.ts';
 import { ignoreProblems } from './compare.ts';
 
-export interface TestDefinition {
-  name: string;
-  input: Json;
-  expected: Json[];
-  ignore: string[];
-  strategy: string | null;
-  includedConditionCols: string[] | null;
-  excludedConditionCols: string[] | null;
-}
+export type TestDefinition = RuleTestDefinition;
 
 export interface SuiteDefinition {
   name: string;
