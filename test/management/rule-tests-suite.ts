@@ -3,7 +3,7 @@
 // gate (status changes and updates, forced publishes recorded), and tests leaving with their rule.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { plantTable } from '../http/fixtures.ts';
+import { plantTable, script } from '../http/fixtures.ts';
 import { apiFor, asNew, assertError, skipReason, startSuiteServer } from './helpers.ts';
 import type { Api, Doc, SuiteServer } from './helpers.ts';
 
@@ -104,6 +104,20 @@ export function ruleTestsApiSuite(kind: 'sqlite' | 'postgres'): void {
       assert.deepEqual(byName['one row short'].differences, [{ path: '[1]', kind: 'unexpected', received: { name: 'Begonia', price: 590 } }]);
       const stored = await ok('GET', `/api/tests/runs/${run.id}`);
       assert.deepEqual(stored, run);
+    });
+
+    test('a solve that fails (a script that throws) makes the test an error with its message; others still run', { skip }, async () => {
+      await ok('POST', '/api/rule', asNew(script('rule-thrower', 'thrower', 'if (input.fail) throw new Error("value1 is required");\nreturn { ok: true };'), ['ruleId', 'ruleAlias']));
+      await ok('POST', '/api/tests/rule/thrower/suites', {
+        name: 'Script',
+        tests: [{ name: 'throws', input: { fail: true }, expected: [] }, { name: 'answers', input: {}, expected: [{ ok: true }] }],
+      });
+      const run = await ok('POST', '/api/tests/run/thrower');
+      assert.deepEqual(run.results.map((r: Doc) => [r.testName, r.status]), [['throws', 'error'], ['answers', 'passed']]);
+      assert.match(run.results[0].error, /value1 is required/);
+      assert.equal(run.results[0].received, null);
+      assert.deepEqual([run.passed, run.failed, run.errors], [1, 0, 1]);
+      await ok('DELETE', '/api/rule/thrower');
     });
 
     test('selected tests run alone; a suite runs against the version asked for; unknown ids are 404', { skip }, async () => {
