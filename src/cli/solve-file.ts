@@ -39,15 +39,26 @@ export interface LoadedRuleFile {
  * and warns on stderr about references no loaded file provides. Shared by `verdict solve` and `verdict test`.
  */
 export async function loadRuleFile(rulePath: string, options: { rules: string[]; rule?: string; timezone?: string }): Promise<LoadedRuleFile> {
+  const opened = await openRuleFile(rulePath, options);
+  const entry = selectRule(opened.container, rulePath, options.rule);
+  return { ...opened, entry, compiled: compileEntry(opened.resolver, entry, rulePath) };
+}
+
+/** A rule file and the directories of rules it may call, loaded but not compiled. */
+export async function openRuleFile(rulePath: string, options: { rules: string[]; timezone?: string }): Promise<Omit<LoadedRuleFile, 'entry' | 'compiled'>> {
   const timeZone = options.timezone ?? envTimeZone();
   const container = readContainerOf(await readJsonFile(rulePath), rulePath);
-  const entry = selectRule(container, rulePath, options.rule);
   const resolver = new FolderResolver({ timeZone });
   resolver.addContainer(container, rulePath);
   for (const dir of options.rules) await loadRulesDirectory(dir, resolver);
+  return { container, resolver, timeZone };
+}
+
+/** Compiles one rule of an opened file, warning on stderr about references no loaded file provides. */
+export function compileEntry(resolver: FolderResolver, entry: ContainerEntry, rulePath: string): CompiledRule {
   const compiled = compileSelected(resolver, entry, rulePath);
   for (const line of missingDependencies(compiled, resolver)) process.stderr.write(`verdict: warning: ${line}\n`);
-  return { container, entry, compiled, resolver, timeZone };
+  return compiled;
 }
 
 /** A script sandbox when a loaded rule may run scripts (dispose it after use), else undefined. */

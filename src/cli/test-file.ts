@@ -4,8 +4,9 @@
 import { basename } from 'node:path';
 import { LimitError, RuleError, TimeoutError, ValidationError, solve } from '../engine/index.ts';
 import type { Problem } from '../engine/errors.ts';
-import type { Json, SolveOptions } from '../engine/types.ts';
+import type { CompiledRule, Json, ScriptSandbox, SolveOptions } from '../engine/types.ts';
 import { joinPaths } from '../rules/containers.ts';
+import type { ContainerEntry } from '../rules/containers.ts';
 import { readSuites, readTestsFile } from '../service/rule-tests/definitions.ts';
 import type { SuiteDefinition } from '../service/rule-tests/definitions.ts';
 import { TEST_SUITES_FIELD } from '../service/rule-tests/portable.ts';
@@ -14,7 +15,8 @@ import type { RunnableTest, TestSolver } from '../service/rule-tests/runner.ts';
 import { effectiveStrategy } from '../service/solve.ts';
 import { InputError, UsageError } from './errors.ts';
 import { readJsonFile } from './folder-resolver.ts';
-import { envTimeout, loadRuleFile, sandboxFor } from './solve-file.ts';
+import type { FolderResolver } from './folder-resolver.ts';
+import { compileEntry, envTimeout, openRuleFile, sandboxFor, selectRule } from './solve-file.ts';
 import type { ReportedRun } from './test-reporters.ts';
 
 export interface OfflineTestOptions {
@@ -43,15 +45,41 @@ async function suitesOf(testsPath: string | undefined, rulePath: string, carried
   return suites;
 }
 
-export async function runOfflineTests(rulePath: string, testsPath: string | undefined, options: OfflineTestOptions): Promise<ReportedRun> {
-  const { entry, compiled, resolver, timeZone } = await loadRuleFile(rulePath, options);
-  const suites = await suitesOf(testsPath, rulePath, entry.document[TEST_SUITES_FIELD], entry.path);
+/**
+ * Runs the tests offline. With TESTS.json: the rule the file holds (or --rule). Without it: every rule of the file
+ * that carries `testSuites` (one rule, or a whole space exported by `verdict export`), unless --rule picks one.
+ */
+export async function runOfflineTests(rulePath: string, testsPath: string | undefined, options: OfflineTestOptions): Promise<ReportedRun[]> {
+  const opened = await openRuleFile(rulePath, options);
+  const carrying = opened.container.rules.filter((entry) => entry.document[TEST_SUITES_FIELD] !== undefined);
+  const entries = testsPath === undefined && options.rule === undefined && carrying.length > 0
+    ? carrying
+    : [selectRule(opened.container, rulePath, options.rule)];
+  const sandbox = await sandboxFor(opened.resolver);
+  try {
+    const runs: ReportedRun[] = [];
+    for (const entry of entries) {
+      const suites = await suitesOf(testsPath, rulePath, entry.document[TEST_SUITES_FIELD], entry.path);
+      runs.push(await runEntry(entry, compileEntry(opened.resolver, entry, rulePath), suites, { ...opened, sandbox, timeoutMs: options.timeout ?? envTimeout() }, rulePath));
+    }
+    return runs;
+  } finally {
+    sandbox?.dispose();
+  }
+}
+
+interface Environment {
+  resolver: FolderResolver;
+  timeZone: string;
+  sandbox: ScriptSandbox | undefined;
+  timeoutMs: number;
+}
+
+async function runEntry(entry: ContainerEntry, compiled: CompiledRule, suites: SuiteDefinition[], env: Environment, rulePath: string): Promise<ReportedRun> {
   const tests: RunnableTest[] = suites.flatMap((suite, s) =>
     suite.tests.map((test, t) => ({ ...test, id: `${s}.${t}`, suiteId: String(s), suiteName: suite.name })),
   );
-  const sandbox = await sandboxFor(resolver);
-  const timeoutMs = options.timeout ?? envTimeout();
-  const base: SolveOptions = { timeZone, resolver, timeoutMs, ...(sandbox && { sandbox }) };
+  const base: SolveOptions = { timeZone: env.timeZone, resolver: env.resolver, timeoutMs: env.timeoutMs, ...(env.sandbox && { sandbox: env.sandbox }) };
   const solver: TestSolver = async (test) => {
     try {
       const outcome = await solve(compiled, test.input, {
@@ -59,7 +87,7 @@ export async function runOfflineTests(rulePath: string, testsPath: string | unde
         strategy: effectiveStrategy(compiled.type, test.strategy ?? undefined),
         ...(test.includedConditionCols !== null && { includedConditionCols: test.includedConditionCols }),
         ...(test.excludedConditionCols !== null && { excludedConditionCols: test.excludedConditionCols }),
-        deadline: Date.now() + timeoutMs,
+        deadline: Date.now() + env.timeoutMs,
       });
       return outcome.result as Json[];
     } catch (err) {
@@ -67,12 +95,8 @@ export async function runOfflineTests(rulePath: string, testsPath: string | unde
       throw err;
     }
   };
-  try {
-    const results = await runTests(tests, solver);
-    const doc = entry.document;
-    const name = typeof doc.ruleAlias === 'string' && doc.ruleAlias !== '' ? doc.ruleAlias : typeof doc.name === 'string' ? doc.name : basename(rulePath);
-    return { label: typeof doc.version === 'number' ? `${name} v${doc.version}` : name, results };
-  } finally {
-    sandbox?.dispose();
-  }
+  const results = await runTests(tests, solver);
+  const doc = entry.document;
+  const name = typeof doc.ruleAlias === 'string' && doc.ruleAlias !== '' ? doc.ruleAlias : typeof doc.name === 'string' ? doc.name : basename(rulePath);
+  return { label: typeof doc.version === 'number' ? `${name} v${doc.version}` : name, results };
 }

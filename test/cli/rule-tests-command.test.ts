@@ -6,7 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { DOMParser } from '@xmldom/xmldom';
-import { plantTable } from '../http/fixtures.ts';
+import { messageTable, plantTable } from '../http/fixtures.ts';
 import { runCli as runStoreCli } from '../http/process.ts';
 import { sqliteBackend } from '../store/backends.ts';
 import type { Backend } from '../store/backends.ts';
@@ -114,6 +114,19 @@ describe('verdict test offline', { concurrency: 4 }, () => {
     const lines = run.stdout.trim().split('\n');
     assert.deepEqual(lines.slice(0, 4), ['TAP version 13', '1..2', 'ok 1 - plant-items v1 > tests > plants', 'not ok 2 - plant-items v1 > tests > wrong price']);
     assert.deepEqual(lines.slice(4, 9), ['  ---', '  status: failed', '  differences:', '    - "[0].price: expected 1, received 460"', '  ...']);
+  });
+
+  test('without TESTS.json, every rule of an export that carries testSuites is tested', async () => {
+    const greet = { ...messageTable('greet-id', 'greet', 1, 'hello'), testSuites: [{ name: 'Greeting', tests: [{ name: 'says hello', input: {}, expected: [{ message: 'hello' }] }] }] };
+    const plants = plantTable({ testSuites: [{ name: 'Catalogue', tests: [passing] }] });
+    const folder = { export: { exportType: 'FOLDER', version: 1, data: { structure: { id: 'root', name: 'Home', type: 'ROOT', children: [] }, rules: [greet, plants, messageTable('no-tests', 'no-tests', 1, 'x')] } } };
+    const dir = tempDir({ 'space.json': folder });
+    const run = await runCli(['test', join(dir, 'space.json')]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^greet v1\n {2}Greeting\n {4}✔ says hello .*\nplant-items v1\n {2}Catalogue\n {4}✔ plants .*\n2 passed, 0 failed\n$/);
+    const one = await runCli(['test', join(dir, 'space.json'), '--rule', 'plant-items']);
+    assert.match(one.stdout, /^plant-items v1\n/);
+    assert.equal(one.code, 0);
   });
 
   test('--rules DIR provides the rules the tested rule calls, as for verdict solve', async () => {

@@ -59,7 +59,7 @@ async function execute(rulePath: string | undefined, testsPath: string | undefin
     runs = await storedRuns({ ...options, space: options.space });
   } else {
     const { runOfflineTests } = await import('../test-file.ts');
-    runs = [await runOfflineTests(rulePath!, testsPath, { rules: options.rules, rule: options.rule, timeout: options.timeout })];
+    runs = await runOfflineTests(rulePath!, testsPath, { rules: options.rules, rule: options.rule, timeout: options.timeout });
   }
   const text = report(options.reporter, runs);
   const counts = totals(runs);
