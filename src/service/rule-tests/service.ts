@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Problem } from '../../engine/errors.ts';
 import type { CompiledRule, Json } from '../../engine/types.ts';
 import type {
-  RuleHead, RuleTestRecord, RuleTestRunFilter, RuleTestRunPage, RuleTestRunRecord, RuleTestSuiteRecord, RuleTestTrigger, Store,
+  RuleHead, RuleTestRecord, RuleTestResult, RuleTestRunFilter, RuleTestRunPage, RuleTestRunRecord, RuleTestSuiteRecord, RuleTestTrigger, Store,
 } from '../../store/ports.ts';
 import { InvalidCursorError } from '../../store/ports.ts';
 import type { Clock } from '../clock.ts';
@@ -304,6 +304,21 @@ export class RuleTestService implements PublishGate {
     const run: RuleTestRunRecord = { id, ruleId: head.ruleId, version: head.version, createdAt, trigger, forced, ...countResults(results), results };
     await this.#tests.insertRun(space, run);
     return run;
+  }
+
+  /**
+   * Solves one test against a rule version without storing anything: the received output (and, when the body gives
+   * `expected`, the differences). What an editor needs to try an input on a pending version and save it as a test.
+   */
+  async tryTest(space: string, idOrAlias: string, version: number | undefined, body: unknown): Promise<RuleTestResult> {
+    const problems: Problem[] = [];
+    const given = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+    const definition = readTest({ name: 'try', expected: [], ...given }, '', problems);
+    if (!definition) throw invalid('The test is invalid', problems);
+    const head = findVersion(await this.#rule(space, idOrAlias), version);
+    const candidate = await this.#load(head, undefined);
+    const [result] = await runTests([{ ...definition, id: '', suiteId: '', suiteName: '' }], this.#solver(space, candidate, randomUUID()));
+    return result!;
   }
 
   /** Runs a rule version's tests (default: its latest version), or the suites and tests selected. */

@@ -228,6 +228,26 @@ export async function ruleTestsPlugin(app: FastifyInstance, options: ManagementP
     });
   }
 
+  for (const withVersion of [false, true]) {
+    app.post(withVersion ? '/api/tests/try/:idOrAlias/:version' : '/api/tests/try/:idOrAlias', {
+      onRequest,
+      schema: {
+        ...common,
+        summary: `Try an input on ${withVersion ? 'the given version' : 'the latest version'} of a rule, without storing anything`,
+        description:
+          'Solves as a test run would (any status) and answers the result: `received` is the output, to save as a test\'s `expected`; with `expected` in the body, `status` and `differences` compare them. Nothing is stored.',
+        operationId: withVersion ? 'tryRuleVersionTest' : 'tryRuleTest',
+        params: withVersion ? { ...ruleParams, required: ['idOrAlias', 'version'], properties: { ...ruleParams.properties, version: versionParam } } : ruleParams,
+        body: { ...testBodySchema, description: 'A test without name or expected, or a whole one: {"input", "expected"?, "ignore"?, "strategy"?, ...}' },
+        response: { 200: resultSchema, ...errors(STANDARD_ERRORS) },
+      },
+      handler: async (request: FastifyRequest) => {
+        const p = request.params as { idOrAlias: string; version?: string };
+        return tests.tryTest(spaceOf(request), p.idOrAlias, versionOf(p), request.body);
+      },
+    });
+  }
+
   const versionQuery = {
     type: 'object',
     properties: { version: { ...versionParam, description: 'The rule version to test; default: the latest, whatever its status' } },
