@@ -9,6 +9,8 @@ import type { LocalChangeFeed } from './change-feed.ts';
 import { ruleRow, toHead, toStoredRule, upsertRuleRow } from './rule-rows.ts';
 import { ROOT_FOLDER_ID } from './ports.ts';
 import type { FolderRecord, ManagementStore, ManagementTransaction, RulePlacement } from './ports.ts';
+import { deleteRuleTests, readRuleTests, writeRuleTests } from './rule-test-store.ts';
+import type { RuleTestDb } from './rule-test-store.ts';
 import type { Database } from './schema.ts';
 
 interface FoldersTable {
@@ -123,6 +125,8 @@ export class KyselyManagementStore implements ManagementStore {
         const result = await rules.executeTakeFirst();
         const deleted = Number(result.numDeletedRows);
         if (deleted > 0) changed.add(ruleId);
+        // Tests belong to the rule, not to a version: they go with its last version.
+        if ((await highestStoredVersion(trx, space, ruleId)) === 0) await deleteRuleTests(trx as unknown as RuleTestDb, space, ruleId);
         return deleted;
       },
       highestVersion: async (ruleId) => {
@@ -178,6 +182,9 @@ export class KyselyManagementStore implements ManagementStore {
           }
         }
       },
+      // Trx is the shared Database plus the management tables; the rule test tables are rule-test-store's own.
+      ruleTests: (ruleId) => readRuleTests(trx as unknown as RuleTestDb, space, ruleId),
+      putRuleTests: (ruleId, suites) => writeRuleTests(trx as unknown as RuleTestDb, space, ruleId, suites),
     };
   }
 
