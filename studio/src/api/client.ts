@@ -128,6 +128,11 @@ export class ApiClient {
     return { body: parsed, headers: response.headers };
   }
 
+  /** A JSON call for the feature modules that own their routes (studio/src/tests): the same key and error shape. */
+  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    return (await this.request(method, path, { body })).body as T;
+  }
+
   /** Every version of every rule of the key's space (also the sign-in check: a wrong key answers 401). */
   async listItems(): Promise<RuleItem[]> {
     return (await this.request('GET', '/api/space/items')).body as RuleItem[];

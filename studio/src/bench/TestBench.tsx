@@ -11,6 +11,7 @@ import { benchInputs } from '../drafts/storage.ts';
 import type { BenchInputs } from '../drafts/storage.ts';
 import { JsonEditor } from '../designer/JsonEditor.tsx';
 import { benchFields, conditionPath, fieldText, getPath, setPath } from './model.ts';
+import type { TestDefinition } from '../tests/api.ts';
 
 const STRATEGIES = ['STANDARD', 'FIRST_MATCH', 'ARRAY', 'EVALUATE_ALL'];
 
@@ -18,9 +19,9 @@ function defaultInputs(): BenchInputs {
   return { mode: 'json', json: '{\n  \n}', strategy: 'STANDARD', included: [], excluded: [] };
 }
 
-type Outcome = { kind: 'result'; result: unknown; ms: number } | { kind: 'error'; message: string; problems: Problem[] };
+type Outcome = { kind: 'result'; result: unknown; ms: number; input: unknown } | { kind: 'error'; message: string; problems: Problem[] };
 
-export function TestBench(props: { rule: RuleDocument; onTrace(trace: unknown): void }) {
+export function TestBench(props: { rule: RuleDocument; onTrace(trace: unknown): void; onSaveAsTest?(test: TestDefinition): void }) {
   const { api } = useStudio();
   const ruleId: string = props.rule.ruleId;
   const [inputs, setInputs] = useState<BenchInputs>(() => ({ ...defaultInputs(), ...(benchInputs.get(ruleId) ?? {}) }));
@@ -60,7 +61,7 @@ export function TestBench(props: { rule: RuleDocument; onTrace(trace: unknown): 
         rule: props.rule, data: parsed.data, strategy: inputs.strategy,
         ...(Object.keys(options).length ? { options } : {}),
       });
-      setOutcome({ kind: 'result', result: response.result, ms: Math.round(performance.now() - started) });
+      setOutcome({ kind: 'result', result: response.result, ms: Math.round(performance.now() - started), input: parsed.data });
       props.onTrace(response.trace);
     } catch (err) {
       props.onTrace(undefined);
@@ -141,6 +142,14 @@ export function TestBench(props: { rule: RuleDocument; onTrace(trace: unknown): 
                 <label><input type="radio" name="result-view" checked={view === 'json'} onChange={() => setView('json')} /> JSON</label>
               </div>
             </div>
+            {props.onSaveAsTest && outcome.input !== null && typeof outcome.input === 'object' && !Array.isArray(outcome.input) && Array.isArray(outcome.result) && (
+              <button type="button" className="btn btn-small" onClick={() => props.onSaveAsTest!({
+                name: '', input: outcome.input as Record<string, unknown>, expected: outcome.result as unknown[],
+                strategy: inputs.strategy === 'STANDARD' ? null : inputs.strategy,
+                includedConditionCols: inputs.included.length ? inputs.included : null,
+                excludedConditionCols: inputs.excluded.length ? inputs.excluded : null,
+              })}>Save as test</button>
+            )}
             {view === 'json' ? <pre className="json-view" aria-label="Result JSON">{JSON.stringify(outcome.result, null, 2)}</pre> : <ResultTable result={outcome.result} />}
           </>
         )}

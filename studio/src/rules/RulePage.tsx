@@ -15,8 +15,15 @@ import type { Draft } from '../drafts/storage.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { ErrorState, Loading, downloadJson, formatTime } from '../ui/states.tsx';
 import { TableDesigner } from '../designer/index.ts';
+import { TestsPanel } from '../tests/TestsPanel.tsx';
+import type { TestDefinition } from '../tests/api.ts';
+import { AnalysisPanel } from '../analysis/AnalysisPanel.tsx';
 
 const AUTOSAVE_MS = 250;
+
+const PANELS = ['bench', 'tests', 'analysis', 'versions'] as const;
+type Panel = (typeof PANELS)[number];
+const PANEL_NAMES: Record<Panel, string> = { bench: 'Test bench', tests: 'Tests', analysis: 'Analysis', versions: 'Versions' };
 
 function sameDocument(a: RuleDocument, b: RuleDocument): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -41,7 +48,9 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
   const [conflict, setConflict] = useState<VersionedRule | null>(null);
   const [conflictCompare, setConflictCompare] = useState(false);
   const [trace, setTrace] = useState<unknown>(undefined);
-  const [panel, setPanel] = useState<'bench' | 'versions' | null>('bench');
+  const [panel, setPanel] = useState<Panel | null>('bench');
+  /** A test made from the bench's input and result ("Save as test"), for the Tests tab to open. */
+  const [testSeed, setTestSeed] = useState<TestDefinition | null>(null);
   const [versions, setVersions] = useState<RuleItem[]>([]);
   const pending = useRef<{ rule: RuleDocument; timer: number } | null>(null);
   // The server version the draft builds on: the loaded one, or the one a restored draft was started from, so a
@@ -244,24 +253,31 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
         </section>
         <aside className="side-panel" aria-label="Rule tools">
           <div className="tabs" role="tablist" aria-label="Rule tools" onKeyDown={(e) => {
-            // ARIA tabs pattern: arrow keys move between the two tabs (and select), Tab leaves the list.
+            // ARIA tabs pattern: arrow keys move between the tabs (and select), Tab leaves the list.
             if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
             e.preventDefault();
-            const next = panel === 'versions' ? 'bench' : 'versions';
+            const at = PANELS.indexOf(panel ?? 'bench');
+            const next = PANELS[(at + (e.key === 'ArrowRight' ? 1 : PANELS.length - 1)) % PANELS.length]!;
             setPanel(next);
             document.getElementById(`tab-${next}`)?.focus();
           }}>
-            {(['bench', 'versions'] as const).map((id) => (
+            {PANELS.map((id) => (
               <button key={id} type="button" role="tab" id={`tab-${id}`} aria-controls={`panel-${id}`} aria-selected={panel === id}
                 tabIndex={panel === id || (panel === null && id === 'bench') ? 0 : -1}
                 title={panel === id ? 'Click again to hide the panel' : undefined}
                 onClick={() => setPanel(panel === id ? null : id)}>
-                {id === 'bench' ? 'Test bench' : 'Versions'}
+                {PANEL_NAMES[id]}
               </button>
             ))}
           </div>
           <div id="panel-bench" role="tabpanel" aria-labelledby="tab-bench" hidden={panel !== 'bench'} className="tab-panel">
-            <TestBench rule={draft} onTrace={setTrace} />
+            <TestBench rule={draft} onTrace={setTrace} onSaveAsTest={(seed) => { setTestSeed(seed); setPanel('tests'); }} />
+          </div>
+          <div id="panel-tests" role="tabpanel" aria-labelledby="tab-tests" hidden={panel !== 'tests'} className="tab-panel">
+            {panel === 'tests' && <TestsPanel rule={rule} dirty={dirty} seed={testSeed} onSeedUsed={() => setTestSeed(null)} />}
+          </div>
+          <div id="panel-analysis" role="tabpanel" aria-labelledby="tab-analysis" hidden={panel !== 'analysis'} className="tab-panel">
+            {panel === 'analysis' && <AnalysisPanel rule={draft} />}
           </div>
           <div id="panel-versions" role="tabpanel" aria-labelledby="tab-versions" hidden={panel !== 'versions'} className="tab-panel">
             {panel === 'versions' && (
