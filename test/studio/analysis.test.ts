@@ -55,7 +55,7 @@ describe('Studio Analysis tab in Chromium', { skip }, () => {
       await cell(page, 3, 0).click();
       assert.notEqual(await cell(page, 2, 0).getAttribute('aria-selected'), 'true');
       await findings.first().getByRole('button', { name: 'Select row 2' }).click();
-      await page.waitForFunction(() => document.querySelector('[role="grid"][aria-label="Decision table"] [role="row"][aria-rowindex="3"] [role="gridcell"]')?.getAttribute('aria-selected') === 'true');
+      await page.getByRole('grid', { name: 'Decision table' }).getByRole('row').nth(2).getByRole('gridcell', { selected: true }).first().waitFor();
       assert.equal(await cell(page, 1, 0).getAttribute('aria-selected'), 'false');
       await screenshot(page, 'analysis');
 
