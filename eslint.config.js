@@ -1,9 +1,10 @@
 // Lint is part of `npm test`: typed rules catch floating promises, which in a server lose errors silently.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layeringConfig } from './eslint.layers.js';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', '.kafka/**', 'data/**', 'tools/**', 'studio/dist/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', '.kafka/**', 'data/**', 'tools/**', 'studio/dist/**', 'test/lint-fixtures/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -23,4 +24,5 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
+  ...layeringConfig(),
 );

@@ -1,5 +1,6 @@
 // Every case, in the order the harness runs them.
 import type { BenchCase } from '../lib/case.ts';
+import { engineAnalysis } from './engine-analysis.ts';
 import { engineBulk } from './engine-bulk.ts';
 import { engineExpression } from './engine-expression.ts';
 import { engineFlow } from './engine-flow.ts';
@@ -11,7 +12,7 @@ import { httpCase } from './http.ts';
 import { kafkaCase } from './kafka.ts';
 
 export const CASES: readonly BenchCase[] = [
-  engineSmall, engineTable500, engineZen8k, engineRows40k, engineExpression, engineFlow, engineBulk, httpCase, kafkaCase,
+  engineSmall, engineTable500, engineZen8k, engineRows40k, engineExpression, engineFlow, engineBulk, engineAnalysis, httpCase, kafkaCase,
 ];
 
 export function findCase(id: string): BenchCase {

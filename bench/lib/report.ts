@@ -64,6 +64,8 @@ function targets(report: Pick<Report, 'engine' | 'http' | 'kafka'>): Target[] {
     t('c-flat', '(c) indexed column: solve rate on 7,990 rows at least 0.8x the rate on 101 rows', 'engine.zen8k.scaling.largestOverSmallest', 'x', (v) => v >= 0.8),
     t('d-compile', '(d) 40,000 rows: compile under 1 s', 'engine.rows40k.compileMs', 'ms', (v) => v < 1000),
     t('d-memory', '(d) 40,000 rows: under 100 MB retained', 'engine.rows40k.retainedMB', 'MB', (v) => v < 100),
+    t('h-analysis500', '(h) analysis of a 500-row table under 50 ms', 'engine.analysis.rows500Ms', 'ms', (v) => v < 50),
+    t('h-analysis10k', '(h) analysis of a 10,000-row x 10-column table under 2 s', 'engine.analysis.rows10000Ms', 'ms', (v) => v < 2000),
     t('http-ratio', 'HTTP solve: at least 80% of bare Fastify req/s', 'http.ratio', 'x', (v) => v >= 0.8),
     t('http-bulk', 'HTTP: a 10,000-input bulk under 100 ms', 'http.bulk10kMs', 'ms', (v) => v < 100),
     t('kafka-rate', 'Kafka: at least 10,000 solves/s on one instance', 'kafka.verdict', 'solves/s', (v) => v >= 10_000),
@@ -97,6 +99,7 @@ const KEY_OF: Record<string, string> = {
   'engine-expression': 'engine.expression',
   'engine-flow': 'engine.flow',
   'engine-bulk': 'engine.bulk',
+  'engine-analysis': 'engine.analysis',
   http: 'http',
   kafka: 'kafka',
 };

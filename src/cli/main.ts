@@ -36,6 +36,7 @@ const COMMANDS: ReadonlyArray<() => Promise<CommandModule>> = [
   () => import('./commands/export.ts'),
   () => import('./commands/audit.ts'),
   () => import('./commands/kafka.ts'),
+  () => import('./commands/lint.ts'),
 ];
 
 /** Commander puts its "did you mean" hint on a second line; a usage error is one line. */
@@ -66,7 +67,8 @@ async function main(argv: string[]): Promise<number> {
   for (const load of COMMANDS) (await load()).register(program);
   try {
     await program.parseAsync(argv);
-    return 0;
+    // A command may report its result as an exit code (`verdict lint` exits 1 when it finds a defect).
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
     const failure = describeFailure(error);
     if (failure.line !== undefined) process.stderr.write(`${failure.line}\n`);

@@ -1,5 +1,6 @@
 // Solving a rule file for `verdict solve`: read the container, pick the rule, load the rules it may call,
 // read the input, solve each input and return what the command prints.
+import { collectDependencies } from '../engine/dependencies.ts';
 import { ValidationError, solve } from '../engine/index.ts';
 import type { CompiledRule, Json, ScriptSandbox, SolveOptions } from '../engine/types.ts';
 import type { JsonObject } from '../rules/check.ts';
@@ -7,7 +8,7 @@ import { joinPaths, ruleIdOf } from '../rules/containers.ts';
 import type { ContainerEntry, RuleContainer } from '../rules/containers.ts';
 import { InputError, UsageError } from './errors.ts';
 import { FolderResolver, loadRulesDirectory, readContainerOf, readJsonFile } from './folder-resolver.ts';
-import { DEFAULT_TIMEOUT_MS, parseTimeZone, positiveInteger } from './commands/solve.ts';
+import { DEFAULT_TIMEOUT_MS, parseTimeZone, positiveInteger } from './solve-options.ts';
 
 /** Rule types a solve can run (integration flows run only as background jobs). */
 const SOLVABLE_TYPES = new Set(['decision-table', 'decision-tree', 'complex-rule', 'lookup-table', 'composition', 'workflow']);
@@ -74,31 +75,22 @@ function compileSelected(resolver: FolderResolver, entry: ContainerEntry, file: 
 }
 
 /**
- * Rules referenced by literal id or alias (directly or through other loaded rules) that no loaded file provides.
- * The engine treats them as missing (SOLVE and LOOKUP_* give null), which is easy to mistake for a wrong rule.
+ * Rules referenced by literal id or alias (directly or through other loaded rules) that no loaded file provides,
+ * found by the engine's dependency walk (the one the service uses). The engine treats them as missing (SOLVE and
+ * LOOKUP_* give null), which is easy to mistake for a wrong rule. When the walk itself fails (a rule cycle, an
+ * ambiguous alias, a rule that does not compile) there is nothing to warn about: the solve reports it.
  */
 export function missingDependencies(root: CompiledRule, resolver: FolderResolver): string[] {
-  const missing: string[] = [];
-  const seen = new Set<CompiledRule>([root]);
-  const queue: CompiledRule[] = [root];
-  for (let rule = queue.shift(); rule; rule = queue.shift()) {
-    for (const ref of rule.dependencies) {
-      let target: CompiledRule | undefined;
-      try {
-        target = resolver.resolve(ref.idOrAlias, ref.version);
-      } catch {
-        continue; // ambiguous or broken: reported when a solve reaches it
-      }
-      if (!target) {
-        const version = ref.version === undefined ? 'a published version of ' : `version ${ref.version} of `;
-        missing.push(`rule "${rule.ruleAlias ?? rule.ruleId ?? rule.name}" refers to ${version}"${ref.idOrAlias}", which no loaded file provides (add --rules DIR)`);
-      } else if (!seen.has(target)) {
-        seen.add(target);
-        queue.push(target);
-      }
-    }
+  let walk;
+  try {
+    walk = collectDependencies(root, resolver);
+  } catch {
+    return [];
   }
-  return missing;
+  return walk.missing.map(({ from, idOrAlias, version }) => {
+    const which = version === undefined ? 'a published version of ' : `version ${version} of `;
+    return `rule "${from.ruleAlias ?? from.ruleId ?? from.name}" refers to ${which}"${idOrAlias}", which no loaded file provides (add --rules DIR)`;
+  });
 }
 
 async function solveOne(compiled: CompiledRule, input: unknown, options: SolveOptions, debug: boolean, index: number | undefined): Promise<unknown> {
@@ -201,7 +193,8 @@ async function createSandbox(): Promise<ScriptSandbox> {
   return createScriptSandbox({ maxIsolates: 1 });
 }
 
-function envTimeZone(): string {
+/** TIMEZONE from the environment: UTC when unset or empty; an unknown zone is a usage error. */
+export function envTimeZone(): string {
   const zone = process.env.TIMEZONE;
   if (zone === undefined || zone === '') return 'UTC';
   try {

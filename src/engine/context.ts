@@ -22,6 +22,22 @@ export function normaliseStrategy(value: unknown): Strategy {
   return (STRATEGIES as readonly string[]).includes(upper) ? (upper as Strategy) : 'STANDARD';
 }
 
+/**
+ * The one table of which strategies each rule type applies (rule-format §3.1): a table knows all four, trees,
+ * scripts and rule flows STANDARD and ARRAY, every other type only STANDARD.
+ */
+const SUPPORTED_STRATEGIES: Readonly<Record<string, readonly Strategy[]>> = {
+  'decision-table': STRATEGIES,
+  'decision-tree': ['STANDARD', 'ARRAY'],
+  'complex-rule': ['STANDARD', 'ARRAY'],
+  composition: ['STANDARD', 'ARRAY'],
+};
+
+/** The strategy a rule of `ruleType` is solved with when `strategy` is asked for: unsupported ones fall back to STANDARD. */
+export function supportedStrategy(ruleType: string, strategy: Strategy): Strategy {
+  return (SUPPORTED_STRATEGIES[ruleType] ?? ['STANDARD']).includes(strategy) ? strategy : 'STANDARD';
+}
+
 export function normaliseLookupMethod(value: unknown): LookupMethod {
   if (value === undefined) return 'LOOKUP_VALUE';
   if (LOOKUP_METHOD_NAMES.has(value)) return value as LookupMethod;
@@ -118,3 +134,4 @@ export function childContext(
     depth: parent.depth + 1,
   };
 }
+

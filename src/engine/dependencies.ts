@@ -4,11 +4,16 @@
 import { RuleError } from './errors.ts';
 import type { CompiledRule, RuleRef, RuleResolver } from './types.ts';
 
+/** A reference the resolver could not find, with the rule that makes it (the first one the walk met). */
+export interface MissingReference extends RuleRef {
+  from: CompiledRule;
+}
+
 export interface DependencyWalk {
   /** Every rule reachable from the root (the root excluded), each once, callees before their callers. */
   rules: CompiledRule[];
-  /** References the resolver could not find (shown to the author; a solve that needs them fails then). */
-  missing: RuleRef[];
+  /** References the resolver could not find (shown to the author; a solve that needs them fails then), each once. */
+  missing: MissingReference[];
 }
 
 function identity(rule: CompiledRule): string {
@@ -25,7 +30,7 @@ function label(rule: CompiledRule): string {
  */
 export function collectDependencies(root: CompiledRule, resolver: RuleResolver): DependencyWalk {
   const rules: CompiledRule[] = [];
-  const missing: RuleRef[] = [];
+  const missing: MissingReference[] = [];
   const missingKeys = new Set<string>();
   const finished = new Set<string>();
   const stack: CompiledRule[] = [];
@@ -41,7 +46,7 @@ export function collectDependencies(root: CompiledRule, resolver: RuleResolver):
         const missingKey = `${ref.idOrAlias}@${ref.version ?? 'latest'}`;
         if (!missingKeys.has(missingKey)) {
           missingKeys.add(missingKey);
-          missing.push(ref);
+          missing.push({ ...ref, from: rule });
         }
         continue;
       }

@@ -1,21 +1,8 @@
-// Errors the engine raises. Adapters map them to statuses: ValidationError, RuleError and LimitError -> 400,
-// TimeoutError -> 400 with the limit, anything else -> 500 (a fault of ours, never shown to the client).
-
-export interface Problem {
-  /** JSON path into the rule document, e.g. `decisionTable.rows[3].cells[1].scalarCondition.operator`. */
-  path: string;
-  message: string;
-}
-
-/** The rule document is malformed. Lists every problem at once. */
-export class ValidationError extends Error {
-  readonly problems: Problem[];
-  constructor(problems: Problem[]) {
-    super(problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; '));
-    this.name = 'ValidationError';
-    this.problems = problems;
-  }
-}
+// Errors the engine raises. The service's error catalog (src/service/errors.ts, `classify`) says what each means
+// to a client: ValidationError and RuleError are invalid input, LimitError and TimeoutError a limit, anything else
+// a fault of ours (never shown to the client). A malformed document is the document format's error (src/rules).
+export type { Problem } from '../rules/problems.ts';
+export { ValidationError } from '../rules/problems.ts';
 
 /** A rule-level failure at solve time (a script that throws, an ambiguous alias, an unsolvable flow). */
 export class RuleError extends Error {

@@ -13,7 +13,7 @@ import { compileWorkflow } from './flow/workflow.ts';
 
 export * from './types.ts';
 export * from './errors.ts';
-export { createContext, childContext, normaliseStrategy, normaliseLookupMethod } from './context.ts';
+export { createContext, childContext, normaliseStrategy, normaliseLookupMethod, supportedStrategy } from './context.ts';
 
 const COMPILERS: Record<string, RuleCompiler> = {
   'decision-table': compileDecisionTable,

@@ -11,16 +11,10 @@ export type Strategy = (typeof STRATEGIES)[number];
 export const LOOKUP_METHODS = ['LOOKUP_VALUE', 'LOOKUP_EXISTS'] as const;
 export type LookupMethod = (typeof LOOKUP_METHODS)[number];
 
-export const RULE_TYPES = [
-  'decision-table',
-  'decision-tree',
-  'complex-rule',
-  'lookup-table',
-  'composition',
-  'workflow',
-  'integration-flow',
-] as const;
-export type RuleType = (typeof RULE_TYPES)[number];
+// The rule types are part of the document format (src/rules); the engine compiles them.
+import type { RuleType } from '../rules/rule-types.ts';
+export { RULE_TYPES } from '../rules/rule-types.ts';
+export type { RuleType };
 
 /** A reference from one rule to another (SOLVE, LOOKUP_*, DR.solve, flow nodes). `version` undefined = latest published. */
 export interface RuleRef {

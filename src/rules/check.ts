@@ -1,7 +1,7 @@
 // Small building blocks for the rule-document validator: JSON paths, a bounded problem list, and field
 // checks composed from tables. Every check reports into a Problems list and never throws, so one pass
 // over a document yields every problem at once.
-import type { Problem } from '../engine/errors.ts';
+import type { Problem } from './problems.ts';
 
 /** Validation stops collecting after this many problems: past that a listing helps nobody and costs bandwidth. */
 export const MAX_PROBLEMS = 200;

@@ -1,8 +1,8 @@
 // DecisionRules export containers (spec/rule-format.md §9): a single rule, an array of rules (the rule-flow
 // export: the flow first, then the rules it uses), and the folder export {export: {data: {structure, rules}}}.
 // Reading a container checks only its shape; validateContainer() checks the rules inside it.
-import type { Problem } from '../engine/errors.ts';
-import { ValidationError } from '../engine/errors.ts';
+import type { Problem } from './problems.ts';
+import { ValidationError } from './problems.ts';
 import { VERSION_RANGE, isVersion } from './bounds.ts';
 import { at, describe, isObject } from './check.ts';
 import type { JsonObject } from './check.ts';

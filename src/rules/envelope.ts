@@ -1,6 +1,6 @@
 // The fields every rule document shares (spec/rule-format.md §1.1, §1.4, §1.5), checked from one table.
 // Unknown fields are ignored (tolerant reader, §1.6); `null` counts as absent for optional fields.
-import { RULE_TYPES } from '../engine/types.ts';
+import { RULE_TYPES } from './rule-types.ts';
 import {
   FirstSeen,
   arrayOf,

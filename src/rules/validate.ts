@@ -1,8 +1,8 @@
 // Validates a rule document and reports every problem at once, each with its JSON path and reason
 // (`decisionTable.rows[3].cells[1].scalarCondition.operator: unknown operator "betwen"`).
 // The envelope is common to all types; each type's body has its own module, chosen from BODY_CHECKS.
-import type { Problem } from '../engine/errors.ts';
-import type { RuleType } from '../engine/types.ts';
+import type { Problem } from './problems.ts';
+import type { RuleType } from './rule-types.ts';
 import { Problems, describe, isObject, text } from './check.ts';
 import type { JsonObject } from './check.ts';
 import { checkEnvelope } from './envelope.ts';

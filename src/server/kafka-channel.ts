@@ -5,9 +5,8 @@ import type { KafkaConfig } from '../config.ts';
 import { KafkaChannel } from '../kafka/channel.ts';
 import type { Services } from '../service/index.ts';
 import type { Store } from '../store/ports.ts';
-import type { RunningPart } from './start.ts';
 
-export async function startKafkaChannel(config: KafkaConfig, services: Services, store: Store, logger: Logger): Promise<RunningPart> {
+export async function startKafkaChannel(config: KafkaConfig, services: Services, store: Store, logger: Logger): Promise<KafkaChannel> {
   const channel = new KafkaChannel({
     config,
     deps: {
@@ -20,5 +19,5 @@ export async function startKafkaChannel(config: KafkaConfig, services: Services,
     log: logger.child({ component: 'kafka' }),
   });
   await channel.start();
-  return { name: 'kafka', stop: () => channel.stop(), ready: () => channel.ready() };
+  return channel;
 }

@@ -20,11 +20,9 @@ import { createLogger } from './logger.ts';
 import { buildServices } from './services.ts';
 
 /** A part that runs beside the HTTP listener (the Kafka channel): stopped before the services and the store. */
-export interface RunningPart {
+interface RunningPart {
   name: string;
   stop(): Promise<void>;
-  /** Readiness check for /health/ready. */
-  ready?: ReadinessCheck;
 }
 
 export interface StartServerOptions {
@@ -85,9 +83,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     if (config.kafka.enabled) {
       // Loaded only when enabled: servers without Kafka never load the Kafka client.
       const { startKafkaChannel } = await import('./kafka-channel.ts');
-      const kafka = await startKafkaChannel(config.kafka, services, store, logger);
-      running.push(kafka);
-      if (kafka.ready) readinessChecks[kafka.name] = kafka.ready;
+      const channel = await startKafkaChannel(config.kafka, services, store, logger);
+      running.push({ name: 'kafka', stop: () => channel.stop() });
+      readinessChecks.kafka = () => channel.ready();
     }
     let closing: Promise<void> | undefined;
     const readyServices = services;

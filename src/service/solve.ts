@@ -3,8 +3,9 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import { TimeoutError, UnresolvedRuleError } from '../engine/errors.ts';
-import type { EvaluationContext, HttpClient, Json, RuleType, SolveResult, Strategy } from '../engine/types.ts';
-import { createBudget, createContext, normaliseStrategy } from '../engine/context.ts';
+import type { EvaluationContext, HttpClient, Json, SolveResult, Strategy } from '../engine/types.ts';
+import type { MaybePromise } from '../engine/maybe-promise.ts';
+import { createBudget, createContext, normaliseStrategy, supportedStrategy } from '../engine/context.ts';
 import type { SpaceSandboxes } from './sandbox.ts';
 import type { Config } from '../config.ts';
 import type { AuditRecord } from '../store/ports.ts';
@@ -77,22 +78,6 @@ export interface SolveResponse {
   strategy: Strategy;
 }
 
-/** Strategies each rule type supports (rule-format §3.1); anything else falls back to STANDARD. */
-const SUPPORTED: Partial<Record<RuleType | string, readonly Strategy[]>> = {
-  'decision-table': ['STANDARD', 'FIRST_MATCH', 'ARRAY', 'EVALUATE_ALL'],
-  'decision-tree': ['STANDARD', 'ARRAY'],
-  'complex-rule': ['STANDARD', 'ARRAY'],
-  composition: ['STANDARD', 'ARRAY'],
-};
-
-export function effectiveStrategy(ruleType: string, requested: string | undefined): Strategy {
-  return supportedStrategy(ruleType, normaliseStrategy(requested));
-}
-
-function supportedStrategy(ruleType: string, strategy: Strategy): Strategy {
-  return (SUPPORTED[ruleType] ?? ['STANDARD']).includes(strategy) ? strategy : 'STANDARD';
-}
-
 /** How many times one input is re-solved after loading a rule it referenced that was not in memory. */
 const MAX_RESOLVE_RETRIES = 32;
 /** Bulk solves give the event loop a turn this often, so one large bulk cannot starve other requests. */
@@ -139,6 +124,8 @@ interface Evaluation {
   results: Json[][];
   traces: unknown[] | undefined;
   next: number;
+  /** The input before which the event loop last had a turn. */
+  yieldedAt: number;
 }
 
 export class SolveService {
@@ -156,24 +143,31 @@ export class SolveService {
   /**
    * solve(), answered synchronously when it can be: the space catalog, the rule and its static dependencies are
    * compiled in memory, the rule never waits, and the inputs fit in one slice between event-loop turns (the warm
-   * path of almost every request). Otherwise, or when a rule referenced at run time is not loaded yet, the same
-   * solve runs asynchronously from the start; evaluation is pure, so starting over changes nothing.
+   * path of almost every request). Otherwise the rule is resolved and loaded asynchronously first. Either way the
+   * inputs go through the one evaluation loop (#evaluateInputs), which waits only when something does.
    */
   solveNow(principal: Principal, request: SolveRequest): SolveResponse | Promise<SolveResponse> {
     const ready = this.#ready(principal, request);
-    if (ready === undefined) return this.#solveAsync(principal, request);
+    if (ready === undefined) return this.#loadThenSolve(principal, request);
     const state = this.#state(request);
-    let response: SolveResponse | undefined;
-    let failure: unknown;
+    let evaluation: Evaluation;
     try {
-      const evaluation = this.#evaluation(principal.space, ready.session, ready.loaded, request, state);
-      this.#evaluateSlice(evaluation, evaluation.inputs.length);
-      response = this.#response(evaluation, state);
+      evaluation = this.#evaluation(principal.space, ready.session, ready.loaded, request, state);
+      const pending = this.#evaluateInputs(evaluation, 0);
+      if (pending !== undefined) return this.#finishLater(pending, principal, request, state, evaluation);
     } catch (err) {
-      if (err instanceof UnresolvedRuleError) return this.#solveAsync(principal, request);
-      failure = err;
+      return this.#finish(principal, request, state, undefined, err);
     }
-    return this.#finish(principal, request, state, response, failure);
+    return this.#finish(principal, request, state, this.#response(evaluation, state), undefined);
+  }
+
+  // Continuations after a wait are methods of their own, not arrows in the synchronous path (engine/maybe-promise.ts).
+
+  #finishLater(pending: Promise<void>, principal: Principal, request: SolveRequest, state: SolveState, evaluation: Evaluation): Promise<SolveResponse> {
+    return pending.then(
+      () => this.#finish(principal, request, state, this.#response(evaluation, state), undefined),
+      (err: unknown) => this.#finish(principal, request, state, undefined, err),
+    );
   }
 
   /**
@@ -188,8 +182,7 @@ export class SolveService {
       const session = new SolveSession(await this.#deps.cache.catalog(space), this.#deps.cache);
       await session.use(rule);
       const evaluation = this.#evaluation(space, session, rule, { ...request, debug: true }, state);
-      if (rule.compiled.async) await this.#evaluateAsync(evaluation);
-      else await this.#evaluateSliced(evaluation);
+      await this.#evaluateInputs(evaluation, 0);
       const traces = evaluation.traces ?? [];
       return {
         body: this.#response(evaluation, state).body,
@@ -216,7 +209,8 @@ export class SolveService {
     return session.useCached(loaded) ? { session, loaded } : undefined;
   }
 
-  async #solveAsync(principal: Principal, request: SolveRequest): Promise<SolveResponse> {
+  /** The cold path: resolves and loads the rule and what it references statically, then the same input loop. */
+  async #loadThenSolve(principal: Principal, request: SolveRequest): Promise<SolveResponse> {
     const state = this.#state(request);
     let response: SolveResponse | undefined;
     let failure: unknown;
@@ -225,8 +219,7 @@ export class SolveService {
       const loaded = await this.#resolve(session, request);
       await session.use(loaded);
       const evaluation = this.#evaluation(principal.space, session, loaded, request, state);
-      if (loaded.compiled.async) await this.#evaluateAsync(evaluation);
-      else await this.#evaluateSliced(evaluation);
+      await this.#evaluateInputs(evaluation, 0);
       response = this.#response(evaluation, state);
     } catch (err) {
       failure = err;
@@ -271,73 +264,70 @@ export class SolveService {
       limits: config.solveLimits,
     });
     const inputs = bulk ? (request.data as unknown[]) : [request.data];
-    return { session, loaded, ctx, bulk, inputs, results: [], traces, next: 0 };
+    return { session, loaded, ctx, bulk, inputs, results: [], traces, next: 0, yieldedAt: 0 };
   }
 
-  /** Evaluates inputs synchronously up to (not including) `end`. Throws UnresolvedRuleError as is. */
-  #evaluateSlice(evaluation: Evaluation, end: number): void {
-    const { loaded, ctx, bulk, inputs, results, traces } = evaluation;
-    const timeoutMs = this.#deps.config.ruleTimeoutMs;
-    for (let i = evaluation.next; i < end; i++) {
-      // The deadline is real time even when tests move the service clock; each input has its own call budget.
-      ctx.deadline = Date.now() + timeoutMs;
-      ctx.budget.calls = 0;
-      let result: SolveResult;
-      try {
-        result = loaded.compiled.evaluate(inputs[i], ctx) as SolveResult;
-      } catch (err) {
-        if (err instanceof UnresolvedRuleError) throw err;
-        throw bulk ? prefixed(err, `data[${i}]`) : err;
+  /**
+   * Evaluates the inputs from `evaluation.next` on, in order: undefined when all of them were solved without
+   * waiting, else a promise of the rest. The event loop gets a turn every BULK_YIELD_EVERY inputs, so one large
+   * bulk cannot starve other requests; an input that referenced a rule not in memory yet is solved again once
+   * that rule is loaded (at most MAX_RESOLVE_RETRIES times in a row).
+   */
+  #evaluateInputs(evaluation: Evaluation, attempts: number): Promise<void> | undefined {
+    const { loaded, inputs } = evaluation;
+    for (let i = evaluation.next; i < inputs.length; i++) {
+      if (i % BULK_YIELD_EVERY === 0 && i > evaluation.yieldedAt) {
+        evaluation.yieldedAt = i;
+        return this.#afterYield(evaluation, attempts);
       }
-      results.push(result.result);
-      if (traces) traces.push(bulk ? (result.trace ?? []) : result.trace);
-      evaluation.next = i + 1;
+      let outcome: MaybePromise<SolveResult>;
+      try {
+        outcome = loaded.compiled.evaluate(inputs[i], this.#inputContext(evaluation));
+      } catch (err) {
+        return this.#retry(evaluation, err, attempts);
+      }
+      if (outcome instanceof Promise) return this.#resumeInputs(outcome, evaluation, attempts);
+      record(evaluation, outcome);
+      attempts = 0;
     }
+    return undefined;
   }
 
-  /** A rule that never waits, in slices between event-loop turns; a rule referenced at run time is loaded first. */
-  async #evaluateSliced(evaluation: Evaluation): Promise<void> {
-    let attempts = 0;
-    while (evaluation.next < evaluation.inputs.length) {
-      if (evaluation.next > 0) await yieldToEventLoop();
-      const end = Math.min(evaluation.inputs.length, evaluation.next + BULK_YIELD_EVERY);
-      try {
-        const before = evaluation.next;
-        this.#evaluateSlice(evaluation, end);
-        if (evaluation.next > before) attempts = 0;
-      } catch (err) {
-        if (!(err instanceof UnresolvedRuleError)) throw err;
-        // The input at `next` referenced a rule not in memory: load it and solve that input again (bounded).
-        if (attempts++ >= MAX_RESOLVE_RETRIES) throw evaluation.bulk ? prefixed(err, `data[${evaluation.next}]`) : err;
-        await evaluation.session.load(err.idOrAlias, err.version);
-      }
-    }
+  #afterYield(evaluation: Evaluation, attempts: number): Promise<void> {
+    return yieldToEventLoop().then(() => this.#evaluateInputs(evaluation, attempts));
   }
 
-  /** A rule that may wait (HTTP functions, scripts): one input at a time, each with its own deadline backstop. */
-  async #evaluateAsync(evaluation: Evaluation): Promise<void> {
-    const { session, loaded, bulk, inputs, results, traces } = evaluation;
-    const timeoutMs = this.#deps.config.ruleTimeoutMs;
-    for (let i = 0; i < inputs.length; i++) {
-      if (i > 0 && i % BULK_YIELD_EVERY === 0) await yieldToEventLoop();
-      try {
-        for (let attempt = 0; ; attempt++) {
-          // A context of its own per input: an abandoned evaluation must keep its own deadline.
-          const ctx: EvaluationContext = { ...evaluation.ctx, deadline: Date.now() + timeoutMs, budget: createBudget(evaluation.ctx.budget.limits) };
-          try {
-            const result = await withDeadline(Promise.resolve(loaded.compiled.evaluate(inputs[i], ctx)), timeoutMs);
-            results.push(result.result);
-            if (traces) traces.push(bulk ? (result.trace ?? []) : result.trace);
-            break;
-          } catch (err) {
-            if (!(err instanceof UnresolvedRuleError) || attempt >= MAX_RESOLVE_RETRIES) throw err;
-            await session.load(err.idOrAlias, err.version);
-          }
-        }
-      } catch (err) {
-        throw bulk ? prefixed(err, `data[${i}]`) : err;
-      }
+  /** Once the answer to the input at `next` settles (or its deadline passes): records it and goes on. */
+  #resumeInputs(pending: Promise<SolveResult>, evaluation: Evaluation, attempts: number): Promise<void> {
+    return withDeadline(pending, this.#deps.config.ruleTimeoutMs).then(
+      (result) => {
+        record(evaluation, result);
+        return this.#evaluateInputs(evaluation, 0);
+      },
+      (err: unknown) => this.#retry(evaluation, err, attempts),
+    );
+  }
+
+  /**
+   * The context of the next input: its own deadline (real time, even when tests move the service clock) and its
+   * own call budget. A rule that may wait gets a context of its own per input, so that an evaluation abandoned at
+   * its deadline keeps its own; a rule that never waits reuses the request's.
+   */
+  #inputContext(evaluation: Evaluation): EvaluationContext {
+    const deadline = Date.now() + this.#deps.config.ruleTimeoutMs;
+    const { ctx } = evaluation;
+    if (evaluation.loaded.compiled.async) return { ...ctx, deadline, budget: createBudget(ctx.budget.limits) };
+    ctx.deadline = deadline;
+    ctx.budget.calls = 0;
+    return ctx;
+  }
+
+  /** After the input at `next` failed: loads the rule it referenced and solves it again, or fails the request. */
+  #retry(evaluation: Evaluation, err: unknown, attempts: number): Promise<void> {
+    if (!(err instanceof UnresolvedRuleError) || attempts >= MAX_RESOLVE_RETRIES) {
+      throw evaluation.bulk ? prefixed(err, `data[${evaluation.next}]`) : err;
     }
+    return evaluation.session.load(err.idOrAlias, err.version).then(() => this.#evaluateInputs(evaluation, attempts + 1));
   }
 
   #response(evaluation: Evaluation, state: SolveState): SolveResponse {
@@ -374,6 +364,7 @@ export class SolveService {
         status,
         output: response === undefined ? null : (response.body as Json),
         errorMessage,
+        errorKind: error?.kind ?? null,
         elapsedMs,
         startedAt: state.startedAt,
         ttlDays,
@@ -411,6 +402,7 @@ export class SolveService {
       status: number;
       output: Json | null;
       errorMessage: string | null;
+      errorKind: string | null;
       elapsedMs: number;
       startedAt: number;
       ttlDays: number;
@@ -431,12 +423,20 @@ export class SolveService {
       output: outcome.output,
       statusCode: outcome.status,
       errorMessage: outcome.errorMessage,
+      errorKind: outcome.errorKind,
       executionTimeMs: Math.round(outcome.elapsedMs * 1000) / 1000,
       createdAt: new Date(outcome.startedAt).toISOString(),
       expiresAt: new Date(outcome.startedAt + outcome.ttlDays * DAY_MS).toISOString(),
       debug: outcome.traces === undefined ? null : ((bulk ? outcome.traces : (outcome.traces[0] ?? null)) as Json),
     };
   }
+}
+
+/** Keeps the answer to the input at `next` and moves on to the one after it. */
+function record(evaluation: Evaluation, result: SolveResult): void {
+  evaluation.results.push(result.result);
+  if (evaluation.traces) evaluation.traces.push(evaluation.bulk ? (result.trace ?? []) : result.trace);
+  evaluation.next++;
 }
 
 let auditSequence = 0;

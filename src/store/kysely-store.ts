@@ -7,82 +7,15 @@ import type { Json } from '../engine/types.ts';
 import { encodeChange, NOTIFY_CHANNEL } from './change-feed.ts';
 import type { LocalChangeFeed } from './change-feed.ts';
 import { KyselyManagementStore } from './management-store.ts';
+import { parseJson, ruleRow, toHead, toStoredRule, upsertRuleRow } from './rule-rows.ts';
 import type {
   AuditFilter, AuditPage, AuditRecord, AuditStore, ChangeEvent, KafkaBinding, KafkaBindingStore, KeyRecord, KeyStore,
-  KeyType, RuleHead, RuleStatus, RuleStore, SpaceRecord, SpaceStore, Store, StoredRule,
+  KeyType, RuleStore, SpaceRecord, SpaceStore, Store,
 } from './ports.ts';
 import { ConflictError, InvalidCursorError } from './ports.ts';
-import type { ApiKeysTable, AuditRecordsTable, Database, RulesTable } from './schema.ts';
+import type { ApiKeysTable, AuditRecordsTable, Database } from './schema.ts';
 
 type Db = Kysely<Database>;
-
-function parseJson<T>(text: string | null): T | null {
-  return text === null ? null : (JSON.parse(text) as T);
-}
-
-/** Derives the indexed columns from a rule document, so the two can never disagree. */
-export function ruleRow(space: string, document: Record<string, unknown>, now: string): RulesTable {
-  const ruleId = document.ruleId;
-  const version = document.version;
-  if (typeof ruleId !== 'string' || ruleId === '') throw new Error('rule document has no ruleId');
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) throw new Error('rule document has no valid version');
-  const tags = Array.isArray(document.tags) ? document.tags.filter((t): t is string => typeof t === 'string') : [];
-  const status: RuleStatus = document.status === 'pending' ? 'pending' : 'published';
-  return {
-    space,
-    rule_id: ruleId,
-    version,
-    alias: typeof document.ruleAlias === 'string' ? document.ruleAlias : '',
-    name: typeof document.name === 'string' ? document.name : '',
-    type: typeof document.type === 'string' ? document.type : '',
-    status,
-    locked: document.locked === true ? 1 : 0,
-    tags: JSON.stringify(tags),
-    document: JSON.stringify(document),
-    created_at: typeof document.createdIn === 'string' ? document.createdIn : now,
-    updated_at: now,
-  };
-}
-
-/** Writes one rule version, replacing the stored one of the same (space, ruleId, version) but keeping its created_at. */
-export async function upsertRuleRow(db: Kysely<Database>, row: RulesTable): Promise<void> {
-  await db
-    .insertInto('rules')
-    .values(row)
-    .onConflict((oc) =>
-      oc.columns(['space', 'rule_id', 'version']).doUpdateSet({
-        alias: row.alias,
-        name: row.name,
-        type: row.type,
-        status: row.status,
-        locked: row.locked,
-        tags: row.tags,
-        document: row.document,
-        updated_at: row.updated_at,
-      }),
-    )
-    .execute();
-}
-
-export function toHead(row: Omit<RulesTable, 'document'>): RuleHead {
-  return {
-    space: row.space,
-    ruleId: row.rule_id,
-    version: Number(row.version),
-    alias: row.alias,
-    name: row.name,
-    type: row.type,
-    status: row.status === 'pending' ? 'pending' : 'published',
-    locked: Number(row.locked) === 1,
-    tags: parseJson<string[]>(row.tags) ?? [],
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-export function toStoredRule(row: RulesTable): StoredRule {
-  return { ...toHead(row), document: JSON.parse(row.document) as Record<string, unknown> };
-}
 
 function toKey(row: ApiKeysTable): KeyRecord {
   return {
@@ -110,6 +43,7 @@ function toAudit(row: AuditRecordsTable): AuditRecord {
     output: parseJson<Json>(row.output),
     statusCode: Number(row.status_code),
     errorMessage: row.error_message,
+    errorKind: row.error_kind ?? null,
     executionTimeMs: Number(row.execution_time_ms),
     createdAt: row.created_at,
     expiresAt: row.expires_at,
@@ -327,6 +261,7 @@ export class KyselyStore implements Store {
           output: r.output,
           status_code: r.statusCode,
           error_message: r.errorMessage,
+          error_kind: r.errorKind,
           execution_time_ms: r.executionTimeMs,
           created_at: r.createdAt,
           expires_at: r.expiresAt,

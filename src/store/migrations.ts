@@ -140,11 +140,22 @@ const ruleHistory: Migration = {
   },
 };
 
+/** Audit records name the error catalog's kind of a failed solve beside the channel's own status code. */
+const auditErrorKind: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable('audit_records').addColumn('error_kind', 'text').execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.alterTable('audit_records').dropColumn('error_kind').execute();
+  },
+};
+
 /** Name order is application order. */
 export const MIGRATIONS: Record<string, Migration> = {
   '2026_01_001_initial': initial,
   '2026_06_001_management': management,
   '2026_11_001_rule_history': ruleHistory,
+  '2026_11_018_audit_error_kind': auditErrorKind,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

@@ -87,8 +87,11 @@ export interface AuditRecord {
   strategy: string;
   input: Json;
   output: Json | null;
+  /** The channel's own code for the outcome: the HTTP status, or the Kafka error code (200 for a success). */
   statusCode: number;
   errorMessage: string | null;
+  /** The error catalog's kind of a failure (not-found, invalid-input, limit, ...); null for a success. */
+  errorKind: string | null;
   executionTimeMs: number;
   createdAt: string;
   expiresAt: string;

@@ -48,6 +48,8 @@ export interface AuditRecordsTable {
   output: string | null;
   status_code: number;
   error_message: string | null;
+  /** Added by migration 2026_11_018_audit_error_kind; null on older records and on successes. */
+  error_kind: string | null;
   execution_time_ms: number;
   created_at: string;
   expires_at: string;

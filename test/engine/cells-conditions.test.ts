@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { compileCondition, DYNAMIC, staticResolver, RuleScope, type CellEnvironment } from '../../src/engine/cells/index.ts';
 import type { Problem } from '../../src/engine/errors.ts';
 import { context } from './table-helpers.ts';
+import { settledNow } from '../support/settled.ts';
 
 const MISSING = Symbol('missing');
 
@@ -17,7 +18,7 @@ function check(operator: string, value: unknown, left: unknown, options: { varia
   const condition = compileCondition({ operator, value, type: 'general' }, 'cell', { timeZone: 'UTC', resolveStatic: staticResolver(variables, () => false) }, problems);
   assert.deepEqual(problems, []);
   const scope = new RuleScope(options.input ?? {}, variables);
-  return condition.test(left === MISSING ? undefined : left, scope, context());
+  return settledNow(condition.test(left === MISSING ? undefined : left, scope, context()));
 }
 
 test('anything matches every value, even a missing one', () => {
@@ -226,7 +227,7 @@ test('a condition without type is general, and operator "function" without type 
   assert.equal(less.kind, 'function');
   assert.equal(less.test(undefined, new RuleScope({ a: 1, b: 2 }, new Map()), context()), true);
   assert.equal(less.test(undefined, new RuleScope({ a: 3, b: 2 }, new Map()), context()), false);
-  assert.deepEqual(less.explain(undefined, new RuleScope({ a: 'x', b: 2 }, new Map()), context()).result, false);
+  assert.deepEqual(settledNow(less.explain(undefined, new RuleScope({ a: 'x', b: 2 }, new Map()), context())).result, false);
 });
 
 test('a function cell with a syntax error is reported at its stringValue', () => {

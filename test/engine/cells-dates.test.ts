@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { compileCondition, DYNAMIC, parseDateText, instantOf, RuleScope, staticResolver } from '../../src/engine/cells/index.ts';
 import type { Problem } from '../../src/engine/errors.ts';
 import { context } from './table-helpers.ts';
+import { settledNow } from '../support/settled.ts';
 
 const TODAY_BEFORE = Date.UTC(2024, 8, 20, 12, 0); // 2024-09-20 12:00 UTC
 const TODAY_AFTER = Date.UTC(2024, 8, 30, 12, 0);
@@ -17,7 +18,7 @@ function dateCheck(operator: string, value: unknown, left: unknown, options: { n
     problems,
   );
   assert.deepEqual(problems, []);
-  return condition.test(left, new RuleScope(options.input ?? {}, new Map()), context({ now: options.now ?? TODAY_BEFORE }));
+  return settledNow(condition.test(left, new RuleScope(options.input ?? {}, new Map()), context({ now: options.now ?? TODAY_BEFORE })));
 }
 
 test('every documented cell format parses to the same instant', () => {

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { compareToPrepared, equalsPrepared, prepareOperand, ValueSet } from '../../src/engine/cells/operands.ts';
 import { compareLoose, looseEquals } from '../../src/engine/values.ts';
 import { compileGeneralTest } from '../../src/engine/cells/general.ts';
-import type { Operator } from '../../src/engine/cells/operators.ts';
+import type { Operator } from '../../src/rules/operators.ts';
 
 /** Values that stress the coercions: numbers and their texts, boolean-likes, blanks, JSON texts, objects. */
 const tricky = fc.constantFrom<unknown>(

@@ -184,5 +184,5 @@ test('a solve past its deadline stops with a TimeoutError naming the limit', asy
     tableDoc({ columns: [{ id: 'c', kind: 'input', target: 'x' }, { id: 'o', kind: 'output', target: 'out' }], rows: [{ cells: { c: cond('anything'), o: fn('slow') } }] }),
     { compileExpression: asyncStubs.compileExpression },
   );
-  await assert.rejects(Promise.resolve(asyncTable.evaluate({}, context({ deadline: Date.now() - 1 }))), TimeoutError);
+  await assert.rejects(async () => asyncTable.evaluate({}, context({ deadline: Date.now() - 1 })), TimeoutError);
 });

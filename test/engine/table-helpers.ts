@@ -3,6 +3,7 @@ import { createContext } from '../../src/engine/context.ts';
 import type { CompiledExpression, Scope, StoredExpression } from '../../src/engine/expression/index.ts';
 import { compileDecisionTableWith, type TableCompileOptions } from '../../src/engine/table/compile.ts';
 import type { CompileOptions, CompiledRule, EvaluationContext, RuleRef, SolveOptions, SolveResult } from '../../src/engine/types.ts';
+import type { MaybePromise } from '../../src/engine/maybe-promise.ts';
 
 export interface ColumnSpec {
   id: string;
@@ -125,22 +126,19 @@ export function stubExpressions(
       calls.set(source, (calls.get(source) ?? 0) + 1);
       return body(scope, ctx);
     };
+    // An asynchronous stub answers with a promise, as an expression that waits does.
+    const waits = options.async?.includes(source) ?? false;
+    const answer = <T>(value: T): MaybePromise<T> => (waits ? Promise.resolve(value) : value);
     return {
       source,
-      async: options.async?.includes(source) ?? false,
+      async: waits,
       ruleRefs: options.ruleRefs?.[source] ?? [],
-      evaluateOutput: (scope, ctx) => evaluate(scope, ctx),
-      evaluateOutputAsync: async (scope, ctx) => evaluate(scope, ctx),
+      evaluateOutput: (scope, ctx) => answer(evaluate(scope, ctx)),
       evaluateCondition: (scope, ctx) => {
         const value = evaluate(scope, ctx);
-        return value === true ? { matched: true } : { matched: false, error: typeof value === 'boolean' ? undefined : `not a boolean: ${JSON.stringify(value)}` };
+        return answer(value === true ? { matched: true } : { matched: false, error: typeof value === 'boolean' ? undefined : `not a boolean: ${JSON.stringify(value)}` });
       },
-      evaluateConditionAsync: async (scope, ctx) => {
-        const value = evaluate(scope, ctx);
-        return value === true ? { matched: true } : { matched: false, error: typeof value === 'boolean' ? undefined : `not a boolean: ${JSON.stringify(value)}` };
-      },
-      evaluateRaw: (scope, ctx) => evaluate(scope, ctx),
-      evaluateRawAsync: async (scope, ctx) => evaluate(scope, ctx),
+      evaluateRaw: (scope, ctx) => answer(evaluate(scope, ctx)),
     };
   };
   return { compileExpression, calls };

@@ -162,11 +162,8 @@ function compileUnshared(stored: StoredExpression, where: string, options?: Expr
     async: e.async,
     ruleRefs: e.ruleRefs,
     evaluateOutput: (scope, ctx) => e.evaluateOutput(scope, ctx),
-    evaluateOutputAsync: (scope, ctx) => e.evaluateOutputAsync(scope, ctx),
     evaluateCondition: (scope, ctx) => e.evaluateCondition(scope, ctx),
-    evaluateConditionAsync: (scope, ctx) => e.evaluateConditionAsync(scope, ctx),
     evaluateRaw: (scope, ctx) => e.evaluateRaw(scope, ctx),
-    evaluateRawAsync: (scope, ctx) => e.evaluateRawAsync(scope, ctx),
   };
 }
 

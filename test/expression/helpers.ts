@@ -3,6 +3,7 @@ import type { CompiledRule, EvaluationContext, SolveOptions } from '../../src/en
 import type { Scope } from '../../src/engine/expression/index.ts';
 import { createContext } from '../../src/engine/context.ts';
 import { compileExpressionText, objectScope } from '../../src/engine/expression/index.ts';
+import { settledNow } from '../support/settled.ts';
 
 /** 2021-06-01T11:01:00Z, the instant of the spec's NOW() examples. */
 export const NOW = Date.UTC(2021, 5, 1, 11, 1);
@@ -27,7 +28,7 @@ export function raw(text: string, variables: Record<string, unknown> = {}, ctx =
 }
 
 export function matches(text: string, variables: Record<string, unknown> = {}, ctx = context()): boolean {
-  return compileExpressionText(text, 'test').evaluateCondition(scopeOf(variables), ctx).matched;
+  return settledNow(compileExpressionText(text, 'test').evaluateCondition(scopeOf(variables), ctx)).matched;
 }
 
 /** A resolver over a Map keyed by id/alias and `id@version`; the latest version is the plain key. */

@@ -16,7 +16,7 @@ const resolver = mapResolver({ 'plant-items-example': v2, 'plant-items-example@1
 const ctx = (extra: Partial<Parameters<typeof context>[0]> = {}): EvaluationContext => context({ resolver, ...extra });
 
 async function solveOut(text: string, variables: Record<string, unknown> = {}, c = ctx()): Promise<unknown> {
-  return compileExpressionText(text, 'test').evaluateOutputAsync(scopeOf(variables), c);
+  return compileExpressionText(text, 'test').evaluateOutput(scopeOf(variables), c);
 }
 
 test('SOLVE returns the called rule\'s result; version, strategy and path pick what comes back', async () => {
@@ -83,12 +83,14 @@ function double(options: { async?: boolean; result?: unknown[] } = {}): Compiled
   };
 }
 
-test('an asynchronous SOLVE target works through the async methods; the sync methods refuse it', async () => {
+test('SOLVE answers with a promise when its target waits, and directly when it does not', async () => {
   const rule = double({ async: true, result: [{ v: 1 }] });
   const c = context({ resolver: mapResolver({ remote: rule }) });
   const compiled = compileExpressionText('SOLVE("remote",{},{"path":"v"})', 'x');
-  assert.equal(await compiled.evaluateOutputAsync(scopeOf(), c), 1);
-  assert.throws(() => compiled.evaluateOutput(scopeOf(), context({ resolver: mapResolver({ remote: rule }) })), RuleError);
+  const pending = compiled.evaluateOutput(scopeOf(), c);
+  assert.ok(pending instanceof Promise);
+  assert.equal(await pending, 1);
+  assert.equal(compiled.evaluateOutput(scopeOf(), context({ resolver: mapResolver({ remote: double({ result: [{ v: 1 }] }) }) })), 1);
 });
 
 test('the child solve runs one level deeper with its own strategy', async () => {
@@ -105,11 +107,12 @@ test('identical SOLVE calls within one solve run once', async () => {
   const c = context({ resolver: mapResolver({ d: rule }) });
   assert.deepEqual(await solveOut('[SOLVE("d",{"a":1}), SOLVE("d",{"a":1}), SOLVE("d",{"a":2})]', {}, c), [[{ ok: true }], [{ ok: true }], [{ ok: true }]]);
   assert.equal(rule.calls.length, 2);
-  compileExpressionText('SOLVE("d",{"a":1})', 'x').evaluateOutput(scopeOf(), c);
-  compileExpressionText('SOLVE("d",{"a":1})', 'x').evaluateOutput(scopeOf(), c);
-  assert.equal(rule.calls.length, 3);
+  // Other expressions of the same solve (the same context) are answered from the same memo.
+  assert.deepEqual(compileExpressionText('SOLVE("d",{"a":1})', 'x').evaluateOutput(scopeOf(), c), [{ ok: true }]);
+  assert.deepEqual(compileExpressionText('SOLVE("d",{"a":2})', 'x').evaluateOutput(scopeOf(), c), [{ ok: true }]);
+  assert.equal(rule.calls.length, 2);
   await solveOut('SOLVE("d",{"a":1})', {}, context({ resolver: mapResolver({ d: rule }) }));
-  assert.equal(rule.calls.length, 4);
+  assert.equal(rule.calls.length, 3);
 });
 
 test('resolver failures propagate instead of becoming null', async () => {
@@ -191,8 +194,8 @@ function httpDouble(answer: (req: HttpRequest) => HttpResponse | Promise<HttpRes
 test('HTTP functions are invalid with a clear reason when no HTTP client is configured', async () => {
   const compiled = compileExpressionText('HTTP_GET("https://example.com")', 'x');
   assert.equal(compiled.async, true);
-  assert.equal(await compiled.evaluateOutputAsync(scopeOf(), context()), null);
-  assert.deepEqual(await compiled.evaluateConditionAsync(scopeOf(), context()), { matched: false, error: 'HTTP functions are disabled' });
+  assert.equal(await compiled.evaluateOutput(scopeOf(), context()), null);
+  assert.deepEqual(await compiled.evaluateCondition(scopeOf(), context()), { matched: false, error: 'HTTP functions are disabled' });
   assert.equal(compiled.evaluateOutput(scopeOf(), context()), null);
 });
 
@@ -218,18 +221,18 @@ test('HTTP error statuses give null, client failures are invalid, timeouts propa
   const c = context({ http });
   assert.equal(await solveOut('HTTP_GET("https://api.test/missing")', {}, c), null);
   assert.equal(await solveOut('HTTP_GET("https://api.test/text")', {}, c), 'plain text');
-  const refused = await compileExpressionText('HTTP_GET("https://api.evil/refused")', 'x').evaluateConditionAsync(scopeOf(), c);
+  const refused = await compileExpressionText('HTTP_GET("https://api.evil/refused")', 'x').evaluateCondition(scopeOf(), c);
   assert.deepEqual(refused, { matched: false, error: 'HTTP_GET: host api.evil is not allowed' });
   await assert.rejects(solveOut('HTTP_GET("https://api.test/slow")', {}, c), TimeoutError);
   assert.equal(await solveOut('HTTP_GET(42)', {}, c), null);
 });
 
-test('identical HTTP calls within one solve run once; the sync methods refuse HTTP', async () => {
+test('identical HTTP calls within one solve run once; an HTTP call always answers with a promise', async () => {
   const http = httpDouble(() => ({ status: 200, headers: {}, body: { n: 1 } }));
   const c = context({ http });
   assert.deepEqual(await solveOut('[HTTP_GET("https://a.test/x"), HTTP_GET("https://a.test/x"), HTTP_GET("https://a.test/y")]', {}, c), [{ n: 1 }, { n: 1 }, { n: 1 }]);
   assert.equal(http.requests.length, 2);
-  assert.throws(() => compileExpressionText('HTTP_GET("https://a.test/x")', 'x').evaluateOutput(scopeOf(), c), RuleError);
+  assert.ok(compileExpressionText('HTTP_GET("https://a.test/x")', 'x').evaluateOutput(scopeOf(), c) instanceof Promise);
 });
 
 test('async evaluation reaches HTTP calls inside lambdas, IF branches and JSON literals', async () => {

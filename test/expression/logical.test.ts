@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileExpressionText } from '../../src/engine/expression/index.ts';
 import { context, matches, out, scopeOf } from './helpers.ts';
+import { settledNow } from '../support/settled.ts';
 
 test('EQ / EQUAL coerce numeric strings and compare objects deeply; null and {} are accepted', () => {
   assert.equal(out('EQ(10,"10")'), true);
@@ -124,10 +125,10 @@ test('function conditions match only boolean true; failures and non-booleans are
   const ctx = context();
   assert.deepEqual(compileExpressionText('EQ(1, "1")', 'c').evaluateCondition(scopeOf(), ctx), { matched: true });
   assert.deepEqual(compileExpressionText('LT(5, 2)', 'c').evaluateCondition(scopeOf(), ctx), { matched: false });
-  const text = compileExpressionText('"true"', 'c').evaluateCondition(scopeOf(), ctx);
+  const text = settledNow(compileExpressionText('"true"', 'c').evaluateCondition(scopeOf(), ctx));
   assert.equal(text.matched, false);
   assert.match(text.error!, /not a boolean/);
-  const failed = compileExpressionText('LESS({loan},{max})', 'c').evaluateCondition(scopeOf({ loan: 1 }), ctx);
+  const failed = settledNow(compileExpressionText('LESS({loan},{max})', 'c').evaluateCondition(scopeOf({ loan: 1 }), ctx));
   assert.equal(failed.matched, false);
   assert.match(failed.error!, /\{max\} is not defined/);
 });

@@ -17,9 +17,10 @@ test('lists every rule reachable from the root once, callees first', () => {
   assert.deepEqual(walk.missing, []);
 });
 
-test('reports references the resolver does not know', () => {
+test('reports references the resolver does not know, once each, with the rule that makes them', () => {
   const resolver = new MapResolver().add(rule('root', [{ idOrAlias: 'gone', version: 3 }, { idOrAlias: 'gone', version: 3 }]));
-  assert.deepEqual(collectDependencies(ruleByAlias(resolver, 'root'), resolver).missing, [{ idOrAlias: 'gone', version: 3 }]);
+  const root = ruleByAlias(resolver, 'root');
+  assert.deepEqual(collectDependencies(root, resolver).missing, [{ idOrAlias: 'gone', version: 3, from: root }]);
 });
 
 test('a cycle is a RuleError naming the rules in order', () => {

@@ -392,6 +392,7 @@ export function solverSuite(kind: 'sqlite' | 'postgres'): void {
         assert.deepEqual(record.output, [MONSTERA]);
         assert.equal(record.statusCode, 200);
         assert.equal(record.errorMessage, null);
+        assert.equal(record.errorKind, null);
         assert.equal(record.debug, null);
         assert.equal(typeof record.executionTimeMs, 'number');
         const ttlMs = Date.parse(record.expiresAt) - Date.parse(record.createdAt);
@@ -416,11 +417,12 @@ export function solverSuite(kind: 'sqlite' | 'postgres'): void {
         assert.ok(Array.isArray(record.debug) && record.debug.length > 0, JSON.stringify(record.debug));
       });
 
-      test('a failed solve with X-Audit stores its status and message', { skip }, async () => {
+      test('a failed solve with X-Audit stores its status, message and error kind', { skip }, async () => {
         await server.solve('/rule/solve/versioned/3', { data: {} }, { 'X-Audit': 'true', 'X-Correlation-Id': 'audit-fail' });
         const record = await eventually(async () => (await listAudit('?correlationId=audit-fail')).json.items[0]);
         assert.equal(record.statusCode, 400);
         assert.equal(record.errorMessage, 'Rule state is not published');
+        assert.equal(record.errorKind, 'invalid-input');
         assert.equal(record.output, null);
         const byStatus = await listAudit('?status=400');
         assert.ok(byStatus.json.items.every((r: { statusCode: number }) => r.statusCode === 400));

@@ -181,6 +181,13 @@ describe('Kafka channel: the SPEC 4 contract, over a real broker', { skip }, () 
     assert.equal(RULE_NOT_FOUND_MESSAGE, 'This rule belongs to another user OR rule not found');
   });
 
+  test('Kafka solves are counted with the code the response carried and the error kind, not an HTTP status', async () => {
+    const text = await instance.running.services.metrics.registry.metrics();
+    assert.match(text, /^verdict_solves_total\{rule_type="unknown",strategy="STANDARD",status="500",channel="kafka",kind="not-found"\} [1-9]/m);
+    assert.match(text, /^verdict_solves_total\{rule_type="decision-table",strategy="STANDARD",status="200",channel="kafka",kind=""\} [1-9]/m);
+    assert.doesNotMatch(text, /status="404",channel="kafka"/);
+  });
+
   test('400 for rule-level failures, with the same message as the HTTP API', async () => {
     assert.deepEqual(body('pending-version'), error('pending-version', 400, 'Rule state is not published'));
     assert.deepEqual(body('draft-only'), error('draft-only', 400, 'Rule state is not published'));

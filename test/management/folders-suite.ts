@@ -246,6 +246,30 @@ export function foldersSuite(kind: 'sqlite' | 'postgres'): void {
       assertError(await api('GET', '/api/tools/duplicates/plant-flow'), 400, 'Rule "plant-flow" is a composition; duplicate rows are found in decision tables only');
     });
 
+    test('analysis: the lint report of a decision table version; other rule types are a 400, unknown rules a 404', { skip }, async () => {
+      const reply = await api('GET', '/api/tools/analysis/plant-items');
+      assert.equal(reply.status, 200, reply.text);
+      const { findings, undecided, omitted } = reply.json;
+      assert.deepEqual(Object.keys(reply.json).sort(), ['findings', 'omitted', 'undecided']);
+      const of = (kind: string) => findings.filter((f: Doc) => f.kind === kind).map((f: Doc) => f.rows);
+      // Rows 0 and 1 test the same conditions; row 3 (plant, in stock) is inside row 0 (plant, anything).
+      assert.deepEqual(of('duplicate'), [[0, 1]]);
+      assert.deepEqual(of('unreachable'), [[1, 0], [3, 0]]);
+      assert.deepEqual(of('overlap'), [[0, 3], [1, 3]]);
+      assert.ok(of('gap').length > 0, 'a group that is neither plant nor book matches no row');
+      for (const gap of findings.filter((f: Doc) => f.kind === 'gap')) {
+        const solved = await s.solve('/rule/solve/plant-items', gap.example);
+        assert.equal(solved.status, 200, solved.text);
+        assert.deepEqual(solved.json, [], `gap example ${JSON.stringify(gap.example)} matches no row`);
+      }
+      assert.deepEqual(undecided, { rows: [], columns: [], reasons: [] });
+      assert.deepEqual(omitted, { overlaps: 0, gaps: false });
+      assert.deepEqual((await api('GET', '/api/tools/analysis/rule-plants/1')).json, reply.json);
+      assertError(await api('GET', '/api/tools/analysis/plant-flow'), 400, 'Rule "plant-flow" version 1 is a composition; the analysis reads decision tables only');
+      assertError(await api('GET', '/api/tools/analysis/no-such-rule'), 404, 'Rule "no-such-rule" not found');
+      assertError(await api('GET', '/api/tools/analysis/plant-items/99'), 404, /has no version 99/);
+    });
+
     test('dependencies: what a flow uses, transitively, and references that resolve to nothing', { skip }, async () => {
       const reply = await api('GET', '/api/tools/dependencies/plant-flow');
       assert.equal(reply.status, 200, reply.text);

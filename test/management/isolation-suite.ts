@@ -17,7 +17,8 @@ const MANAGEMENT_PATHS = [
   '/api/folder/import/{nodeId}', '/api/folder/rename/{nodeId}', '/api/folder/move', '/api/folder/find',
   '/api/rule-flow/export/{idOrAlias}', '/api/rule-flow/export/{idOrAlias}/{version}', '/api/rule-flow/import',
   '/api/tools/duplicates/{idOrAlias}', '/api/tools/duplicates/{idOrAlias}/{version}', '/api/tools/dependencies/{idOrAlias}',
-  '/api/tools/dependencies/{idOrAlias}/{version}', '/api/tools/solve', '/api/rule/history/{idOrAlias}', '/api/rule/history/{idOrAlias}/{version}', '/api/audit',
+  '/api/tools/dependencies/{idOrAlias}/{version}', '/api/tools/analysis/{idOrAlias}', '/api/tools/analysis/{idOrAlias}/{version}',
+  '/api/tools/solve', '/api/rule/history/{idOrAlias}', '/api/rule/history/{idOrAlias}/{version}', '/api/audit',
 ];
 
 export function isolationSuite(kind: 'sqlite' | 'postgres'): void {
@@ -95,6 +96,8 @@ export function isolationSuite(kind: 'sqlite' | 'postgres'): void {
         ['GET', '/api/tools/duplicates/plant-items/1'],
         ['GET', '/api/tools/dependencies/plant-flow'],
         ['GET', '/api/tools/dependencies/rule-flow/1'],
+        ['GET', '/api/tools/analysis/rule-plants'],
+        ['GET', '/api/tools/analysis/plant-items/1'],
         ['GET', '/api/rule/history/iso-id'],
         ['GET', '/api/rule/history/iso-alias/1'],
       ];

@@ -9,7 +9,7 @@ import type { AuditRecord, AuditStore } from '../../src/store/ports.ts';
 function record(id: string): AuditRecord {
   return {
     id, space: 's', correlationId: id, ruleId: 'r', ruleAlias: null, version: 1, ruleType: 'decision-table', strategy: 'STANDARD',
-    input: {}, output: [], statusCode: 200, errorMessage: null, executionTimeMs: 1, createdAt: '2026-01-01T00:00:00.000Z',
+    input: {}, output: [], statusCode: 200, errorMessage: null, errorKind: null, executionTimeMs: 1, createdAt: '2026-01-01T00:00:00.000Z',
     expiresAt: '2026-01-15T00:00:00.000Z', debug: null,
   };
 }

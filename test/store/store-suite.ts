@@ -44,6 +44,7 @@ function audit(id: string, createdAt: string, extra: Partial<AuditRecord> = {}):
     output: [{ b: 2 }],
     statusCode: 200,
     errorMessage: null,
+    errorKind: null,
     executionTimeMs: 1.5,
     createdAt,
     expiresAt: '2026-02-01T00:00:00.000Z',

@@ -1,12 +1,10 @@
 // `verdict solve RULE.json [INPUT.json | -]`: solve a rule file locally, without a server or a store.
 // Only the command line is defined here; the engine loads when the command runs, so --help and usage errors
 // answer at once.
-import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
 import { LOOKUP_METHODS, STRATEGIES } from '../../engine/types.ts';
 import type { SolveCommandOptions } from '../solve-file.ts';
-
-export const DEFAULT_TIMEOUT_MS = 5000;
+import { choice, DEFAULT_TIMEOUT_MS, list, parseNow, parseTimeZone, positiveInteger } from '../solve-options.ts';
 
 export function register(program: Command): void {
   program
@@ -40,38 +38,4 @@ Exit codes: 0 solved, 1 rule or input error, 2 bad usage.`,
       const output = await runSolve(rulePath, inputPath, options);
       process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
     });
-}
-
-// Option parsers: a bad value is a usage error (exit 2) reported by commander as one line.
-
-function choice(what: string, allowed: readonly string[]): (value: string) => string {
-  return (value) => {
-    const upper = value.trim().toUpperCase();
-    if (!allowed.includes(upper)) throw new InvalidArgumentError(`unknown ${what} "${value}" (expected ${allowed.join(', ')})`);
-    return upper;
-  };
-}
-
-function list(value: string, previous: string[]): string[] {
-  return [...previous, ...value.split(',').map((item) => item.trim()).filter((item) => item !== '')];
-}
-
-function parseNow(value: string): number {
-  const time = Date.parse(value);
-  if (Number.isNaN(time)) throw new InvalidArgumentError(`"${value}" is not an ISO-8601 date-time (e.g. 2025-01-31T12:00:00Z)`);
-  return time;
-}
-
-export function parseTimeZone(value: string): string {
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
-  } catch {
-    throw new InvalidArgumentError(`unknown time zone "${value}" (expected an IANA name such as Europe/Prague)`);
-  }
-}
-
-export function positiveInteger(value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number <= 0) throw new InvalidArgumentError(`must be a positive integer (got "${value}")`);
-  return number;
 }

@@ -14,12 +14,13 @@ import {
   type StoredExpression,
 } from '../expression/index.ts';
 import type { EvaluationContext, RuleRef } from '../types.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
 import { compileGeneralTest, type LeftTest } from './general.ts';
 import { compileDateTest, dateOperandValues, parseDateOperand, type DateTest } from './date-conditions.ts';
 import type { DateParts } from './dates.ts';
 import { parseDateValue } from './dates.ts';
 import { cellText, setMembers } from './operands.ts';
-import { DATE_OPERATORS, normaliseOperator, OPERAND_SHAPE, type Operator } from './operators.ts';
+import { DATE_OPERATORS, normaliseOperator, OPERAND_SHAPE, type Operator } from '../../rules/operators.ts';
 import { compileTemplate, type CompiledTemplate, type StaticResolver } from './references.ts';
 
 /** What a cell compiler needs to know about where the cell sits. */
@@ -69,7 +70,7 @@ export interface CompiledCondition {
    */
   readonly kind: ConditionKind;
   readonly isDate: boolean;
-  /** True when `test` would need to await (an asynchronous function cell): use testAsync. */
+  /** True when `test` and `explain` may answer with a promise (a function cell whose expression waits). */
   readonly async: boolean;
   readonly ruleRefs: readonly RuleRef[];
   /** Static general cells: the resolved operand (text, member list, or [lo, hi]). Used by the table index. */
@@ -78,10 +79,9 @@ export interface CompiledCondition {
   readonly leftTest: LeftTest | undefined;
   /** Function cells compiled by the expression language: what the expression reads (see ExpressionFootprint). */
   readonly footprint: ExpressionFootprint | undefined;
-  test(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): boolean;
-  testAsync(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): Promise<boolean>;
-  explain(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): ConditionExplanation;
-  explainAsync(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): Promise<ConditionExplanation>;
+  /** A boolean, or a promise of one when `async`. */
+  test(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): MaybePromise<boolean>;
+  explain(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): MaybePromise<ConditionExplanation>;
 }
 
 const NO_REFS: readonly RuleRef[] = [];
@@ -261,20 +261,18 @@ class FunctionCondition implements CompiledCondition {
     this.footprint = expression.footprint;
   }
 
-  test(_left: unknown, scope: Scope | undefined, ctx: EvaluationContext): boolean {
-    return this.expression.evaluateCondition(requireScope(scope), ctx).matched;
+  test(_left: unknown, scope: Scope | undefined, ctx: EvaluationContext): MaybePromise<boolean> {
+    const outcome = this.expression.evaluateCondition(requireScope(scope), ctx);
+    return outcome instanceof Promise ? outcome.then(matchedOf) : outcome.matched;
   }
 
-  async testAsync(_left: unknown, scope: Scope | undefined, ctx: EvaluationContext): Promise<boolean> {
-    return (await this.expression.evaluateConditionAsync(requireScope(scope), ctx)).matched;
+  explain(_left: unknown, scope: Scope | undefined, ctx: EvaluationContext): MaybePromise<ConditionExplanation> {
+    const outcome = this.expression.evaluateCondition(requireScope(scope), ctx);
+    return outcome instanceof Promise ? this.explainLater(outcome) : this.explained(outcome);
   }
 
-  explain(_left: unknown, scope: Scope | undefined, ctx: EvaluationContext): ConditionExplanation {
-    return this.explained(this.expression.evaluateCondition(requireScope(scope), ctx));
-  }
-
-  async explainAsync(_left: unknown, scope: Scope | undefined, ctx: EvaluationContext): Promise<ConditionExplanation> {
-    return this.explained(await this.expression.evaluateConditionAsync(requireScope(scope), ctx));
+  private explainLater(pending: Promise<ConditionOutcome>): Promise<ConditionExplanation> {
+    return pending.then((settled) => this.explained(settled));
   }
 
   private explained(outcome: ConditionOutcome): ConditionExplanation {
@@ -306,16 +304,8 @@ class StaticCondition implements CompiledCondition {
     return this.run(left, ctx);
   }
 
-  testAsync(left: unknown, _scope: Scope | undefined, ctx: EvaluationContext): Promise<boolean> {
-    return Promise.resolve(this.run(left, ctx));
-  }
-
   explain(left: unknown, _scope: Scope | undefined, ctx: EvaluationContext): ConditionExplanation {
     return { result: this.run(left, ctx), value: this.operand ?? '' };
-  }
-
-  explainAsync(left: unknown, _scope: Scope | undefined, ctx: EvaluationContext): Promise<ConditionExplanation> {
-    return Promise.resolve(this.explain(left, _scope, ctx));
   }
 }
 
@@ -351,16 +341,8 @@ class DynamicCondition implements CompiledCondition {
     return this.testWith(left, scope, ctx).result;
   }
 
-  testAsync(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): Promise<boolean> {
-    return Promise.resolve(this.testWith(left, scope, ctx).result);
-  }
-
   explain(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): ConditionExplanation {
     return this.testWith(left, scope, ctx);
-  }
-
-  explainAsync(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): Promise<ConditionExplanation> {
-    return Promise.resolve(this.testWith(left, scope, ctx));
   }
 }
 
@@ -378,9 +360,7 @@ const ELSE_CONDITION: CompiledCondition = {
   leftTest: undefined,
   footprint: undefined,
   test: () => false,
-  testAsync: () => Promise.resolve(false),
   explain: () => ({ result: false, value: '' }),
-  explainAsync: () => Promise.resolve({ result: false, value: '' }),
 };
 
 function elseCondition(): CompiledCondition {
@@ -390,6 +370,10 @@ function elseCondition(): CompiledCondition {
 /** Stands in for a condition that failed to compile; compilation then throws, so it is never evaluated. */
 function neverCondition(operator: Operator = 'anything'): CompiledCondition {
   return staticCondition(operator, false, undefined, () => false);
+}
+
+function matchedOf(outcome: ConditionOutcome): boolean {
+  return outcome.matched;
 }
 
 function requireScope(scope: Scope | undefined): Scope {

@@ -1,7 +1,7 @@
 // Date cells (§2.11): both sides are parsed into instants and compared; bounds of the between family behave as
 // for general cells. Operands are parsed once; only values without a date part are re-anchored to the solve's
 // `now` ("today" in the value's zone).
-import type { Operator } from './operators.ts';
+import type { Operator } from '../../rules/operators.ts';
 import { cellText, setMembers } from './operands.ts';
 import { dependsOnNow, instantOf, parseDateValue, type DateParts } from './dates.ts';
 import { isNullValue } from '../values.ts';

@@ -1,7 +1,7 @@
 // General (non-date) condition operators, §2.7–2.9: one test function per cell, with its right operand coerced
 // once. The same builder serves constant cells (built at compile time) and cells whose operand comes from a
 // variable (built when the variable is read), so both follow one definition.
-import type { Operator } from './operators.ts';
+import type { Operator } from '../../rules/operators.ts';
 import { compareToPrepared, equalsPrepared, prepareOperand, ValueSet, type PreparedOperand } from './operands.ts';
 import { isNullValue, textOf } from '../values.ts';
 

@@ -4,7 +4,8 @@
 //       every operator of §2.9 (general cells) and §2.11 (date cells), `{var}` references in values and set
 //       members, ELSE (kind 'else': the caller knows whether an earlier row matched), function cells through
 //       the expression language. `test(left, scope, ctx)` answers for one left operand; `explain` adds the
-//       resolved operand and error for traces; use the Async variants when `async` is true.
+//       resolved operand and error for traces; both answer with a promise only when `async` is true (a function
+//       cell whose expression waits), see engine/maybe-promise.ts.
 //   compileResultValue(outputScalarValue, where, env, problems) -> CompiledValue
 //       simple values with the §2.10 cast, function values through the expression language.
 //   OutputLayout: dotted output paths nested in outputSchema key order, plus the ARRAY merge.
@@ -22,8 +23,8 @@ export { RuleScope, ruleVariablesOf, staticResolver, pathsOverlap } from './scop
 export { getBelow } from '../path.ts';
 export { compileTemplate, parseTemplate, DYNAMIC } from './references.ts';
 export type { Reference, StaticResolver, CompiledTemplate } from './references.ts';
-export { OPERATORS, OPERAND_SHAPE, DATE_OPERATORS, normaliseOperator } from './operators.ts';
-export type { Operator, OperandShape } from './operators.ts';
+export { OPERATORS, OPERAND_SHAPE, DATE_OPERATORS, normaliseOperator } from '../../rules/operators.ts';
+export type { Operator, OperandShape } from '../../rules/operators.ts';
 export { compileGeneralTest } from './general.ts';
 export { parseDateText, parseDateValue, instantOf, zonedWallToInstant, zoneOffsetMs, isKnownZone } from './dates.ts';
 export type { DateParts } from './dates.ts';

@@ -4,6 +4,7 @@
 import type { Problem } from '../errors.ts';
 import { castSimpleValueText, compileStoredExpression, type CompiledExpression, type Scope } from '../expression/index.ts';
 import type { EvaluationContext, RuleRef } from '../types.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
 import { uncompiledCell, type CellEnvironment } from './condition.ts';
 import { cloneJson } from './output-layout.ts';
 import { compileTemplate, type CompiledTemplate } from './references.ts';
@@ -12,12 +13,13 @@ export interface CompiledValue {
   /** True when the value needs no evaluation: `constant` holds it (object constants must be cloned on output). */
   readonly isConstant: boolean;
   readonly constant: unknown;
+  /** True when `evaluate` may answer with a promise (a function value whose expression waits). */
   readonly async: boolean;
   readonly ruleRefs: readonly RuleRef[];
   /** For traces: the cell's source text. */
   readonly source: string;
-  evaluate(scope: Scope | undefined, ctx: EvaluationContext): unknown;
-  evaluateAsync(scope: Scope | undefined, ctx: EvaluationContext): Promise<unknown>;
+  /** The value, or a promise of it when `async`. */
+  evaluate(scope: Scope | undefined, ctx: EvaluationContext): MaybePromise<unknown>;
 }
 
 const NO_REFS: readonly RuleRef[] = [];
@@ -44,10 +46,6 @@ class ConstantValue implements CompiledValue {
 
   evaluate(): unknown {
     return this.isObject ? cloneJson(this.constant) : this.constant;
-  }
-
-  evaluateAsync(): Promise<unknown> {
-    return Promise.resolve(this.evaluate());
   }
 }
 
@@ -101,10 +99,6 @@ class TemplateValue implements CompiledValue {
     const resolved = this.template.evaluate(scope);
     return typeof resolved === 'string' ? castSimpleValueText(resolved) : resolved;
   }
-
-  evaluateAsync(scope: Scope | undefined): Promise<unknown> {
-    return Promise.resolve(this.evaluate(scope));
-  }
 }
 
 function expressionValue(cell: Record<string, unknown>, where: string, env: CellEnvironment, problems: Problem[]): CompiledValue {
@@ -132,12 +126,9 @@ class ExpressionValue implements CompiledValue {
     this.source = expression.source;
   }
 
-  evaluate(scope: Scope | undefined, ctx: EvaluationContext): unknown {
-    return normalise(this.expression.evaluateOutput(requireScope(scope), ctx));
-  }
-
-  async evaluateAsync(scope: Scope | undefined, ctx: EvaluationContext): Promise<unknown> {
-    return normalise(await this.expression.evaluateOutputAsync(requireScope(scope), ctx));
+  evaluate(scope: Scope | undefined, ctx: EvaluationContext): MaybePromise<unknown> {
+    const value = this.expression.evaluateOutput(requireScope(scope), ctx);
+    return value instanceof Promise ? value.then(normalise) : normalise(value);
   }
 }
 

@@ -1,14 +1,14 @@
 // AST -> closures. No user text ever becomes code: every node is a closure over values fixed at compile time.
-// Constants are folded, variable paths are pre-parsed, lambda parameters become local slots, and the async twin
-// of a node exists only where something may await.
+// Constants are folded, variable paths are pre-parsed, lambda parameters become local slots. Each node is one
+// closure returning its value, or a promise of it when a call below it waits (engine/maybe-promise.ts).
 import type { Node, VarRef } from './ast.ts';
 import type { CompiledExpression, ConditionOutcome, ExpressionFootprint, Scope } from './contract.ts';
 import type { CNode, CompileApi, CompileOptionsForNode } from './nodes.ts';
-import type { AsyncEvaluator, Evaluator, Frame } from './runtime.ts';
+import type { Evaluator, Frame } from './runtime.ts';
 import type { EvaluationContext, RuleRef } from '../types.ts';
 import { getAt, type PathSegment } from '../path.ts';
 import { SyntaxProblem } from './lexer.ts';
-import { constantNode, evalAsync, failingNode, combineNode } from './nodes.ts';
+import { constantNode, failingNode, combineNode } from './nodes.ts';
 import { Invalid, cloneJson, defineKey, describe, invalidReason, mustPropagate, toNum, toText } from './runtime.ts';
 import { castExpressionOutput, rawOutput } from './cast.ts';
 import { findFunction } from './functions/index.ts';
@@ -120,7 +120,7 @@ class Compiler implements CompileApi {
 
   private variable(ref: VarRef, lenient: boolean): CNode {
     const read = this.reader(ref);
-    if (lenient) return { ev: read, aev: undefined, isConst: false, value: undefined };
+    if (lenient) return { ev: read, waits: false, isConst: false, value: undefined };
     const signal = new Invalid(`{${ref.path}} is not defined`);
     const first = ref.segments[0];
     let ev: Evaluator;
@@ -139,7 +139,7 @@ class Compiler implements CompileApi {
         return value;
       };
     }
-    return { ev, aev: undefined, isConst: false, value: undefined };
+    return { ev, waits: false, isConst: false, value: undefined };
   }
 
   /** A quoted string with `{var}` references; an unresolved reference stays as written (regex `{2,3}` etc.). */
@@ -157,7 +157,7 @@ class Compiler implements CompileApi {
         }
         return out;
       },
-      aev: undefined,
+      waits: false,
       isConst: false,
       value: undefined,
     };
@@ -178,7 +178,7 @@ class Compiler implements CompileApi {
 
   private binary(op: keyof typeof OPERATOR_IMPLS, left: CNode, right: CNode): CNode {
     const impl = OPERATOR_IMPLS[op];
-    if (left.isConst && right.isConst) {
+    if ((left.isConst && right.isConst) || left.waits || right.waits) {
       return combineNode([left, right], (values) => impl(values[0], values[1]), { foldable: true, api: this });
     }
     const l = left.ev;
@@ -193,15 +193,13 @@ class Compiler implements CompileApi {
     } else {
       ev = (f) => impl(l(f), r(f));
     }
-    let aev: AsyncEvaluator | undefined;
-    if (left.aev || right.aev) aev = async (f) => impl(await evalAsync(left, f), await evalAsync(right, f));
-    return { ev, aev, isConst: false, value: undefined };
+    return { ev, waits: false, isConst: false, value: undefined };
   }
 
   private call(node: Extract<Node, { kind: 'call' }>, options: CompileOptionsForNode): CNode {
     const def = findFunction(node.name);
     if (!def) return this.fail(`unknown function ${node.name}`, node);
-    if (def.kind === 'eager' && ((def.contextual === true && def.fixedPerSolve !== true) || def.implAsync !== undefined)) this.repeatable = false;
+    if (def.kind === 'eager' && ((def.contextual === true && def.fixedPerSolve !== true) || def.waits === true)) this.repeatable = false;
     const count = node.args.length;
     if (count < def.min || count > def.max) {
       return failingNode(`${node.name} expects ${arity(def.min, def.max)}, got ${count}`);
@@ -212,7 +210,7 @@ class Compiler implements CompileApi {
     return combineNode(children, def.impl, {
       foldable: def.contextual !== true,
       api: this,
-      combineAsync: def.implAsync,
+      waits: def.waits,
       binary: count === 2 ? def.impl2 : undefined,
     });
   }
@@ -229,15 +227,13 @@ class Program implements CompiledExpression {
   readonly ruleRefs: readonly RuleRef[];
   readonly footprint: ExpressionFootprint;
   private readonly ev: Evaluator;
-  private readonly aev: AsyncEvaluator | undefined;
   private readonly slots: number;
   private readonly sharedConstants: boolean;
 
   constructor(source: string, root: CNode, compiler: Compiler) {
     this.source = source;
     this.ev = root.ev;
-    this.aev = root.aev;
-    this.async = root.aev !== undefined;
+    this.async = root.waits;
     this.slots = compiler.slots;
     this.ruleRefs = compiler.ruleRefs;
     this.footprint = { references: compiler.references, repeatable: compiler.repeatable && !this.async };
@@ -253,72 +249,84 @@ class Program implements CompiledExpression {
     return this.sharedConstants && value !== null && typeof value === 'object' ? cloneJson(value) : value;
   }
 
+  // Each method runs the root closure once; only an expression that waits (`async`, known at compile time) can
+  // give a promise, so only then is the answer tested for one and the same ending chained to it.
+
   evaluateOutput(scope: Scope, ctx: EvaluationContext): unknown {
     const f = this.frame(scope, ctx);
     let value: unknown;
     try {
-      value = this.result(this.ev(f));
+      value = this.ev(f);
     } catch (error) {
-      if (mustPropagate(error)) throw error;
-      return null;
+      return invalidOutput(error);
     }
-    return f.raw ? rawOutput(value) : castExpressionOutput(value);
+    if (this.async && value instanceof Promise) return this.outputLater(value, f);
+    return this.output(f, value);
   }
 
-  async evaluateOutputAsync(scope: Scope, ctx: EvaluationContext): Promise<unknown> {
-    if (!this.aev) return this.evaluateOutput(scope, ctx);
-    const f = this.frame(scope, ctx);
-    let value: unknown;
+  private outputLater(pending: Promise<unknown>, f: Frame): Promise<unknown> {
+    return pending.then((settled) => this.output(f, settled), invalidOutput);
+  }
+
+  private output(f: Frame, value: unknown): unknown {
+    let owned: unknown;
     try {
-      value = this.result(await this.aev(f));
+      owned = this.result(value);
     } catch (error) {
-      if (mustPropagate(error)) throw error;
-      return null;
+      return invalidOutput(error);
     }
-    return f.raw ? rawOutput(value) : castExpressionOutput(value);
+    return f.raw ? rawOutput(owned) : castExpressionOutput(owned);
   }
 
-  evaluateCondition(scope: Scope, ctx: EvaluationContext): ConditionOutcome {
+  evaluateCondition(scope: Scope, ctx: EvaluationContext): ConditionOutcome | Promise<ConditionOutcome> {
     let value: unknown;
     try {
       value = this.ev(this.frame(scope, ctx));
     } catch (error) {
-      if (mustPropagate(error)) throw error;
-      return { matched: false, error: invalidReason(error) };
+      return invalidCondition(error);
     }
-    return conditionOutcome(value);
-  }
-
-  async evaluateConditionAsync(scope: Scope, ctx: EvaluationContext): Promise<ConditionOutcome> {
-    if (!this.aev) return this.evaluateCondition(scope, ctx);
-    let value: unknown;
-    try {
-      value = await this.aev(this.frame(scope, ctx));
-    } catch (error) {
-      if (mustPropagate(error)) throw error;
-      return { matched: false, error: invalidReason(error) };
-    }
+    if (this.async && value instanceof Promise) return value.then(conditionOutcome, invalidCondition);
     return conditionOutcome(value);
   }
 
   evaluateRaw(scope: Scope, ctx: EvaluationContext): unknown {
+    let value: unknown;
     try {
-      return this.result(this.ev(this.frame(scope, ctx)));
+      value = this.ev(this.frame(scope, ctx));
     } catch (error) {
-      if (mustPropagate(error)) throw error;
-      throw new ExpressionError(invalidReason(error), this.source);
+      return this.invalidRaw(error);
+    }
+    if (this.async && value instanceof Promise) return this.rawLater(value);
+    return this.raw(value);
+  }
+
+  private rawLater(pending: Promise<unknown>): Promise<unknown> {
+    return pending.then((settled) => this.raw(settled), (error: unknown) => this.invalidRaw(error));
+  }
+
+  private raw(value: unknown): unknown {
+    try {
+      return this.result(value);
+    } catch (error) {
+      return this.invalidRaw(error);
     }
   }
 
-  async evaluateRawAsync(scope: Scope, ctx: EvaluationContext): Promise<unknown> {
-    if (!this.aev) return this.evaluateRaw(scope, ctx);
-    try {
-      return this.result(await this.aev(this.frame(scope, ctx)));
-    } catch (error) {
-      if (mustPropagate(error)) throw error;
-      throw new ExpressionError(invalidReason(error), this.source);
-    }
+  private invalidRaw(error: unknown): never {
+    if (mustPropagate(error)) throw error;
+    throw new ExpressionError(invalidReason(error), this.source);
   }
+}
+
+/** An output whose evaluation failed: null, unless the failure must stop the solve. */
+function invalidOutput(error: unknown): null {
+  if (mustPropagate(error)) throw error;
+  return null;
+}
+
+function invalidCondition(error: unknown): ConditionOutcome {
+  if (mustPropagate(error)) throw error;
+  return { matched: false, error: invalidReason(error) };
 }
 
 function conditionOutcome(value: unknown): ConditionOutcome {

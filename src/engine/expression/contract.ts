@@ -1,6 +1,7 @@
 // The interface of the expression language that tables, trees and flows code against (re-exported by index.ts).
 import type { EvaluationContext, RuleRef } from '../types.ts';
 import type { PathSegment } from '../path.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
 
 /**
  * Resolves `{name}` / `{a.b[0].c}` references. Returns undefined when the reference cannot be resolved
@@ -42,22 +43,19 @@ export interface CompiledExpression {
   /** Present when compiled by this module (test doubles may leave it out): lets callers share evaluations. */
   readonly footprint?: ExpressionFootprint;
   /**
-   * True when evaluation may await: HTTP_* calls, and SOLVE (its target is only known at run time and may be a
-   * script or flow). Use the *Async methods then; the sync methods still work while every SOLVE target is
-   * synchronous and throw RuleError otherwise.
+   * True when evaluation may wait: HTTP_* calls, and SOLVE (its target is only known at run time and may be a
+   * script or flow). Only then may the evaluate methods return a promise (engine/maybe-promise.ts); an
+   * expression that does not wait always answers directly.
    */
   readonly async: boolean;
   /** SOLVE / LOOKUP_* targets given as literals, for dependency resolution at compile time. */
   readonly ruleRefs: readonly RuleRef[];
   /** Result/calc cell value, §2.10: output casting applied (unless RAW_VALUE), null when evaluation is invalid. */
-  evaluateOutput(scope: Scope, ctx: EvaluationContext): unknown;
-  evaluateOutputAsync(scope: Scope, ctx: EvaluationContext): Promise<unknown>;
+  evaluateOutput(scope: Scope, ctx: EvaluationContext): MaybePromise<unknown>;
   /** Function condition, §2.12: matched only when the value is boolean true; errors and non-booleans are false. */
-  evaluateCondition(scope: Scope, ctx: EvaluationContext): ConditionOutcome;
-  evaluateConditionAsync(scope: Scope, ctx: EvaluationContext): Promise<ConditionOutcome>;
-  /** The raw value (no output casting). Throws ExpressionError when the evaluation is invalid. */
-  evaluateRaw(scope: Scope, ctx: EvaluationContext): unknown;
-  evaluateRawAsync(scope: Scope, ctx: EvaluationContext): Promise<unknown>;
+  evaluateCondition(scope: Scope, ctx: EvaluationContext): MaybePromise<ConditionOutcome>;
+  /** The raw value (no output casting). Throws (or rejects with) ExpressionError when the evaluation is invalid. */
+  evaluateRaw(scope: Scope, ctx: EvaluationContext): MaybePromise<unknown>;
 }
 
 export type ArithmeticAssociativity = 'left' | 'right';

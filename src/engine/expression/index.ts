@@ -96,11 +96,8 @@ export function invalidExpression(source: string, message: string): CompiledExpr
     async: false,
     ruleRefs: [],
     evaluateOutput: () => null,
-    evaluateOutputAsync: () => Promise.resolve(null),
     evaluateCondition: () => outcome,
-    evaluateConditionAsync: () => Promise.resolve(outcome),
     evaluateRaw: fail,
-    evaluateRawAsync: () => Promise.reject(new ExpressionError(message, source)),
   };
 }
 

@@ -1,14 +1,15 @@
-// Compiled nodes: each AST node becomes a closure (`ev`), plus an async twin (`aev`) only where the subtree
-// may await. Function modules build their special forms from these helpers.
+// Compiled nodes: each AST node becomes one closure (`ev`) that returns its value, or a promise of it when a
+// call below it waits (see engine/maybe-promise.ts). Function modules build their special forms from these helpers.
 import type { Node } from './ast.ts';
 import type { RuleRef } from '../types.ts';
-import type { AsyncEvaluator, Evaluator, Frame } from './runtime.ts';
+import type { Evaluator, Frame } from './runtime.ts';
 import { Invalid, mustPropagate } from './runtime.ts';
 
 export interface CNode {
+  /** The value, or a promise of it; a promise only when `waits`. */
   ev: Evaluator;
-  /** Present when the subtree may await; then evaluate through it in async mode. */
-  aev: AsyncEvaluator | undefined;
+  /** Fixed at compile time: a call below this node may wait (HTTP_*, SOLVE), so `ev` may return a promise. */
+  waits: boolean;
   isConst: boolean;
   /** The value when isConst. */
   value: unknown;
@@ -34,7 +35,7 @@ export interface CompileApi {
 }
 
 export function constantNode(value: unknown): CNode {
-  return { ev: () => value, aev: undefined, isConst: true, value };
+  return { ev: () => value, waits: false, isConst: true, value };
 }
 
 /** A node that is invalid whatever the input (e.g. a wrong argument count): fails at run time, never at compile time. */
@@ -44,23 +45,59 @@ export function failingNode(message: string): CNode {
     ev: () => {
       throw signal;
     },
-    aev: undefined,
+    waits: false,
     isConst: false,
     value: undefined,
   };
 }
 
 /**
- * A node evaluated at run time: `ev` always, the async twin `aev` only when one of `children` may await, so
- * rules that never wait never pay for promises.
+ * A node evaluated at run time by `ev`, which must accept a promise from any child that waits (test with
+ * isPromise, chain with andThen); it waits when one of `children` does.
  */
-export function runtimeNode(children: readonly (CNode | undefined)[], ev: Evaluator, aev: AsyncEvaluator): CNode {
-  return { ev, aev: children.some((child) => child?.aev) ? aev : undefined, isConst: false, value: undefined };
+export function runtimeNode(children: readonly (CNode | undefined)[], ev: Evaluator): CNode {
+  return { ev, waits: children.some((child) => child?.waits === true), isConst: false, value: undefined };
 }
 
-/** Evaluates a child in async mode. */
-export function evalAsync(node: CNode, f: Frame): unknown {
-  return node.aev ? node.aev(f) : node.ev(f);
+/**
+ * Evaluates `evs[from..]` into `values` in order, then `done(values)`. A child's promise is waited for before the
+ * next child runs, as written order demands; while no child returns one, this is a plain loop.
+ */
+export function evaluateInOrder(
+  evs: readonly Evaluator[],
+  f: Frame,
+  values: unknown[],
+  from: number,
+  done: (values: unknown[], f: Frame) => unknown,
+): unknown {
+  for (let i = from; i < evs.length; i++) {
+    const value = evs[i]!(f);
+    if (value instanceof Promise) return resumeInOrder(value, evs, f, values, i, done);
+    values[i] = value;
+  }
+  return done(values, f);
+}
+
+function resumeInOrder(
+  pending: Promise<unknown>,
+  evs: readonly Evaluator[],
+  f: Frame,
+  values: unknown[],
+  i: number,
+  done: (values: unknown[], f: Frame) => unknown,
+): Promise<unknown> {
+  return pending.then((settled) => {
+    values[i] = settled;
+    return evaluateInOrder(evs, f, values, i + 1, done);
+  });
+}
+
+/**
+ * `next(value, f)` once `pending` settles: the continuation of a node whose child answered with a promise. A
+ * function of its own, so that the node's closure captures nothing (engine/maybe-promise.ts).
+ */
+export function resume(pending: Promise<unknown>, f: Frame, next: (settled: unknown, f: Frame) => unknown): Promise<unknown> {
+  return pending.then((settled) => next(settled, f));
 }
 
 /** A frame for folding constants at compile time: pure functions never look at scope or context. */
@@ -81,13 +118,15 @@ export function combineNode(
   options: {
     foldable: boolean;
     api: CompileApi;
-    combineAsync?: (values: unknown[], f: Frame) => Promise<unknown>;
+    /** `combine` may return a promise (HTTP_*, SOLVE): never folded, and the node waits. */
+    waits?: boolean;
     /** Used instead of `combine` for two children, without allocating an argument array. */
     binary?: (a: unknown, b: unknown) => unknown;
   },
 ): CNode {
-  const { foldable, api, combineAsync, binary } = options;
-  if (foldable && !combineAsync && children.every((c) => c.isConst)) {
+  const { foldable, api, binary } = options;
+  const waits = options.waits === true;
+  if (foldable && !waits && children.every((c) => c.isConst)) {
     try {
       const value = combine(
         children.map((c) => c.value),
@@ -102,8 +141,14 @@ export function combineNode(
     }
   }
   const n = children.length;
+  const childWaits = children.some((c) => c.waits);
   let ev: Evaluator;
-  if (n === 0) ev = (f) => combine([], f);
+  // Unrolled forms for the common argument counts of children that never wait (the hot path); the general form
+  // handles any count and waits for a child's promise.
+  if (childWaits || n > 3) {
+    const evs = children.map((c) => c.ev);
+    ev = (f) => evaluateInOrder(evs, f, new Array<unknown>(n), 0, combine);
+  } else if (n === 0) ev = (f) => combine([], f);
   else if (n === 1) {
     const a = children[0]!.ev;
     ev = (f) => combine([a(f)], f);
@@ -111,27 +156,11 @@ export function combineNode(
     const a = children[0]!.ev;
     const b = children[1]!.ev;
     ev = binary ? (f) => binary(a(f), b(f)) : (f) => combine([a(f), b(f)], f);
-  } else if (n === 3) {
+  } else {
     const a = children[0]!.ev;
     const b = children[1]!.ev;
     const c = children[2]!.ev;
     ev = (f) => combine([a(f), b(f), c(f)], f);
-  } else {
-    const evs = children.map((c) => c.ev);
-    ev = (f) => {
-      const values = new Array<unknown>(n);
-      for (let i = 0; i < n; i++) values[i] = evs[i]!(f);
-      return combine(values, f);
-    };
   }
-  let aev: AsyncEvaluator | undefined;
-  if (combineAsync || children.some((c) => c.aev)) {
-    const finish = combineAsync ?? ((values: unknown[], f: Frame) => Promise.resolve(combine(values, f)));
-    aev = async (f) => {
-      const values = new Array<unknown>(n);
-      for (let i = 0; i < n; i++) values[i] = await evalAsync(children[i]!, f);
-      return finish(values, f);
-    };
-  }
-  return { ev, aev, isConst: false, value: undefined };
+  return { ev, waits: waits || childWaits, isConst: false, value: undefined };
 }

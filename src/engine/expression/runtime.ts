@@ -15,8 +15,8 @@ export interface Frame {
   raw: boolean;
 }
 
+/** A compiled node: its value, or a promise of it when a call below it waits (CNode.waits). */
 export type Evaluator = (f: Frame) => unknown;
-export type AsyncEvaluator = (f: Frame) => Promise<unknown>;
 
 /**
  * "Invalid" (§4.8): the expression evaluates to null (a condition to false). Deliberately not an Error: it is

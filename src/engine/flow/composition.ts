@@ -12,7 +12,7 @@ import type { CompiledRule, EvaluationContext, Json, RuleRef, SolveResult } from
 import { cloneJson } from '../cells/index.ts';
 import { mergeAsArrays } from './array-merge.ts';
 import { callRule, resolveRule } from './call-rule.ts';
-import { checkDeadline } from './deadline.ts';
+import { checkDeadline } from '../deadline.ts';
 import { flowRuleIdentity } from '../rule-identity.ts';
 
 /** Most rule nodes a rule flow may have (DecisionRules' on-premise RF_NODE_LIMIT default). */

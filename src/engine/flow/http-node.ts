@@ -6,7 +6,7 @@ import { textOf } from '../values.ts';
 import { FlowScope, flowPath } from './flow-scope.ts';
 import type { FlowNode } from './workflow-graph.ts';
 import { NO_REFS, listOf, nodeKey, textField } from './node-helpers.ts';
-import type { NodeCompileContext, NodeExecutor } from './workflow-nodes.ts';
+import type { NodeCompileContext, NodeExecutor } from './node-executor.ts';
 
 const HTTP_METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 

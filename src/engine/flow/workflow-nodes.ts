@@ -1,6 +1,5 @@
 // What each decision-flow node type does (spec/rule-format.md §8.2 "Node types"), compiled once per rule version:
 // expressions, conditions and paths are prepared here, so a solve only evaluates.
-import type { Problem } from '../errors.ts';
 import { RuleError } from '../errors.ts';
 import { DYNAMIC, cloneJson, compileCondition, compileResultValue } from '../cells/index.ts';
 import type { CellEnvironment, CompiledCondition, CompiledValue } from '../cells/index.ts';
@@ -9,32 +8,11 @@ import type { PathSegment } from '../path.ts';
 import type { CompileOptions, CompiledRule, EvaluationContext, Json, RuleRef } from '../types.ts';
 import { compileStoredExpression } from '../expression/index.ts';
 import { callRule, resolveRule } from './call-rule.ts';
-import { FlowScope, flowPath } from './flow-scope.ts';
+import { flowPath } from './flow-scope.ts';
 import type { FlowNode } from './workflow-graph.ts';
 import { compileHttpNode } from './http-node.ts';
 import { NO_REFS, listOf, nodeKey, textField } from './node-helpers.ts';
-
-export interface NodeOutcome {
-  /** IF_STATEMENT: the out-connectors that send a run signal (the others cancel). Undefined: all of them. */
-  selected?: ReadonlySet<string>;
-  /** FOREACH and BUSINESS_RULE: the items the node iterates (its body runs once per item). */
-  items?: readonly unknown[];
-  /** For the trace: what the node read and what it produced. */
-  input?: unknown;
-  output?: unknown;
-}
-
-export interface NodeExecutor {
-  readonly ruleRefs: readonly RuleRef[];
-  run(scope: FlowScope, ctx: EvaluationContext): Promise<NodeOutcome>;
-}
-
-export interface NodeCompileContext {
-  readonly env: CellEnvironment;
-  /** Node types by node name, to refuse assignments to values that nodes own. */
-  readonly nodeTypes: ReadonlyMap<string, string>;
-  readonly problems: Problem[];
-}
+import type { NodeCompileContext, NodeExecutor } from './node-executor.ts';
 
 /** Node types whose named value is written by the node itself; Assign cannot target them (§8.2). */
 const READ_ONLY_NODE_TYPES: ReadonlySet<string> = new Set(['FOREACH', 'BUSINESS_RULE', 'HTTP_CLIENT', 'ARRAY_APPEND', 'IF_STATEMENT', 'START']);
@@ -75,10 +53,6 @@ export function compileNode(node: FlowNode, cc: NodeCompileContext): NodeExecuto
 function expressionOf(stored: unknown, where: string, cc: NodeCompileContext): CompiledValue {
   const outputScalarValue = stored !== null && typeof stored === 'object' ? (stored as Record<string, unknown>).outputScalarValue : undefined;
   return compileResultValue(outputScalarValue, `${where}.outputScalarValue`, cc.env, cc.problems);
-}
-
-async function evaluateValue(value: CompiledValue, scope: FlowScope, ctx: EvaluationContext): Promise<unknown> {
-  return value.async ? value.evaluateAsync(scope, ctx) : value.evaluate(scope, ctx);
 }
 
 function refsOf(values: readonly { ruleRefs: readonly RuleRef[] }[]): RuleRef[] {
@@ -127,7 +101,7 @@ function compileVariables(node: FlowNode, cc: NodeCompileContext): NodeExecutor 
       const declared = scope.nodeObject(key);
       for (const variable of variables) {
         Object.defineProperty(declared, variable.name, {
-          value: cloneJson(await evaluateValue(variable.value, scope, ctx)),
+          value: cloneJson(await variable.value.evaluate(scope, ctx)),
           enumerable: true,
           writable: true,
           configurable: true,
@@ -153,7 +127,7 @@ function compileAssign(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
       const written: Record<string, unknown> = {};
       for (const assignment of assignments) {
         // Copies, so that a later Assign into `output.x` never changes the input or a rule's result in place.
-        const value = cloneJson(await evaluateValue(assignment.value, scope, ctx));
+        const value = cloneJson(await assignment.value.evaluate(scope, ctx));
         scope.write(assignment.segments, value);
         written[assignment.path] = value;
       }
@@ -319,7 +293,7 @@ function compileSwitch(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
         for (const { variable, path, condition } of c.conditions) {
           const left = scope.read(variable);
           tested[path] = left ?? null;
-          const ok = condition.async ? await condition.testAsync(left, scope, ctx) : condition.test(left, scope, ctx);
+          const ok = await condition.test(left, scope, ctx);
           if (!ok) {
             all = false;
             break;

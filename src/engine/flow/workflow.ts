@@ -10,13 +10,13 @@ import type { Problem } from '../errors.ts';
 import type { RuleCompiler } from '../registry.ts';
 import type { CompiledRule, EvaluationContext, Json, RuleRef, SolveResult } from '../types.ts';
 import { cloneJson } from '../cells/index.ts';
-import { checkDeadline } from './deadline.ts';
+import { checkDeadline } from '../deadline.ts';
 import { FlowScope } from './flow-scope.ts';
 import { flowRuleIdentity } from '../rule-identity.ts';
 import { buildFlowGraph } from './workflow-graph.ts';
 import type { FlowGraph, FlowNode, Region } from './workflow-graph.ts';
 import { compileNode, flowCellEnvironment } from './workflow-nodes.ts';
-import type { NodeExecutor } from './workflow-nodes.ts';
+import type { NodeExecutor } from './node-executor.ts';
 
 /** Most nodes a decision flow may have (DecisionRules' documented limit). */
 export const MAX_WORKFLOW_NODES = 150;

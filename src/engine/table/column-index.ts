@@ -17,7 +17,7 @@
 // when the value's kind makes the index unsafe (objects, non-finite numbers against ranges) or when include/exclude
 // options skip it. Text that is not numeric and booleans pass no numeric range (tables-mixed-comparison.md).
 import type { CompiledCondition } from '../cells/condition.ts';
-import type { ConditionStep } from './evaluate.ts';
+import type { ConditionStep } from './steps.ts';
 import { isNumericText, prepareOperand } from '../cells/operands.ts';
 
 /** Tables below this many active rows are scanned: the index does not pay for itself. */

@@ -1,5 +1,6 @@
 // Decision tables (§2, §3): compiles a `decision-table` document into closures once, then answers solves with
-// the four strategies. See table/evaluate.ts for the solve loop and table/column-index.ts for the index.
+// the four strategies. See table/evaluate.ts for the solve loop, table/steps.ts for the compiled rows and
+// table/column-index.ts for the index.
 import { ValidationError, type Problem } from '../errors.ts';
 import type { RuleCompiler } from '../registry.ts';
 import { ruleIdentity } from '../rule-identity.ts';
@@ -14,8 +15,8 @@ import { cellPosition, readTableModel, type ColumnModel, type RowModel } from '.
 import { compileTimeWindow } from './time-window.ts';
 import { SharedCells } from './shared-cells.ts';
 import { INDEX_MIN_ROWS, TableIndex } from './column-index.ts';
+import { DecisionTable } from './evaluate.ts';
 import {
-  DecisionTable,
   STEP_CALC,
   STEP_CONDITION,
   STEP_OUTPUT,
@@ -24,7 +25,7 @@ import {
   type LeftBinding,
   type TableRow,
   type TableStep,
-} from './evaluate.ts';
+} from './steps.ts';
 
 /** How the column index is used: `auto` for tables of INDEX_MIN_ROWS active rows or more. Tests force the others. */
 export type IndexMode = 'auto' | 'always' | 'off';
@@ -153,6 +154,7 @@ export function compileDecisionTableWith(
     dependencies: [...dependencies.values()],
     memoCount,
     warnings,
+    timeZone: zone,
   });
 }
 

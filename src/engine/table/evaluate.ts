@@ -4,77 +4,20 @@
 // emit prebuilt constant values; other rows run their cells in column order against a RuleScope, so calc
 // variables and earlier outputs are visible to the columns on their right. Nothing right of a failed condition
 // runs, except under EVALUATE_ALL, which evaluates every cell of every active row.
+//
+// The loop is written once: a cell answers directly, or with a promise when it waits (engine/maybe-promise.ts);
+// the loop then continues from the next cell, or the next row, once the promise settles.
 import type { Problem } from '../errors.ts';
-import { TimeoutError } from '../errors.ts';
+import { checkDeadline } from '../deadline.ts';
 import type { CompiledRule, EvaluationContext, Json, RuleRef, SolveResult, Strategy } from '../types.ts';
-import { getBelow, type PathSegment } from '../path.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
+import { getBelow } from '../path.ts';
 import type { RuleIdentity } from '../rule-identity.ts';
-import type { CompiledCondition } from '../cells/condition.ts';
-import type { LeftTest } from '../cells/general.ts';
-import type { CompiledValue } from '../cells/result.ts';
 import type { OutputLayout, SlotValues } from '../cells/output-layout.ts';
+import type { ConditionExplanation } from '../cells/condition.ts';
 import { RuleScope } from '../cells/scope.ts';
-import type { TimeWindow } from './time-window.ts';
 import type { GroupTester, TableIndex } from './column-index.ts';
-
-export const STEP_CONDITION = 0;
-export const STEP_CALC = 1;
-export const STEP_OUTPUT = 2;
-
-/** Where a condition column's left operand comes from (§2.6). */
-export type LeftBinding =
-  | { readonly kind: 'input'; readonly read: (input: unknown) => unknown }
-  | { readonly kind: 'variable'; readonly value: unknown }
-  | { readonly kind: 'calc'; readonly calcIndex: number; readonly segments: readonly PathSegment[] };
-
-export interface ConditionColumn {
-  readonly id: string;
-  readonly alias: string | undefined;
-  /** The bound path as written (`client.age`): the name include/exclude options and traces use. */
-  readonly path: string;
-  readonly condIndex: number;
-  readonly left: LeftBinding;
-}
-
-/**
- * A condition cell in its column. One object per distinct cell of a column (identical cells share it), so it also
- * serves as the fast loop's entry and the index's view of the cell.
- */
-export interface ConditionStep {
-  readonly kind: typeof STEP_CONDITION;
-  readonly column: ConditionColumn;
-  readonly condition: CompiledCondition;
-  readonly condIndex: number;
-  readonly isElse: boolean;
-  /** The scope-free test; undefined for date cells, which need ctx.now, and for scope-reading cells. */
-  readonly test: LeftTest | undefined;
-  /**
-   * Slot in the per-solve memo of a function cell whose outcome is the same in every row of one solve (repeatable,
-   * synchronous, reading nothing a calc column or earlier output could answer); -1 for other cells.
-   */
-  readonly memo: number;
-}
-
-export type TableStep =
-  | ConditionStep
-  | { readonly kind: typeof STEP_CALC; readonly calcIndex: number; readonly value: CompiledValue }
-  | { readonly kind: typeof STEP_OUTPUT; readonly slot: number; readonly value: CompiledValue };
-
-export interface TableRow {
-  /** 1-based position in the document's rows (inactive rows keep their numbers). */
-  readonly number: number;
-  readonly window: TimeWindow | undefined;
-  /** The row's cells in column order (condition cells sit at their column's position, see IndexRow). */
-  readonly steps: readonly TableStep[];
-  /** Constant conditions and constant outputs only: matched without a scope. */
-  readonly fast: boolean;
-  readonly async: boolean;
-  /** Fast rows: the output value of each slot. */
-  readonly constValues: SlotValues;
-  readonly hasObjectConstants: boolean;
-  /** Fast rows: the conditions to check, `anything` left out. */
-  readonly fastConditions: readonly ConditionStep[];
-}
+import { STEP_CALC, STEP_CONDITION, type ConditionColumn, type ConditionStep, type TableRow, type TableStep } from './steps.ts';
 
 export interface ConditionTraceEntry {
   columnId: string;
@@ -107,6 +50,16 @@ export interface DecisionTableParts extends RuleIdentity {
   readonly memoCount: number;
   /** Function cells that did not compile (CompiledRule.warnings). */
   readonly warnings?: readonly Problem[];
+  /** Zone the date cells were compiled with (read by the static analysis, engine/analysis). */
+  readonly timeZone?: string;
+}
+
+/** What the static analysis (engine/analysis) reads of a compiled table: nothing here is used to evaluate. */
+export interface TableStructure {
+  readonly conditionColumns: readonly ConditionColumn[];
+  /** Active rows in document order (inactive rows are not compiled). */
+  readonly rows: readonly TableRow[];
+  readonly timeZone: string;
 }
 
 const NO_MEMO: (boolean | undefined)[] = [];
@@ -120,6 +73,8 @@ class TableScope extends RuleScope implements GroupTester {
   /** Outcome by memo slot; undefined = not evaluated yet in this solve. */
   private readonly memo: (boolean | undefined)[];
   private readonly ctx: EvaluationContext;
+  /** The trace of the conditions of the row being run (tracing only). */
+  rowTrace: ConditionTraceEntry[] | undefined = undefined;
 
   constructor(
     input: unknown,
@@ -138,23 +93,44 @@ class TableScope extends RuleScope implements GroupTester {
     const slot = cell.memo;
     let known = this.memo[slot];
     if (known === undefined) {
-      known = cell.condition.test(undefined, this, this.ctx);
+      // Memoised cells never wait (table/compile.ts gives slots to synchronous repeatable cells only).
+      known = cell.condition.test(undefined, this, this.ctx) as boolean;
       this.memo[slot] = known;
     }
     return known;
   }
 }
 
-/** Collects row outputs into the response shape of one strategy (SPEC 3.1). */
-class Results {
+const NO_ROWS: readonly number[] = [];
+
+/**
+ * One solve of a table: what every row reads (left operands, switched-off columns, the scope), the rows to visit,
+ * and the response being collected in the shape of the strategy (SPEC 3.1). It is also the parameter object of
+ * the row steps, and what a solve that waits carries from one row (or cell) to the next.
+ */
+class TableSolve {
+  readonly input: unknown;
+  readonly ctx: EvaluationContext;
+  readonly lefts: unknown[];
+  readonly skip: boolean[] | undefined;
+  readonly trace: RowTraceEntry[] | undefined;
+  order: readonly number[] = NO_ROWS;
+  /** Made on the first row that runs its cells (or before the index asks a repeatable function cell). */
+  scope: TableScope | undefined = undefined;
+  anyMatched = false;
   private readonly strategy: Strategy;
   private readonly layout: OutputLayout;
   private readonly list: Json[] = [];
   private arrayRows: SlotValues[] | undefined;
   private arrayClone: boolean[] | undefined;
 
-  constructor(strategy: Strategy, layout: OutputLayout) {
-    this.strategy = strategy;
+  constructor(input: unknown, ctx: EvaluationContext, lefts: unknown[], skip: boolean[] | undefined, layout: OutputLayout) {
+    this.input = input;
+    this.ctx = ctx;
+    this.lefts = lefts;
+    this.skip = skip;
+    this.strategy = ctx.strategy;
+    this.trace = ctx.trace ? [] : undefined;
     this.layout = layout;
   }
 
@@ -183,11 +159,12 @@ class Results {
     }
   }
 
-  finish(): Json[] {
-    if (this.strategy === 'ARRAY') return [this.layout.buildArrays(this.arrayRows ?? [], this.arrayClone) as Json];
-    return this.list;
+  finish(): SolveResult {
+    const result = this.strategy === 'ARRAY' ? [this.layout.buildArrays(this.arrayRows ?? [], this.arrayClone) as Json] : this.list;
+    return this.trace === undefined ? { result } : { result, trace: this.trace };
   }
 }
+
 
 export class DecisionTable implements CompiledRule {
   readonly type = 'decision-table' as const;
@@ -208,6 +185,7 @@ export class DecisionTable implements CompiledRule {
   private readonly variables: ReadonlyMap<string, unknown>;
   private readonly inputColumns: readonly ConditionColumn[];
   private readonly memoCount: number;
+  private readonly timeZone: string;
   /** The index asks repeatable function cells: a solve then needs its scope before the first row. */
   private readonly indexEvaluates: boolean;
 
@@ -229,7 +207,13 @@ export class DecisionTable implements CompiledRule {
     this.async = parts.rows.some((row) => row.async);
     this.inputColumns = parts.conditionColumns.filter((column) => column.left.kind !== 'calc');
     this.memoCount = parts.memoCount;
+    this.timeZone = parts.timeZone ?? 'UTC';
     this.indexEvaluates = parts.index?.hasGroups ?? false;
+  }
+
+  /** The compiled columns and rows, for static analysis; evaluation never reads this. */
+  get structure(): TableStructure {
+    return { conditionColumns: this.columns, rows: this.rows, timeZone: this.timeZone };
   }
 
   /** True when a column index was built (large tables with indexable columns). */
@@ -239,85 +223,79 @@ export class DecisionTable implements CompiledRule {
 
   /** How many rows a solve of `input` would visit (the index's candidates, or every active row). */
   rowsToVisit(input: unknown, ctx: EvaluationContext): number {
-    return this.rowOrder(this.readLefts(input), this.skipMask(ctx), ctx.strategy === 'EVALUATE_ALL', ctx.trace, this.newScope(input, ctx)).length;
+    const solve = new TableSolve(input, ctx, this.readLefts(input), this.skipMask(ctx), this.layout);
+    solve.scope = this.newScope(solve);
+    return this.rowOrder(solve).length;
   }
 
-  evaluate(input: unknown, ctx: EvaluationContext): SolveResult | Promise<SolveResult> {
-    return this.async ? this.evaluateAsync(input, ctx) : this.evaluateSync(input, ctx);
+  evaluate(input: unknown, ctx: EvaluationContext): MaybePromise<SolveResult> {
+    return this.visitRows(this.start(input, ctx), 0);
   }
 
-  private evaluateSync(input: unknown, ctx: EvaluationContext): SolveResult {
-    const lefts = this.readLefts(input);
-    const skip = this.skipMask(ctx);
-    const strategy = ctx.strategy;
-    const evaluateAll = strategy === 'EVALUATE_ALL';
-    const trace: RowTraceEntry[] | undefined = ctx.trace ? [] : undefined;
-    let scope = this.indexEvaluates ? this.newScope(input, ctx) : undefined;
-    const order = this.rowOrder(lefts, skip, evaluateAll, trace !== undefined, scope);
-    const results = new Results(strategy, this.layout);
+  private start(input: unknown, ctx: EvaluationContext): TableSolve {
+    const solve = new TableSolve(input, ctx, this.readLefts(input), this.skipMask(ctx), this.layout);
+    if (this.indexEvaluates) solve.scope = this.newScope(solve);
+    solve.order = this.rowOrder(solve);
+    return solve;
+  }
+
+  /** Visits the rows of `solve.order` from position `from`; continues after a row that waits once it settles. */
+  private visitRows(solve: TableSolve, from: number): MaybePromise<SolveResult> {
+    // The hot loop keeps what every row reads in locals; `solve` carries it across a wait.
+    const order = solve.order;
     const rows = this.rows;
+    const ctx = solve.ctx;
     const now = ctx.now;
-    const watchDeadline = ctx.deadline !== Number.POSITIVE_INFINITY;
-    let anyMatched = false;
-    for (let i = 0; i < order.length; i++) {
+    const lefts = solve.lefts;
+    const skip = solve.skip;
+    const untraced = solve.trace === undefined;
+    let anyMatched = solve.anyMatched;
+    for (let i = from; i < order.length; i++) {
       const row = rows[order[i]!]!;
       if (row.window !== undefined && !row.window.contains(now)) continue;
       let matched: boolean;
       let values: SlotValues;
       let clone = false;
-      if (row.fast && trace === undefined) {
+      if (row.fast && untraced) {
         matched = fastMatch(row, lefts, skip, anyMatched, ctx);
         values = row.constValues;
         clone = row.hasObjectConstants;
       } else {
-        if (watchDeadline && Date.now() > ctx.deadline) throw new TimeoutError(ctx.timeoutMs);
-        scope ??= this.newScope(input, ctx);
+        checkDeadline(ctx);
         const written = new Array<unknown>(this.layout.slotCount);
-        matched = this.runRow(row, scope, written, lefts, skip, anyMatched, evaluateAll, ctx, trace);
+        solve.anyMatched = anyMatched;
+        const outcome = this.runRow(solve, row, written);
+        if (typeof outcome !== 'boolean') return this.resumeRows(outcome, solve, i, written);
+        matched = outcome;
         values = written;
       }
       if (matched) anyMatched = true;
-      if (results.add(values, clone, matched)) break;
+      if (solve.add(values, clone, matched)) break;
     }
-    const result = results.finish();
-    return trace === undefined ? { result } : { result, trace };
+    return solve.finish();
   }
 
-  private async evaluateAsync(input: unknown, ctx: EvaluationContext): Promise<SolveResult> {
-    const lefts = this.readLefts(input);
-    const skip = this.skipMask(ctx);
-    const strategy = ctx.strategy;
-    const evaluateAll = strategy === 'EVALUATE_ALL';
-    const trace: RowTraceEntry[] | undefined = ctx.trace ? [] : undefined;
-    let scope = this.indexEvaluates ? this.newScope(input, ctx) : undefined;
-    const order = this.rowOrder(lefts, skip, evaluateAll, trace !== undefined, scope);
-    const results = new Results(strategy, this.layout);
-    const watchDeadline = ctx.deadline !== Number.POSITIVE_INFINITY;
-    let anyMatched = false;
-    for (const position of order) {
-      const row = this.rows[position]!;
-      if (row.window !== undefined && !row.window.contains(ctx.now)) continue;
-      if (watchDeadline && Date.now() > ctx.deadline) throw new TimeoutError(ctx.timeoutMs);
-      let matched: boolean;
-      let values: SlotValues;
-      let clone = false;
-      if (row.fast && trace === undefined) {
-        matched = fastMatch(row, lefts, skip, anyMatched, ctx);
-        values = row.constValues;
-        clone = row.hasObjectConstants;
-      } else {
-        scope ??= this.newScope(input, ctx);
-        const written = new Array<unknown>(this.layout.slotCount);
-        matched = row.async
-          ? await this.runRowAsync(row, scope, written, lefts, skip, anyMatched, evaluateAll, ctx, trace)
-          : this.runRow(row, scope, written, lefts, skip, anyMatched, evaluateAll, ctx, trace);
-        values = written;
-      }
-      if (matched) anyMatched = true;
-      if (results.add(values, clone, matched)) break;
-    }
-    const result = results.finish();
-    return trace === undefined ? { result } : { result, trace };
+  // The continuations after a wait are methods of their own, not arrows in the loops (engine/maybe-promise.ts).
+
+  /** Once row `i` settles: records it and visits the rows after it. */
+  private resumeRows(pending: Promise<boolean>, solve: TableSolve, i: number, values: SlotValues): Promise<SolveResult> {
+    return pending.then((matched) => {
+      if (matched) solve.anyMatched = true;
+      return solve.add(values, false, matched) ? solve.finish() : this.visitRows(solve, i + 1);
+    });
+  }
+
+  /** Once the condition at step `j` settles: the row's cells after it. */
+  private resumeAfterCondition(pending: Promise<boolean>, solve: TableSolve, row: TableRow, j: number, match: boolean): Promise<boolean> {
+    return pending.then((passed) => this.runSteps(solve, row, j + 1, match && passed));
+  }
+
+  /** Once the value of step `j` settles: stores it and runs the row's cells after it. */
+  private resumeAfterValue(pending: Promise<unknown>, solve: TableSolve, row: TableRow, j: number, match: boolean): Promise<boolean> {
+    return pending.then((value) => {
+      store(solve, row.steps[j] as Exclude<TableStep, ConditionStep>, value);
+      return this.runSteps(solve, row, j + 1, match);
+    });
   }
 
   /** Left operands of the columns bound to the input or a rule variable, read once per solve. */
@@ -344,142 +322,79 @@ export class DecisionTable implements CompiledRule {
   }
 
   /** The rows to visit: index candidates when that cannot change the answer, else every active row. */
-  private rowOrder(
-    lefts: readonly unknown[],
-    skip: readonly boolean[] | undefined,
-    evaluateAll: boolean,
-    tracing: boolean,
-    scope: TableScope | undefined,
-  ): readonly number[] {
-    if (this.index === undefined || evaluateAll || tracing) return this.allRows;
-    return this.index.candidates(lefts, skip, scope) ?? this.allRows;
+  private rowOrder(solve: TableSolve): readonly number[] {
+    if (this.index === undefined || solve.ctx.strategy === 'EVALUATE_ALL' || solve.trace !== undefined) return this.allRows;
+    return this.index.candidates(solve.lefts, solve.skip, solve.scope) ?? this.allRows;
   }
 
-  private newScope(input: unknown, ctx: EvaluationContext): TableScope {
-    return new TableScope(input, this.variables, this.layout, this.calcIndex, this.memoCount, ctx);
+  private newScope(solve: TableSolve): TableScope {
+    return new TableScope(solve.input, this.variables, this.layout, this.calcIndex, this.memoCount, solve.ctx);
   }
 
-  private runRow(
-    row: TableRow,
-    scope: TableScope,
-    values: unknown[],
-    lefts: readonly unknown[],
-    skip: readonly boolean[] | undefined,
-    anyMatched: boolean,
-    evaluateAll: boolean,
-    ctx: EvaluationContext,
-    trace: RowTraceEntry[] | undefined,
-  ): boolean {
+  /** Runs the cells of one row that is not fast, writing its outputs into `values`; true when the row matched. */
+  private runRow(solve: TableSolve, row: TableRow, values: unknown[]): MaybePromise<boolean> {
+    const scope = (solve.scope ??= this.newScope(solve));
     scope.outputValues = values;
     if (this.calcCount > 0) scope.calcValues = new Array<unknown>(this.calcCount);
-    const conditions: ConditionTraceEntry[] | undefined = trace === undefined ? undefined : [];
-    let match = true;
-    for (const step of row.steps) {
+    if (solve.trace !== undefined) scope.rowTrace = [];
+    return this.runSteps(solve, row, 0, true);
+  }
+
+  /** The row's cells from `from` on, `match` so far; continues after a cell that waits once it settles. */
+  private runSteps(solve: TableSolve, row: TableRow, from: number, match: boolean): MaybePromise<boolean> {
+    const steps = row.steps;
+    const scope = solve.scope!;
+    const { ctx, lefts, skip } = solve;
+    const evaluateAll = ctx.strategy === 'EVALUATE_ALL';
+    for (let j = from; j < steps.length; j++) {
       if (!match && !evaluateAll) break;
+      const step = steps[j]!;
       if (step.kind === STEP_CONDITION) {
         // A constant cell on an input column, untraced: its scope-free test, as the fast rows use it.
-        const test = conditions === undefined ? step.test : undefined;
+        const test = scope.rowTrace === undefined ? step.test : undefined;
         if (test !== undefined) {
           if ((skip === undefined || !skip[step.condIndex]) && !test(lefts[step.condIndex])) match = false;
-        } else if (!this.testCondition(step, scope, lefts, skip, anyMatched, ctx, conditions)) match = false;
-      } else if (step.kind === STEP_CALC) {
-        scope.calcValues[step.calcIndex] = step.value.evaluate(scope, ctx);
+          continue;
+        }
+        const passed = this.testCondition(solve, step);
+        if (typeof passed !== 'boolean') return this.resumeAfterCondition(passed, solve, row, j, match);
+        if (!passed) match = false;
       } else {
-        values[step.slot] = step.value.evaluate(scope, ctx);
+        const value = step.value.evaluate(scope, ctx);
+        if (step.value.async && value instanceof Promise) return this.resumeAfterValue(value, solve, row, j, match);
+        store(solve, step, value);
       }
     }
-    trace?.push({ rowNumber: row.number, conditions: conditions!, evaluationResult: match });
+    solve.trace?.push({ rowNumber: row.number, conditions: scope.rowTrace!, evaluationResult: match });
     return match;
   }
 
-  private async runRowAsync(
-    row: TableRow,
-    scope: TableScope,
-    values: unknown[],
-    lefts: readonly unknown[],
-    skip: readonly boolean[] | undefined,
-    anyMatched: boolean,
-    evaluateAll: boolean,
-    ctx: EvaluationContext,
-    trace: RowTraceEntry[] | undefined,
-  ): Promise<boolean> {
-    scope.outputValues = values;
-    const calcValues = this.calcCount > 0 ? new Array<unknown>(this.calcCount) : scope.calcValues;
-    scope.calcValues = calcValues;
-    const conditions: ConditionTraceEntry[] | undefined = trace === undefined ? undefined : [];
-    let match = true;
-    for (const step of row.steps) {
-      if (!match && !evaluateAll) break;
-      if (step.kind === STEP_CONDITION) {
-        const ok = step.condition.async
-          ? await this.testConditionAsync(step, scope, lefts, skip, anyMatched, ctx, conditions)
-          : this.testCondition(step, scope, lefts, skip, anyMatched, ctx, conditions);
-        if (!ok) match = false;
-      } else {
-        const value = step.value.async ? await step.value.evaluateAsync(scope, ctx) : step.value.evaluate(scope, ctx);
-        if (step.kind === STEP_CALC) calcValues[step.calcIndex] = value;
-        else values[step.slot] = value;
-      }
-    }
-    trace?.push({ rowNumber: row.number, conditions: conditions!, evaluationResult: match });
-    return match;
-  }
-
-  private testCondition(
-    step: ConditionStep,
-    scope: TableScope,
-    lefts: readonly unknown[],
-    skip: readonly boolean[] | undefined,
-    anyMatched: boolean,
-    ctx: EvaluationContext,
-    trace: ConditionTraceEntry[] | undefined,
-  ): boolean {
-    const { column, condition } = step;
-    const settled = this.settledCondition(column, condition, lefts, skip, anyMatched, trace);
+  private testCondition(solve: TableSolve, step: ConditionStep): MaybePromise<boolean> {
+    const settled = this.settledCondition(solve, step);
     if (settled !== undefined) return settled;
-    if (trace === undefined && step.memo >= 0) return scope.passes(step);
-    const left = this.leftOf(column, scope, lefts);
-    if (trace === undefined) return condition.test(left, scope, ctx);
-    const explained = condition.explain(left, scope, ctx);
-    trace.push(traceEntry(column, condition, left, explained.result, explained.value, explained.error));
-    return explained.result;
-  }
-
-  private async testConditionAsync(
-    step: ConditionStep,
-    scope: TableScope,
-    lefts: readonly unknown[],
-    skip: readonly boolean[] | undefined,
-    anyMatched: boolean,
-    ctx: EvaluationContext,
-    trace: ConditionTraceEntry[] | undefined,
-  ): Promise<boolean> {
+    const scope = solve.scope!;
+    const rowTrace = scope.rowTrace;
+    if (rowTrace === undefined && step.memo >= 0) return scope.passes(step);
     const { column, condition } = step;
-    const settled = this.settledCondition(column, condition, lefts, skip, anyMatched, trace);
-    if (settled !== undefined) return settled;
-    const left = this.leftOf(column, scope, lefts);
-    if (trace === undefined) return condition.testAsync(left, scope, ctx);
-    const explained = await condition.explainAsync(left, scope, ctx);
-    trace.push(traceEntry(column, condition, left, explained.result, explained.value, explained.error));
-    return explained.result;
+    const left = this.leftOf(column, scope, solve.lefts);
+    if (rowTrace === undefined) return condition.test(left, scope, solve.ctx);
+    const explained = condition.explain(left, scope, solve.ctx);
+    if (explained instanceof Promise) return noteConditionLater(explained, rowTrace, step, left);
+    return noteCondition(rowTrace, step, left, explained);
   }
 
   /** Skipped columns pass; ELSE passes when no earlier row matched (§2.9, §11 T1). undefined: evaluate the cell. */
-  private settledCondition(
-    column: ConditionColumn,
-    condition: CompiledCondition,
-    lefts: readonly unknown[],
-    skip: readonly boolean[] | undefined,
-    anyMatched: boolean,
-    trace: ConditionTraceEntry[] | undefined,
-  ): boolean | undefined {
+  private settledCondition(solve: TableSolve, step: ConditionStep): boolean | undefined {
+    const { column, condition } = step;
+    const { skip } = solve;
+    const rowTrace = solve.scope!.rowTrace;
     if (skip !== undefined && skip[column.condIndex]) {
-      if (trace !== undefined) trace.push({ ...traceEntry(column, condition, lefts[column.condIndex], true, condition.operand ?? ''), skipped: true });
+      if (rowTrace !== undefined) rowTrace.push({ ...traceEntry(column, condition, solve.lefts[column.condIndex], true, condition.operand ?? ''), skipped: true });
       return true;
     }
     if (condition.kind !== 'else') return undefined;
-    trace?.push(traceEntry(column, condition, lefts[column.condIndex], !anyMatched, ''));
-    return !anyMatched;
+    rowTrace?.push(traceEntry(column, condition, solve.lefts[column.condIndex], !solve.anyMatched, ''));
+    return !solve.anyMatched;
   }
 
   private leftOf(column: ConditionColumn, scope: TableScope, lefts: readonly unknown[]): unknown {
@@ -487,6 +402,23 @@ export class DecisionTable implements CompiledRule {
     if (left.kind !== 'calc') return lefts[column.condIndex];
     return getBelow(scope.calcValues[left.calcIndex], left.segments, 1);
   }
+}
+
+/** Adds a traced condition's explanation to the row's trace; its outcome. */
+function noteCondition(rowTrace: ConditionTraceEntry[], step: ConditionStep, left: unknown, explained: ConditionExplanation): boolean {
+  rowTrace.push(traceEntry(step.column, step.condition, left, explained.result, explained.value, explained.error));
+  return explained.result;
+}
+
+function noteConditionLater(pending: Promise<ConditionExplanation>, rowTrace: ConditionTraceEntry[], step: ConditionStep, left: unknown): Promise<boolean> {
+  return pending.then((settled) => noteCondition(rowTrace, step, left, settled));
+}
+
+/** Writes the value of a calc or output cell where the cells to its right read it. */
+function store(solve: TableSolve, step: Exclude<TableStep, ConditionStep>, value: unknown): void {
+  if (step.kind === STEP_CALC) solve.scope!.calcValues[step.calcIndex] = value;
+  // outputValues is the row's own array, made by runRow; written only here.
+  else (solve.scope!.outputValues as unknown[])[step.slot] = value;
 }
 
 function fastMatch(row: TableRow, lefts: readonly unknown[], skip: readonly boolean[] | undefined, anyMatched: boolean, ctx: EvaluationContext): boolean {
@@ -499,14 +431,15 @@ function fastMatch(row: TableRow, lefts: readonly unknown[], skip: readonly bool
       continue;
     }
     const left = lefts[c.condIndex];
-    if (!(c.test !== undefined ? c.test(left) : c.condition.test(left, undefined, ctx))) return false;
+    // Fast rows hold constant cells only, whose tests never wait.
+    if (!(c.test !== undefined ? c.test(left) : (c.condition.test(left, undefined, ctx) as boolean))) return false;
   }
   return true;
 }
 
 function traceEntry(
   column: ConditionColumn,
-  condition: CompiledCondition,
+  condition: ConditionStep['condition'],
   inputValue: unknown,
   result: boolean,
   value: unknown,

@@ -2,11 +2,15 @@
 // (conditions ANDed, logic_or = OR of its logic_group children, a group = AND); an ELSE runs when no IF since
 // the previous ELSE of the same list fired (§11 Tr1); THEN writes its results, a later write of the same path
 // winning ("the lowest THEN wins").
+//
+// Each step is written once: a condition or result that waits answers with a promise (engine/maybe-promise.ts)
+// and the walk continues from the next node once it settles; a tree that never waits is walked without one.
 import type { Problem } from '../errors.ts';
-import { TimeoutError } from '../errors.ts';
+import { checkDeadline } from '../deadline.ts';
 import type { CompiledRule, EvaluationContext, Json, RuleRef, SolveResult } from '../types.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
 import type { RuleIdentity } from '../rule-identity.ts';
-import type { CompiledCondition } from '../cells/condition.ts';
+import type { CompiledCondition, ConditionExplanation } from '../cells/condition.ts';
 import type { CompiledValue } from '../cells/result.ts';
 import type { OutputLayout } from '../cells/output-layout.ts';
 import { RuleScope } from '../cells/scope.ts';
@@ -86,11 +90,16 @@ export class DecisionTree implements CompiledRule {
     this.dependencies = parts.dependencies;
   }
 
-  evaluate(input: unknown, ctx: EvaluationContext): SolveResult | Promise<SolveResult> {
+  evaluate(input: unknown, ctx: EvaluationContext): MaybePromise<SolveResult> {
     const walk = this.startWalk(input, ctx);
-    if (this.async) return this.runBlocksAsync(this.blocks, walk).then(() => this.finish(walk));
-    this.runBlocks(this.blocks, walk);
-    return this.finish(walk);
+    const walked = this.runBlocks(this.blocks, 0, walk, false);
+    return walked === undefined ? this.finish(walk) : this.finishLater(walked, walk);
+  }
+
+  // The continuations after a wait are methods of their own, not arrows in the loops (engine/maybe-promise.ts).
+
+  private finishLater(pending: Promise<void>, walk: Walk): Promise<SolveResult> {
+    return pending.then(() => this.finish(walk));
   }
 
   private startWalk(input: unknown, ctx: EvaluationContext): Walk {
@@ -107,116 +116,138 @@ export class DecisionTree implements CompiledRule {
     return walk.trace === undefined ? { result } : { result, trace: walk.trace };
   }
 
-  private runBlocks(blocks: readonly BlockNode[], walk: Walk): void {
-    let firedSinceElse = false;
-    for (const block of blocks) {
+  /**
+   * Runs `blocks` from position `from`; `firedSinceElse` tells whether an IF of this list fired since its last ELSE.
+   * undefined when done, a promise when a step waited (the rest of the list then runs once it settles).
+   */
+  private runBlocks(blocks: readonly BlockNode[], from: number, walk: Walk, firedSinceElse: boolean): Promise<void> | undefined {
+    for (let i = from; i < blocks.length; i++) {
+      const block = blocks[i]!;
+      let pending: Promise<void> | undefined;
       if (block.kind === 'if') {
         checkDeadline(walk.ctx);
-        const ok = this.allHold(block.conditions, walk);
-        walk.trace?.push({ nodeId: block.id, type: 'if', evaluationResult: ok });
-        if (ok) {
-          firedSinceElse = true;
-          this.runBlocks(block.body, walk);
-        }
+        const ok = this.allHold(block.conditions, 0, walk);
+        if (typeof ok !== 'boolean') return this.resumeIf(ok, blocks, i, walk, firedSinceElse);
+        if (ok) firedSinceElse = true;
+        pending = this.enterIf(block, ok, walk);
       } else if (block.kind === 'else') {
         walk.trace?.push({ nodeId: block.id, type: 'else', evaluationResult: !firedSinceElse });
-        if (!firedSinceElse) this.runBlocks(block.body, walk);
+        if (!firedSinceElse) pending = this.runBlocks(block.body, 0, walk, false);
         firedSinceElse = false;
       } else {
         walk.trace?.push({ nodeId: block.id, type: 'then', evaluationResult: true });
-        for (const result of block.results) {
-          const value = result.value.evaluate(walk.scope, walk.ctx);
-          walk.values[result.slot] = value;
-          walk.trace?.push({ nodeId: result.id, type: 'result', evaluationResult: true, outputProperty: result.path, value });
-        }
+        pending = this.writeResults(block.results, 0, walk);
       }
+      if (pending !== undefined) return this.continueAfter(pending, blocks, i, walk, firedSinceElse);
     }
+    return undefined;
   }
 
-  private async runBlocksAsync(blocks: readonly BlockNode[], walk: Walk): Promise<void> {
-    let firedSinceElse = false;
-    for (const block of blocks) {
-      if (block.kind === 'if') {
-        checkDeadline(walk.ctx);
-        const ok = await this.allHoldAsync(block.conditions, walk);
-        walk.trace?.push({ nodeId: block.id, type: 'if', evaluationResult: ok });
-        if (ok) {
-          firedSinceElse = true;
-          await this.runBlocksAsync(block.body, walk);
-        }
-      } else if (block.kind === 'else') {
-        walk.trace?.push({ nodeId: block.id, type: 'else', evaluationResult: !firedSinceElse });
-        if (!firedSinceElse) await this.runBlocksAsync(block.body, walk);
-        firedSinceElse = false;
-      } else {
-        walk.trace?.push({ nodeId: block.id, type: 'then', evaluationResult: true });
-        for (const result of block.results) {
-          const value = result.value.async ? await result.value.evaluateAsync(walk.scope, walk.ctx) : result.value.evaluate(walk.scope, walk.ctx);
-          walk.values[result.slot] = value;
-          walk.trace?.push({ nodeId: result.id, type: 'result', evaluationResult: true, outputProperty: result.path, value });
-        }
-      }
-    }
+  /** Once the conditions of the IF at position `i` settle: enters it or not, then the blocks after it. */
+  private resumeIf(pending: Promise<boolean>, blocks: readonly BlockNode[], i: number, walk: Walk, firedSinceElse: boolean): Promise<void> {
+    return pending.then((ok) => {
+      const block = blocks[i] as Extract<BlockNode, { kind: 'if' }>;
+      return this.continueAfter(this.enterIf(block, ok, walk), blocks, i, walk, firedSinceElse || ok);
+    });
   }
 
-  /** AND over conditions; an empty list holds (an IF without conditions, §5.2). */
-  private allHold(nodes: readonly ConditionNode[], walk: Walk): boolean {
-    for (const node of nodes) if (!this.holds(node, walk)) return false;
+  /** The rest of `blocks` after position `i`, once `pending` (the step at `i`, if it waited) is done. */
+  private continueAfter(pending: Promise<void> | undefined, blocks: readonly BlockNode[], i: number, walk: Walk, firedSinceElse: boolean): Promise<void> | undefined {
+    if (pending === undefined) return this.runBlocks(blocks, i + 1, walk, firedSinceElse);
+    return this.resumeBlocks(pending, blocks, i, walk, firedSinceElse);
+  }
+
+  private resumeBlocks(pending: Promise<void>, blocks: readonly BlockNode[], i: number, walk: Walk, firedSinceElse: boolean): Promise<void> {
+    return pending.then(() => this.runBlocks(blocks, i + 1, walk, firedSinceElse));
+  }
+
+  private enterIf(block: Extract<BlockNode, { kind: 'if' }>, ok: boolean, walk: Walk): Promise<void> | undefined {
+    walk.trace?.push({ nodeId: block.id, type: 'if', evaluationResult: ok });
+    return ok ? this.runBlocks(block.body, 0, walk, false) : undefined;
+  }
+
+  /** A THEN's results from position `from`, each written where the results after it can read it. */
+  private writeResults(results: readonly ResultNode[], from: number, walk: Walk): Promise<void> | undefined {
+    for (let i = from; i < results.length; i++) {
+      const result = results[i]!;
+      const value = result.value.evaluate(walk.scope, walk.ctx);
+      if (value instanceof Promise) return this.resumeResults(value, results, i, walk);
+      this.write(result, value, walk);
+    }
+    return undefined;
+  }
+
+  private resumeResults(pending: Promise<unknown>, results: readonly ResultNode[], i: number, walk: Walk): Promise<void> {
+    return pending.then((value) => {
+      this.write(results[i]!, value, walk);
+      return this.writeResults(results, i + 1, walk);
+    });
+  }
+
+  private write(result: ResultNode, value: unknown, walk: Walk): void {
+    walk.values[result.slot] = value;
+    walk.trace?.push({ nodeId: result.id, type: 'result', evaluationResult: true, outputProperty: result.path, value });
+  }
+
+  /** AND over `nodes` from position `from`; an empty list holds (an IF without conditions, §5.2). */
+  private allHold(nodes: readonly ConditionNode[], from: number, walk: Walk): MaybePromise<boolean> {
+    for (let i = from; i < nodes.length; i++) {
+      const ok = this.holds(nodes[i]!, walk);
+      if (typeof ok !== 'boolean') return this.resumeHold(ok, nodes, i, walk, false);
+      if (!ok) return false;
+    }
     return true;
   }
 
-  private holds(node: ConditionNode, walk: Walk): boolean {
+  /** OR over `nodes` from position `from`, stopping at the first that holds. */
+  private anyHolds(nodes: readonly ConditionNode[], from: number, walk: Walk): MaybePromise<boolean> {
+    for (let i = from; i < nodes.length; i++) {
+      const ok = this.holds(nodes[i]!, walk);
+      if (typeof ok !== 'boolean') return this.resumeHold(ok, nodes, i, walk, true);
+      if (ok) return true;
+    }
+    return false;
+  }
+
+  /** Once the condition at position `i` settles: AND (`any` false) or OR (`any` true) over the ones after it. */
+  private resumeHold(pending: Promise<boolean>, nodes: readonly ConditionNode[], i: number, walk: Walk, any: boolean): Promise<boolean> {
+    return pending.then((ok) => {
+      if (ok === any) return any;
+      return any ? this.anyHolds(nodes, i + 1, walk) : this.allHold(nodes, i + 1, walk);
+    });
+  }
+
+  private holds(node: ConditionNode, walk: Walk): MaybePromise<boolean> {
     if (node.kind === 'condition') {
       const left = node.read(walk.input);
       if (walk.trace === undefined) return node.condition.test(left, walk.scope, walk.ctx);
       const explained = node.condition.explain(left, walk.scope, walk.ctx);
-      walk.trace.push(conditionEntry(node, left, explained.result, explained.value, explained.error));
-      return explained.result;
+      if (explained instanceof Promise) return this.noteConditionLater(explained, node, left, walk);
+      return noteCondition(walk, node, left, explained);
     }
-    let result: boolean;
-    if (node.kind === 'or') {
-      result = false;
-      for (const item of node.items) {
-        if (this.holds(item, walk)) {
-          result = true;
-          break;
-        }
-      }
-    } else {
-      result = this.allHold(node.items, walk);
-    }
+    const result = node.kind === 'or' ? this.anyHolds(node.items, 0, walk) : this.allHold(node.items, 0, walk);
+    if (typeof result !== 'boolean') return this.noteGroupLater(result, node, walk);
+    return this.noteGroup(node, result, walk);
+  }
+
+  private noteConditionLater(pending: Promise<ConditionExplanation>, node: Extract<ConditionNode, { kind: 'condition' }>, left: unknown, walk: Walk): Promise<boolean> {
+    return pending.then((explained) => noteCondition(walk, node, left, explained));
+  }
+
+  private noteGroupLater(pending: Promise<boolean>, node: Extract<ConditionNode, { kind: 'or' | 'group' }>, walk: Walk): Promise<boolean> {
+    return pending.then((result) => this.noteGroup(node, result, walk));
+  }
+
+  private noteGroup(node: Extract<ConditionNode, { kind: 'or' | 'group' }>, result: boolean, walk: Walk): boolean {
     walk.trace?.push({ nodeId: node.id, type: NODE_TYPE[node.kind]!, evaluationResult: result });
     return result;
   }
+}
 
-  private async allHoldAsync(nodes: readonly ConditionNode[], walk: Walk): Promise<boolean> {
-    for (const node of nodes) if (!(await this.holdsAsync(node, walk))) return false;
-    return true;
-  }
-
-  private async holdsAsync(node: ConditionNode, walk: Walk): Promise<boolean> {
-    if (node.kind === 'condition') {
-      const left = node.read(walk.input);
-      if (walk.trace === undefined) return node.condition.testAsync(left, walk.scope, walk.ctx);
-      const explained = await node.condition.explainAsync(left, walk.scope, walk.ctx);
-      walk.trace.push(conditionEntry(node, left, explained.result, explained.value, explained.error));
-      return explained.result;
-    }
-    let result: boolean;
-    if (node.kind === 'or') {
-      result = false;
-      for (const item of node.items) {
-        if (await this.holdsAsync(item, walk)) {
-          result = true;
-          break;
-        }
-      }
-    } else {
-      result = await this.allHoldAsync(node.items, walk);
-    }
-    walk.trace?.push({ nodeId: node.id, type: NODE_TYPE[node.kind]!, evaluationResult: result });
-    return result;
-  }
+/** Adds a traced condition's explanation to the walk's trace; its outcome. */
+function noteCondition(walk: Walk, node: Extract<ConditionNode, { kind: 'condition' }>, left: unknown, explained: ConditionExplanation): boolean {
+  walk.trace!.push(conditionEntry(node, left, explained.result, explained.value, explained.error));
+  return explained.result;
 }
 
 function conditionEntry(
@@ -237,8 +268,4 @@ function conditionEntry(
   };
   if (error !== undefined) entry.evaluationError = error;
   return entry;
-}
-
-function checkDeadline(ctx: EvaluationContext): void {
-  if (ctx.deadline !== Number.POSITIVE_INFINITY && Date.now() > ctx.deadline) throw new TimeoutError(ctx.timeoutMs);
 }

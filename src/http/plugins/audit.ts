@@ -34,6 +34,11 @@ const recordSchema = {
     output: { description: 'The response body (null when the solve failed)', nullable: true },
     statusCode: { type: 'integer' },
     errorMessage: { type: 'string', nullable: true },
+    errorKind: {
+      type: 'string',
+      nullable: true,
+      description: 'The kind of a failed solve: not-found, invalid-input, unauthorized, limit, rate-limited, internal, ...; null when it succeeded',
+    },
     executionTimeMs: { type: 'number' },
     createdAt: { type: 'string', format: 'date-time' },
     expiresAt: { type: 'string', format: 'date-time' },

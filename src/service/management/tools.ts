@@ -6,6 +6,8 @@ import type { DependencyWalk } from '../../engine/dependencies.ts';
 import { SolveSession } from '../resolver.ts';
 import type { ManagementContext } from './context.ts';
 import type { RuleDocument } from './documents.ts';
+import type { AnalysisReport } from '../../engine/analysis/index.ts';
+import { analyseStoredTable } from './analysis.ts';
 import { findDuplicateRows } from './duplicates.ts';
 import type { DuplicateGroup } from './duplicates.ts';
 import { badRequest } from './errors.ts';
@@ -86,6 +88,11 @@ export class ToolsManagement {
       })),
       missing: walk.missing.map((ref) => (ref.version === undefined ? { idOrAlias: ref.idOrAlias } : { idOrAlias: ref.idOrAlias, version: ref.version })),
     };
+  }
+
+  /** Unreachable rows, overlaps, gaps, contradictions, duplicates and type mismatches of a decision table version. */
+  analysis(space: string, idOrAlias: string, version: number | undefined): Promise<AnalysisReport> {
+    return analyseStoredTable(this.#ctx, space, idOrAlias, version);
   }
 
   async #document(space: string, idOrAlias: string, version: number | undefined): Promise<RuleDocument> {

@@ -4,9 +4,9 @@
 import type { FunctionDef, SpecialFunction } from './types.ts';
 import type { CallNode, Node } from '../ast.ts';
 import type { CNode, CompileApi } from '../nodes.ts';
-import type { Frame } from '../runtime.ts';
+import type { Evaluator, Frame } from '../runtime.ts';
 import { looseEquals } from '../../values.ts';
-import { evalAsync, runtimeNode } from '../nodes.ts';
+import { runtimeNode } from '../nodes.ts';
 import { describe, invalid, toInteger, toLogical, toNum, toText } from '../runtime.ts';
 import { pathSegments, pick } from './data.ts';
 
@@ -36,6 +36,21 @@ function compileLambda(call: CallNode, api: CompileApi, fn: string, paramCount: 
   return { source, body, slots };
 }
 
+/**
+ * The lambda's source array, then `run(list, f)`; waits for the source first when it gives a promise. Each loop
+ * below evaluates the body item by item and, when the body gives a promise, continues from the next item once it
+ * settles, so one loop serves bodies that wait and bodies that do not.
+ */
+function withList(src: Evaluator, fn: string, f: Frame, run: (list: unknown[], f: Frame) => unknown): unknown {
+  const source = src(f);
+  if (source instanceof Promise) return resumeWithList(source, fn, f, run);
+  return run(asArray(source, fn), f);
+}
+
+function resumeWithList(pending: Promise<unknown>, fn: string, f: Frame, run: (list: unknown[], f: Frame) => unknown): Promise<unknown> {
+  return pending.then((settled) => run(asArray(settled, fn), f));
+}
+
 const ARRAY_MAP: SpecialFunction = {
   kind: 'special',
   name: 'ARRAY_MAP',
@@ -46,27 +61,22 @@ const ARRAY_MAP: SpecialFunction = {
     const slot = slots[0]!;
     const src = source.ev;
     const b = body.ev;
-    return runtimeNode(
-      [source, body],
-      (f) => {
-        const list = asArray(src(f), 'ARRAY_MAP');
-        const out = new Array<unknown>(list.length);
-        for (let i = 0; i < list.length; i++) {
-          f.locals[slot] = list[i];
-          out[i] = b(f);
-        }
-        return out;
-      },
-      async (f: Frame) => {
-        const list = asArray(await evalAsync(source, f), 'ARRAY_MAP');
-        const out = new Array<unknown>(list.length);
-        for (let i = 0; i < list.length; i++) {
-          f.locals[slot] = list[i];
-          out[i] = await evalAsync(body, f);
-        }
-        return out;
-      },
-    );
+    const mapFrom = (list: unknown[], f: Frame, out: unknown[], start: number): unknown => {
+      for (let i = start; i < list.length; i++) {
+        f.locals[slot] = list[i];
+        const value = b(f);
+        if (value instanceof Promise) return resumeMap(value, list, f, out, i);
+        out[i] = value;
+      }
+      return out;
+    };
+    const resumeMap = (pending: Promise<unknown>, list: unknown[], f: Frame, out: unknown[], i: number): Promise<unknown> =>
+      pending.then((settled) => {
+        out[i] = settled;
+        return mapFrom(list, f, out, i + 1);
+      });
+    const map = (list: unknown[], f: Frame): unknown => mapFrom(list, f, new Array<unknown>(list.length), 0);
+    return runtimeNode([source, body], (f) => withList(src, 'ARRAY_MAP', f, map));
   },
 };
 
@@ -80,27 +90,23 @@ const ARRAY_FILTER: SpecialFunction = {
     const slot = slots[0]!;
     const src = source.ev;
     const b = body.ev;
-    return runtimeNode(
-      [source, body],
-      (f) => {
-        const list = asArray(src(f), 'ARRAY_FILTER');
-        const out: unknown[] = [];
-        for (const item of list) {
-          f.locals[slot] = item;
-          if (keep(b(f))) out.push(item);
-        }
-        return out;
-      },
-      async (f: Frame) => {
-        const list = asArray(await evalAsync(source, f), 'ARRAY_FILTER');
-        const out: unknown[] = [];
-        for (const item of list) {
-          f.locals[slot] = item;
-          if (keep(await evalAsync(body, f))) out.push(item);
-        }
-        return out;
-      },
-    );
+    const filterFrom = (list: unknown[], f: Frame, out: unknown[], start: number): unknown => {
+      for (let i = start; i < list.length; i++) {
+        const item = list[i];
+        f.locals[slot] = item;
+        const verdict = b(f);
+        if (verdict instanceof Promise) return resumeFilter(verdict, list, f, out, i);
+        if (keep(verdict)) out.push(item);
+      }
+      return out;
+    };
+    const resumeFilter = (pending: Promise<unknown>, list: unknown[], f: Frame, out: unknown[], i: number): Promise<unknown> =>
+      pending.then((settled) => {
+        if (keep(settled)) out.push(list[i]);
+        return filterFrom(list, f, out, i + 1);
+      });
+    const filter = (list: unknown[], f: Frame): unknown => filterFrom(list, f, [], 0);
+    return runtimeNode([source, body], (f) => withList(src, 'ARRAY_FILTER', f, filter));
   },
 };
 
@@ -115,31 +121,20 @@ const ARRAY_REDUCE: SpecialFunction = {
     const [accSlot, curSlot] = slots as [number, number];
     const src = source.ev;
     const b = body.ev;
-    return runtimeNode(
-      [source, body],
-      (f) => {
-        const list = asArray(src(f), 'ARRAY_REDUCE');
-        if (list.length === 0) return null;
-        let acc = list[0];
-        for (let i = 1; i < list.length; i++) {
-          f.locals[accSlot] = acc;
-          f.locals[curSlot] = list[i];
-          acc = b(f);
-        }
-        return acc;
-      },
-      async (f: Frame) => {
-        const list = asArray(await evalAsync(source, f), 'ARRAY_REDUCE');
-        if (list.length === 0) return null;
-        let acc = list[0];
-        for (let i = 1; i < list.length; i++) {
-          f.locals[accSlot] = acc;
-          f.locals[curSlot] = list[i];
-          acc = await evalAsync(body, f);
-        }
-        return acc;
-      },
-    );
+    const reduceFrom = (list: unknown[], f: Frame, acc: unknown, start: number): unknown => {
+      for (let i = start; i < list.length; i++) {
+        f.locals[accSlot] = acc;
+        f.locals[curSlot] = list[i];
+        const next = b(f);
+        if (next instanceof Promise) return resumeReduce(next, list, f, i + 1);
+        acc = next;
+      }
+      return acc;
+    };
+    const resumeReduce = (pending: Promise<unknown>, list: unknown[], f: Frame, next: number): Promise<unknown> =>
+      pending.then((settled) => reduceFrom(list, f, settled, next));
+    const reduce = (list: unknown[], f: Frame): unknown => (list.length === 0 ? null : reduceFrom(list, f, list[0], 1));
+    return runtimeNode([source, body], (f) => withList(src, 'ARRAY_REDUCE', f, reduce));
   },
 };
 

@@ -1,6 +1,7 @@
 // Data functions (spec/rule-format.md §4.9.5) and the EVAL wrapper of stored ASTs (§4.7).
 import type { FunctionDef, SpecialFunction } from './types.ts';
-import { evalAsync, runtimeNode } from '../nodes.ts';
+import { resume, runtimeNode } from '../nodes.ts';
+import type { Frame } from '../runtime.ts';
 import type { PathSegment } from '../../path.ts';
 import { getAt, parsePath } from '../../path.ts';
 import { describe, invalid, toText } from '../runtime.ts';
@@ -39,19 +40,14 @@ const RAW_VALUE: SpecialFunction = {
     const inner = api.compile(call.args[0]!, { tail: position.tail });
     if (!position.tail) return inner;
     const ev = inner.ev;
-    return runtimeNode(
-      [inner],
-      (f) => {
-        const value = ev(f);
-        f.raw = true;
-        return value;
-      },
-      async (f) => {
-        const value = await evalAsync(inner, f);
-        f.raw = true;
-        return value;
-      },
-    );
+    const mark = (value: unknown, f: Frame): unknown => {
+      f.raw = true;
+      return value;
+    };
+    return runtimeNode([inner], (f) => {
+      const value = ev(f);
+      return value instanceof Promise ? resume(value, f, mark) : mark(value, f);
+    });
   },
 };
 

@@ -1,12 +1,12 @@
 // Integration functions (spec/rule-format.md §4.9.7, §11 Fn4, Fn5): SOLVE and LOOKUP_* through ctx.resolver,
 // HTTP_* through ctx.http. Identical SOLVE and HTTP calls within one solve (one EvaluationContext) run once.
+// SOLVE answers directly when its target does, and with a promise when the target waits; HTTP_* always waits.
 import type { FunctionDef, EagerFunction } from './types.ts';
 import type { CNode, CompileApi } from '../nodes.ts';
 import type { Frame } from '../runtime.ts';
 import type { CompiledRule, EvaluationContext, HttpRequest, LookupTableAccess, SolveResult } from '../../types.ts';
 import type { PathSegment } from '../../path.ts';
 import { enterCall, normaliseStrategy } from '../../context.ts';
-import { RuleError } from '../../errors.ts';
 import { parsePath } from '../../path.ts';
 import { cloneJson, describe, invalid, mustPropagate, toText } from '../runtime.ts';
 import { pick } from './data.ts';
@@ -66,7 +66,7 @@ interface PreparedSolve {
   key: string | undefined;
 }
 
-function prepareSolve(args: unknown[], f: Frame, mode: 'sync' | 'async'): PreparedSolve {
+function prepareSolve(args: unknown[], f: Frame): PreparedSolve {
   const [target, data, options] = args;
   const id = ruleIdOf(target, 'SOLVE');
   const opts = optionsOf(options, 'SOLVE');
@@ -84,7 +84,7 @@ function prepareSolve(args: unknown[], f: Frame, mode: 'sync' | 'async'): Prepar
     data,
     child: () => enterCall(f.ctx, compiled?.name ?? id, { strategy, includedConditionCols: included, excludedConditionCols: excluded }),
     path,
-    key: cacheKey([mode, 'SOLVE', id, version ?? null, strategy, included ?? null, excluded ?? null, path ?? null, data ?? null]),
+    key: cacheKey(['SOLVE', id, version ?? null, strategy, included ?? null, excluded ?? null, path ?? null, data ?? null]),
   };
 }
 
@@ -97,8 +97,9 @@ function shapeResult(result: SolveResult, path: PathSegment[] | undefined): unkn
   return result.result.length === 0 ? null : pick(result.result[0], path);
 }
 
-function isPromise(value: unknown): value is Promise<unknown> {
-  return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
+/** A memoised answer (a value, or the promise of one) as a copy the caller owns. */
+function ownCopy(memo: unknown): unknown {
+  return memo instanceof Promise ? memo.then(cloneJson) : cloneJson(memo);
 }
 
 const SOLVE: EagerFunction = {
@@ -107,34 +108,16 @@ const SOLVE: EagerFunction = {
   min: 2,
   max: 3,
   contextual: true,
+  waits: true,
   impl(args, f) {
-    const call = prepareSolve(args, f, 'sync');
+    const call = prepareSolve(args, f);
     if (!call.compiled) return {};
     const cache = cacheOf(f.ctx);
-    if (call.key !== undefined && cache.has(call.key)) return cloneJson(cache.get(call.key));
-    if (call.compiled.async) {
-      throw new RuleError(`SOLVE of "${call.id}" calls an asynchronous rule; evaluate this expression asynchronously`);
-    }
+    if (call.key !== undefined && cache.has(call.key)) return ownCopy(cache.get(call.key));
     const outcome = call.compiled.evaluate(call.data, call.child());
-    if (isPromise(outcome)) {
-      outcome.catch(() => undefined);
-      throw new RuleError(`SOLVE of "${call.id}" calls an asynchronous rule; evaluate this expression asynchronously`);
-    }
-    const value = shapeResult(outcome, call.path);
-    if (call.key !== undefined) cache.set(call.key, value);
-    return cloneJson(value);
-  },
-  async implAsync(args, f) {
-    const call = prepareSolve(args, f, 'async');
-    if (!call.compiled) return {};
-    const compiled = call.compiled;
-    const cache = cacheOf(f.ctx);
-    let pending = call.key === undefined ? undefined : (cache.get(call.key) as Promise<unknown> | undefined);
-    if (!pending) {
-      pending = Promise.resolve(compiled.evaluate(call.data, call.child())).then((outcome) => shapeResult(outcome, call.path));
-      if (call.key !== undefined) cache.set(call.key, pending);
-    }
-    return cloneJson(await pending);
+    const answer = outcome instanceof Promise ? outcome.then((settled) => shapeResult(settled, call.path)) : shapeResult(outcome, call.path);
+    if (call.key !== undefined) cache.set(call.key, answer);
+    return ownCopy(answer);
   },
   collectRefs(args, api) {
     collectRef(args, api, (options) => {
@@ -216,11 +199,8 @@ function httpFunction(method: HttpRequest['method'], withBody: boolean): EagerFu
     min: withBody ? 2 : 1,
     max: withBody ? 3 : 2,
     contextual: true,
-    impl(_args, f) {
-      if (!f.ctx.http) invalid('HTTP functions are disabled');
-      throw new RuleError(`${name} can only run in an asynchronous evaluation`);
-    },
-    async implAsync(args, f) {
+    waits: true,
+    impl(args, f) {
       const http = f.ctx.http;
       if (!http) return invalid('HTTP functions are disabled');
       const url = args[0];
@@ -242,7 +222,7 @@ function httpFunction(method: HttpRequest['method'], withBody: boolean): EagerFu
         );
         if (key !== undefined) cache.set(key, pending);
       }
-      return cloneJson(await pending);
+      return pending.then(cloneJson);
     },
   };
 }

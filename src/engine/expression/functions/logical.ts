@@ -3,7 +3,7 @@
 import type { FunctionDef, SpecialFunction } from './types.ts';
 import type { Frame } from '../runtime.ts';
 import { compareLoose, looseEquals } from '../../values.ts';
-import { constantNode, evalAsync, failingNode, runtimeNode } from '../nodes.ts';
+import { constantNode, failingNode, resume, runtimeNode } from '../nodes.ts';
 import { Invalid, describe, invalid, isNullish, toCondition, toLogical } from '../runtime.ts';
 import { regexTest } from './text.ts';
 
@@ -56,11 +56,11 @@ const IF: SpecialFunction = {
     const cond = condition.ev;
     const a = whenTrue.ev;
     const b = whenFalse.ev;
-    return runtimeNode(
-      [condition, whenTrue, whenFalse],
-      (f) => (toCondition(cond(f), 'IF') ? a(f) : b(f)),
-      async (f) => (toCondition(await evalAsync(condition, f), 'IF') ? evalAsync(whenTrue, f) : evalAsync(whenFalse, f)),
-    );
+    const branch = (settled: unknown, f: Frame): unknown => (toCondition(settled, 'IF') ? a(f) : b(f));
+    return runtimeNode([condition, whenTrue, whenFalse], (f) => {
+      const c = cond(f);
+      return c instanceof Promise ? resume(c, f, branch) : branch(c, f);
+    });
   },
 };
 
@@ -85,17 +85,17 @@ function chain(name: 'AND' | 'OR'): SpecialFunction {
     compile(call, api) {
       const parts = call.args.map((arg) => api.compile(arg, { lenient: true }));
       const evs = parts.map((p) => p.ev);
-      return runtimeNode(
-        parts,
-        (f) => {
-          for (const ev of evs) if (decides(ev(f))) return decisive;
-          return !decisive;
-        },
-        async (f: Frame) => {
-          for (const p of parts) if (decides(await evalAsync(p, f))) return decisive;
-          return !decisive;
-        },
-      );
+      const from = (f: Frame, start: number): unknown => {
+        for (let i = start; i < evs.length; i++) {
+          const value = evs[i]!(f);
+          if (value instanceof Promise) return resumeChain(value, f, i + 1);
+          if (decides(value)) return decisive;
+        }
+        return !decisive;
+      };
+      const resumeChain = (pending: Promise<unknown>, f: Frame, next: number): Promise<unknown> =>
+        pending.then((settled) => (decides(settled) ? decisive : from(f, next)));
+      return runtimeNode(parts, (f) => from(f, 0));
     },
   };
 }
@@ -112,19 +112,14 @@ const NVL: SpecialFunction = {
     const v = value.ev;
     const d = fallback.ev;
     const nn = ifNotNull?.ev;
-    return runtimeNode(
-      [value, fallback, ifNotNull],
-      (f) => {
-        const x = v(f);
-        if (isNullish(x)) return d(f);
-        return nn ? nn(f) : x;
-      },
-      async (f) => {
-        const x = await evalAsync(value, f);
-        if (isNullish(x)) return evalAsync(fallback, f);
-        return ifNotNull ? evalAsync(ifNotNull, f) : x;
-      },
-    );
+    const choose = (x: unknown, f: Frame): unknown => {
+      if (isNullish(x)) return d(f);
+      return nn ? nn(f) : x;
+    };
+    return runtimeNode([value, fallback, ifNotNull], (f) => {
+      const x = v(f);
+      return x instanceof Promise ? resume(x, f, choose) : choose(x, f);
+    });
   },
 };
 

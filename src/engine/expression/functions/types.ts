@@ -25,11 +25,12 @@ export interface EagerFunction extends Common {
    * HTTP_*, STRINGFORMAT's run-time references) make an expression unrepeatable.
    */
   fixedPerSolve?: boolean;
+  /** The value; a promise only for a function marked `waits`. */
   impl(args: unknown[], f: Frame): unknown;
   /** Optional allocation-free form for calls with exactly two arguments (hot comparisons). */
   impl2?(a: unknown, b: unknown): unknown;
-  /** The async form for functions that may await (HTTP_*, SOLVE); its presence makes the expression async. */
-  implAsync?(args: unknown[], f: Frame): Promise<unknown>;
+  /** `impl` may return a promise (HTTP_*, SOLVE): the expression then waits (CompiledExpression.async). */
+  waits?: boolean;
   /** Records literal rule references (SOLVE, LOOKUP_*) for dependency resolution. */
   collectRefs?(args: readonly CNode[], api: CompileApi): void;
 }

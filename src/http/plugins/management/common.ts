@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError } from '../../../engine/errors.ts';
 import type { Problem } from '../../../engine/errors.ts';
 import type { Services } from '../../../service/index.ts';
-import { ServiceError } from '../../../service/errors.ts';
+import { classify, ServiceError } from '../../../service/errors.ts';
 import type { VersionedDocument, WriteOptions } from '../../../service/management/context.ts';
 import { parseVersion } from '../../../service/management/lookup.ts';
 import { principalOf, requireKey } from '../../auth.ts';
@@ -38,7 +38,8 @@ export function setUpScope(app: FastifyInstance, services: Services): void {
       status = statusOf(err);
       body = { error: { message: err.message, problems: err.problems } };
     } else if (err instanceof ValidationError) {
-      status = 400;
+      // An invalid rule document: its status from the catalog, the message and problems in management's wording.
+      status = statusOf(classify(err)!);
       body = { error: { message: invalidRuleMessage(err), problems: err.problems } };
     } else {
       fallback(err, request, reply);

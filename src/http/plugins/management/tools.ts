@@ -1,11 +1,12 @@
-// Tools (SPEC 5.1): duplicate rows of a decision table, and the rules a rule or flow depends on; and the test
-// bench's solve of a rule document that is not stored (docs/decisions/management-draft-solve.md).
+// Tools (SPEC 5.1): duplicate rows and the static analysis of a decision table, and the rules a rule or flow depends
+// on; and the test bench's solve of a rule document that is not stored (docs/decisions/management-draft-solve.md).
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import type { DraftSolveRequest } from '../../../service/management/draft-solve.ts';
 import { solveBodySchema } from '../../schemas.ts';
 import { SOLVE_HEADER_ENUMS } from '../../solve-docs.ts';
 import { STANDARD_ERRORS, authenticate, errors, params, ruleDocumentSchema, securedBy, setUpScope, spaceOf, versionOf } from './common.ts';
 import type { ManagementPluginOptions } from './common.ts';
+import { analysisReportSchema } from './analysis-schema.ts';
 
 /** A minimal decision table, an input and what solving it answers: the "Try it out" example of POST /api/tools/solve. */
 export const DRAFT_SOLVE_EXAMPLE = {
@@ -153,6 +154,24 @@ export async function toolsPlugin(app: FastifyInstance, options: ManagementPlugi
       handler: async (request: FastifyRequest) => {
         const p = request.params as { idOrAlias: string; version?: string };
         return tools.duplicates(spaceOf(request), p.idOrAlias, versionOf(p));
+      },
+    });
+
+    app.get(withVersion ? '/api/tools/analysis/:idOrAlias/:version' : '/api/tools/analysis/:idOrAlias', {
+      onRequest,
+      schema: {
+        tags: TAGS,
+        security: securedBy,
+        summary: 'Static analysis of a decision table',
+        description:
+          'Unreachable rows, overlapping rows with different results, gaps (inputs no row matches, with examples), contradictions, duplicates and type mismatches, as `verdict lint --json` reports them. Without a version: the latest version. A rule that is not a decision table is a 400.',
+        operationId: withVersion ? 'analyseDecisionTableVersion' : 'analyseDecisionTable',
+        params: params(withVersion),
+        response: { 200: analysisReportSchema, ...errors(STANDARD_ERRORS) },
+      },
+      handler: async (request: FastifyRequest) => {
+        const p = request.params as { idOrAlias: string; version?: string };
+        return tools.analysis(spaceOf(request), p.idOrAlias, versionOf(p));
       },
     });
 

@@ -1,0 +1,67 @@
+// The compiled form of a decision table's rows: the cells of each row in column order, as the solve loop
+// (evaluate.ts) runs them and the column index (column-index.ts) reads them. Shared by both, owned by neither.
+import type { PathSegment } from '../path.ts';
+import type { CompiledCondition } from '../cells/condition.ts';
+import type { LeftTest } from '../cells/general.ts';
+import type { CompiledValue } from '../cells/result.ts';
+import type { SlotValues } from '../cells/output-layout.ts';
+import type { TimeWindow } from './time-window.ts';
+
+export const STEP_CONDITION = 0;
+export const STEP_CALC = 1;
+export const STEP_OUTPUT = 2;
+
+/** Where a condition column's left operand comes from (§2.6). */
+export type LeftBinding =
+  | { readonly kind: 'input'; readonly read: (input: unknown) => unknown }
+  | { readonly kind: 'variable'; readonly value: unknown }
+  | { readonly kind: 'calc'; readonly calcIndex: number; readonly segments: readonly PathSegment[] };
+
+export interface ConditionColumn {
+  readonly id: string;
+  readonly alias: string | undefined;
+  /** The bound path as written (`client.age`): the name include/exclude options and traces use. */
+  readonly path: string;
+  readonly condIndex: number;
+  readonly left: LeftBinding;
+}
+
+/**
+ * A condition cell in its column. One object per distinct cell of a column (identical cells share it), so it also
+ * serves as the fast loop's entry and the index's view of the cell.
+ */
+export interface ConditionStep {
+  readonly kind: typeof STEP_CONDITION;
+  readonly column: ConditionColumn;
+  readonly condition: CompiledCondition;
+  readonly condIndex: number;
+  readonly isElse: boolean;
+  /** The scope-free test; undefined for date cells, which need ctx.now, and for scope-reading cells. */
+  readonly test: LeftTest | undefined;
+  /**
+   * Slot in the per-solve memo of a function cell whose outcome is the same in every row of one solve (repeatable,
+   * synchronous, reading nothing a calc column or earlier output could answer); -1 for other cells.
+   */
+  readonly memo: number;
+}
+
+export type TableStep =
+  | ConditionStep
+  | { readonly kind: typeof STEP_CALC; readonly calcIndex: number; readonly value: CompiledValue }
+  | { readonly kind: typeof STEP_OUTPUT; readonly slot: number; readonly value: CompiledValue };
+
+export interface TableRow {
+  /** 1-based position in the document's rows (inactive rows keep their numbers). */
+  readonly number: number;
+  readonly window: TimeWindow | undefined;
+  /** The row's cells in column order (condition cells sit at their column's position, see IndexRow). */
+  readonly steps: readonly TableStep[];
+  /** Constant conditions and constant outputs only: matched without a scope. */
+  readonly fast: boolean;
+  readonly async: boolean;
+  /** Fast rows: the output value of each slot. */
+  readonly constValues: SlotValues;
+  readonly hasObjectConstants: boolean;
+  /** Fast rows: the conditions to check, `anything` left out. */
+  readonly fastConditions: readonly ConditionStep[];
+}

@@ -1,0 +1,21 @@
+// GET /api/tools/analysis (issue 14): the static analysis of a stored decision table version, the same report
+// `verdict lint --json` prints. The compiled rule comes from the rule cache, so the analysis reads exactly what a
+// solve would run.
+import { analyseDecisionTable, type AnalysisReport } from '../../engine/analysis/index.ts';
+import type { ManagementContext } from './context.ts';
+import { badRequest } from './errors.ts';
+import { findRule, findVersion } from './lookup.ts';
+
+export async function analyseStoredTable(ctx: ManagementContext, space: string, idOrAlias: string, version: number | undefined): Promise<AnalysisReport> {
+  const head = await ctx.store.management.read(space, async (tx) => findVersion(findRule(await tx.heads(), idOrAlias), version));
+  if (head.type !== 'decision-table') {
+    throw badRequest(`Rule "${idOrAlias}" version ${head.version} is a ${head.type}; the analysis reads decision tables only`);
+  }
+  let loaded;
+  try {
+    loaded = await ctx.cache.load(head);
+  } catch (err) {
+    throw badRequest(`Rule "${idOrAlias}" version ${head.version} cannot be compiled: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return analyseDecisionTable(loaded.compiled);
+}

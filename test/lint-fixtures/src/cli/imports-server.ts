@@ -1,0 +1,5 @@
+// expect: none
+// `verdict serve` runs the composition root.
+import { serve } from '../server/serve.ts';
+
+export const run = serve;
