@@ -100,10 +100,10 @@ export function isolationSuite(kind: 'sqlite' | 'postgres'): void {
         ['GET', '/api/tools/duplicates/plant-items/1'],
         ['GET', '/api/tools/dependencies/plant-flow'],
         ['GET', '/api/tools/dependencies/rule-flow/1'],
-        ['GET', '/api/rule/history/iso-id'],
-        ['GET', '/api/rule/history/iso-alias/1'],
         ['GET', '/api/tools/analysis/rule-plants'],
         ['GET', '/api/tools/analysis/plant-items/1'],
+        ['GET', '/api/rule/history/iso-id'],
+        ['GET', '/api/rule/history/iso-alias/1'],
       ];
       for (const [method, path, body] of attempts) {
         const reply = await b(method, path, body);

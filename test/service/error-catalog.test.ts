@@ -32,7 +32,7 @@ test('prefixed names where a failure happened and keeps its code and retry time'
   assert.equal(prefixed(fault, 'data[0]'), fault, 'a fault of ours passes unchanged');
 });
 
-test('HTTP: every code gets the status its kind maps to, except an unknown rule (400, DecisionRules) and a stale version (412)', () => {
+test('HTTP: every code gets the status its kind maps to, except an unknown rule (400, DecisionRules) and a stale version (412, If-Match)', () => {
   const expected: Record<ErrorCode, number> = {
     unauthenticated: 401,
     'invalid-key': 401,

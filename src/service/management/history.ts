@@ -1,9 +1,9 @@
 // Rule history (docs/decisions/management-rule-history.md): every write to a rule version appends what it did,
 // when and by which key, in the write's own transaction (a write and its entry commit together or not at all).
 // Read back per rule or per version, newest first.
-import type { HistoryAction, HistoryEntry, ManagementTransaction } from '../../store/ports.ts';
+import type { HistoryAction, HistoryEntry, ManagementTransaction, Store } from '../../store/ports.ts';
+import type { Clock } from '../clock.ts';
 import { isoAt } from '../clock.ts';
-import type { ManagementContext } from './context.ts';
 import { findRule, findVersion } from './lookup.ts';
 
 /** Who writes through the command line (`verdict import`, `verdict rule publish`). */
@@ -20,7 +20,7 @@ export interface HistoryItem {
 /** Appends one entry per version written, all at the same time. */
 export async function recordHistory(
   tx: ManagementTransaction,
-  ctx: Pick<ManagementContext, 'clock'>,
+  ctx: { clock: Clock },
   versions: ReadonlyArray<{ ruleId: string; version: number }>,
   action: HistoryAction,
   by: string | null | undefined,
@@ -30,10 +30,12 @@ export async function recordHistory(
   await tx.appendHistory(versions.map((v): HistoryEntry => ({ ruleId: v.ruleId, version: v.version, at, action, by: by ?? null })));
 }
 
+// Only the store is needed (not the whole ManagementContext): rules-io records history too, and importing the
+// context here would close an import cycle through documents.ts.
 export class RuleHistory {
-  readonly #ctx: ManagementContext;
+  readonly #ctx: { store: Store };
 
-  constructor(ctx: ManagementContext) {
+  constructor(ctx: { store: Store }) {
     this.#ctx = ctx;
   }
 

@@ -1,5 +1,5 @@
-// Tools (SPEC 5.1): duplicate rows and the static analysis of a decision table, the rules a rule or flow depends
-// on, and the test bench's solve of a rule document that is not stored (docs/decisions/management-draft-solve.md).
+// Tools (SPEC 5.1): duplicate rows and the static analysis of a decision table, and the rules a rule or flow depends
+// on; and the test bench's solve of a rule document that is not stored (docs/decisions/management-draft-solve.md).
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import type { DraftSolveRequest } from '../../../service/management/draft-solve.ts';
 import { solveBodySchema } from '../../schemas.ts';
