@@ -30,12 +30,3 @@ export function analyseDraft(rule: RuleDocument): DraftAnalysis {
   }
 }
 
-/** Findings as designer problems on the rows they concern (the grid marks the row header and lists the text). */
-export function findingProblems(report: AnalysisReport): { path: string; message: string }[] {
-  const problems: { path: string; message: string }[] = [];
-  for (const finding of report.findings) {
-    const rows = finding.kind === 'unreachable' ? finding.rows.slice(0, 1) : finding.kind === 'overlap' ? [] : finding.rows;
-    for (const row of rows) problems.push({ path: `decisionTable.rows[${row}]`, message: `Analysis (${finding.kind}): ${finding.message}` });
-  }
-  return problems;
-}
