@@ -107,6 +107,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   scripts: ScriptConfig;
   solveLimits: SolveLimitsConfig;
+  /** Serve the Studio (the browser rule editor) at /studio/ and redirect / to it. */
+  studioEnabled: boolean;
 }
 
 /** Names every environment variable the configuration reads, so `--help` and docs can list them. */
@@ -120,7 +122,7 @@ export const CONFIG_VARIABLES = [
   'AUDIT_BATCH_SIZE', 'AUDIT_QUEUE_LIMIT', 'AUDIT_RETENTION_INTERVAL_MS', 'RATE_LIMIT_PER_SECOND', 'VERDICT_SEED_EXAMPLES',
   'SHUTDOWN_TIMEOUT_MS', 'SCRIPT_WORKERS', 'SCRIPT_WORKERS_PER_SPACE', 'SCRIPT_QUEUE_PER_SPACE', 'SCRIPT_MEMORY_MB',
   'SCRIPT_SOLVE_MEMORY_MB', 'SCRIPT_MAX_DATA_CHARS', 'SCRIPT_MAX_DATA_DEPTH', 'SOLVE_MAX_DEPTH', 'SOLVE_MAX_CALLS',
-  'SOLVE_MAX_CONCURRENT_SCRIPTS',
+  'SOLVE_MAX_CONCURRENT_SCRIPTS', 'STUDIO_ENABLED',
 ] as const;
 export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];
 
@@ -349,5 +351,6 @@ export function loadConfig(env: Source = process.env, overrides: Partial<Record<
     shutdownTimeoutMs: integer(source, 'SHUTDOWN_TIMEOUT_MS', 10000, 0),
     scripts: scripts(source),
     solveLimits: solveLimits(source),
+    studioEnabled: boolean(source, 'STUDIO_ENABLED', true),
   };
 }

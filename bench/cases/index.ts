@@ -10,9 +10,10 @@ import { engineTable500 } from './engine-table500.ts';
 import { engineZen8k } from './engine-zen8k.ts';
 import { httpCase } from './http.ts';
 import { kafkaCase } from './kafka.ts';
+import { studioCase } from './studio.ts';
 
 export const CASES: readonly BenchCase[] = [
-  engineSmall, engineTable500, engineZen8k, engineRows40k, engineExpression, engineFlow, engineBulk, engineAnalysis, httpCase, kafkaCase,
+  engineSmall, engineTable500, engineZen8k, engineRows40k, engineExpression, engineFlow, engineBulk, engineAnalysis, httpCase, kafkaCase, studioCase,
 ];
 
 export function findCase(id: string): BenchCase {

@@ -29,6 +29,8 @@ export interface Report {
   engine: Record<string, Record<string, unknown>>;
   http: Record<string, unknown>;
   kafka: Record<string, unknown>;
+  /** The Studio in Chromium: open time and scroll frame times of the 10,000-row table (reported only). */
+  studio: Record<string, unknown>;
   targets: Target[];
   cases: CaseResult[];
 }
@@ -40,6 +42,7 @@ const REQUIRED: Record<string, string[]> = {
   'engine.rows40k': ['compileMs', 'retainedMB', 'verdict'],
   http: ['verdict', 'fastify', 'ratio', 'p99Ms'],
   kafka: ['verdict', 'raw', 'ratio', 'p99Ms'],
+  studio: ['openMs', 'scrollFrameMedianMs', 'scrollFrameP95Ms'],
 };
 
 function num(value: unknown): number | null {
@@ -74,16 +77,17 @@ function targets(report: Pick<Report, 'engine' | 'http' | 'kafka'>): Target[] {
 }
 
 export function buildReport(cases: CaseResult[], meta: ReportMeta): Report {
-  const sections: Pick<Report, 'engine' | 'http' | 'kafka'> = { engine: {}, http: {}, kafka: {} };
+  const sections: Pick<Report, 'engine' | 'http' | 'kafka' | 'studio'> = { engine: {}, http: {}, kafka: {}, studio: {} };
   for (const c of cases) {
     const key = KEY_OF[c.id] ?? c.id;
     const summary = { status: c.status, ...c.summary, ...(c.notes.length ? { notes: c.notes } : {}) };
     if (key.startsWith('engine.')) sections.engine[key.slice('engine.'.length)] = summary;
     else if (key === 'http') sections.http = summary;
     else if (key === 'kafka') sections.kafka = summary;
+    else if (key === 'studio') sections.studio = summary;
   }
   for (const [key, fields] of Object.entries(REQUIRED)) {
-    const section = (key.startsWith('engine.') ? ((sections.engine[key.slice(7)] ??= { status: 'not run' })) : sections[key as 'http' | 'kafka']) as Record<string, unknown>;
+    const section = (key.startsWith('engine.') ? ((sections.engine[key.slice(7)] ??= { status: 'not run' })) : sections[key as 'http' | 'kafka' | 'studio']) as Record<string, unknown>;
     if (!('status' in section)) section.status = 'not run';
     for (const field of fields) section[field] ??= null;
   }
@@ -101,6 +105,7 @@ const KEY_OF: Record<string, string> = {
   'engine-bulk': 'engine.bulk',
   'engine-analysis': 'engine.analysis',
   http: 'http',
+  studio: 'studio',
   kafka: 'kafka',
 };
 

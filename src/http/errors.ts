@@ -23,6 +23,8 @@ export const HTTP_STATUS: Record<ErrorKind, number> = {
  */
 const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   'unknown-rule': 400,
+  // HTTP has its own status for a failed precondition (If-Match): 412 rather than the kind's 409.
+  'stale-version': 412,
 };
 
 /** The status a client gets for a failure of the catalog. */
@@ -62,6 +64,14 @@ export interface ErrorLimits {
   bodyLimitBytes: number;
 }
 
+/** Response headers a failure carries: Retry-After when rate-limited, the current ETag when a version is stale. */
+function headersOf(failure: ServiceError): Record<string, string> | undefined {
+  const headers: Record<string, string> = {};
+  if (failure.retryAfter !== undefined) headers['retry-after'] = String(failure.retryAfter);
+  if (failure.etag !== undefined) headers.etag = failure.etag;
+  return Object.keys(headers).length > 0 ? headers : undefined;
+}
+
 function classify(err: unknown, limits: ErrorLimits, correlationId: string): Classified {
   if (err instanceof HttpError) return { status: err.statusCode, message: err.message, headers: err.headers };
   const service = classifyFailure(err);
@@ -69,7 +79,7 @@ function classify(err: unknown, limits: ErrorLimits, correlationId: string): Cla
     return {
       status: statusOf(service),
       message: service.message,
-      headers: service.retryAfter === undefined ? undefined : { 'retry-after': String(service.retryAfter) },
+      headers: headersOf(service),
     };
   }
   const fastifyError = err as Partial<FastifyError> | undefined;

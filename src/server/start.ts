@@ -9,6 +9,7 @@ import type { AppOptions, VerdictApp } from '../http/app.ts';
 import { adminPlugin } from '../http/plugins/admin.ts';
 import type { ReadinessCheck } from '../http/plugins/health.ts';
 import { MANAGEMENT_PLUGINS } from '../http/plugins/management/index.ts';
+import { studioPlugin } from '../http/plugins/studio.ts';
 import type { Services, ServicesOptions } from '../service/index.ts';
 import type { Clock } from '../service/clock.ts';
 import type { CreatedSpace } from '../service/spaces.ts';
@@ -33,6 +34,8 @@ export interface StartServerOptions {
   managementPlugins?: AppOptions['managementPlugins'];
   plugins?: AppOptions['plugins'];
   services?: Partial<Pick<ServicesOptions, 'compile' | 'sandbox' | 'http' | 'defaultMetrics'>>;
+  /** The built Studio to serve; default studio/dist of this checkout. */
+  studioDir?: string;
 }
 
 export interface RunningServer {
@@ -73,7 +76,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       logger,
       readinessChecks,
       managementPlugins: [...MANAGEMENT_PLUGINS, ...(options.managementPlugins ?? [])],
-      plugins: [adminPlugin, ...(options.plugins ?? [])],
+      plugins: [adminPlugin, (scope, opts) => studioPlugin(scope, { ...opts, dir: options.studioDir }), ...(options.plugins ?? [])],
     });
     await app.listen({ port: config.port, host: config.host });
     services.start();

@@ -41,10 +41,13 @@ export const ERROR_CATALOG = {
   // Management (docs/decisions/management-api-semantics.md).
   'not-found': 'not-found',
   conflict: 'conflict',
+  /** A write's If-Match no longer matches the version (docs/decisions/management-etag-if-match.md). */
+  'stale-version': 'conflict',
   // Spaces, keys and Kafka bindings (admin API, CLI).
   'space-not-found': 'not-found',
   'space-exists': 'conflict',
   'invalid-space-name': 'invalid-input',
+  'invalid-key-name': 'invalid-input',
   'kafka-not-configured': 'invalid-input',
   'invalid-kafka-binding': 'invalid-input',
   'kafka-unavailable': 'unavailable',
@@ -69,6 +72,8 @@ export interface ServiceErrorDetails {
   retryAfter?: number;
   /** Every problem, each with its path, when the failure is about a document. */
   problems?: Problem[];
+  /** The current entity tag of the rule version, for stale-version. */
+  etag?: string;
 }
 
 export class ServiceError extends Error {
@@ -76,6 +81,7 @@ export class ServiceError extends Error {
   readonly kind: ErrorKind;
   readonly retryAfter: number | undefined;
   readonly problems: Problem[] | undefined;
+  readonly etag: string | undefined;
   constructor(code: ErrorCode, message: string, details: ServiceErrorDetails = {}) {
     super(message);
     this.name = 'ServiceError';
@@ -83,6 +89,7 @@ export class ServiceError extends Error {
     this.kind = ERROR_CATALOG[code];
     this.retryAfter = details.retryAfter;
     this.problems = details.problems;
+    this.etag = details.etag;
   }
 }
 

@@ -99,7 +99,7 @@ export class Services {
     });
     this.rulesIO = new RulesIO(store, this.clock);
     this.ruleTests = new RuleTestService({ store, cache: this.cache, solver: this.solver, clock: this.clock, compile });
-    this.management = new ManagementService({ store, clock: this.clock, compile, cache: this.cache, publishGate: this.ruleTests });
+    this.management = new ManagementService({ store, clock: this.clock, compile, cache: this.cache, solver: this.solver, publishGate: this.ruleTests });
     this.kafka = new KafkaBindingService(store, config.kafka, this.clock, options.topicProvisioner);
     this.rateLimiter = config.rateLimitPerSecond === undefined ? undefined : new RateLimiter(config.rateLimitPerSecond, this.clock);
   }

@@ -16,6 +16,7 @@ export interface NewKey {
   type: KeyType;
   /** The secret; shown once, never stored. */
   key: string;
+  name: string | null;
   record: KeyRecord;
 }
 
@@ -23,6 +24,20 @@ export interface Principal {
   keyId: string;
   space: string;
   type: KeyType;
+  /** The key's name (rule history records it as who wrote); null or absent: the key has none. */
+  keyName?: string | null;
+}
+
+/** A key name: 1-100 characters, no control characters (it is shown in listings and in rule history). */
+export const KEY_NAME = /^[^\p{Cc}]{1,100}$/u;
+export const KEY_NAME_RULE = 'a key name is 1-100 characters without control characters';
+
+/** The trimmed name, or undefined for none; throws ServiceError invalid-key-name when it breaks KEY_NAME_RULE. */
+export function keyNameOf(name: string | undefined | null): string | undefined {
+  if (name === undefined || name === null) return undefined;
+  const trimmed = name.trim();
+  if (!KEY_NAME.test(trimmed)) throw new ServiceError('invalid-key-name', `key name ${JSON.stringify(name)} is invalid: ${KEY_NAME_RULE}`);
+  return trimmed;
 }
 
 export function hashKey(key: string): string {
@@ -30,10 +45,10 @@ export function hashKey(key: string): string {
   return digest('sha256', key, 'hex');
 }
 
-export function generateKey(space: string, type: KeyType, createdAt: string): NewKey {
+export function generateKey(space: string, type: KeyType, createdAt: string, name?: string): NewKey {
   const id = `key_${randomBytes(9).toString('base64url')}`;
   const key = `${PREFIX[type]}${randomBytes(32).toString('base64url')}`;
-  return { id, space, type, key, record: { id, space, type, hash: hashKey(key), createdAt, revokedAt: null } };
+  return { id, space, type, key, name: name ?? null, record: { id, space, type, hash: hashKey(key), createdAt, revokedAt: null, name: name ?? null } };
 }
 
 /** Reads `Authorization: Bearer <key>`; undefined when missing or another scheme. */
@@ -90,9 +105,11 @@ export class KeyService {
     });
   }
 
-  async create(space: string, type: KeyType): Promise<NewKey> {
+  /** Creates a key; `name` (see KEY_NAME_RULE) labels it in listings and in rule history. */
+  async create(space: string, type: KeyType, name?: string): Promise<NewKey> {
+    const label = keyNameOf(name);
     await requireSpace(this.#store, space);
-    const key = generateKey(space, type, isoAt(this.#clock));
+    const key = generateKey(space, type, isoAt(this.#clock), label);
     await this.#store.keys.insert(key.record);
     return key;
   }
@@ -146,7 +163,7 @@ export class KeyService {
       const record = await this.#store.keys.findByHash(hash);
       const matches = record !== undefined && timingSafeEqual(Buffer.from(record.hash, 'hex'), Buffer.from(hash, 'hex'));
       if (!matches || record === undefined || record.revokedAt !== null) throw new ServiceError('invalid-key', MESSAGES.invalidKey);
-      cached = { record, principal: Object.freeze({ keyId: record.id, space: record.space, type: record.type }) };
+      cached = { record, principal: Object.freeze({ keyId: record.id, space: record.space, type: record.type, keyName: record.name ?? null }) };
       if (generation === this.#generation && this.#store.changes.live) {
         if (this.#cache.size >= CACHE_LIMIT) this.#cache.clear();
         this.#cache.set(hash, cached);

@@ -8,6 +8,7 @@ import type { RuleContainer } from '../rules/containers.ts';
 import type { RuleStatus, Store, StoredRule } from '../store/ports.ts';
 import type { Clock } from './clock.ts';
 import { isoAt } from './clock.ts';
+import { CLI_ACTOR, recordHistory } from './management/history.ts';
 import { requireSpace } from './require-space.ts';
 import { attachSuites, takeSuites, writeCarriedSuites } from './rule-tests/portable.ts';
 import type { CarriedSuites } from './rule-tests/portable.ts';
@@ -33,6 +34,8 @@ export interface ImportResult {
 export interface ImportOptions {
   /** Refuse (nothing written) when the import would leave an alias shared by several rules. */
   strict?: boolean;
+  /** Who imports, for the rule history; default "cli". */
+  by?: string | null;
 }
 
 function sharingProblem(space: string, shared: SharedAlias): Problem {
@@ -129,6 +132,7 @@ export class RulesIO {
       const shared = sharedAliases(await tx.heads(), incoming);
       if (options.strict && shared.length > 0) throw new ValidationError(shared.map((s) => sharingProblem(space, s)));
       const stored = await tx.putRules(prepared);
+      await recordHistory(tx, { clock: this.#clock }, stored, 'import', options.by ?? CLI_ACTOR);
       await writeCarriedSuites(tx, carried, now);
       return {
         imported: stored.map((r) => ({ ruleId: r.ruleId, version: r.version, ruleAlias: r.alias, type: r.type, status: r.status })),

@@ -43,6 +43,24 @@ export interface SolveRequest {
   candidate?: LoadedRule;
 }
 
+/** A solve of a rule document that is not stored (the Studio's test bench): no audit, no metrics. */
+export interface DocumentSolveRequest {
+  /** An object (simple solve) or an array of objects (bulk). */
+  data: unknown;
+  includedConditionCols?: string[];
+  excludedConditionCols?: string[];
+  strategy?: string;
+  lookupMethod?: string;
+}
+
+export interface DocumentSolveResponse {
+  /** Exactly the body POST /rule/solve answers for this data. */
+  body: Json[] | Json[][];
+  /** The debug trace as an audit record made with X-Debug: true holds it (bulk: one trace per input). */
+  trace: Json;
+  strategy: Strategy;
+}
+
 /**
  * An adapter as the solve records it: its name (the `channel` metric label) and its own code for an outcome
  * (the audit record's statusCode and the `status` metric label): HTTP statuses for HTTP, SPEC 4 codes for Kafka.
@@ -82,6 +100,9 @@ export interface SolveServiceDeps {
   http: HttpClient | undefined;
   sandbox: SpaceSandboxes | undefined;
 }
+
+/** What an evaluation reads from a request (stored-rule solves and document solves alike). */
+type EvaluationRequest = Pick<SolveRequest, 'data' | 'includedConditionCols' | 'excludedConditionCols' | 'lookupMethod' | 'debug'>;
 
 /** What one solve has learnt so far, for its metrics and audit record whether it succeeds or fails. */
 interface SolveState {
@@ -154,6 +175,30 @@ export class SolveService {
     );
   }
 
+  /**
+   * Solves `rule` (compiled from a document that is not stored) as POST /rule/solve would solve a stored rule:
+   * same evaluation, time limits and budgets, with the debug trace on. References to other rules (SOLVE, flow
+   * nodes) resolve against the space's stored rules. Nothing is audited or counted in the solve metrics: a draft
+   * being tried is not traffic. Failures are ServiceErrors with the messages a real solve answers.
+   */
+  async solveDocument(space: string, rule: LoadedRule, request: DocumentSolveRequest): Promise<DocumentSolveResponse> {
+    const state = this.#state(request);
+    try {
+      const session = new SolveSession(await this.#deps.cache.catalog(space), this.#deps.cache);
+      await session.use(rule);
+      const evaluation = this.#evaluation(space, session, rule, { ...request, debug: true }, state);
+      await this.#evaluateInputs(evaluation, 0);
+      const traces = evaluation.traces ?? [];
+      return {
+        body: this.#response(evaluation, state).body,
+        trace: (evaluation.bulk ? traces : (traces[0] ?? null)) as Json,
+        strategy: state.strategy,
+      };
+    } catch (err) {
+      throw classify(err) ?? err;
+    }
+  }
+
   /** The synchronous path's preconditions; undefined sends the request down the asynchronous path. */
   #ready(principal: Principal, request: SolveRequest): Ready | undefined {
     if (request.candidate !== undefined) return undefined;
@@ -188,7 +233,7 @@ export class SolveService {
     return this.#finish(principal, request, state, response, failure);
   }
 
-  #state(request: SolveRequest): SolveState {
+  #state(request: Pick<SolveRequest, 'strategy'>): SolveState {
     return {
       started: performance.now(),
       startedAt: this.#deps.clock(),
@@ -202,7 +247,7 @@ export class SolveService {
    * One evaluation context serves every input of the request (the engine never writes to it): `now` is the
    * request's start (so every input of a bulk sees the same NOW()), and only the deadline is renewed per input.
    */
-  #evaluation(space: string, session: SolveSession, loaded: LoadedRule, request: SolveRequest, state: SolveState): Evaluation {
+  #evaluation(space: string, session: SolveSession, loaded: LoadedRule, request: EvaluationRequest, state: SolveState): Evaluation {
     const { config, http, sandbox } = this.#deps;
     state.loaded = loaded;
     state.strategy = supportedStrategy(loaded.head.type, state.strategy);

@@ -3,7 +3,7 @@ import type { SpaceRecord, Store } from '../store/ports.ts';
 import type { Clock } from './clock.ts';
 import { isoAt } from './clock.ts';
 import { ServiceError } from './errors.ts';
-import { generateKey } from './keys.ts';
+import { generateKey, keyNameOf } from './keys.ts';
 import { requireSpace } from './require-space.ts';
 
 export interface CreatedSpace {
@@ -39,14 +39,18 @@ export class SpaceService {
     return requireSpace(this.#store, name);
   }
 
-  /** Creates the space and its first keys atomically. Throws ServiceError space-exists when the name is taken. */
-  async create(name: string): Promise<CreatedSpace> {
+  /**
+   * Creates the space and its first keys atomically. Throws ServiceError space-exists when the name is taken.
+   * `keyName` names both first keys (rule history shows the management key's name as who wrote).
+   */
+  async create(name: string, options: { keyName?: string } = {}): Promise<CreatedSpace> {
+    const keyName = keyNameOf(options.keyName);
     if (!SPACE_NAME.test(name)) {
       throw new ServiceError('invalid-space-name', `space name "${name}" is invalid: use 1-100 letters, digits, "_", "-" or ".", starting with a letter or digit`);
     }
     const now = isoAt(this.#clock);
-    const solver = generateKey(name, 'solver', now);
-    const management = generateKey(name, 'management', now);
+    const solver = generateKey(name, 'solver', now, keyName);
+    const management = generateKey(name, 'management', now, keyName);
     const created = await this.#store.spaces.create(name, [solver.record, management.record]);
     if (!created) throw new ServiceError('space-exists', `space "${name}" already exists`);
     return { space: name, solverKey: solver.key, solverKeyId: solver.id, managementKey: management.key, managementKeyId: management.id };

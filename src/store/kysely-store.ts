@@ -27,6 +27,7 @@ function toKey(row: ApiKeysTable): KeyRecord {
     hash: row.hash,
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
+    name: row.name ?? null,
   };
 }
 
@@ -331,5 +332,5 @@ export class KyselyStore implements Store {
 }
 
 function keyRow(key: KeyRecord): ApiKeysTable {
-  return { id: key.id, space: key.space, type: key.type, hash: key.hash, created_at: key.createdAt, revoked_at: key.revokedAt };
+  return { id: key.id, space: key.space, type: key.type, hash: key.hash, created_at: key.createdAt, revoked_at: key.revokedAt, name: key.name ?? null };
 }

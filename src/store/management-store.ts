@@ -6,9 +6,10 @@ import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
 import { encodeChange, NOTIFY_CHANNEL } from './change-feed.ts';
 import type { LocalChangeFeed } from './change-feed.ts';
+import { randomBytes } from 'node:crypto';
 import { ruleRow, toHead, toStoredRule, upsertRuleRow } from './rule-rows.ts';
 import { ROOT_FOLDER_ID } from './ports.ts';
-import type { FolderRecord, ManagementStore, ManagementTransaction, RulePlacement } from './ports.ts';
+import type { FolderRecord, HistoryAction, HistoryEntry, ManagementStore, ManagementTransaction, RulePlacement } from './ports.ts';
 import { deleteRuleTests, readRuleTests, writeRuleTests } from './rule-test-store.ts';
 import type { RuleTestDb } from './rule-test-store.ts';
 import type { Database } from './schema.ts';
@@ -34,11 +35,33 @@ interface RuleVersionCountersTable {
   last_version: number;
 }
 
-/** The tables of migration 2026_06_001_management. */
+interface RuleHistoryTable {
+  space: string;
+  id: string;
+  rule_id: string;
+  version: number;
+  at: string;
+  action: string;
+  actor: string | null;
+}
+
+/** The tables of migrations 2026_06_001_management and 2026_11_001_rule_history. */
 interface ManagementTables {
   folders: FoldersTable;
   rule_placements: RulePlacementsTable;
   rule_version_counters: RuleVersionCountersTable;
+  rule_history: RuleHistoryTable;
+}
+
+let historySequence = 0;
+
+/**
+ * History ids sort like the entries they name when their times are equal: a per-process sequence, then random
+ * bytes so that two instances writing in the same millisecond never collide.
+ */
+function historyId(): string {
+  historySequence = (historySequence + 1) % 0x1_0000_0000;
+  return `${historySequence.toString(16).padStart(8, '0')}-${randomBytes(6).toString('hex')}`;
 }
 
 type Db = Kysely<Database & ManagementTables>;
@@ -181,6 +204,21 @@ export class KyselyManagementStore implements ManagementStore {
             await trx.insertInto('rule_placements').values({ space, rule_id: ruleId, version: v, folder_id: folderId }).execute();
           }
         }
+      },
+      appendHistory: async (entries) => {
+        const rows = entries.map((e): RuleHistoryTable => ({
+          space, id: historyId(), rule_id: e.ruleId, version: e.version, at: e.at, action: e.action, actor: e.by,
+        }));
+        // Chunks keep each statement under SQLite's bound-parameter limit.
+        for (let i = 0; i < rows.length; i += 100) await trx.insertInto('rule_history').values(rows.slice(i, i + 100)).execute();
+      },
+      history: async (ruleId, version) => {
+        let query = trx.selectFrom('rule_history').selectAll().where('space', '=', space).where('rule_id', '=', ruleId);
+        if (version !== undefined) query = query.where('version', '=', version);
+        const rows = await query.orderBy('at', 'desc').orderBy('id', 'desc').execute();
+        return rows.map((r): HistoryEntry => ({
+          ruleId: r.rule_id, version: Number(r.version), at: r.at, action: r.action as HistoryAction, by: r.actor,
+        }));
       },
       // Trx is the shared Database plus the management tables; the rule test tables are rule-test-store's own.
       ruleTests: (ruleId) => readRuleTests(trx as unknown as RuleTestDb, space, ruleId),

@@ -114,6 +114,32 @@ const management: Migration = {
   },
 };
 
+/**
+ * Studio: the history of writes to rule versions (who and when), and a name per API key (the "who"). Entries are
+ * ordered by time, then by `id`, which the writer makes increase within a transaction.
+ */
+const ruleHistory: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('rule_history')
+      .addColumn('space', 'text', (c) => c.notNull().references('spaces.name').onDelete('cascade'))
+      .addColumn('id', 'text', (c) => c.notNull())
+      .addColumn('rule_id', 'text', (c) => c.notNull())
+      .addColumn('version', 'integer', (c) => c.notNull())
+      .addColumn('at', 'text', (c) => c.notNull())
+      .addColumn('action', 'text', (c) => c.notNull())
+      .addColumn('actor', 'text')
+      .addPrimaryKeyConstraint('rule_history_pk', ['space', 'id'])
+      .execute();
+    await db.schema.createIndex('rule_history_rule').on('rule_history').columns(['space', 'rule_id', 'version', 'at']).execute();
+    await db.schema.alterTable('api_keys').addColumn('name', 'text').execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.alterTable('api_keys').dropColumn('name').execute();
+    await db.schema.dropTable('rule_history').ifExists().execute();
+  },
+};
+
 /** Audit records name the error catalog's kind of a failed solve beside the channel's own status code. */
 const auditErrorKind: Migration = {
   async up(db: Kysely<any>) {
@@ -191,6 +217,7 @@ const ruleTests: Migration = {
 export const MIGRATIONS: Record<string, Migration> = {
   '2026_01_001_initial': initial,
   '2026_06_001_management': management,
+  '2026_11_001_rule_history': ruleHistory,
   '2026_11_002_rule_tests': ruleTests,
   '2026_11_018_audit_error_kind': auditErrorKind,
 };

@@ -55,6 +55,8 @@ export interface KeyRecord {
   hash: string;
   createdAt: string;
   revokedAt: string | null;
+  /** A label given at creation (who or what uses the key), shown in listings and rule history; null: none. */
+  name?: string | null;
 }
 
 export interface SpaceStore {
@@ -181,6 +183,21 @@ export interface RulePlacement {
   folderId: string;
 }
 
+/** What a write did to a rule version (rule history, docs/decisions/management-rule-history.md). */
+export type HistoryAction = 'create' | 'update' | 'new-version' | 'publish' | 'pending' | 'lock' | 'unlock' | 'tags' | 'delete' | 'import';
+export const HISTORY_ACTIONS: readonly HistoryAction[] = ['create', 'update', 'new-version', 'publish', 'pending', 'lock', 'unlock', 'tags', 'delete', 'import'];
+
+/** One write to one rule version. */
+export interface HistoryEntry {
+  ruleId: string;
+  version: number;
+  /** ISO-8601 UTC. */
+  at: string;
+  action: HistoryAction;
+  /** The name of the management key that wrote, "cli" for the command line, null for a key without a name. */
+  by: string | null;
+}
+
 /** Reads and writes of one space inside one transaction (see ManagementStore). */
 export interface ManagementTransaction {
   readonly space: string;
@@ -206,6 +223,10 @@ export interface ManagementTransaction {
   placements(): Promise<RulePlacement[]>;
   /** Places one version, or every version when `version` is undefined, in a folder (ROOT_FOLDER_ID: the root). */
   place(ruleId: string, version: number | undefined, folderId: string): Promise<void>;
+  /** Appends history entries, in the order given (they list after every entry already stored). */
+  appendHistory(entries: readonly HistoryEntry[]): Promise<void>;
+  /** The history of a rule (of one version when given), newest first; kept when versions are deleted. */
+  history(ruleId: string, version?: number): Promise<HistoryEntry[]>;
   /** The rule's test suites with their tests (exports carry them). */
   ruleTests(ruleId: string): Promise<RuleTestSuiteWithTests[]>;
   /** Writes suites with their tests, replacing a suite of the same rule and name with its tests (imports). */

@@ -14,6 +14,8 @@ export interface ApiKeysTable {
   hash: string;
   created_at: string;
   revoked_at: string | null;
+  /** Migration 2026_11_001_rule_history. */
+  name: string | null;
 }
 
 export interface RulesTable {

@@ -47,6 +47,31 @@ describe('admin API', () => {
     assert.equal(adminTokenMatches('abc', undefined), false);
   });
 
+  test('keys may be named at creation; the listing shows the names, and the name is who writes in rule history', async () => {
+    const space = await admin('POST', '/admin/spaces', { name: 'named', keyName: 'Bootstrap' });
+    assert.equal(space.status, 201, space.text);
+    const key = await admin('POST', '/admin/spaces/named/keys', { type: 'management', name: ' Alice ' });
+    assert.equal(key.status, 201, key.text);
+    assert.equal(key.json.name, 'Alice');
+    const plain = await admin('POST', '/admin/spaces/named/keys', { type: 'solver' });
+    assert.equal(plain.json.name, null);
+    const listed = (await admin('GET', '/admin/spaces/named/keys')).json as Array<{ id: string; type: string; name: string | null }>;
+    assert.deepEqual(listed.map((k) => [k.type, k.name]).sort(), [['management', 'Alice'], ['management', 'Bootstrap'], ['solver', 'Bootstrap'], ['solver', null]].sort());
+    const rule = { name: 'N', type: 'decision-table', inputSchema: { a: {} }, outputSchema: { b: {} }, decisionTable: { columns: [
+      { columnId: 'c', type: 'input', condition: { type: 'simple', name: 'A', inputVariable: 'a' } },
+      { columnId: 'o', type: 'output', columnOutput: { type: 'simple', name: 'B', outputVariable: 'b' } },
+    ], rows: [] } };
+    const created = await server.call('POST', '/api/rule', { key: key.json.key, body: rule });
+    assert.equal(created.status, 200, created.text);
+    const history = await server.call('GET', `/api/rule/history/${created.json.ruleId}`, { key: key.json.key });
+    assert.deepEqual(history.json.items.map((i: { action: string; by: string }) => [i.action, i.by]), [['create', 'Alice']]);
+    for (const bad of ['', '   ', 'x'.repeat(101), 'tab\there']) {
+      const refused = await admin('POST', '/admin/spaces/named/keys', { type: 'solver', name: bad });
+      assert.equal(refused.status, 400, `${JSON.stringify(bad)}: ${refused.text}`);
+      assert.match(refused.json.error.message, /a key name is 1-100 characters without control characters/);
+    }
+  });
+
   test('a space created over the API comes with keys that work at once', async () => {
     const created = await admin('POST', '/admin/spaces', { name: 'acme' });
     assert.equal(created.status, 201, created.text);

@@ -21,6 +21,8 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
+// STUDIO_ENABLED=false: these tests are about the process, and a Studio build started here would rewrite the
+// checkout's studio/dist under other suites that serve it (the build decision is tested in studio-stale.test.ts).
 describe('./dev start', () => {
   let backend: Backend;
   before(() => {
@@ -30,7 +32,7 @@ describe('./dev start', () => {
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     test(`${signal} to the PID of ./dev start stops the server and leaves no process behind`, { timeout: 60_000 }, async () => {
-      const env = { ...process.env, DATABASE_URL: backend.url, VERDICT_SEED_EXAMPLES: 'false' };
+      const env = { ...process.env, DATABASE_URL: backend.url, VERDICT_SEED_EXAMPLES: 'false', STUDIO_ENABLED: 'false' };
       const dev = await spawnUntilListening(join(ROOT, 'dev'), ['start'], env);
       try {
         assert.equal(await answers(dev.url), true, `the server did not answer at ${dev.url}`);
@@ -51,7 +53,7 @@ describe('./dev start', () => {
   }
 
   test('Ctrl-C under a wrapper delivers SIGINT twice (terminal and forwarded): the in-flight request still finishes', { timeout: 60_000 }, async () => {
-    const env = { ...process.env, DATABASE_URL: backend.url, VERDICT_SEED_EXAMPLES: 'false', RULE_TIMEOUT_MS: '3000' };
+    const env = { ...process.env, DATABASE_URL: backend.url, VERDICT_SEED_EXAMPLES: 'false', STUDIO_ENABLED: 'false', RULE_TIMEOUT_MS: '3000' };
     const dev = await spawnUntilListening(join(ROOT, 'dev'), ['start'], env);
     const dir = mkdtempSync(join(tmpdir(), 'verdict-slow-'));
     try {

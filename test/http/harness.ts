@@ -40,6 +40,7 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   clock?: () => number;
   services?: StartServerOptions['services'];
+  studioDir?: string;
 }
 
 export async function call(baseUrl: string, method: string, path: string, options: CallOptions = {}): Promise<Reply> {
@@ -80,7 +81,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     },
   });
   const logger = pino({ level: config.logLevel }, sink);
-  const running = await startServer({ config, logger, clock: options.clock, services: { defaultMetrics: false, ...options.services } });
+  const running = await startServer({ config, logger, clock: options.clock, services: { defaultMetrics: false, ...options.services }, studioDir: options.studioDir });
   let space = running.createdDefaultSpace;
   if (!space) {
     // Reusing a database: make a fresh space for this server.

@@ -87,5 +87,43 @@ export function managementStoreSuite(kind: 'sqlite' | 'postgres'): void {
       assert.deepEqual(await store.management.read('s1', (tx) => tx.folders()), []);
       assert.deepEqual(await store.management.read('s2', (tx) => tx.heads()), [], 'nothing leaked into another space');
     });
+
+    test('history entries list newest first (then last appended first), per version, per space, and roll back with their write', { skip }, async () => {
+      const at = (n: number): string => `2026-11-0${n}T00:00:00.000Z`;
+      await store.management.transaction('s1', async (tx) => {
+        await tx.appendHistory([
+          { ruleId: 'h', version: 1, at: at(1), action: 'create', by: 'Alice' },
+          { ruleId: 'h', version: 2, at: at(2), action: 'new-version', by: null },
+          { ruleId: 'h', version: 1, at: at(2), action: 'tags', by: 'cli' },
+          { ruleId: 'other', version: 1, at: at(3), action: 'create', by: 'Alice' },
+        ]);
+      });
+      await assert.rejects(store.management.transaction('s1', async (tx) => {
+        await tx.appendHistory([{ ruleId: 'h', version: 1, at: at(4), action: 'delete', by: 'Alice' }]);
+        throw new Error('boom');
+      }), /boom/);
+      const all = await store.management.read('s1', (tx) => tx.history('h'));
+      assert.deepEqual(all, [
+        { ruleId: 'h', version: 1, at: at(2), action: 'tags', by: 'cli' },
+        { ruleId: 'h', version: 2, at: at(2), action: 'new-version', by: null },
+        { ruleId: 'h', version: 1, at: at(1), action: 'create', by: 'Alice' },
+      ]);
+      assert.deepEqual((await store.management.read('s1', (tx) => tx.history('h', 2))).map((e) => e.action), ['new-version']);
+      assert.deepEqual(await store.management.read('s2', (tx) => tx.history('h')), [], 'another space has none of it');
+      const many = Array.from({ length: 250 }, (_, i) => ({ ruleId: 'bulk', version: i + 1, at: at(5), action: 'import' as const, by: null }));
+      await store.management.transaction('s2', (tx) => tx.appendHistory(many));
+      const listed = await store.management.read('s2', (tx) => tx.history('bulk'));
+      assert.equal(listed.length, 250);
+      assert.deepEqual(listed.slice(0, 3).map((e) => e.version), [250, 249, 248], 'one write\'s entries list last appended first');
+    });
+
+    test('API keys keep an optional name', { skip }, async () => {
+      const base = { space: 's1', type: 'management' as const, createdAt: '2026-01-01T00:00:00.000Z', revokedAt: null };
+      await store.keys.insert({ ...base, id: 'named', hash: 'a'.repeat(64), name: 'Alice' });
+      await store.keys.insert({ ...base, id: 'unnamed', hash: 'b'.repeat(64) });
+      assert.equal((await store.keys.get('named'))?.name, 'Alice');
+      assert.equal((await store.keys.findByHash('b'.repeat(64)))?.name, null);
+      assert.deepEqual((await store.keys.list('s1')).map((k) => [k.id, k.name]), [['named', 'Alice'], ['unnamed', null]]);
+    });
   });
 }

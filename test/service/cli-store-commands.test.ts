@@ -41,8 +41,9 @@ describe('verdict store commands', () => {
     const created = await cli('key', 'create', '--space', 'acme', '--type', 'management', '--json');
     assert.equal(created.code, 0, created.stderr);
     const key = JSON.parse(created.stdout) as Record<string, string>;
-    assert.deepEqual(Object.keys(key), ['id', 'space', 'type', 'key']);
+    assert.deepEqual(Object.keys(key), ['id', 'space', 'type', 'name', 'key']);
     assert.equal(key.type, 'management');
+    assert.equal(key.name, null, 'a key created without --name has none');
     const revoked = await cli('key', 'revoke', key.id!);
     assert.equal(revoked.code, 0, revoked.stderr);
     const listed = JSON.parse((await cli('key', 'list', '--space', 'acme', '--json')).stdout) as Array<{ id: string; revokedAt: string | null }>;
@@ -51,6 +52,21 @@ describe('verdict store commands', () => {
     assert.equal(JSON.stringify(listed).includes(key.key!), false, 'keys are never listed');
     const twice = await cli('key', 'revoke', key.id!);
     assert.equal(twice.code, 1);
+  });
+
+  test('key create --name and space create --key-name name keys; key list shows the names; a bad name is a usage error', async () => {
+    const named = await cli('key', 'create', '--space', 'acme', '--type', 'management', '--name', '  Alice (pricing team) ', '--json');
+    assert.equal(named.code, 0, named.stderr);
+    const key = JSON.parse(named.stdout) as Record<string, string>;
+    assert.equal(key.name, 'Alice (pricing team)');
+    const space = await cli('space', 'create', 'named-keys', '--key-name', 'ci-bot', '--json');
+    assert.equal(space.code, 0, space.stderr);
+    const listed = JSON.parse((await cli('key', 'list', '--space', 'named-keys', '--json')).stdout) as Array<{ type: string; name: string | null }>;
+    assert.deepEqual(listed.map((k) => k.name), ['ci-bot', 'ci-bot']);
+    assert.match((await cli('key', 'list', '--space', 'acme')).stdout, /\tmanagement\tAlice \(pricing team\)\t/);
+    const bad = await cli('key', 'create', '--space', 'acme', '--type', 'solver', '--name', 'x'.repeat(101));
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.match(bad.stderr, /--name: key name "x+" is invalid: a key name is 1-100 characters without control characters/);
   });
 
   test('bad arguments exit 2 with one line', async () => {

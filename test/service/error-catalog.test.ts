@@ -32,7 +32,7 @@ test('prefixed names where a failure happened and keeps its code and retry time'
   assert.equal(prefixed(fault, 'data[0]'), fault, 'a fault of ours passes unchanged');
 });
 
-test('HTTP: every code gets the status its kind maps to, except an unknown rule (400, DecisionRules)', () => {
+test('HTTP: every code gets the status its kind maps to, except an unknown rule (400, DecisionRules) and a stale version (412, If-Match)', () => {
   const expected: Record<ErrorCode, number> = {
     unauthenticated: 401,
     'invalid-key': 401,
@@ -46,9 +46,11 @@ test('HTTP: every code gets the status its kind maps to, except an unknown rule 
     'rate-limited': 429,
     'not-found': 404,
     conflict: 409,
+    'stale-version': 412,
     'space-not-found': 404,
     'space-exists': 409,
     'invalid-space-name': 400,
+    'invalid-key-name': 400,
     'kafka-not-configured': 400,
     'invalid-kafka-binding': 400,
     'kafka-unavailable': 502,

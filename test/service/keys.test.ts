@@ -36,7 +36,7 @@ test('authenticate: right type passes; wrong type, unknown and revoked fail; rev
     const keys = new KeyService(server, clock);
     const created = await new SpaceService(server, clock).create('s');
     const principal = await keys.authenticate(`Bearer ${created.solverKey}`, 'solver');
-    assert.deepEqual(principal, { keyId: created.solverKeyId, space: 's', type: 'solver' });
+    assert.deepEqual(principal, { keyId: created.solverKeyId, space: 's', type: 'solver', keyName: null });
     const invalid = (promise: Promise<unknown>, kind: string) =>
       assert.rejects(promise, (err: unknown) => err instanceof ServiceError && err.code === kind);
     await invalid(keys.authenticate(`Bearer ${created.solverKey}`, 'management'), 'invalid-key');

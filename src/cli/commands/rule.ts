@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { VERSION_RANGE, versionFromText } from '../../rules/bounds.ts';
 import { ServiceError } from '../../service/errors.ts';
+import { CLI_ACTOR } from '../../service/management/history.ts';
 import type { RuleStatus } from '../../store/ports.ts';
 import { InputError } from '../errors.ts';
 import { gateSetting } from '../solve-options.ts';
@@ -29,7 +30,7 @@ async function setStatus(rule: string, status: RuleStatus, options: StatusOption
   const updated = await storeCommand(async (services) => {
     await services.spaces.require(options.space);
     try {
-      return await services.management.rules.setStatus(options.space, rule, status, version, { force: options.force === true });
+      return (await services.management.rules.setStatus(options.space, rule, status, version, { by: CLI_ACTOR, force: options.force === true })).document;
     } catch (err) {
       if (err instanceof ServiceError) throw new InputError(failureLine(err, options.space));
       throw err;

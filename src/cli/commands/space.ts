@@ -1,9 +1,11 @@
-// `verdict space create NAME [--json]`: create a space and print its first solver and management keys (once).
+// `verdict space create NAME [--key-name KEY_NAME] [--json]`: create a space and print its first solver and
+// management keys (once).
 import type { Command } from 'commander';
 import { ConfigError } from '../../config.ts';
 import type { Config } from '../../config.ts';
 import type { Services } from '../../service/index.ts';
 import { ServiceError } from '../../service/errors.ts';
+import { keyNameOf } from '../../service/keys.ts';
 import { InputError, UsageError } from '../errors.ts';
 import { gateSetting } from '../solve-options.ts';
 
@@ -21,17 +23,29 @@ export async function storeCommand<T>(work: (services: Services, config: Config)
   }
 }
 
+/** A --name / --key-name value, trimmed; a bad one is a usage error (exit 2) naming the option. */
+export function checkedKeyName(value: string | undefined, option: string): string | undefined {
+  try {
+    return keyNameOf(value);
+  } catch (err) {
+    if (err instanceof ServiceError && err.code === 'invalid-key-name') throw new UsageError(`${option}: ${err.message}`);
+    throw err;
+  }
+}
+
 export function register(program: Command): void {
   const space = program.command('space').description('manage spaces');
   space
     .command('create')
     .description('create a space; prints its first solver and management keys (shown once)')
     .argument('<name>', 'space name: letters, digits, "_", "-", "."')
+    .option('--key-name <keyName>', 'name both first keys (listings and rule history show it)')
     .option('--json', 'print {"space", "solverKey", "managementKey"} only')
-    .action(async (name: string, options: { json?: boolean }) => {
+    .action(async (name: string, options: { json?: boolean; keyName?: string }) => {
+      const keyName = checkedKeyName(options.keyName, '--key-name');
       const created = await storeCommand(async (services) => {
         try {
-          return await services.spaces.create(name);
+          return await services.spaces.create(name, { keyName });
         } catch (err) {
           // A name that can never be valid is a usage error (exit 2); a taken one is exit 1 like other failures.
           if (err instanceof ServiceError && err.code === 'invalid-space-name') throw new UsageError(err.message);

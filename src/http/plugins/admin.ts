@@ -4,7 +4,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../service/index.ts';
-import { requireBearerToken } from '../../service/keys.ts';
+import { KEY_NAME_RULE, requireBearerToken } from '../../service/keys.ts';
 import { SPACE_NAME } from '../../service/spaces.ts';
 import { KEY_TYPES } from '../../store/ports.ts';
 import type { KafkaBinding, KeyType } from '../../store/ports.ts';
@@ -48,6 +48,8 @@ async function requireSpace(services: Services, space: string): Promise<void> {
   if (!(await services.spaces.exists(space))) throw new HttpError(404, `Space "${space}" does not exist`);
 }
 
+const keyNameSchema = { type: 'string', description: `Labels the key in listings and in rule history (${KEY_NAME_RULE})` } as const;
+
 function present(binding: KafkaBinding): KafkaBinding {
   return { space: binding.space, company: binding.company, requestTopic: binding.requestTopic, responseTopic: binding.responseTopic, createdAt: binding.createdAt };
 }
@@ -76,8 +78,11 @@ export async function adminPlugin(app: FastifyInstance, options: { services: Ser
       body: {
         type: 'object',
         required: ['name'],
-        properties: { name: { type: 'string', pattern: SPACE_NAME.source, 'x-message': SPACE_NAME_RULE } },
-        'x-message': `Request body must be {"name": "<space>"}: ${SPACE_NAME_RULE}`,
+        properties: {
+          name: { type: 'string', pattern: SPACE_NAME.source, 'x-message': SPACE_NAME_RULE },
+          keyName: { ...keyNameSchema, description: `Names the space's first two keys (${KEY_NAME_RULE})` },
+        },
+        'x-message': `Request body must be {"name": "<space>", "keyName"?: "<key name>"}: ${SPACE_NAME_RULE}`,
       },
       response: {
         201: {
@@ -94,7 +99,8 @@ export async function adminPlugin(app: FastifyInstance, options: { services: Ser
       },
     },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const created = await services.spaces.create((request.body as { name: string }).name);
+      const body = request.body as { name: string; keyName?: string };
+      const created = await services.spaces.create(body.name, { keyName: body.keyName });
       return reply.code(201).send(created);
     },
   });
@@ -108,7 +114,13 @@ export async function adminPlugin(app: FastifyInstance, options: { services: Ser
           type: 'array',
           items: {
             type: 'object',
-            properties: { id: { type: 'string' }, type: { type: 'string' }, createdAt: { type: 'string' }, revokedAt: { type: 'string', nullable: true } },
+            properties: {
+              id: { type: 'string' },
+              type: { type: 'string' },
+              name: { type: 'string', nullable: true },
+              createdAt: { type: 'string' },
+              revokedAt: { type: 'string', nullable: true },
+            },
           },
         },
         ...errors([401, 404]),
@@ -117,7 +129,7 @@ export async function adminPlugin(app: FastifyInstance, options: { services: Ser
     handler: async (request: FastifyRequest) => {
       const { space } = request.params as { space: string };
       await requireSpace(services, space);
-      return (await services.keys.list(space)).map((k) => ({ id: k.id, type: k.type, createdAt: k.createdAt, revokedAt: k.revokedAt }));
+      return (await services.keys.list(space)).map((k) => ({ id: k.id, type: k.type, name: k.name ?? null, createdAt: k.createdAt, revokedAt: k.revokedAt }));
     },
   });
 
@@ -128,19 +140,23 @@ export async function adminPlugin(app: FastifyInstance, options: { services: Ser
       body: {
         type: 'object',
         required: ['type'],
-        properties: { type: { type: 'string', enum: [...KEY_TYPES] } },
-        'x-message': 'Request body must be {"type": "solver"} or {"type": "management"}',
+        properties: { type: { type: 'string', enum: [...KEY_TYPES] }, name: keyNameSchema },
+        'x-message': 'Request body must be {"type": "solver"} or {"type": "management"}, with an optional "name"',
       },
       response: {
-        201: { type: 'object', properties: { id: { type: 'string' }, space: { type: 'string' }, type: { type: 'string' }, key: { type: 'string' } } },
+        201: {
+          type: 'object',
+          properties: { id: { type: 'string' }, space: { type: 'string' }, type: { type: 'string' }, name: { type: 'string', nullable: true }, key: { type: 'string' } },
+        },
         ...errors([400, 401, 404]),
       },
     },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const { space } = request.params as { space: string };
       await requireSpace(services, space);
-      const created = await services.keys.create(space, (request.body as { type: KeyType }).type);
-      return reply.code(201).send({ id: created.id, space: created.space, type: created.type, key: created.key });
+      const body = request.body as { type: KeyType; name?: string };
+      const created = await services.keys.create(space, body.type, body.name);
+      return reply.code(201).send({ id: created.id, space: created.space, type: created.type, name: created.name, key: created.key });
     },
   });
 

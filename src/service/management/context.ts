@@ -1,8 +1,9 @@
 // What the management use cases share: the store, the clock, the compiler used to check documents, and the
-// compiled-rule cache (dependency walks reuse compiled rules instead of compiling again).
+// compiled-rule cache (dependency walks reuse compiled rules instead of compiling again), and the solver.
 import type { Store } from '../../store/ports.ts';
 import type { Clock } from '../clock.ts';
 import type { RuleCache } from '../rule-cache.ts';
+import type { SolveService } from '../solve.ts';
 import type { RuleCompiler } from './documents.ts';
 import type { PublishGate } from './publish-gate.ts';
 
@@ -11,6 +12,24 @@ export interface ManagementContext {
   clock: Clock;
   compile: RuleCompiler;
   cache: RuleCache;
+  /** Solves documents that are not stored (the draft test bench). */
+  solver: Pick<SolveService, 'solveDocument'>;
   /** Runs a version's tests before a write publishes it (the rule tests service); absent: nothing is gated. */
   publishGate?: PublishGate;
+}
+
+/** What a write to a rule version may carry besides its content. */
+export interface WriteOptions {
+  /** The If-Match precondition as the client sent it (undefined: none); see etag.ts. */
+  ifMatch?: string;
+  /** Who writes, for the rule history: the management key's name, "cli", or null (a key without a name). */
+  by?: string | null;
+  /** `?force=true`: publish even when tests fail (the publishing gate; the run is recorded as forced). */
+  force?: boolean;
+}
+
+/** A rule version's document with its entity tag (etag.ts). */
+export interface VersionedDocument {
+  document: Record<string, unknown>;
+  etag: string;
 }

@@ -19,25 +19,43 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 /** Types that are stored but never solved (integration flows run as background jobs in DecisionRules). */
 const UNSOLVABLE_TYPES = new Set(['integration-flow']);
 
-/** Every problem of a document about to be stored; empty when it can be stored. */
-export function problemsOf(document: RuleDocument, compile: RuleCompiler): Problem[] {
+/** Every problem of a document about to be stored, and the compiled rule when there is none. */
+function examine(document: RuleDocument, compile: RuleCompiler): { problems: Problem[]; compiled?: CompiledRule } {
   const problems = validateRuleDocument(document);
-  if (problems.length > 0 || UNSOLVABLE_TYPES.has(String(document.type))) return problems;
+  if (problems.length > 0 || UNSOLVABLE_TYPES.has(String(document.type))) return { problems };
   try {
     // A function cell that does not compile only makes that cell invalid when solving (CompiledRule.warnings,
     // docs/decisions/tables-invalid-cells.md); writes still refuse it, so nothing invalid is stored.
-    return [...(compile(document).warnings ?? [])];
+    const compiled = compile(document);
+    const warnings = [...(compiled.warnings ?? [])];
+    return warnings.length > 0 ? { problems: warnings } : { problems: [], compiled };
   } catch (err) {
-    if (err instanceof ValidationError) return err.problems;
-    if (err instanceof RuleError) return [{ path: '', message: err.message }];
+    if (err instanceof ValidationError) return { problems: err.problems };
+    if (err instanceof RuleError) return { problems: [{ path: '', message: err.message }] };
     throw err;
   }
+}
+
+/** Every problem of a document about to be stored; empty when it can be stored. */
+export function problemsOf(document: RuleDocument, compile: RuleCompiler): Problem[] {
+  return examine(document, compile).problems;
 }
 
 /** Throws ValidationError (400, every problem with its path) unless the document can be stored. */
 export function checkDocument(document: RuleDocument, compile: RuleCompiler): void {
   const problems = problemsOf(document, compile);
   if (problems.length > 0) throw new ValidationError(problems);
+}
+
+/**
+ * The compiled rule of a document that passes exactly the checks a write makes (checkDocument); ValidationError
+ * otherwise. A type that is stored but never solved is refused as a problem of `type`.
+ */
+export function compileChecked(document: RuleDocument, compile: RuleCompiler): CompiledRule {
+  const { problems, compiled } = examine(document, compile);
+  if (problems.length > 0) throw new ValidationError(problems);
+  if (!compiled) throw new ValidationError([{ path: 'type', message: `a rule of type "${String(document.type)}" is stored but never solved` }]);
+  return compiled;
 }
 
 /** The request body of a write: a JSON object, the rule. */

@@ -6,11 +6,12 @@ import { VERSION_RANGE, isVersion } from '../../rules/bounds.ts';
 import { ROOT_FOLDER_ID } from '../../store/ports.ts';
 import type { ManagementTransaction, RuleHead } from '../../store/ports.ts';
 import { isoAt } from '../clock.ts';
-import type { ManagementContext } from './context.ts';
+import type { ManagementContext, WriteOptions } from './context.ts';
 import { isObject } from './documents.ts';
 import { badRequest, conflict, notFound } from './errors.ts';
 import { FolderTree, renderNode, ruleLeaf } from './folder-tree.ts';
 import type { FolderNode } from './folder-tree.ts';
+import { recordHistory } from './history.ts';
 import { findRule, findVersion } from './lookup.ts';
 
 /** A folder named by id or by path (not both). */
@@ -216,7 +217,7 @@ export class FolderManagement {
   }
 
   /** Deletes a folder and its sub-folders; the rules in them too with `deleteAll`, else it must hold none. */
-  async delete(space: string, target: FolderTarget, deleteAll: boolean): Promise<DeletedFolder> {
+  async delete(space: string, target: FolderTarget, deleteAll: boolean, options: WriteOptions = {}): Promise<DeletedFolder> {
     return this.#ctx.store.management.transaction(space, async (tx) => {
       const { tree } = await loadTree(tx);
       const node = resolveTarget(tree, target);
@@ -230,6 +231,7 @@ export class FolderManagement {
         throw conflict(`Folder "${tree.path(node)}" holds locked rule versions (${locked.map((r) => `${r.alias || r.ruleId} v${r.version}`).join(', ')}); unlock them first`);
       }
       for (const rule of rules) await tx.deleteRule(rule.ruleId, rule.version);
+      await recordHistory(tx, this.#ctx, rules, 'delete', options.by);
       const folders = tree.subtree(node);
       await tx.deleteFolders(folders.map((f) => f.id));
       return { deletedFolders: folders.length, deletedRules: rules.map((r) => ({ ruleId: r.ruleId, version: r.version })) };

@@ -2,7 +2,9 @@
 // authenticated management key; every lookup is scoped to that space, so another space's rules and folders are
 // indistinguishable from ones that do not exist.
 import type { ManagementContext } from './context.ts';
+import { DraftSolve } from './draft-solve.ts';
 import { FolderManagement } from './folders.ts';
+import { RuleHistory } from './history.ts';
 import { RuleManagement } from './rules.ts';
 import { TagManagement } from './tags.ts';
 import { ToolsManagement } from './tools.ts';
@@ -14,6 +16,8 @@ export class ManagementService {
   readonly folders: FolderManagement;
   readonly transfer: TransferManagement;
   readonly tools: ToolsManagement;
+  readonly drafts: DraftSolve;
+  readonly history: RuleHistory;
 
   constructor(ctx: ManagementContext) {
     this.rules = new RuleManagement(ctx);
@@ -21,6 +25,8 @@ export class ManagementService {
     this.folders = new FolderManagement(ctx);
     this.transfer = new TransferManagement(ctx);
     this.tools = new ToolsManagement(ctx);
+    this.drafts = new DraftSolve(ctx);
+    this.history = new RuleHistory(ctx);
   }
 }
 

@@ -15,7 +15,3 @@ export interface PublishGate {
   beforePublish(space: string, target: PublishTarget, force: boolean): Promise<void>;
 }
 
-export interface PublishOptions {
-  /** `?force=true`: publish even when tests fail (the run is recorded as forced). */
-  force?: boolean;
-}

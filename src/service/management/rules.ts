@@ -5,14 +5,15 @@ import { ValidationError } from '../../engine/errors.ts';
 import { ruleIdOf } from '../../rules/containers.ts';
 import type { ManagementTransaction, RuleHead, RuleStatus, StoredRule } from '../../store/ports.ts';
 import { isoAt } from '../clock.ts';
-import type { ManagementContext } from './context.ts';
+import type { ManagementContext, VersionedDocument, WriteOptions } from './context.ts';
 import { checkDocument, requestedAlias, ruleBody, uniqueAlias, withIdentity } from './documents.ts';
 import type { RuleDocument } from './documents.ts';
 import { conflict, notFound } from './errors.ts';
+import { checkIfMatch, etagOf } from './etag.ts';
+import { recordHistory } from './history.ts';
 import { FolderTree } from './folder-tree.ts';
 import { assertUnlocked, findRule, findVersion, nextVersion } from './lookup.ts';
 import type { RuleVersions } from './lookup.ts';
-import type { PublishOptions } from './publish-gate.ts';
 
 /** One row of GET /api/space/items: a rule version without its body. */
 export interface SpaceItem {
@@ -28,6 +29,10 @@ export interface SpaceItem {
   description: string;
   createdIn: string;
   lastUpdate: string;
+  /** When the version was first stored in this Verdict (ISO-8601 UTC). */
+  createdAt: string;
+  /** When the version was last written in this Verdict: its last change (ISO-8601 UTC). */
+  updatedAt: string;
   /** The folder path (`/` for the root). */
   folder: string;
   /** Flows: the rules they use, as referenced (id or alias, and version when fixed). */
@@ -56,6 +61,10 @@ async function documentOf(tx: ManagementTransaction, head: RuleHead): Promise<St
   return stored;
 }
 
+function versioned(stored: StoredRule): VersionedDocument {
+  return { document: stored.document, etag: etagOf(stored) };
+}
+
 function typeProblem(document: RuleDocument, type: string, ruleId: string): void {
   if (document.type !== type) {
     throw new ValidationError([{ path: 'type', message: `must stay "${type}", the type of rule ${ruleId}; create a new rule for another type` }]);
@@ -73,10 +82,10 @@ export class RuleManagement {
     return isoAt(this.#ctx.clock);
   }
 
-  async get(space: string, idOrAlias: string, version: number | undefined): Promise<RuleDocument> {
+  async get(space: string, idOrAlias: string, version: number | undefined): Promise<VersionedDocument> {
     return this.#ctx.store.management.read(space, async (tx) => {
       const head = findVersion(findRule(await tx.heads(), idOrAlias), version);
-      return (await documentOf(tx, head)).document;
+      return versioned(await documentOf(tx, head));
     });
   }
 
@@ -85,7 +94,7 @@ export class RuleManagement {
    * unless the body says pending, the body's ruleId and alias kept when free, else refused; a missing alias is
    * generated. `folderPath` places it in a folder.
    */
-  async create(space: string, body: unknown, folderPath?: string): Promise<RuleDocument> {
+  async create(space: string, body: unknown, folderPath?: string, options: WriteOptions = {}): Promise<VersionedDocument> {
     const now = this.#now();
     const input = ruleBody(body);
     const requestedId = ruleIdOf(input);
@@ -111,7 +120,8 @@ export class RuleManagement {
       const document = withIdentity(draft, { ruleId, version, alias: alias ?? uniqueAlias(input.name, new Set(owners.keys())) });
       const [stored] = await tx.putRules([document]);
       if (folderId !== undefined) await tx.place(ruleId, version, folderId);
-      return stored!.document;
+      await recordHistory(tx, this.#ctx, [stored!], 'create', options.by);
+      return versioned(stored!);
     });
   }
 
@@ -119,7 +129,7 @@ export class RuleManagement {
    * Adds a version after the highest number the rule ever had. It starts pending; id, alias and name stay the
    * rule's whatever the body says; it goes into the folder of the latest version.
    */
-  async newVersion(space: string, idOrAlias: string, body: unknown): Promise<RuleDocument> {
+  async newVersion(space: string, idOrAlias: string, body: unknown, options: WriteOptions = {}): Promise<VersionedDocument> {
     const now = this.#now();
     const input = ruleBody(body);
     const { rule, latest } = await this.#ctx.store.management.read(space, async (tx) => {
@@ -145,15 +155,18 @@ export class RuleManagement {
       const [stored] = await tx.putRules([withIdentity(draft, { ruleId: current.ruleId, version, alias: current.alias })]);
       const placement = (await tx.placements()).find((p) => p.ruleId === current.ruleId && p.version === top.version);
       if (placement) await tx.place(current.ruleId, version, placement.folderId);
-      return stored!.document;
+      await recordHistory(tx, this.#ctx, [stored!], 'new-version', options.by);
+      return versioned(stored!);
     });
   }
 
   /**
-   * Replaces a version's content; id, version, alias, lock and creation time stay. Locked versions refuse. Content
-   * that will be published (the version is, or the body says so) passes the publishing gate first.
+   * Replaces a version's content; id, version, alias, lock and creation time stay. Locked versions refuse. The
+   * If-Match precondition is checked inside the write's transaction, so of two writes that read the same version
+   * only the first wins. Content that will be published (the version is, or the body says so) passes the publishing
+   * gate first.
    */
-  async update(space: string, idOrAlias: string, version: number | undefined, body: unknown, options: PublishOptions = {}): Promise<RuleDocument> {
+  async update(space: string, idOrAlias: string, version: number | undefined, body: unknown, options: WriteOptions = {}): Promise<VersionedDocument> {
     const now = this.#now();
     const input = ruleBody(body);
     const { rule, head, existing } = await this.#ctx.store.management.read(space, async (tx) => {
@@ -178,15 +191,17 @@ export class RuleManagement {
     if (gated) await this.#ctx.publishGate!.beforePublish(space, { head: { ...head, status: 'published' }, document }, options.force === true);
     return this.#ctx.store.management.transaction(space, async (tx) => {
       const current = findVersion(this.#sameRule(findRule(await tx.heads(), idOrAlias), rule), head.version);
+      checkIfMatch(options.ifMatch, await documentOf(tx, current));
       if (gated) this.#unchangedSinceTests(current, head);
       assertUnlocked([current]);
       const [stored] = await tx.putRules([{ ...document, ruleAlias: current.alias }]);
-      return stored!.document;
+      await recordHistory(tx, this.#ctx, [stored!], 'update', options.by);
+      return versioned(stored!);
     });
   }
 
   /** Publishing a pending version passes the publishing gate first (its tests run outside the transaction). */
-  async setStatus(space: string, idOrAlias: string, status: RuleStatus, version: number | undefined, options: PublishOptions = {}): Promise<RuleDocument> {
+  async setStatus(space: string, idOrAlias: string, status: RuleStatus, version: number | undefined, options: WriteOptions = {}): Promise<VersionedDocument> {
     let tested: RuleHead | undefined;
     const gate = this.#ctx.publishGate;
     if (status === 'published' && gate !== undefined) {
@@ -199,30 +214,35 @@ export class RuleManagement {
     }
     return this.#ctx.store.management.transaction(space, async (tx) => {
       const head = findVersion(findRule(await tx.heads(), idOrAlias), version);
+      const stored = await documentOf(tx, head);
+      checkIfMatch(options.ifMatch, stored);
       if (tested) this.#unchangedSinceTests(head, tested);
       assertUnlocked([head]);
-      const stored = await documentOf(tx, head);
       const [updated] = await tx.putRules([{ ...stored.document, status, lastUpdate: this.#now() }]);
-      return updated!.document;
+      await recordHistory(tx, this.#ctx, [updated!], status === 'published' ? 'publish' : 'pending', options.by);
+      return versioned(updated!);
     });
   }
 
-  async setLock(space: string, idOrAlias: string, locked: boolean, version: number | undefined): Promise<RuleDocument> {
+  async setLock(space: string, idOrAlias: string, locked: boolean, version: number | undefined, options: WriteOptions = {}): Promise<VersionedDocument> {
     return this.#ctx.store.management.transaction(space, async (tx) => {
       const head = findVersion(findRule(await tx.heads(), idOrAlias), version);
       const stored = await documentOf(tx, head);
+      checkIfMatch(options.ifMatch, stored);
       const [updated] = await tx.putRules([{ ...stored.document, locked, lastUpdate: this.#now() }]);
-      return updated!.document;
+      await recordHistory(tx, this.#ctx, [updated!], locked ? 'lock' : 'unlock', options.by);
+      return versioned(updated!);
     });
   }
 
   /** Deletes one version, or every version when none is given; refused when a version to delete is locked. */
-  async delete(space: string, idOrAlias: string, version: number | undefined): Promise<DeletedRule> {
+  async delete(space: string, idOrAlias: string, version: number | undefined, options: WriteOptions = {}): Promise<DeletedRule> {
     return this.#ctx.store.management.transaction(space, async (tx) => {
       const rule = findRule(await tx.heads(), idOrAlias);
       const targets = version === undefined ? rule.versions : [findVersion(rule, version)];
       assertUnlocked(targets);
       await tx.deleteRule(rule.ruleId, version);
+      await recordHistory(tx, this.#ctx, targets, 'delete', options.by);
       return { ruleId: rule.ruleId, deletedVersions: targets.map((t) => t.version) };
     });
   }
@@ -249,6 +269,8 @@ export class RuleManagement {
         description: typeof doc.description === 'string' ? doc.description : '',
         createdIn: typeof doc.createdIn === 'string' ? doc.createdIn : rule.createdAt,
         lastUpdate: typeof doc.lastUpdate === 'string' ? doc.lastUpdate : rule.updatedAt,
+        createdAt: rule.createdAt,
+        updatedAt: rule.updatedAt,
         folder: tree.path(tree.folderOf(rule.ruleId, rule.version)),
       };
       if (rule.type === 'composition' || rule.type === 'workflow') item.rules = await this.#usedRules(rule);

@@ -12,7 +12,7 @@ import { prepareForStorage } from '../rules-io.ts';
 import type { SuiteDefinition } from '../rule-tests/definitions.ts';
 import { attachSuites, takeSuites, writeCarriedSuites } from '../rule-tests/portable.ts';
 import type { ImportedRule } from '../rules-io.ts';
-import type { ManagementContext } from './context.ts';
+import type { ManagementContext, WriteOptions } from './context.ts';
 import { problemsOf, requestedAlias, uniqueAlias, withIdentity } from './documents.ts';
 import type { RuleDocument } from './documents.ts';
 import { badRequest, conflict } from './errors.ts';
@@ -20,6 +20,7 @@ import { FolderTree, renderNode } from './folder-tree.ts';
 import type { FolderNode } from './folder-tree.ts';
 import { createFolders, folderName, loadTree, resolveTarget } from './folders.ts';
 import type { FolderTarget } from './folders.ts';
+import { recordHistory } from './history.ts';
 import { assertUnlocked, findRule, findVersion, groupByRule, nextVersion } from './lookup.ts';
 import { aliasOwners, aliasTaken } from './rules.ts';
 
@@ -148,7 +149,7 @@ export class TransferManagement {
    * the same export again updates it rather than copying it); rules land where their RULE leaves put them, rules
    * no leaf names in the imported folder. Also accepts a single rule or an array of rules.
    */
-  async importFolder(space: string, target: FolderTarget, body: unknown): Promise<FolderImportResult> {
+  async importFolder(space: string, target: FolderTarget, body: unknown, options: WriteOptions = {}): Promise<FolderImportResult> {
     const { container, incoming } = this.#read(body);
     return this.#ctx.store.management.transaction(space, async (tx) => {
       const { tree, heads } = await loadTree(tx);
@@ -156,6 +157,7 @@ export class TransferManagement {
       const documents = await this.#plan(tx, heads, incoming);
       const stored = await tx.putRules(documents);
       await this.#placeNewVersions(tx, heads, stored);
+      await recordHistory(tx, this.#ctx, stored, 'import', options.by);
       const now = isoAt(this.#ctx.clock);
       await writeCarriedSuites(tx, carriedSuites(incoming, documents), now);
       const structure = container.structure;
@@ -224,7 +226,7 @@ export class TransferManagement {
    * overwritten, a known id with a new version is added. `newVersion` makes the flow the next version of that
    * rule; `overwrite` + `version` writes it over that version.
    */
-  async importRuleFlow(space: string, body: unknown, options: RuleFlowImportOptions): Promise<ImportedRule[]> {
+  async importRuleFlow(space: string, body: unknown, options: RuleFlowImportOptions & WriteOptions): Promise<ImportedRule[]> {
     if (options.newVersion !== undefined && options.overwrite !== undefined) throw badRequest('Give new-version or overwrite, not both');
     if (options.overwrite !== undefined && options.version === undefined) throw badRequest('overwrite needs the version to overwrite: ?overwrite=<id>&version=<n>');
     const { container, incoming } = this.#read(body);
@@ -252,6 +254,7 @@ export class TransferManagement {
       const documents = await this.#plan(tx, heads, incoming);
       const stored = await tx.putRules(documents);
       await this.#placeNewVersions(tx, heads, stored);
+      await recordHistory(tx, this.#ctx, stored, 'import', options.by);
       await writeCarriedSuites(tx, carriedSuites(incoming, documents), isoAt(this.#ctx.clock));
       return imported(stored);
     });

@@ -54,6 +54,7 @@ function resumeWithList(pending: Promise<unknown>, fn: string, f: Frame, run: (l
 const ARRAY_MAP: SpecialFunction = {
   kind: 'special',
   name: 'ARRAY_MAP',
+  params: 'array, "item", expression',
   min: 3,
   max: 3,
   compile(call, api) {
@@ -83,6 +84,7 @@ const ARRAY_MAP: SpecialFunction = {
 const ARRAY_FILTER: SpecialFunction = {
   kind: 'special',
   name: 'ARRAY_FILTER',
+  params: 'array, "item", condition',
   min: 3,
   max: 3,
   compile(call, api) {
@@ -114,6 +116,7 @@ const ARRAY_FILTER: SpecialFunction = {
 const ARRAY_REDUCE: SpecialFunction = {
   kind: 'special',
   name: 'ARRAY_REDUCE',
+  params: 'array, "acc", "item", expression',
   min: 4,
   max: 4,
   compile(call, api) {
@@ -150,6 +153,7 @@ export const arrayFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'ARRAY_PICK',
+    params: 'array, path',
     min: 2,
     max: 2,
     impl: ([list, path]) => {
@@ -164,6 +168,7 @@ export const arrayFunctions: FunctionDef[] = [
     // accepts null and {} as the array (false); elements compare like EQ, objects deeply
     kind: 'eager',
     name: 'ARRAY_INCLUDES',
+    params: 'array, value',
     aliases: ['INCLUDES'],
     min: 2,
     max: 2,
@@ -178,6 +183,7 @@ export const arrayFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'ARRAY_FLATTEN',
+    params: 'array, [depth]',
     min: 1,
     max: 2,
     impl: ([list, depth]) => {
@@ -191,6 +197,7 @@ export const arrayFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'ARRAY_SUM',
+    params: 'array, [path]',
     min: 1,
     max: 2,
     impl: ([list, path]) => {
@@ -203,6 +210,7 @@ export const arrayFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'ARRAY_CONCAT',
+    params: 'array, [path]',
     min: 1,
     max: 2,
     impl: ([list, path]) => picked(list, path, 'ARRAY_CONCAT').map(toText).join(''),
@@ -210,6 +218,7 @@ export const arrayFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'ARRAY_CONCAT_WS',
+    params: 'separator, array, [path]',
     min: 2,
     max: 3,
     impl: ([separator, list, path]) => picked(list, path, 'ARRAY_CONCAT_WS').map(toText).join(toText(separator)),
@@ -217,6 +226,7 @@ export const arrayFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'ARRAY_AND',
+    params: 'array, [path]',
     min: 1,
     max: 2,
     impl: ([list, path]) => picked(list, path, 'ARRAY_AND').every((v) => toLogical(v, 'ARRAY_AND')),
@@ -224,6 +234,7 @@ export const arrayFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'ARRAY_OR',
+    params: 'array, [path]',
     min: 1,
     max: 2,
     impl: ([list, path]) => picked(list, path, 'ARRAY_OR').some((v) => toLogical(v, 'ARRAY_OR')),

@@ -34,6 +34,7 @@ export function pick(value: unknown, segments: readonly PathSegment[]): unknown 
 const RAW_VALUE: SpecialFunction = {
   kind: 'special',
   name: 'RAW_VALUE',
+  params: 'value',
   min: 1,
   max: 1,
   compile(call, api, position) {
@@ -54,6 +55,7 @@ const RAW_VALUE: SpecialFunction = {
 const EVAL: SpecialFunction = {
   kind: 'special',
   name: 'EVAL',
+  params: 'value',
   min: 1,
   max: 1,
   compile: (call, api, position) => api.compile(call.args[0]!, position),
@@ -63,6 +65,7 @@ export const dataFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'PICK',
+    params: 'value, path',
     min: 2,
     max: 2,
     impl: ([value, path]) => pick(value, pathSegments(path, 'PICK')),

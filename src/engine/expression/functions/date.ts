@@ -166,6 +166,7 @@ export const dateFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'NOW',
+    params: '[offset]',
     min: 0,
     max: 1,
     contextual: true,
@@ -175,6 +176,7 @@ export const dateFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'CURDATE',
+    params: '[offset]',
     min: 0,
     max: 1,
     contextual: true,
@@ -184,6 +186,7 @@ export const dateFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'CURTIME',
+    params: '[offset]',
     min: 0,
     max: 1,
     contextual: true,
@@ -193,6 +196,7 @@ export const dateFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'DATE',
+    params: 'text, [format], [floor]',
     min: 1,
     max: 3,
     contextual: true,
@@ -218,12 +222,13 @@ export const dateFunctions: FunctionDef[] = [
       return invalid(`DATE: unknown precision ${describe(floor)} (use "s", "m" or "h")`);
     },
   },
-  { kind: 'eager', name: 'DATE_MAX', min: 1, max: Infinity, impl: (args) => extreme(args, 'DATE_MAX', true) },
-  { kind: 'eager', name: 'DATE_MIN', min: 1, max: Infinity, impl: (args) => extreme(args, 'DATE_MIN', false) },
+  { kind: 'eager', name: 'DATE_MAX', params: 'date…', min: 1, max: Infinity, impl: (args) => extreme(args, 'DATE_MAX', true) },
+  { kind: 'eager', name: 'DATE_MIN', params: 'date…', min: 1, max: Infinity, impl: (args) => extreme(args, 'DATE_MIN', false) },
   {
     // whole units of a - b, truncated toward zero; months and years are calendar-aware
     kind: 'eager',
     name: 'DATEDIFF',
+    params: 'date1, date2, unit',
     min: 3,
     max: 3,
     impl: ([a, b, unit]) => {
@@ -236,6 +241,7 @@ export const dateFunctions: FunctionDef[] = [
     // the calendar date (in the context zone) `days` after the date: "YYYY-MM-DD"
     kind: 'eager',
     name: 'DATE_COMPUTE',
+    params: 'date, days',
     min: 2,
     max: 2,
     contextual: true,
@@ -249,6 +255,7 @@ export const dateFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'DATETIME_COMPUTE',
+    params: 'date, amount, unit',
     min: 3,
     max: 3,
     impl: ([date, amount, unit]) => {
@@ -263,6 +270,7 @@ export const dateFunctions: FunctionDef[] = [
     // Day.js display tokens over the UTC wall clock; only the value model's date strings are dates here
     kind: 'eager',
     name: 'DATE_FORMAT',
+    params: 'date, format',
     min: 2,
     max: 2,
     impl: ([date, format]) => {
@@ -275,6 +283,7 @@ export const dateFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'DAY',
+    params: 'date',
     min: 1,
     max: 1,
     contextual: true,
@@ -284,6 +293,7 @@ export const dateFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'MONTH',
+    params: 'date',
     min: 1,
     max: 1,
     contextual: true,
@@ -293,6 +303,7 @@ export const dateFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'YEAR',
+    params: 'date',
     min: 1,
     max: 1,
     contextual: true,
@@ -302,6 +313,7 @@ export const dateFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'WEEKDAY',
+    params: 'date',
     min: 1,
     max: 1,
     contextual: true,

@@ -12,15 +12,17 @@ export type { FunctionDef, EagerFunction, SpecialFunction } from './types.ts';
 
 const registry = new Map<string, FunctionDef>();
 
-for (const def of [
-  ...mathFunctions,
-  ...logicalFunctions,
-  ...textFunctions,
-  ...dateFunctions,
-  ...dataFunctions,
-  ...arrayFunctions,
-  ...integrationFunctions,
-]) {
+const GROUPS: readonly (readonly [string, readonly FunctionDef[]])[] = [
+  ['math', mathFunctions],
+  ['logical', logicalFunctions],
+  ['text', textFunctions],
+  ['date', dateFunctions],
+  ['data', dataFunctions],
+  ['array', arrayFunctions],
+  ['integration', integrationFunctions],
+];
+
+for (const def of GROUPS.flatMap(([, defs]) => defs)) {
   for (const name of [def.name, ...(def.aliases ?? [])]) {
     if (registry.has(name)) throw new Error(`function ${name} is registered twice`);
     registry.set(name, def);
@@ -35,4 +37,9 @@ export function findFunction(name: string): FunctionDef | undefined {
 /** Every callable name (for documentation and tests). */
 export function functionNames(): string[] {
   return [...registry.keys(), 'TEXT'].sort();
+}
+
+/** Every definition with its library group, in registration order (for the editor's function catalog). */
+export function functionCatalogEntries(): { def: FunctionDef; group: string }[] {
+  return GROUPS.flatMap(([group, defs]) => defs.map((def) => ({ def, group })));
 }

@@ -105,6 +105,7 @@ function ownCopy(memo: unknown): unknown {
 const SOLVE: EagerFunction = {
   kind: 'eager',
   name: 'SOLVE',
+  params: 'rule, input, [options]',
   min: 2,
   max: 3,
   contextual: true,
@@ -155,6 +156,7 @@ const lookupRefs = (args: readonly CNode[], api: CompileApi): void =>
 const LOOKUP_VALUE: EagerFunction = {
   kind: 'eager',
   name: 'LOOKUP_VALUE',
+  params: 'table, key, [version], [column]',
   min: 2,
   max: 4,
   contextual: true,
@@ -171,6 +173,7 @@ const LOOKUP_VALUE: EagerFunction = {
 const LOOKUP_EXISTS: EagerFunction = {
   kind: 'eager',
   name: 'LOOKUP_EXISTS',
+  params: 'table, key, [version]',
   min: 2,
   max: 3,
   contextual: true,
@@ -196,6 +199,7 @@ function httpFunction(method: HttpRequest['method'], withBody: boolean): EagerFu
   return {
     kind: 'eager',
     name,
+    params: withBody ? 'url, body, [options]' : 'url, [options]',
     min: withBody ? 2 : 1,
     max: withBody ? 3 : 2,
     contextual: true,

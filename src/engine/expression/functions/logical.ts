@@ -13,7 +13,7 @@ function compare(name: string, aliases: readonly string[], test: (order: number)
     if (order === undefined) invalid(`${name}: cannot compare ${describe(a)} with ${describe(b)}`);
     return test(order);
   };
-  return { kind: 'eager', name, aliases, min: 2, max: 2, impl: ([a, b]) => impl2(a, b), impl2 };
+  return { kind: 'eager', name, aliases, params: 'a, b', min: 2, max: 2, impl: ([a, b]) => impl2(a, b), impl2 };
 }
 
 const equals = (a: unknown, b: unknown): boolean => looseEquals(a ?? null, b ?? null);
@@ -23,6 +23,7 @@ function range(name: string, test: (lowVsX: number, xVsHigh: number) => boolean)
   return {
     kind: 'eager',
     name,
+    params: 'low, value, high',
     min: 3,
     max: 3,
     impl: ([low, x, high]) => {
@@ -39,6 +40,7 @@ function range(name: string, test: (lowVsX: number, xVsHigh: number) => boolean)
 const IF: SpecialFunction = {
   kind: 'special',
   name: 'IF',
+  params: 'condition, then, [else]',
   min: 2,
   max: 3,
   compile(call, api, position) {
@@ -80,6 +82,7 @@ function chain(name: 'AND' | 'OR'): SpecialFunction {
   return {
     kind: 'special',
     name,
+    params: 'condition…',
     min: 1,
     max: Infinity,
     compile(call, api) {
@@ -103,6 +106,7 @@ function chain(name: 'AND' | 'OR'): SpecialFunction {
 const NVL: SpecialFunction = {
   kind: 'special',
   name: 'NVL',
+  params: 'value, default, [ifNotNull]',
   min: 2,
   max: 3,
   compile(call, api, position) {
@@ -127,6 +131,7 @@ export const logicalFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'EQ',
+    params: 'a, b',
     aliases: ['EQUAL'],
     min: 2,
     max: 2,
@@ -137,6 +142,7 @@ export const logicalFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'NE',
+    params: 'a, b',
     aliases: ['NOT_EQUAL'],
     min: 2,
     max: 2,
@@ -157,6 +163,7 @@ export const logicalFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'IS_NULL',
+    params: 'value',
     min: 1,
     max: 1,
     lenient: true,
@@ -165,6 +172,7 @@ export const logicalFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'IS_NOT_NULL',
+    params: 'value',
     min: 1,
     max: 1,
     lenient: true,
@@ -174,6 +182,7 @@ export const logicalFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'NOT',
+    params: 'boolean',
     min: 1,
     max: 1,
     impl: ([x]) => !toLogical(x, 'NOT'),
@@ -182,6 +191,7 @@ export const logicalFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'REGEXP',
+    params: 'text, pattern',
     min: 2,
     max: 2,
     impl: ([s, pattern]) => regexTest(s, pattern, 'REGEXP'),

@@ -109,7 +109,7 @@ export function numhash(text: string): number {
 }
 
 function binary(name: string, aliases: readonly string[], op: Arithmetic): FunctionDef {
-  return { kind: 'eager', name, aliases, min: 2, max: 2, impl: ([a, b]) => op(a, b) };
+  return { kind: 'eager', name, aliases, params: 'a, b', min: 2, max: 2, impl: ([a, b]) => op(a, b) };
 }
 
 export const mathFunctions: FunctionDef[] = [
@@ -119,6 +119,7 @@ export const mathFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'MINUS_CHAR',
+    params: 'a, [b]',
     aliases: ['MINUS'],
     min: 1,
     max: 2,
@@ -128,6 +129,7 @@ export const mathFunctions: FunctionDef[] = [
     // TIMES takes more than two factors in old exports (benefit-program-sample.json)
     kind: 'eager',
     name: 'TIMES_CHAR',
+    params: 'a, b…',
     aliases: ['TIMES'],
     min: 2,
     max: Infinity,
@@ -140,6 +142,7 @@ export const mathFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'ABS',
+    params: 'number',
     min: 1,
     max: 1,
     impl: ([x]) => Math.abs(toNum(x, 'ABS')),
@@ -147,6 +150,7 @@ export const mathFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'AVG',
+    params: 'number…',
     min: 1,
     max: Infinity,
     impl: (args) => {
@@ -160,6 +164,7 @@ export const mathFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'CEILING',
+    params: 'number',
     min: 1,
     max: 1,
     impl: ([x]) => Math.ceil(toNum(x, 'CEILING')) || 0,
@@ -167,6 +172,7 @@ export const mathFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'FLOOR',
+    params: 'number',
     min: 1,
     max: 1,
     impl: ([x]) => Math.floor(toNum(x, 'FLOOR')),
@@ -174,6 +180,7 @@ export const mathFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'COUNT',
+    params: 'value…',
     min: 1,
     max: Infinity,
     impl: (args) => spread(args).length,
@@ -181,6 +188,7 @@ export const mathFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'EXP',
+    params: 'number',
     min: 1,
     max: 1,
     impl: ([x]) => finite(Math.exp(toNum(x, 'EXP')), 'EXP'),
@@ -188,6 +196,7 @@ export const mathFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'MAX',
+    params: 'number…',
     min: 1,
     max: Infinity,
     impl: (args) => {
@@ -199,6 +208,7 @@ export const mathFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'MIN',
+    params: 'number…',
     min: 1,
     max: Infinity,
     impl: (args) => {
@@ -210,6 +220,7 @@ export const mathFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'MEDIAN',
+    params: 'number…',
     min: 1,
     max: Infinity,
     impl: (args) => {
@@ -222,6 +233,7 @@ export const mathFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'MODULO',
+    params: 'dividend, divisor',
     min: 2,
     max: 2,
     impl: ([a, b]) => {
@@ -234,6 +246,7 @@ export const mathFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'POW',
+    params: 'base, exponent',
     min: 2,
     max: 2,
     impl: ([a, b]) => finite(Math.pow(toNum(a, 'POW'), toNum(b, 'POW')), 'POW'),
@@ -241,6 +254,7 @@ export const mathFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'RANDOM',
+    params: '[min], [max]',
     min: 0,
     max: 2,
     contextual: true,
@@ -256,6 +270,7 @@ export const mathFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'ROUND',
+    params: 'number, [places]',
     min: 1,
     max: 2,
     impl: ([x, places]) =>
@@ -264,6 +279,7 @@ export const mathFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'ROUNDE',
+    params: 'number, [places]',
     min: 1,
     max: 2,
     impl: ([x, places]) =>
@@ -272,6 +288,7 @@ export const mathFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'SUM',
+    params: 'number…',
     min: 1,
     max: Infinity,
     impl: (args) => {
@@ -283,6 +300,7 @@ export const mathFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'NUMHASH',
+    params: 'value…',
     min: 1,
     max: Infinity,
     impl: (args) => {

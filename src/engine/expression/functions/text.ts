@@ -65,6 +65,7 @@ export const textFunctions: FunctionDef[] = [
     // each argument is trimmed first (§11 Fn3): CONCAT("The value is: ",10) -> "The value is:10"
     kind: 'eager',
     name: 'CONCAT',
+    params: 'text…',
     min: 1,
     max: Infinity,
     impl: (args) => {
@@ -76,6 +77,7 @@ export const textFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'CONCAT_WS',
+    params: 'separator, text…',
     min: 2,
     max: Infinity,
     impl: (args) => {
@@ -83,12 +85,13 @@ export const textFunctions: FunctionDef[] = [
       return spread(args.slice(1)).map(toText).join(separator);
     },
   },
-  { kind: 'eager', name: 'LEN', min: 1, max: 1, impl: ([s]) => toText(s).length },
-  { kind: 'eager', name: 'UPPER_CASE', min: 1, max: 1, impl: ([s]) => toText(s).toUpperCase() },
-  { kind: 'eager', name: 'LOWER_CASE', min: 1, max: 1, impl: ([s]) => toText(s).toLowerCase() },
+  { kind: 'eager', name: 'LEN', params: 'text', min: 1, max: 1, impl: ([s]) => toText(s).length },
+  { kind: 'eager', name: 'UPPER_CASE', params: 'text', min: 1, max: 1, impl: ([s]) => toText(s).toUpperCase() },
+  { kind: 'eager', name: 'LOWER_CASE', params: 'text', min: 1, max: 1, impl: ([s]) => toText(s).toLowerCase() },
   {
     kind: 'eager',
     name: 'LEFT',
+    params: 'text, [count]',
     min: 1,
     max: 2,
     impl: ([s, n]) => toText(s).slice(0, n === undefined ? 1 : count(n, 'LEFT')),
@@ -96,6 +99,7 @@ export const textFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'RIGHT',
+    params: 'text, [count]',
     min: 1,
     max: 2,
     impl: ([s, n]) => {
@@ -104,13 +108,14 @@ export const textFunctions: FunctionDef[] = [
       return k === 0 ? '' : text.slice(Math.max(text.length - k, 0));
     },
   },
-  { kind: 'eager', name: 'TRIM', min: 1, max: 1, impl: ([s]) => toText(s).trim() },
-  { kind: 'eager', name: 'TRIM_LEFT', min: 1, max: 1, impl: ([s]) => toText(s).trimStart() },
-  { kind: 'eager', name: 'TRIM_RIGHT', min: 1, max: 1, impl: ([s]) => toText(s).trimEnd() },
+  { kind: 'eager', name: 'TRIM', params: 'text', min: 1, max: 1, impl: ([s]) => toText(s).trim() },
+  { kind: 'eager', name: 'TRIM_LEFT', params: 'text', min: 1, max: 1, impl: ([s]) => toText(s).trimStart() },
+  { kind: 'eager', name: 'TRIM_RIGHT', params: 'text', min: 1, max: 1, impl: ([s]) => toText(s).trimEnd() },
   {
     // 1-based inclusive positions; start <= 0 acts like 1 (§11 Fn1: s.substring(max(start-1,0), end))
     kind: 'eager',
     name: 'SUBSTR',
+    params: 'text, start, [end]',
     min: 2,
     max: 3,
     impl: ([s, start, end]) => {
@@ -122,6 +127,7 @@ export const textFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'RE',
+    params: 'pattern, [flags]',
     min: 1,
     max: 2,
     impl: ([pattern, flags]) => {
@@ -138,6 +144,7 @@ export const textFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'TEST',
+    params: 'text, pattern',
     min: 2,
     max: 2,
     impl: ([s, pattern]) => regexTest(s, pattern, 'TEST'),
@@ -146,6 +153,7 @@ export const textFunctions: FunctionDef[] = [
     // a plain pattern text matches globally; RE without `g` gives the first match with its groups
     kind: 'eager',
     name: 'MATCH',
+    params: 'text, pattern',
     min: 2,
     max: 2,
     impl: ([s, pattern]) => {
@@ -157,6 +165,7 @@ export const textFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'REPLACE',
+    params: 'text, pattern, replacement',
     min: 3,
     max: 3,
     impl: ([s, pattern, replacement]) => {
@@ -170,6 +179,7 @@ export const textFunctions: FunctionDef[] = [
     // `"\\."` for a literal dot), a RE value is used as is (docs/decisions/expressions-split-separator.md)
     kind: 'eager',
     name: 'SPLIT',
+    params: 'text, separator',
     min: 2,
     max: 2,
     impl: ([s, separator]) => {
@@ -182,6 +192,7 @@ export const textFunctions: FunctionDef[] = [
   {
     kind: 'eager',
     name: 'STRINGFORMAT',
+    params: 'text',
     min: 1,
     max: 1,
     contextual: true,

@@ -8,6 +8,8 @@ interface Common {
   name: string;
   /** Other names the function is called by (internal AST names, deprecated names). */
   aliases?: readonly string[];
+  /** Parameter names for editors' signatures, e.g. `number, [places]`; `…` marks a repeatable one. */
+  params?: string;
   /** Argument count; a call outside it is invalid at run time (§4.8), not a compile error. */
   min: number;
   max: number;

@@ -6,6 +6,7 @@ import { ValidationError } from '../../../engine/errors.ts';
 import type { Problem } from '../../../engine/errors.ts';
 import type { Services } from '../../../service/index.ts';
 import { classify, ServiceError } from '../../../service/errors.ts';
+import type { VersionedDocument, WriteOptions } from '../../../service/management/context.ts';
 import { parseVersion } from '../../../service/management/lookup.ts';
 import { principalOf, requireKey } from '../../auth.ts';
 import { errorHandler, HttpError, statusOf } from '../../errors.ts';
@@ -85,6 +86,7 @@ const DESCRIPTIONS: Record<number, string> = {
   401: 'Authentication token missing, or not a management key',
   404: 'No such rule, version or folder in the space of the key',
   409: 'Conflicts with what is stored: alias or id in use, locked version, folder name taken, folder not empty',
+  412: 'If-Match does not match the version any more: it was changed since it was read; the ETag header has the current tag',
   413: 'Request body over BODY_LIMIT_BYTES',
   415: 'Content type other than application/json',
   429: 'Over the per-key rate limit (when enabled); see Retry-After',
@@ -113,12 +115,49 @@ export function errors(statuses: number[]): Record<string, unknown> {
 }
 
 export const STANDARD_ERRORS = [400, 401, 404, 429, 500];
+
+/** The If-Match request header as sent (several headers are one list, RFC 9110 5.3); undefined when absent. */
+export function ifMatchOf(request: FastifyRequest): string | undefined {
+  const value = request.headers['if-match'];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** Who writes (the key's name, for the rule history) and the If-Match precondition, from a request. */
+export function writeOptions(request: FastifyRequest): WriteOptions {
+  return { ifMatch: ifMatchOf(request), by: principalOf(request).keyName ?? null };
+}
+
+/** Answers a rule version's document with its ETag header. */
+export function withETag(reply: FastifyReply, versioned: VersionedDocument): Record<string, unknown> {
+  void reply.header('etag', versioned.etag);
+  return versioned.document;
+}
+
+/** The If-Match request header of the writes that honour it, for the OpenAPI document and validation. */
+export const ifMatchHeaders = {
+  type: 'object',
+  properties: {
+    'if-match': {
+      type: 'string',
+      description: 'The ETag a GET of this version answered: the write is refused (412) if the version changed since. `*`: any existing version. Absent: no precondition.',
+    },
+  },
+} as const;
+
 export const WRITE_ERRORS = [400, 401, 404, 409, 413, 415, 429, 500];
+/** Writes of one version that honour If-Match. */
+export const PRECONDITION_WRITE_ERRORS = [...WRITE_ERRORS, 412];
 
 export const ruleDocumentSchema = {
   type: 'object',
   additionalProperties: true,
   description: 'A rule document in the DecisionRules format (spec/rule-format.md §1): decision table, tree, script, lookup table, rule flow or decision flow.',
+} as const;
+
+/** A 200 answer carrying a rule version, with its ETag response header documented. */
+export const versionedRuleSchema = {
+  ...ruleDocumentSchema,
+  headers: { ETag: { type: 'string', description: 'The entity tag of this version; send it as If-Match to write only if nobody changed it since.' } },
 } as const;
 
 export const anyObjectSchema = { type: 'object', additionalProperties: true } as const;

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_VERSION } from '../../../rules/bounds.ts';
 import type { FindCriteria, FolderTarget, MoveRequest } from '../../../service/management/folders.ts';
 import {
-  STANDARD_ERRORS, WRITE_ERRORS, anyObjectSchema, authenticate, errors, securedBy, setUpScope, spaceOf,
+  STANDARD_ERRORS, WRITE_ERRORS, anyObjectSchema, authenticate, errors, securedBy, setUpScope, spaceOf, writeOptions,
 } from './common.ts';
 import type { ManagementPluginOptions } from './common.ts';
 
@@ -113,7 +113,7 @@ export async function foldersPlugin(app: FastifyInstance, options: ManagementPlu
       },
       handler: async (request: FastifyRequest) => {
         const query = request.query as { deleteAll?: string };
-        return folders.delete(spaceOf(request), target(request), query.deleteAll === 'true');
+        return folders.delete(spaceOf(request), target(request), query.deleteAll === 'true', writeOptions(request));
       },
     });
 
@@ -156,7 +156,7 @@ export async function foldersPlugin(app: FastifyInstance, options: ManagementPlu
           ...errors(WRITE_ERRORS),
         },
       },
-      handler: async (request: FastifyRequest) => transfer.importFolder(spaceOf(request), target(request), request.body),
+      handler: async (request: FastifyRequest) => transfer.importFolder(spaceOf(request), target(request), request.body, writeOptions(request)),
     });
   }
 

@@ -2,6 +2,7 @@
 // audit listing. Each group is its own encapsulated scope with the management error mapping.
 import type { ManagementPlugin } from '../../app.ts';
 import { foldersPlugin } from './folders.ts';
+import { historyPlugin } from './history.ts';
 import { ruleFlowsPlugin } from './rule-flows.ts';
 import { rulesPlugin } from './rules.ts';
 import { ruleTestsPlugin } from './rule-tests.ts';
@@ -9,4 +10,6 @@ import { spacePlugin } from './space.ts';
 import { tagsPlugin } from './tags.ts';
 import { toolsPlugin } from './tools.ts';
 
-export const MANAGEMENT_PLUGINS: ManagementPlugin[] = [rulesPlugin, spacePlugin, tagsPlugin, foldersPlugin, ruleFlowsPlugin, toolsPlugin, ruleTestsPlugin];
+export const MANAGEMENT_PLUGINS: ManagementPlugin[] = [
+  rulesPlugin, spacePlugin, tagsPlugin, foldersPlugin, ruleFlowsPlugin, toolsPlugin, historyPlugin, ruleTestsPlugin,
+];

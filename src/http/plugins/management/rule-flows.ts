@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { VERSION_RANGE, versionFromText } from '../../../rules/bounds.ts';
 import { badRequest } from '../../../service/management/errors.ts';
 import {
-  STANDARD_ERRORS, WRITE_ERRORS, authenticate, errors, params, ruleDocumentSchema, securedBy, setUpScope, spaceOf, versionOf,
+  STANDARD_ERRORS, WRITE_ERRORS, authenticate, errors, params, ruleDocumentSchema, securedBy, setUpScope, spaceOf, versionOf, writeOptions,
 } from './common.ts';
 import type { ManagementPluginOptions } from './common.ts';
 
@@ -82,6 +82,7 @@ export async function ruleFlowsPlugin(app: FastifyInstance, options: ManagementP
         newVersion: query['new-version'] ?? query.newVersion,
         overwrite: query.overwrite,
         version,
+        by: writeOptions(request).by,
       });
       return { imported };
     },

@@ -1,10 +1,11 @@
 // Rules of the Management API (SPEC 5.1): get, create, new version, update, status, lock, delete. Paths and
 // bodies as the DecisionRules SDKs send them; a trailing slash and a missing version are accepted everywhere the
 // SDKs may produce them.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RuleStatus } from '../../../store/ports.ts';
 import {
-  STANDARD_ERRORS, WRITE_ERRORS, authenticate, errors, params, ruleDocumentSchema, securedBy, setUpScope, spaceOf, versionOf,
+  PRECONDITION_WRITE_ERRORS, STANDARD_ERRORS, WRITE_ERRORS, authenticate, errors, ifMatchHeaders, params, ruleDocumentSchema,
+  securedBy, setUpScope, spaceOf, versionedRuleSchema, versionOf, withETag, writeOptions,
 } from './common.ts';
 import type { ManagementPluginOptions } from './common.ts';
 
@@ -47,15 +48,15 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
       schema: {
         tags: TAGS,
         summary: `Get a rule, ${which}`,
-        description: 'Any status: management keys see pending versions too.',
+        description: 'Any status: management keys see pending versions too. The ETag header identifies this state of the version (for If-Match on writes).',
         operationId: withVersion ? 'getRuleVersion' : 'getRule',
         security: securedBy,
         params: params(withVersion),
-        response: { 200: ruleDocumentSchema, ...errors(STANDARD_ERRORS) },
+        response: { 200: versionedRuleSchema, ...errors(STANDARD_ERRORS) },
       },
-      handler: async (request: FastifyRequest) => {
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const p = request.params as RuleParams;
-        return rules.get(spaceOf(request), p.idOrAlias, versionOf(p));
+        return withETag(reply, await rules.get(spaceOf(request), p.idOrAlias, versionOf(p)));
       },
     });
 
@@ -64,17 +65,19 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
       schema: {
         tags: TAGS,
         summary: `Replace the content of ${which}`,
-        description: 'The rule id, version, alias, lock and creation time stay; the document is validated first. A locked version refuses (409). Content that will be published passes the publishing gate (409 listing failing tests, unless ?force=true).',
+        description:
+          'The rule id, version, alias, lock and creation time stay; the document is validated first. A locked version refuses (409). With If-Match (the ETag of a GET), the write happens only if the version is unchanged since; otherwise 412 with the current ETag. Content that will be published passes the publishing gate (409 listing failing tests, unless ?force=true).',
         operationId: withVersion ? 'updateRuleVersion' : 'updateRule',
         security: securedBy,
         params: params(withVersion),
+        headers: ifMatchHeaders,
         querystring: forceQuery,
         body: ruleDocumentSchema,
-        response: { 200: ruleDocumentSchema, ...errors(WRITE_ERRORS) },
+        response: { 200: versionedRuleSchema, ...errors(PRECONDITION_WRITE_ERRORS) },
       },
-      handler: async (request: FastifyRequest) => {
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const p = request.params as RuleParams;
-        return rules.update(spaceOf(request), p.idOrAlias, versionOf(p), request.body, forceOf(request));
+        return withETag(reply, await rules.update(spaceOf(request), p.idOrAlias, versionOf(p), request.body, { ...writeOptions(request), ...forceOf(request) }));
       },
     });
 
@@ -97,7 +100,7 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
       },
       handler: async (request: FastifyRequest) => {
         const p = request.params as RuleParams;
-        return rules.delete(spaceOf(request), p.idOrAlias, versionOf(p));
+        return rules.delete(spaceOf(request), p.idOrAlias, versionOf(p), writeOptions(request));
       },
     });
 
@@ -112,12 +115,13 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
         params: params(withVersion, {
           status: { type: 'string', enum: ['published', 'pending'], 'x-message': 'The status in the path must be published or pending' },
         }),
+        headers: ifMatchHeaders,
         querystring: forceQuery,
-        response: { 200: ruleDocumentSchema, ...errors([...STANDARD_ERRORS, 409]) },
+        response: { 200: versionedRuleSchema, ...errors([...STANDARD_ERRORS, 409, 412]) },
       },
-      handler: async (request: FastifyRequest) => {
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const p = request.params as RuleParams & { status: RuleStatus };
-        return rules.setStatus(spaceOf(request), p.idOrAlias, p.status, versionOf(p), forceOf(request));
+        return withETag(reply, await rules.setStatus(spaceOf(request), p.idOrAlias, p.status, versionOf(p), { ...writeOptions(request), ...forceOf(request) }));
       },
     });
 
@@ -136,11 +140,13 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
           properties: { locked: { type: 'boolean' } },
           'x-message': 'Request body must be {"locked": true} or {"locked": false}',
         },
-        response: { 200: ruleDocumentSchema, ...errors(STANDARD_ERRORS) },
+        headers: ifMatchHeaders,
+        response: { 200: versionedRuleSchema, ...errors([...STANDARD_ERRORS, 412]) },
       },
-      handler: async (request: FastifyRequest) => {
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const p = request.params as RuleParams;
-        return rules.setLock(spaceOf(request), p.idOrAlias, (request.body as { locked: boolean }).locked, versionOf(p));
+        const locked = (request.body as { locked: boolean }).locked;
+        return withETag(reply, await rules.setLock(spaceOf(request), p.idOrAlias, locked, versionOf(p), writeOptions(request)));
       },
     });
   }
@@ -156,11 +162,11 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
       security: securedBy,
       querystring: { type: 'object', properties: { path: { type: 'string', description: 'Folder path, e.g. /Pricing/EU' } } },
       body: ruleDocumentSchema,
-      response: { 200: ruleDocumentSchema, ...errors(WRITE_ERRORS) },
+      response: { 200: versionedRuleSchema, ...errors(WRITE_ERRORS) },
     },
-    handler: async (request: FastifyRequest) => {
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const query = request.query as { path?: string };
-      return rules.create(spaceOf(request), request.body, query.path);
+      return withETag(reply, await rules.create(spaceOf(request), request.body, query.path, writeOptions(request)));
     },
   });
 
@@ -174,11 +180,11 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
       security: securedBy,
       params: params(false),
       body: ruleDocumentSchema,
-      response: { 200: ruleDocumentSchema, ...errors(WRITE_ERRORS) },
+      response: { 200: versionedRuleSchema, ...errors(WRITE_ERRORS) },
     },
-    handler: async (request: FastifyRequest) => {
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const p = request.params as RuleParams;
-      return rules.newVersion(spaceOf(request), p.idOrAlias, request.body);
+      return withETag(reply, await rules.newVersion(spaceOf(request), p.idOrAlias, request.body, writeOptions(request)));
     },
   });
 }

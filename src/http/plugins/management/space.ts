@@ -17,8 +17,10 @@ const itemSchema = {
     locked: { type: 'boolean' },
     tags: { type: 'array', items: { type: 'string' } },
     description: { type: 'string' },
-    createdIn: { type: 'string' },
-    lastUpdate: { type: 'string' },
+    createdIn: { type: 'string', description: 'Creation time as the document records it (kept from an imported export)' },
+    lastUpdate: { type: 'string', description: 'Last update as the document records it (kept from an imported export until the next write)' },
+    createdAt: { type: 'string', format: 'date-time', description: 'When this version was first stored in this Verdict' },
+    updatedAt: { type: 'string', format: 'date-time', description: 'When this version was last written in this Verdict (its last change)' },
     folder: { type: 'string', description: 'Folder path; / is the root' },
     rules: {
       type: 'array',

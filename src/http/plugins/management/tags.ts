@@ -1,9 +1,10 @@
 // Tags (SPEC 5.1): GET /api/tags/items?tags=a,b (versions carrying all of them), PATCH /api/tags/{id}/{version?}
 // (add), DELETE /api/tags/{id}/{version?}?tags=a,b (remove). Without a version, every version of the rule.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TagChange } from '../../../service/management/tags.ts';
 import { readTags, splitTags } from '../../../service/management/documents.ts';
 import {
-  STANDARD_ERRORS, authenticate, errors, params, ruleDocumentSchema, securedBy, setUpScope, spaceOf, versionOf,
+  STANDARD_ERRORS, authenticate, errors, ifMatchHeaders, params, ruleDocumentSchema, securedBy, setUpScope, spaceOf, versionOf, writeOptions,
 } from './common.ts';
 import type { ManagementPluginOptions } from './common.ts';
 
@@ -18,6 +19,12 @@ const tagsQuery = {
   properties: { tags: { type: 'string', description: 'Comma-separated tag names, e.g. tags=eu,pricing' } },
 } as const;
 const tagListSchema = { type: 'array', items: { type: 'string' }, description: 'The tags of the (highest) version changed, afterwards' } as const;
+
+/** The tag list; with one version named, its new ETag as a header. */
+function answer(reply: FastifyReply, change: TagChange): string[] {
+  if (change.etag !== undefined) void reply.header('etag', change.etag);
+  return change.tags;
+}
 
 export async function tagsPlugin(app: FastifyInstance, options: ManagementPluginOptions): Promise<void> {
   const { services } = options;
@@ -53,6 +60,7 @@ export async function tagsPlugin(app: FastifyInstance, options: ManagementPlugin
         operationId: withVersion ? 'addTagsToVersion' : 'addTags',
         security: securedBy,
         params: params(withVersion),
+        headers: ifMatchHeaders,
         body: {
           anyOf: [
             { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'object', properties: { tagName: { type: 'string' }, color: { type: 'string' } } }] } },
@@ -60,11 +68,11 @@ export async function tagsPlugin(app: FastifyInstance, options: ManagementPlugin
           ],
           'x-message': 'Request body must be an array of tag names, e.g. ["eu", "pricing"]',
         },
-        response: { 200: tagListSchema, ...errors([...STANDARD_ERRORS, 409]) },
+        response: { 200: tagListSchema, ...errors([...STANDARD_ERRORS, 409, 412]) },
       },
-      handler: async (request: FastifyRequest) => {
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const p = request.params as TagParams;
-        return tags.add(spaceOf(request), p.idOrAlias, versionOf(p), readTags(request.body, 'body'));
+        return answer(reply, await tags.add(spaceOf(request), p.idOrAlias, versionOf(p), readTags(request.body, 'body'), writeOptions(request)));
       },
     });
     app.delete(url, {
@@ -76,12 +84,14 @@ export async function tagsPlugin(app: FastifyInstance, options: ManagementPlugin
         security: securedBy,
         params: params(withVersion),
         querystring: { ...tagsQuery, required: ['tags'] },
-        response: { 200: tagListSchema, ...errors([...STANDARD_ERRORS, 409]) },
+        headers: ifMatchHeaders,
+        response: { 200: tagListSchema, ...errors([...STANDARD_ERRORS, 409, 412]) },
       },
-      handler: async (request: FastifyRequest) => {
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const p = request.params as TagParams;
         const query = request.query as { tags?: string };
-        return tags.remove(spaceOf(request), p.idOrAlias, versionOf(p), splitTags(query.tags, 'Query parameter tags'));
+        const names = splitTags(query.tags, 'Query parameter tags');
+        return answer(reply, await tags.remove(spaceOf(request), p.idOrAlias, versionOf(p), names, writeOptions(request)));
       },
     });
   }

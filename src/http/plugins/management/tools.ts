@@ -1,8 +1,97 @@
-// Tools (SPEC 5.1): duplicate rows and the static analysis of a decision table, and the rules a rule or flow depends on.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// Tools (SPEC 5.1): duplicate rows and the static analysis of a decision table, and the rules a rule or flow depends
+// on; and the test bench's solve of a rule document that is not stored (docs/decisions/management-draft-solve.md).
+import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
+import type { DraftSolveRequest } from '../../../service/management/draft-solve.ts';
+import { solveBodySchema } from '../../schemas.ts';
+import { SOLVE_HEADER_ENUMS } from '../../solve-docs.ts';
 import { STANDARD_ERRORS, authenticate, errors, params, ruleDocumentSchema, securedBy, setUpScope, spaceOf, versionOf } from './common.ts';
 import type { ManagementPluginOptions } from './common.ts';
 import { analysisReportSchema } from './analysis-schema.ts';
+
+/** A minimal decision table, an input and what solving it answers: the "Try it out" example of POST /api/tools/solve. */
+export const DRAFT_SOLVE_EXAMPLE = {
+  body: {
+    rule: {
+      name: 'Greeting',
+      type: 'decision-table',
+      inputSchema: { country: {} },
+      outputSchema: { greeting: {} },
+      decisionTable: {
+        columns: [
+          { columnId: 'c1', type: 'input', condition: { type: 'simple', name: 'Country', definition: { content: 'country', type: 'INPUT_VARIABLE' } } },
+          { columnId: 'o1', type: 'output', columnOutput: { type: 'simple', name: 'Greeting', outputVariable: 'greeting' } },
+        ],
+        rows: [
+          {
+            active: true,
+            cells: [
+              { column: 'c1', type: 'input', scalarCondition: { operator: '=', value: 'CZ', type: 'general' } },
+              { column: 'o1', type: 'output', outputScalarValue: { type: 'common', value: 'Ahoj' } },
+            ],
+          },
+        ],
+      },
+    },
+    data: { country: 'CZ' },
+  },
+  response: {
+    result: [{ greeting: 'Ahoj' }],
+    trace: [
+      {
+        rowNumber: 1,
+        conditions: [{ columnId: 'c1', inputProperty: 'country', inputValue: 'CZ', evaluationResult: true, operator: '=', value: 'CZ' }],
+        evaluationResult: true,
+      },
+    ],
+    warnings: [],
+  },
+} as const;
+
+function draftSolveBodySchema(bulkLimit: number) {
+  const solve = solveBodySchema(bulkLimit);
+  return {
+    type: 'object',
+    required: ['rule', 'data'],
+    properties: {
+      rule: { ...ruleDocumentSchema, description: 'The rule document to solve, as a write would send it; it is not stored.' },
+      data: solve.properties.data,
+      strategy: {
+        type: 'string',
+        enum: [...SOLVE_HEADER_ENUMS['x-strategy']!],
+        description: 'As X-Strategy of a solve; default STANDARD (a strategy the rule type does not support falls back to STANDARD).',
+      },
+      lookupMethod: { type: 'string', enum: [...SOLVE_HEADER_ENUMS['x-lookup-method']!], description: 'As X-Lookup-Method of a solve.' },
+      options: solve.properties.options,
+    },
+  } as const;
+}
+
+const draftSolveResponseSchema = {
+  type: 'object',
+  properties: {
+    result: { description: 'Exactly what POST /rule/solve answers for this data (bulk: one result array per input).' },
+    trace: {
+      description: 'The debug trace as an audit record made with X-Debug: true holds it: for one input its trace, for a bulk one trace per input (spec/rule-format.md §10.1).',
+    },
+    warnings: {
+      type: 'array',
+      description: 'Warnings of the compiled rule',
+      items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } },
+    },
+  },
+} as const;
+
+function draftSolveDocs({ schema, url }: { schema: FastifySchema; url: string }): { schema: FastifySchema; url: string } {
+  const response = schema.response as Record<string, unknown>;
+  return {
+    url,
+    schema: {
+      ...schema,
+      body: { ...(schema.body as object), examples: [DRAFT_SOLVE_EXAMPLE.body] },
+      response: { ...response, 200: { ...(response['200'] as object), examples: [DRAFT_SOLVE_EXAMPLE.response] } },
+    },
+  };
+}
 
 const TAGS = ['Tools'];
 
@@ -11,6 +100,32 @@ export async function toolsPlugin(app: FastifyInstance, options: ManagementPlugi
   const tools = services.management.tools;
   setUpScope(app, services);
   const onRequest = authenticate(services);
+
+  app.post('/api/tools/solve', {
+    onRequest,
+    schema: {
+      tags: TAGS,
+      security: securedBy,
+      summary: 'Solve a rule document that is not stored (test bench)',
+      description:
+        'Checks the document exactly as a save does (400 with every problem in error.problems, each with its path), then solves it as POST /rule/solve solves a stored rule, with the same time limits, and answers the result with the debug trace. Nothing is stored: no rule, no audit record. Rules the document references (SOLVE, flow nodes) resolve against the rules of the key\'s space.',
+      operationId: 'solveDraft',
+      body: draftSolveBodySchema(services.config.bulkLimit),
+      response: { 200: draftSolveResponseSchema, ...errors([400, 401, 413, 415, 429, 500]) },
+    },
+    config: { swaggerTransform: draftSolveDocs },
+    handler: async (request: FastifyRequest) => {
+      const body = request.body as DraftSolveRequest & { options?: { includedConditionCols?: string[]; excludedConditionCols?: string[] } };
+      return services.management.drafts.solve(spaceOf(request), {
+        rule: body.rule,
+        data: body.data,
+        strategy: body.strategy,
+        lookupMethod: body.lookupMethod,
+        includedConditionCols: body.options?.includedConditionCols,
+        excludedConditionCols: body.options?.excludedConditionCols,
+      });
+    },
+  });
 
   for (const withVersion of [false, true]) {
     app.get(withVersion ? '/api/tools/duplicates/:idOrAlias/:version' : '/api/tools/duplicates/:idOrAlias', {

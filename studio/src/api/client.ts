@@ -1,0 +1,189 @@
+// The Studio's one door to the server: every call goes through `request`, which adds the management key, parses
+// the error shape {"error": {"message", "problems"?}} into an ApiError, and reads/sends the ETag that protects a
+// rule version from lost updates (a 412 becomes a ConflictError).
+import type { RuleDocument } from './types.ts';
+
+export interface Problem {
+  path: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly problems: Problem[];
+  constructor(status: number, message: string, problems: Problem[] = []) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.problems = problems;
+  }
+}
+
+/** The version changed on the server since it was read (412 on a conditional save). */
+export class ConflictError extends ApiError {
+  constructor(message: string) {
+    super(412, message);
+    this.name = 'ConflictError';
+  }
+}
+
+export interface RuleItem {
+  ruleId: string;
+  baseId?: string;
+  version: number;
+  name: string;
+  ruleAlias?: string;
+  type: string;
+  status: 'published' | 'pending';
+  locked?: boolean;
+  tags?: string[];
+  description?: string;
+  createdIn?: string;
+  lastUpdate?: string;
+  /** When this version was last written in this Verdict (lastUpdate may be the imported file's own date). */
+  updatedAt?: string;
+  folder?: string;
+}
+
+/** The item's last change: when Verdict last wrote it, else the document's own lastUpdate. */
+export function lastChange(item: RuleItem): string | undefined {
+  return item.updatedAt ?? item.lastUpdate;
+}
+
+export interface VersionedRule {
+  rule: RuleDocument;
+  /** The server's entity tag of this version; null when the server sends none. */
+  etag: string | null;
+}
+
+export interface HistoryEntry {
+  version: number;
+  at: string;
+  action: string;
+  by?: string | null;
+}
+
+export interface SolveDraftRequest {
+  rule: RuleDocument;
+  data: unknown;
+  strategy?: string;
+  options?: { includedConditionCols?: string[]; excludedConditionCols?: string[] };
+}
+
+export interface SolveDraftResponse {
+  result: unknown;
+  trace: unknown;
+  warnings: unknown[];
+}
+
+export interface ImportResult {
+  imported: Array<{ ruleId: string; version: number; ruleAlias?: string; type?: string }>;
+}
+
+interface RequestOptions {
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+const enc = encodeURIComponent;
+
+export class ApiClient {
+  readonly key: string;
+  readonly baseUrl: string;
+  /** Called when the server refuses the key (revoked or deleted while signed in). */
+  private readonly onUnauthorized?: (message: string) => void;
+  constructor(key: string, options: { baseUrl?: string; onUnauthorized?(message: string): void } = {}) {
+    this.key = key;
+    this.baseUrl = options.baseUrl ?? '';
+    this.onUnauthorized = options.onUnauthorized;
+  }
+
+  private async request(method: string, path: string, options: RequestOptions = {}): Promise<{ body: unknown; headers: Headers }> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.key}`, ...options.headers };
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}${path}`, { method, headers, body });
+    } catch {
+      throw new ApiError(0, 'The server cannot be reached. Check your connection and try again.');
+    }
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (!response.ok) {
+      const error = (parsed as { error?: { message?: string; problems?: Problem[] } } | undefined)?.error;
+      const message = error?.message ?? `The server answered ${response.status} ${response.statusText}`.trim();
+      if (response.status === 412) throw new ConflictError(message);
+      if (response.status === 401) this.onUnauthorized?.(message);
+      throw new ApiError(response.status, message, Array.isArray(error?.problems) ? error.problems : []);
+    }
+    return { body: parsed, headers: response.headers };
+  }
+
+  /** A JSON call for the feature modules that own their routes (studio/src/tests): the same key and error shape. */
+  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    return (await this.request(method, path, { body })).body as T;
+  }
+
+  /** Every version of every rule of the key's space (also the sign-in check: a wrong key answers 401). */
+  async listItems(): Promise<RuleItem[]> {
+    return (await this.request('GET', '/api/space/items')).body as RuleItem[];
+  }
+
+  async getRule(idOrAlias: string, version: number | 'latest'): Promise<VersionedRule> {
+    const { body, headers } = await this.request('GET', `/api/rule/${enc(idOrAlias)}/${version}`);
+    return { rule: body as RuleDocument, etag: headers.get('etag') };
+  }
+
+  /** Saves a version; with an etag the server refuses (ConflictError) when the version changed since it was read. */
+  async updateRule(idOrAlias: string, version: number, rule: RuleDocument, etag: string | null): Promise<VersionedRule> {
+    const headers: Record<string, string> = etag ? { 'if-match': etag } : {};
+    const res = await this.request('PUT', `/api/rule/${enc(idOrAlias)}/${version}`, { body: rule, headers });
+    return { rule: res.body as RuleDocument, etag: res.headers.get('etag') };
+  }
+
+  async createRule(rule: RuleDocument, folderPath?: string): Promise<RuleDocument> {
+    const query = folderPath && folderPath !== '/' ? `?path=${enc(folderPath)}` : '';
+    return (await this.request('POST', `/api/rule${query}`, { body: rule })).body as RuleDocument;
+  }
+
+  async newVersion(idOrAlias: string, rule: RuleDocument): Promise<RuleDocument> {
+    return (await this.request('POST', `/api/rule/${enc(idOrAlias)}/new-version`, { body: rule })).body as RuleDocument;
+  }
+
+  async setStatus(idOrAlias: string, version: number, status: 'published' | 'pending'): Promise<RuleDocument> {
+    return (await this.request('PUT', `/api/rule/status/${enc(idOrAlias)}/${status}/${version}`)).body as RuleDocument;
+  }
+
+  async setLock(idOrAlias: string, version: number, locked: boolean): Promise<RuleDocument> {
+    return (await this.request('PATCH', `/api/rule/lock/${enc(idOrAlias)}/${version}`, { body: { locked } })).body as RuleDocument;
+  }
+
+  /** Deletes one version, or every version of the rule when no version is given. */
+  async deleteRule(idOrAlias: string, version?: number): Promise<void> {
+    await this.request('DELETE', `/api/rule/${enc(idOrAlias)}${version === undefined ? '' : `/${version}`}`);
+  }
+
+  /** Imports a DecisionRules export (a rule, an array of rules or a folder export) into the root folder. */
+  async importExport(exported: unknown): Promise<ImportResult> {
+    return (await this.request('POST', '/api/folder/import', { body: exported })).body as ImportResult;
+  }
+
+  /** Validates and solves a rule document that is not stored (the test bench runs the unsaved draft). */
+  async solveDraft(request: SolveDraftRequest): Promise<SolveDraftResponse> {
+    return (await this.request('POST', '/api/tools/solve', { body: request })).body as SolveDraftResponse;
+  }
+
+  async history(idOrAlias: string, version?: number): Promise<HistoryEntry[]> {
+    const path = `/api/rule/history/${enc(idOrAlias)}${version === undefined ? '' : `/${version}`}`;
+    return ((await this.request('GET', path)).body as { items: HistoryEntry[] }).items;
+  }
+}

@@ -1,0 +1,64 @@
+// What the simple bench builds its form from: the leaves of the input model and the inputs condition columns
+// read, each marked as a date field when a
+// condition column bound to it holds date cells; and the conversion between form values and the input object.
+import type { RuleDocument, TableColumn } from '../api/types.ts';
+import { tableOf } from '../compare/diff.ts';
+import { leafPaths } from '../designer/model/schema.ts';
+
+export interface BenchField {
+  path: string;
+  kind: 'text' | 'date';
+}
+
+export function conditionPath(column: TableColumn): string | undefined {
+  return column.condition?.definition?.content ?? column.condition?.inputVariable;
+}
+
+export function benchFields(rule: RuleDocument): BenchField[] {
+  const table = tableOf(rule);
+  const datePaths = new Set<string>();
+  for (const column of table.columns) {
+    if (column.type !== 'input') continue;
+    const path = conditionPath(column);
+    if (path && table.rows.some((row) => row.cells?.some((c) => c.column === column.columnId && c.scalarCondition?.type === 'date'))) datePaths.add(path);
+  }
+  // The model's leaves, then inputs that condition columns read without the model naming them (the solver reads
+  // any path of the input, so the form offers them too).
+  const paths = [...new Set([...leafPaths(rule.inputSchema), ...table.columns.filter((c) => c.type === 'input').map(conditionPath).filter((p): p is string => !!p)])];
+  return paths.map((path) => ({ path, kind: datePaths.has(path) ? 'date' : 'text' }));
+}
+
+export function getPath(data: unknown, path: string): unknown {
+  let value: unknown = data;
+  for (const key of path.split('.')) {
+    if (!value || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+/** Writes a form value into the input object: numbers and booleans keep their type, an empty field removes the key. */
+export function setPath(data: Record<string, unknown>, path: string, text: string): Record<string, unknown> {
+  const copy = structuredClone(data);
+  const keys = path.split('.');
+  let node: Record<string, unknown> = copy;
+  for (const key of keys.slice(0, -1)) {
+    if (!node[key] || typeof node[key] !== 'object' || Array.isArray(node[key])) node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  const last = keys[keys.length - 1];
+  if (text === '') delete node[last];
+  else node[last] = typedValue(text);
+  return copy;
+}
+
+function typedValue(text: string): unknown {
+  if (/^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/.test(text)) return Number(text);
+  if (text === 'true' || text === 'false') return text === 'true';
+  return text;
+}
+
+export function fieldText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}

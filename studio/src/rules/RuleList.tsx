@@ -1,0 +1,267 @@
+// The rule list: one line per rule (its latest version), filtered by folder, tag and a search over name, alias
+// and id. New rule, Import (file picker or a file dropped anywhere on the page), export and delete.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { DragEvent, FormEvent } from 'react';
+import { lastChange } from '../api/client.ts';
+import type { RuleItem } from '../api/client.ts';
+import { useStudio } from '../app/context.ts';
+import { href, navigate } from '../app/router.ts';
+import { ConfirmDialog, Dialog } from '../ui/Dialog.tsx';
+import { EmptyState, ErrorState, Loading, downloadJson, formatTime } from '../ui/states.tsx';
+import { blankTable } from '../designer/model/table.ts';
+
+interface RuleSummary {
+  latest: RuleItem;
+  versions: number;
+  published: number | null;
+}
+
+const TYPE_LABELS: Record<string, string> = {
+  'decision-table': 'Decision table', 'decision-tree': 'Decision tree', 'complex-rule': 'Scripting rule', 'lookup-table': 'Lookup table',
+  composition: 'Rule flow', workflow: 'Decision flow', 'integration-flow': 'Integration flow',
+};
+
+function summarise(items: RuleItem[]): RuleSummary[] {
+  const byRule = new Map<string, RuleItem[]>();
+  for (const item of items) byRule.set(item.ruleId, [...(byRule.get(item.ruleId) ?? []), item]);
+  return [...byRule.values()].map((versions) => {
+    const sorted = versions.sort((a, b) => b.version - a.version);
+    const published = sorted.find((v) => v.status === 'published');
+    return { latest: sorted[0], versions: sorted.length, published: published?.version ?? null };
+  }).sort((a, b) => (lastChange(b.latest) ?? '').localeCompare(lastChange(a.latest) ?? ''));
+}
+
+function folderOf(item: RuleItem): string {
+  return item.folder && item.folder !== '' ? item.folder : '/';
+}
+
+export function RuleList() {
+  const { api, notify } = useStudio();
+  const [items, setItems] = useState<RuleItem[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [query, setQuery] = useState('');
+  const [folder, setFolder] = useState<string | null>(null);
+  const [tag, setTag] = useState<string | null>(null);
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<RuleItem | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const load = useCallback(async () => {
+    setError(null);
+    try {
+      setItems(await api.listItems());
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  }, [api]);
+  useEffect(() => { void load(); }, [load]);
+
+  const rules = useMemo(() => summarise(items ?? []), [items]);
+  const folders = useMemo(() => [...new Set(rules.map((r) => folderOf(r.latest)))].sort(), [rules]);
+  const tags = useMemo(() => [...new Set(rules.flatMap((r) => r.latest.tags ?? []))].sort(), [rules]);
+  const visible = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    return rules.filter(({ latest }) =>
+      (folder === null || folderOf(latest) === folder)
+      && (tag === null || (latest.tags ?? []).includes(tag))
+      && (q === '' || [latest.name, latest.ruleAlias, latest.ruleId].some((s) => s?.toLowerCase().includes(q))));
+  }, [rules, query, folder, tag]);
+
+  async function importFiles(files: FileList | File[]) {
+    for (const file of Array.from(files)) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(await file.text());
+      } catch (err) {
+        notify(`${file.name} is not JSON: ${err instanceof Error ? err.message : String(err)}`, 'error');
+        continue;
+      }
+      try {
+        const result = await api.importExport(parsed);
+        const count = result.imported.length;
+        notify(`Imported ${count} rule version${count === 1 ? '' : 's'} from ${file.name}`, 'success');
+      } catch (err) {
+        const problems = err instanceof Error && 'problems' in err ? (err as { problems: Array<{ path: string; message: string }> }).problems : [];
+        const detail = problems.length ? ` (${problems.slice(0, 3).map((p) => `${p.path}: ${p.message}`).join('; ')})` : '';
+        notify(`Import of ${file.name} failed: ${err instanceof Error ? err.message : String(err)}${detail}`, 'error');
+      }
+    }
+    await load();
+  }
+
+  async function exportRule(item: RuleItem) {
+    try {
+      const { rule } = await api.getRule(item.ruleId, item.version);
+      downloadJson(`${item.ruleAlias ?? item.ruleId}_v${item.version}.json`, rule);
+    } catch (err) {
+      notify(`Export failed: ${err instanceof Error ? err.message : String(err)}`, 'error');
+    }
+  }
+
+  async function deleteRule(item: RuleItem) {
+    setDeleting(null);
+    try {
+      await api.deleteRule(item.ruleId);
+      notify(`Deleted ${item.name}`, 'success');
+      await load();
+    } catch (err) {
+      notify(`Delete failed: ${err instanceof Error ? err.message : String(err)}`, 'error');
+    }
+  }
+
+  function onDrop(event: DragEvent) {
+    event.preventDefault();
+    setDragging(false);
+    if (event.dataTransfer.files.length) void importFiles(event.dataTransfer.files);
+  }
+
+  return (
+    <div className={`rule-list-page${dragging ? ' is-dragging' : ''}`}
+      onDragOver={(e) => { if (e.dataTransfer.types.includes('Files')) { e.preventDefault(); setDragging(true); } }}
+      onDragLeave={(e) => { if (e.currentTarget === e.target) setDragging(false); }}
+      onDrop={onDrop}>
+      <aside className="sidebar" aria-label="Filters">
+        <h2 className="sidebar-title">Folders</h2>
+        <ul className="filter-list">
+          <li><button type="button" className="filter" aria-pressed={folder === null} onClick={() => setFolder(null)}>All rules <span className="count">{rules.length}</span></button></li>
+          {folders.map((f) => (
+            <li key={f}>
+              <button type="button" className="filter" aria-pressed={folder === f} onClick={() => setFolder(f)}>
+                <span className="folder-icon" aria-hidden="true">▸</span>{f === '/' ? 'Root' : f.replace(/^\//, '')}
+                <span className="count">{rules.filter((r) => folderOf(r.latest) === f).length}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+        {tags.length > 0 && (
+          <>
+            <h2 className="sidebar-title">Tags</h2>
+            <div className="tag-cloud">
+              {tags.map((t) => (
+                <button type="button" key={t} className="tag" aria-pressed={tag === t} onClick={() => setTag(tag === t ? null : t)}>{t}</button>
+              ))}
+            </div>
+          </>
+        )}
+      </aside>
+      <section className="content" aria-labelledby="rules-title">
+        <div className="content-header">
+          <div>
+            <h1 id="rules-title">Rules</h1>
+            <p className="muted">Decision tables open in the designer; drop a DecisionRules export anywhere here to import it.</p>
+          </div>
+          <div className="actions">
+            <input ref={fileInput} type="file" accept="application/json,.json" multiple hidden aria-label="Export file to import"
+              onChange={(e) => { if (e.target.files) void importFiles(e.target.files); e.target.value = ''; }} />
+            <button type="button" className="btn" onClick={() => fileInput.current?.click()}>Import</button>
+            <button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>New rule</button>
+          </div>
+        </div>
+        <div className="toolbar">
+          <label className="search">
+            <span className="visually-hidden">Search rules</span>
+            <input type="search" placeholder="Search by name, alias or id" value={query} onChange={(e) => setQuery(e.target.value)} />
+          </label>
+          {(folder !== null || tag !== null) && (
+            <button type="button" className="btn btn-ghost" onClick={() => { setFolder(null); setTag(null); }}>Clear filters</button>
+          )}
+        </div>
+        {error && <ErrorState title="The rules could not be loaded" message={error} onRetry={() => void load()} />}
+        {!error && items === null && <Loading label="Loading rules…" />}
+        {!error && items !== null && rules.length === 0 && (
+          <EmptyState title="No rules in this space yet">
+            <p>Create a decision table from scratch, or import a DecisionRules export.</p>
+            <div className="actions">
+              <button type="button" className="btn" onClick={() => fileInput.current?.click()}>Import a file</button>
+              <button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>Create a decision table</button>
+            </div>
+          </EmptyState>
+        )}
+        {!error && rules.length > 0 && visible.length === 0 && <EmptyState title="No rule matches"><p>Change the search or the filters.</p></EmptyState>}
+        {visible.length > 0 && (
+          <table className="data-table" aria-label="Rules">
+            <thead>
+              <tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Version</th><th scope="col">Last change</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr>
+            </thead>
+            <tbody>
+              {visible.map(({ latest, versions, published }) => (
+                <tr key={latest.ruleId}>
+                  <td>
+                    <a className="rule-name" href={href({ page: 'rule', id: latest.ruleId, version: latest.version })}>{latest.name}</a>
+                    <div className="rule-meta">
+                      <code>{latest.ruleAlias ?? latest.ruleId}</code>
+                      {folderOf(latest) !== '/' && <span className="muted">{folderOf(latest)}</span>}
+                      {(latest.tags ?? []).map((t) => <span key={t} className="tag tag-static">{t}</span>)}
+                    </div>
+                  </td>
+                  <td className="nowrap">{TYPE_LABELS[latest.type] ?? latest.type}</td>
+                  <td>
+                    <span className={`badge badge-${latest.status}`}>{latest.status}</span>
+                    {latest.locked && <span className="badge badge-locked">locked</span>}
+                  </td>
+                  <td className="nowrap">v{latest.version}<span className="muted small"> · {versions} version{versions === 1 ? '' : 's'}{published !== null ? `, v${published} live` : ''}</span></td>
+                  <td className="nowrap">{formatTime(lastChange(latest))}</td>
+                  <td className="row-actions">
+                    <button type="button" className="btn btn-small btn-ghost" aria-label={`Export ${latest.name}`} onClick={() => void exportRule(latest)}>Export</button>
+                    <button type="button" className="btn btn-small btn-ghost btn-danger-text" aria-label={`Delete ${latest.name}`} onClick={() => setDeleting(latest)}>Delete</button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {dragging && <div className="drop-overlay" aria-hidden="true">Drop a DecisionRules export to import it</div>}
+      </section>
+      <NewRuleDialog open={creating} folder={folder} onClose={() => setCreating(false)} />
+      <ConfirmDialog
+        open={deleting !== null} title="Delete rule" danger confirmLabel="Delete"
+        message={deleting && <p>Delete <strong>{deleting.name}</strong> and all its versions? Solvers using it will get “Unknown rule”. This cannot be undone.</p>}
+        onClose={() => setDeleting(null)} onConfirm={() => deleting && void deleteRule(deleting)}
+      />
+    </div>
+  );
+}
+
+function NewRuleDialog(props: { open: boolean; folder: string | null; onClose(): void }) {
+  const { api } = useStudio();
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (name.trim() === '') {
+      setError('Give the rule a name.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const created = await api.createRule(blankTable(name.trim()), props.folder ?? undefined);
+      props.onClose();
+      setName('');
+      navigate({ page: 'rule', id: created.ruleId, version: created.version });
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog title="New decision table" open={props.open} onClose={props.onClose}>
+      <form onSubmit={(e) => void submit(e)} className="dialog-body">
+        <label className="field">
+          <span>Rule name</span>
+          <input value={name} autoFocus onChange={(e) => setName(e.target.value)} maxLength={100} />
+        </label>
+        {error && <p className="form-error" role="alert">{error}</p>}
+        <div className="dialog-actions">
+          <button type="button" className="btn" onClick={props.onClose}>Cancel</button>
+          <button type="submit" className="btn btn-primary" disabled={busy}>Create</button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

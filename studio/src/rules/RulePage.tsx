@@ -1,0 +1,314 @@
+// The rule page: the table designer over a local draft, Save (server problems placed on the cells they name and
+// listed), the offer of an unsaved draft on opening, the conflict dialog of a refused save, the test bench and
+// the versions panel.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError, ConflictError } from '../api/client.ts';
+import type { Problem, RuleItem, VersionedRule } from '../api/client.ts';
+import type { RuleDocument } from '../api/types.ts';
+import { useStudio } from '../app/context.ts';
+import { navigate } from '../app/router.ts';
+import { TestBench } from '../bench/TestBench.tsx';
+import { CompareView } from '../versions/CompareView.tsx';
+import { VersionsPanel } from '../versions/VersionsPanel.tsx';
+import { drafts } from '../drafts/storage.ts';
+import type { Draft } from '../drafts/storage.ts';
+import { Dialog } from '../ui/Dialog.tsx';
+import { ErrorState, Loading, downloadJson, formatTime } from '../ui/states.tsx';
+import { TableDesigner } from '../designer/index.ts';
+import { TestsPanel } from '../tests/TestsPanel.tsx';
+import type { TestDefinition } from '../tests/api.ts';
+import { AnalysisPanel } from '../analysis/AnalysisPanel.tsx';
+
+const AUTOSAVE_MS = 250;
+
+const PANELS = ['bench', 'tests', 'analysis', 'versions'] as const;
+type Panel = (typeof PANELS)[number];
+const PANEL_NAMES: Record<Panel, string> = { bench: 'Test bench', tests: 'Tests', analysis: 'Analysis', versions: 'Versions' };
+
+function sameDocument(a: RuleDocument, b: RuleDocument): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export function RulePage(props: { id: string; version: number | 'latest' }) {
+  const { api, notify } = useStudio();
+  const [loaded, setLoadedState] = useState<VersionedRule | null>(null);
+  // The document last read from or written to the server, for updates made after an await (the state seen by a
+  // closure may be older).
+  const loadedRule = useRef<RuleDocument | null>(null);
+  const setLoaded = useCallback((value: VersionedRule) => {
+    loadedRule.current = value.rule;
+    setLoadedState(value);
+  }, []);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [draft, setDraft] = useState<RuleDocument | null>(null);
+  const [offered, setOffered] = useState<Draft | null>(null);
+  const [problems, setProblems] = useState<Problem[]>([]);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [conflict, setConflict] = useState<VersionedRule | null>(null);
+  const [conflictCompare, setConflictCompare] = useState(false);
+  const [trace, setTrace] = useState<unknown>(undefined);
+  const [panel, setPanel] = useState<Panel | null>('bench');
+  /** A test made from the bench's input and result ("Save as test"), for the Tests tab to open. */
+  const [testSeed, setTestSeed] = useState<TestDefinition | null>(null);
+  const [versions, setVersions] = useState<RuleItem[]>([]);
+  const pending = useRef<{ rule: RuleDocument; timer: number } | null>(null);
+  // The server version the draft builds on: the loaded one, or the one a restored draft was started from, so a
+  // save refuses (412) when someone saved in between.
+  const [baseEtag, setBaseEtag] = useState<string | null>(null);
+  /** When the draft was last written to this browser's storage (shown, so an author knows the edit is safe). */
+  const [keptAt, setKeptAt] = useState<Date | null>(null);
+
+  const ruleId: string | undefined = loaded?.rule.ruleId;
+  const version: number | undefined = loaded?.rule.version;
+
+  const load = useCallback(async () => {
+    setLoadError(null);
+    try {
+      const result = await api.getRule(props.id, props.version);
+      setLoaded(result);
+      setBaseEtag(result.etag);
+      const local = await drafts.get(result.rule.ruleId, result.rule.version);
+      if (local && !sameDocument(local.rule, result.rule)) setOffered(local);
+      else if (local) void drafts.discard(result.rule.ruleId, result.rule.version);
+      setDraft(result.rule);
+    } catch (err) {
+      setLoadError(err instanceof ApiError && err.status === 404 ? `No rule ${props.id} version ${props.version} in this space.` : err instanceof Error ? err.message : String(err));
+    }
+  }, [api, props.id, props.version, setLoaded]);
+  useEffect(() => { void load(); }, [load]);
+
+  const loadVersions = useCallback(async () => {
+    if (!ruleId) return;
+    try {
+      setVersions((await api.listItems()).filter((i) => i.ruleId === ruleId).sort((a, b) => b.version - a.version));
+    } catch {
+      setVersions([]);
+    }
+  }, [api, ruleId]);
+  useEffect(() => { void loadVersions(); }, [loadVersions]);
+
+  // Autosave of the draft: shortly after each edit, and at once when the tab is hidden or closed.
+  const flush = useCallback(() => {
+    const p = pending.current;
+    if (!p || ruleId === undefined || version === undefined) return;
+    window.clearTimeout(p.timer);
+    pending.current = null;
+    void drafts.put(ruleId, version, p.rule, baseEtag).then((kept) => {
+      if (kept) setKeptAt(new Date());
+      else notify('The browser refused to keep the draft (storage full or private mode). Save or export it now.', 'error');
+    });
+  }, [ruleId, version, baseEtag, notify]);
+  useEffect(() => {
+    const onHide = () => flush();
+    window.addEventListener('pagehide', onHide);
+    document.addEventListener('visibilitychange', onHide);
+    return () => {
+      window.removeEventListener('pagehide', onHide);
+      document.removeEventListener('visibilitychange', onHide);
+      flush();
+    };
+  }, [flush]);
+
+  const onChange = useCallback((next: RuleDocument) => {
+    setDraft(next);
+    setOffered(null);
+    if (pending.current) window.clearTimeout(pending.current.timer);
+    pending.current = { rule: next, timer: window.setTimeout(() => flush(), AUTOSAVE_MS) };
+  }, [flush]);
+
+  // The designer hands back a new document on every edit, so identity tells whether anything changed since the
+  // load or the last save (an edit undone by hand still counts: saving it is harmless).
+  const dirty = draft !== null && loaded !== null && draft !== loaded.rule;
+
+  async function save(overwrite?: VersionedRule): Promise<boolean> {
+    if (!draft || !loaded || ruleId === undefined || version === undefined) return false;
+    flush();
+    setSaving(true);
+    setSaveError(null);
+    try {
+      const saved = await api.updateRule(ruleId, version, draft, overwrite ? overwrite.etag : baseEtag);
+      setLoaded(saved);
+      setBaseEtag(saved.etag);
+      setDraft(saved.rule);
+      setProblems([]);
+      setConflict(null);
+      void drafts.discard(ruleId, version);
+      notify(`Saved ${saved.rule.name} v${version}`, 'success');
+      void loadVersions();
+      return true;
+    } catch (err) {
+      if (err instanceof ConflictError) {
+        try {
+          setConflict(await api.getRule(ruleId, version));
+        } catch (inner) {
+          setSaveError(inner instanceof Error ? inner.message : String(inner));
+        }
+      } else if (err instanceof ApiError) {
+        setProblems(err.problems);
+        setSaveError(err.message);
+        notify(err.problems.length ? `Not saved: ${err.problems.length} problem${err.problems.length === 1 ? '' : 's'} to fix. Your draft is kept.` : `Not saved: ${err.message}`, 'error');
+      } else {
+        setSaveError(String(err));
+      }
+      return false;
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  async function lifecycle(action: () => Promise<RuleDocument>, done: string) {
+    try {
+      await action();
+      const fresh = await api.getRule(ruleId!, version!);
+      const previous = loadedRule.current;
+      setLoaded(fresh);
+      // A lifecycle change (publish, lock) is a write of our own: the draft now builds on the fresh version.
+      setBaseEtag(fresh.etag);
+      setDraft((current) => (current === previous ? fresh.rule : current));
+      notify(done, 'success');
+      void loadVersions();
+    } catch (err) {
+      notify(err instanceof Error ? err.message : String(err), 'error');
+    }
+  }
+
+  async function publish() {
+    if (dirty && !(await save())) return;
+    const next = loaded?.rule.status === 'published' ? 'pending' : 'published';
+    await lifecycle(() => api.setStatus(ruleId!, version!, next), next === 'published' ? `Published v${version}` : `v${version} is pending`);
+  }
+
+  async function newVersion(from: RuleDocument, message: string) {
+    try {
+      flush();
+      const created = await api.newVersion(ruleId!, from);
+      notify(message, 'success');
+      navigate({ page: 'rule', id: created.ruleId, version: created.version });
+    } catch (err) {
+      notify(err instanceof Error ? err.message : String(err), 'error');
+    }
+  }
+
+  if (loadError) {
+    return (
+      <div className="content">
+        <ErrorState title="This rule could not be opened" message={loadError} onRetry={() => void load()} />
+        <a href="#/rules">Back to the rules</a>
+      </div>
+    );
+  }
+  if (!loaded || !draft) return <div className="content"><Loading label="Opening the rule…" /></div>;
+
+  const rule = loaded.rule;
+  const locked = rule.locked === true;
+  if (rule.type !== 'decision-table') {
+    return (
+      <div className="content">
+        <ErrorState title={`${rule.name} is a ${rule.type}`} message="The Studio edits decision tables. Export this rule to edit it elsewhere." />
+        <button type="button" className="btn" onClick={() => downloadJson(`${rule.ruleAlias}_v${rule.version}.json`, rule)}>Export</button>
+      </div>
+    );
+  }
+
+  return (
+    <div className="rule-page">
+      <header className="rule-header">
+        <div className="rule-title">
+          <nav aria-label="Breadcrumb" className="breadcrumb"><a href="#/rules">Rules</a><span aria-hidden="true">/</span></nav>
+          <h1>{draft.name}</h1>
+          <span className={`badge badge-${rule.status}`}>{rule.status}</span>
+          {locked && <span className="badge badge-locked">locked</span>}
+          {dirty && <span className="badge badge-draft" title="Kept in this browser until saved">unsaved draft</span>}
+          {dirty && keptAt && <span className="muted small nowrap" title="Unsaved edits are kept in this browser until you save or discard them">Kept in this browser {keptAt.toLocaleTimeString(undefined, { hour12: false })}</span>}
+          <label className="version-select">
+            <span className="visually-hidden">Rule version</span>
+            <select value={rule.version} onChange={(e) => navigate({ page: 'rule', id: rule.ruleId, version: Number(e.target.value) })}>
+              {(versions.length ? versions : [{ version: rule.version, status: rule.status } as RuleItem]).map((v) => (
+                <option key={v.version} value={v.version}>v{v.version} · {v.status}</option>
+              ))}
+            </select>
+          </label>
+          <code className="muted small rule-alias" title="Alias">{rule.ruleAlias}</code>
+        </div>
+        <div className="actions">
+          <button type="button" className="btn" onClick={() => downloadJson(`${rule.ruleAlias}_v${rule.version}.json`, draft)}>Export</button>
+          <button type="button" className="btn" onClick={() => void lifecycle(() => api.setLock(rule.ruleId, rule.version, !locked), locked ? 'Unlocked' : 'Locked')}>{locked ? 'Unlock' : 'Lock'}</button>
+          <button type="button" className="btn" onClick={() => void newVersion(draft, 'New version created from this one')}>New version</button>
+          <button type="button" className="btn" disabled={locked} onClick={() => void publish()}>{rule.status === 'published' ? 'Set pending' : 'Publish'}</button>
+          <button type="button" className="btn btn-primary" disabled={locked || saving} onClick={() => void save()}>{saving ? 'Saving…' : 'Save'}</button>
+        </div>
+      </header>
+      {offered && (
+        <div className="banner banner-warning" role="alert">
+          <span>This version has an unsaved draft from {formatTime(offered.savedAt)} in this browser.</span>
+          <button type="button" className="btn btn-small btn-primary" onClick={() => { setDraft(offered.rule); setBaseEtag(offered.baseEtag); setOffered(null); }}>Restore draft</button>
+          <button type="button" className="btn btn-small" onClick={() => { void drafts.discard(rule.ruleId, rule.version); setOffered(null); }}>Discard draft</button>
+        </div>
+      )}
+      {saveError && problems.length === 0 && <div className="banner banner-error" role="alert">Not saved: {saveError} Your draft is kept in this browser.</div>}
+      <div className={`rule-body${panel ? ' with-panel' : ''}`}>
+        <section className="designer-area" aria-label="Table designer">
+          <TableDesigner rule={draft} onChange={onChange} problems={problems} trace={trace} readOnly={locked} />
+        </section>
+        <aside className="side-panel" aria-label="Rule tools">
+          <div className="tabs" role="tablist" aria-label="Rule tools" onKeyDown={(e) => {
+            // ARIA tabs pattern: arrow keys move between the tabs (and select), Tab leaves the list.
+            if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+            e.preventDefault();
+            const at = PANELS.indexOf(panel ?? 'bench');
+            const next = PANELS[(at + (e.key === 'ArrowRight' ? 1 : PANELS.length - 1)) % PANELS.length]!;
+            setPanel(next);
+            document.getElementById(`tab-${next}`)?.focus();
+          }}>
+            {PANELS.map((id) => (
+              <button key={id} type="button" role="tab" id={`tab-${id}`} aria-controls={`panel-${id}`} aria-selected={panel === id}
+                tabIndex={panel === id || (panel === null && id === 'bench') ? 0 : -1}
+                title={panel === id ? 'Click again to hide the panel' : undefined}
+                onClick={() => setPanel(panel === id ? null : id)}>
+                {PANEL_NAMES[id]}
+              </button>
+            ))}
+          </div>
+          <div id="panel-bench" role="tabpanel" aria-labelledby="tab-bench" hidden={panel !== 'bench'} className="tab-panel">
+            <TestBench rule={draft} onTrace={setTrace} onSaveAsTest={(seed) => { setTestSeed(seed); setPanel('tests'); }} />
+          </div>
+          <div id="panel-tests" role="tabpanel" aria-labelledby="tab-tests" hidden={panel !== 'tests'} className="tab-panel">
+            {panel === 'tests' && <TestsPanel rule={rule} dirty={dirty} seed={testSeed} onSeedUsed={() => setTestSeed(null)} />}
+          </div>
+          <div id="panel-analysis" role="tabpanel" aria-labelledby="tab-analysis" hidden={panel !== 'analysis'} className="tab-panel">
+            {panel === 'analysis' && <AnalysisPanel rule={draft} />}
+          </div>
+          <div id="panel-versions" role="tabpanel" aria-labelledby="tab-versions" hidden={panel !== 'versions'} className="tab-panel">
+            {panel === 'versions' && (
+              <VersionsPanel rule={rule} versions={versions}
+                onRestore={(doc, from) => void newVersion(doc, `Version ${from} restored as a new version`)} />
+            )}
+          </div>
+        </aside>
+      </div>
+      {problems.length > 0 && (
+        <section className="problems" aria-label="Problems">
+          <h2>{problems.length} problem{problems.length === 1 ? '' : 's'} found by the server <span className="muted small">— your draft is kept; fix them and save again</span></h2>
+          <ul>
+            {problems.map((p, i) => <li key={i}><code>{p.path}</code> {p.message}</li>)}
+          </ul>
+        </section>
+      )}
+      <Dialog title="This version changed on the server" open={conflict !== null} onClose={() => { setConflict(null); setConflictCompare(false); }} wide={conflictCompare}>
+        {conflict && (
+          <div className="dialog-body">
+            <p>Someone saved v{rule.version} after you opened it, so your save was refused. Nothing is lost: your draft stays in this browser.
+              Compare their version with your draft, or overwrite theirs with yours.</p>
+            {conflictCompare && <CompareView left={conflict.rule} right={draft} leftLabel={`On the server (v${rule.version})`} rightLabel="Your draft" />}
+            <div className="dialog-actions">
+              <button type="button" className="btn" onClick={() => { setConflict(null); setConflictCompare(false); }}>Keep editing</button>
+              {!conflictCompare && <button type="button" className="btn" onClick={() => setConflictCompare(true)}>Compare</button>}
+              <button type="button" className="btn btn-danger" onClick={() => { setConflictCompare(false); void save(conflict); }}>Overwrite</button>
+            </div>
+          </div>
+        )}
+      </Dialog>
+    </div>
+  );
+}

@@ -1,0 +1,3 @@
+import { draftSolveSuite } from './draft-solve-suite.ts';
+
+draftSolveSuite('postgres');

@@ -1,0 +1,3 @@
+import { etagSuite } from './etag-suite.ts';
+
+etagSuite('sqlite');

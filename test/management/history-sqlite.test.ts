@@ -1,0 +1,3 @@
+import { historySuite } from './history-suite.ts';
+
+historySuite('sqlite');

@@ -1,0 +1,109 @@
+// The comparison of two decision-table versions (studio/src/compare/diff.ts): columns and rows only on one side,
+// changed cells, and walking the differences.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { cellText, diffTables, stepDifference } from '../../studio/src/compare/diff.ts';
+
+function condition(column: string, operator: string, value: unknown, type = 'general') {
+  return { column, type: 'input', scalarCondition: { operator, value, type } };
+}
+function result(column: string, value: string) {
+  return { column, type: 'output', outputScalarValue: { type: 'common', value } };
+}
+const cols = {
+  a: { columnId: 'a', type: 'input', condition: { type: 'simple', name: 'Age', definition: { content: 'age', type: 'INPUT_VARIABLE' } } },
+  b: { columnId: 'b', type: 'input', condition: { type: 'simple', name: 'Country', inputVariable: 'country' } },
+  r: { columnId: 'r', type: 'output', columnOutput: { type: 'simple', name: 'Fee', outputVariable: 'fee' } },
+};
+function table(columns: unknown[], rows: unknown[], extra: Record<string, unknown> = {}) {
+  return { type: 'decision-table', name: 'T', inputSchema: { age: {} }, outputSchema: { fee: {} }, decisionTable: { columns, rows }, ...extra };
+}
+const row = (age: string, fee: string) => ({ active: true, cells: [condition('a', '>', age), result('r', fee)] });
+
+test('identical versions have no difference', () => {
+  const doc = table([cols.a, cols.r], [row('1', 'x'), row('2', 'y')]);
+  const diff = diffTables(doc, structuredClone(doc));
+  assert.deepEqual(diff.differences, []);
+  assert.ok(diff.rows.every((r) => r.status === 'same'));
+  assert.ok(diff.columns.every((c) => c.status === 'same'));
+});
+
+test('an inserted row is only on the right; the rows around it stay paired as equal', () => {
+  const left = table([cols.a, cols.r], [row('1', 'x'), row('2', 'y'), row('3', 'z')]);
+  const right = table([cols.a, cols.r], [row('1', 'x'), row('9', 'new'), row('2', 'y'), row('3', 'z')]);
+  const diff = diffTables(left, right);
+  assert.deepEqual(diff.rows.map((r) => [r.leftIndex, r.rightIndex, r.status]), [
+    [0, 0, 'same'], [undefined, 1, 'right-only'], [1, 2, 'same'], [2, 3, 'same'],
+  ]);
+  assert.deepEqual(diff.differences.map((d) => d.label), ['Row 2 only in the right version']);
+});
+
+test('a deleted row is only on the left', () => {
+  const left = table([cols.a, cols.r], [row('1', 'x'), row('2', 'y'), row('3', 'z')]);
+  const right = table([cols.a, cols.r], [row('1', 'x'), row('3', 'z')]);
+  const diff = diffTables(left, right);
+  assert.deepEqual(diff.rows.filter((r) => r.status !== 'same').map((r) => [r.leftIndex, r.status]), [[1, 'left-only']]);
+});
+
+test('an edited cell marks its row changed and names the column', () => {
+  const left = table([cols.a, cols.r], [row('1', 'x'), row('2', 'y'), row('3', 'z')]);
+  const right = table([cols.a, cols.r], [row('1', 'x'), row('2', 'CHANGED'), row('3', 'z')]);
+  const diff = diffTables(left, right);
+  const changed = diff.rows.filter((r) => r.status === 'changed');
+  assert.equal(changed.length, 1);
+  assert.deepEqual(changed[0].changedColumns, ['r']);
+  assert.deepEqual([changed[0].leftIndex, changed[0].rightIndex], [1, 1]);
+  assert.deepEqual(diff.differences.map((d) => [d.kind, d.columnId, d.label]), [['cell', 'r', 'Row 2, Fee (fee) changed']]);
+});
+
+test('columns only on one side, and a renamed column, are reported; cells of one-sided columns do not change rows', () => {
+  const left = table([cols.a, cols.b, cols.r], [{ active: true, cells: [condition('a', '>', '1'), condition('b', '=', 'CZ'), result('r', 'x')] }]);
+  const renamed = { ...cols.r, columnOutput: { ...cols.r.columnOutput, name: 'Price' } };
+  const extra = { columnId: 'c', type: 'calc', calculation: { name: 'Disc', variable: 'disc' } };
+  const right = table([cols.a, extra, renamed], [{ active: true, cells: [condition('a', '>', '1'), { column: 'c', type: 'calc', outputScalarValue: { type: 'function', value: '1' } }, result('r', 'x')] }]);
+  const diff = diffTables(left, right);
+  assert.deepEqual(diff.columns.map((c) => [c.columnId, c.status]), [['a', 'same'], ['b', 'left-only'], ['c', 'right-only'], ['r', 'changed']]);
+  assert.deepEqual(diff.rows.map((r) => r.status), ['same']);
+  assert.equal(diff.differences.filter((d) => d.kind === 'column').length, 3);
+});
+
+test('model and name changes are listed before the table differences', () => {
+  const left = table([cols.a, cols.r], [row('1', 'x')]);
+  const right = table([cols.a, cols.r], [row('1', 'x')], { name: 'Renamed', inputSchema: { age: {}, extra: {} } });
+  assert.deepEqual(diffTables(left, right).differences.map((d) => d.label), ['name changed', 'Input model changed']);
+});
+
+test('deactivating a row is a change', () => {
+  const left = table([cols.a, cols.r], [row('1', 'x'), row('2', 'y')]);
+  const right = table([cols.a, cols.r], [row('1', 'x'), { ...row('2', 'y'), active: false }]);
+  const diff = diffTables(left, right);
+  assert.deepEqual(diff.rows.map((r) => r.status), ['same', 'changed']);
+  assert.deepEqual(diff.differences.map((d) => d.label), ['Row 2 activation changed']);
+});
+
+test('large tables diff quickly (prefix/suffix trimming; positional pairing beyond the LCS budget)', () => {
+  const rows = Array.from({ length: 10_000 }, (_, i) => row(String(i), `r${i}`));
+  const changed = rows.map((r, i) => (i % 1000 === 500 ? row(String(i), 'changed') : r));
+  const started = performance.now();
+  const diff = diffTables(table([cols.a, cols.r], rows), table([cols.a, cols.r], changed));
+  assert.ok(performance.now() - started < 2000);
+  assert.equal(diff.differences.length, 10);
+  assert.equal(diff.rows.length, 10_000);
+});
+
+test('cell text is the designer\'s one-line form of the cell', () => {
+  const column = cols.a;
+  const text = (scalarCondition: unknown) => cellText({ active: true, cells: [{ column: 'a', type: 'input', scalarCondition } as any] }, column as any);
+  assert.equal(text({ operator: 'anything', value: '', type: 'general' }), '');
+  assert.match(text({ operator: 'between', value: ['1', '5'], type: 'general' }), /\[1, 5\]/);
+  assert.equal(text({ operator: 'function', type: 'function', value: {}, stringValue: 'LT(1,2)' }), 'fx LT(1,2)');
+  assert.equal(cellText(undefined, column as any), '');
+});
+
+test('next and previous difference wrap around', () => {
+  assert.equal(stepDifference(3, -1, 1), 0);
+  assert.equal(stepDifference(3, -1, -1), 2);
+  assert.equal(stepDifference(3, 2, 1), 0);
+  assert.equal(stepDifference(3, 0, -1), 2);
+  assert.equal(stepDifference(0, -1, 1), -1);
+});

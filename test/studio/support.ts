@@ -1,0 +1,117 @@
+// The Studio's end-to-end harness: one real server (startServer over a fresh SQLite database), one headless
+// Debian Chromium driven by playwright-core, shared by every scenario of a file; each scenario gets its own
+// browser context (fresh sessionStorage/localStorage) at 1280x800 and fails on any browser console error.
+// Chromium is mandatory under CI=true; elsewhere a missing /usr/bin/chromium skips loudly.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { CHROMIUM, chromiumInstalled, launchChromium } from '../../scripts/chromium.ts';
+import { ensureStudioBuilt } from '../../scripts/studio-build.ts';
+import { startTestServer } from '../http/harness.ts';
+import type { TestServer } from '../http/harness.ts';
+import { sqliteBackend } from '../store/backends.ts';
+import type { Backend } from '../store/backends.ts';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const SCREENSHOTS = path.join(repoRoot, 'docs', 'studio');
+
+/** node:test's `skip` value: false when Chromium is there; under CI=true a missing Chromium is an error. */
+export function chromiumSkip(): string | false {
+  if (chromiumInstalled()) return false;
+  if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is required when CI=true (.ci/run installs the chromium package)`);
+  console.warn(`\n*** ${CHROMIUM} not found: SKIPPING the Studio end-to-end tests (apt-get install chromium) ***\n`);
+  return `${CHROMIUM} not found`;
+}
+
+export interface StudioPage {
+  page: Page;
+  context: BrowserContext;
+  /** Console errors and uncaught exceptions seen so far (not the browser's notes on HTTP error statuses). */
+  errors: string[];
+  /** HTTP error statuses the page received (Chromium logs each as "Failed to load resource"). */
+  httpErrors: number[];
+  /** Fails on any console error, and on any HTTP error status other than the ones the scenario provokes. */
+  assertClean(expectedStatuses?: number[]): void;
+  close(): Promise<void>;
+}
+
+export interface StudioHarness {
+  server: TestServer;
+  browser: Browser;
+  studioUrl: string;
+  open(path?: string): Promise<StudioPage>;
+  close(): Promise<void>;
+}
+
+export async function startStudio(): Promise<StudioHarness> {
+  ensureStudioBuilt();
+  const backend: Backend = sqliteBackend();
+  // The 10,000-row x 20-column table is about 25 MB of JSON: above the default body limit.
+  const server = await startTestServer({ backend, env: { STUDIO_ENABLED: 'true', BODY_LIMIT_BYTES: String(64 * 1024 * 1024) } });
+  const browser = await launchChromium();
+  const studioUrl = `${server.url}/studio/`;
+  const pages: StudioPage[] = [];
+  return {
+    server,
+    browser,
+    studioUrl,
+    async open(hash = '') {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+      context.setDefaultTimeout(10_000);
+      const page = await context.newPage();
+      const errors: string[] = [];
+      const httpErrors: number[] = [];
+      page.on('console', (message) => {
+        if (message.type() !== 'error') return;
+        const status = /^Failed to load resource: the server responded with a status of (\d+)/.exec(message.text());
+        if (status) httpErrors.push(Number(status[1]));
+        else errors.push(`console.error: ${message.text()}`);
+      });
+      page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+      await page.goto(`${studioUrl}${hash}`);
+      const handle: StudioPage = {
+        page, context, errors, httpErrors,
+        close: () => context.close(),
+        assertClean(expected = []) {
+          assert.deepEqual(errors, [], 'no console error in the browser');
+          const unexpected = httpErrors.filter((s) => !expected.includes(s));
+          assert.deepEqual(unexpected, [], `no HTTP error other than ${expected.join(', ') || 'none'}`);
+        },
+      };
+      pages.push(handle);
+      return handle;
+    },
+    async close() {
+      await browser.close().catch(() => undefined);
+      await server.close();
+      await backend.cleanup();
+    },
+  };
+}
+
+/** Runs a scenario's steps; on failure saves what the page showed (tmp dir) and names the file in the error. */
+export async function withFailureShot(page: Page, name: string, steps: () => Promise<void>): Promise<void> {
+  try {
+    await steps();
+  } catch (error) {
+    const file = path.join(os.tmpdir(), `verdict-studio-failure-${name}.png`);
+    await page.screenshot({ path: file }).catch(() => undefined);
+    if (error instanceof Error) error.message += `\n(screenshot of the page: ${file})`;
+    throw error;
+  }
+}
+
+export async function signIn(page: Page, key: string): Promise<void> {
+  await page.getByLabel('Management key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Rules', level: 1 }).waitFor();
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+}
