@@ -8,7 +8,7 @@ import type { RuleContainer } from '../rules/containers.ts';
 import type { RuleStatus, Store, StoredRule } from '../store/ports.ts';
 import type { Clock } from './clock.ts';
 import { isoAt } from './clock.ts';
-import { CLI_ACTOR, recordHistory } from './management/history.ts';
+import { CLI_ACTOR, recordHistory } from './rule-history.ts';
 import { requireSpace } from './require-space.ts';
 import { sharedAliases } from './shared-aliases.ts';
 import type { SharedAlias } from './shared-aliases.ts';

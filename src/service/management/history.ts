@@ -1,13 +1,10 @@
-// Rule history (docs/decisions/management-rule-history.md): every write to a rule version appends what it did,
-// when and by which key, in the write's own transaction (a write and its entry commit together or not at all).
-// Read back per rule or per version, newest first.
-import type { HistoryAction, HistoryEntry, ManagementTransaction } from '../../store/ports.ts';
-import { isoAt } from '../clock.ts';
+// Rule history (docs/decisions/management-rule-history.md), read back per rule or per version, newest first. Writes
+// record it with recordHistory (service/rule-history.ts) in their own transaction.
+import type { HistoryAction } from '../../store/ports.ts';
 import type { ManagementContext } from './context.ts';
 import { findRule, findVersion } from './lookup.ts';
 
-/** Who writes through the command line (`verdict import`, `verdict rule publish`). */
-export const CLI_ACTOR = 'cli';
+export { CLI_ACTOR, recordHistory } from '../rule-history.ts';
 
 /** One history item as the API lists it. */
 export interface HistoryItem {
@@ -15,19 +12,6 @@ export interface HistoryItem {
   at: string;
   action: HistoryAction;
   by: string | null;
-}
-
-/** Appends one entry per version written, all at the same time. */
-export async function recordHistory(
-  tx: ManagementTransaction,
-  ctx: Pick<ManagementContext, 'clock'>,
-  versions: ReadonlyArray<{ ruleId: string; version: number }>,
-  action: HistoryAction,
-  by: string | null | undefined,
-): Promise<void> {
-  if (versions.length === 0) return;
-  const at = isoAt(ctx.clock);
-  await tx.appendHistory(versions.map((v): HistoryEntry => ({ ruleId: v.ruleId, version: v.version, at, action, by: by ?? null })));
 }
 
 export class RuleHistory {
