@@ -26,6 +26,14 @@ export class InputError extends Error {
   }
 }
 
+/** The command ran, and what it checked did not pass (e.g. `verdict test` with a failing test). Exit 1. */
+export class CheckFailedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CheckFailedError';
+  }
+}
+
 export interface Failure {
   exitCode: number;
   /** The line to print on stderr, or undefined when commander already printed it. */
@@ -41,7 +49,7 @@ export function describeFailure(error: unknown): Failure {
     return { exitCode: EXIT_USAGE, line: undefined };
   }
   if (error instanceof UsageError) return { exitCode: EXIT_USAGE, line: `verdict: ${error.message}` };
-  if (error instanceof InputError || error instanceof DatabaseSetupError) return { exitCode: EXIT_FAILURE, line: `verdict: ${oneLine(error.message)}` };
+  if (error instanceof InputError || error instanceof CheckFailedError || error instanceof DatabaseSetupError) return { exitCode: EXIT_FAILURE, line: `verdict: ${oneLine(error.message)}` };
   // Every kind of the error catalog but `internal` is the rule's, the input's or the setup's: exit 1.
   const failure = classify(error);
   if (failure !== undefined && failure.kind !== 'internal') return { exitCode: EXIT_FAILURE, line: `verdict: ${oneLine(failure.message)}` };

@@ -37,6 +37,7 @@ const COMMANDS: ReadonlyArray<() => Promise<CommandModule>> = [
   () => import('./commands/audit.ts'),
   () => import('./commands/kafka.ts'),
   () => import('./commands/lint.ts'),
+  () => import('./commands/test.ts'),
 ];
 
 /** Commander puts its "did you mean" hint on a second line; a usage error is one line. */

@@ -26,19 +26,52 @@ export interface SolveCommandOptions {
   timeout?: number;
 }
 
-/** Solves and returns what the command prints. */
-export async function runSolve(rulePath: string, inputPath: string | undefined, options: SolveCommandOptions): Promise<unknown> {
+/** A rule file loaded for a local solve: the chosen rule compiled, with every rule it may call. */
+export interface LoadedRuleFile {
+  container: RuleContainer;
+  entry: ContainerEntry;
+  compiled: CompiledRule;
+  resolver: FolderResolver;
+  timeZone: string;
+}
+
+/**
+ * Reads a rule file, picks the rule (`--rule`), loads the directories of rules it may call (`--rules`), compiles it,
+ * and warns on stderr about references no loaded file provides. Shared by `verdict solve` and `verdict test`.
+ */
+export async function loadRuleFile(rulePath: string, options: { rules: string[]; rule?: string; timezone?: string }): Promise<LoadedRuleFile> {
+  const opened = await openRuleFile(rulePath, options);
+  const entry = selectRule(opened.container, rulePath, options.rule);
+  return { ...opened, entry, compiled: compileEntry(opened.resolver, entry, rulePath) };
+}
+
+/** A rule file and the directories of rules it may call, loaded but not compiled. */
+export async function openRuleFile(rulePath: string, options: { rules: string[]; timezone?: string }): Promise<Omit<LoadedRuleFile, 'entry' | 'compiled'>> {
   const timeZone = options.timezone ?? envTimeZone();
   const container = readContainerOf(await readJsonFile(rulePath), rulePath);
-  const entry = selectRule(container, rulePath, options.rule);
   const resolver = new FolderResolver({ timeZone });
   resolver.addContainer(container, rulePath);
   for (const dir of options.rules) await loadRulesDirectory(dir, resolver);
+  return { container, resolver, timeZone };
+}
 
+/** Compiles one rule of an opened file, warning on stderr about references no loaded file provides. */
+export function compileEntry(resolver: FolderResolver, entry: ContainerEntry, rulePath: string): CompiledRule {
   const compiled = compileSelected(resolver, entry, rulePath);
   for (const line of missingDependencies(compiled, resolver)) process.stderr.write(`verdict: warning: ${line}\n`);
+  return compiled;
+}
+
+/** A script sandbox when a loaded rule may run scripts (dispose it after use), else undefined. */
+export async function sandboxFor(resolver: FolderResolver): Promise<ScriptSandbox | undefined> {
+  return resolver.types().has('complex-rule') ? createSandbox() : undefined;
+}
+
+/** Solves and returns what the command prints. */
+export async function runSolve(rulePath: string, inputPath: string | undefined, options: SolveCommandOptions): Promise<unknown> {
+  const { compiled, resolver, timeZone } = await loadRuleFile(rulePath, options);
   const input = await readInput(inputPath);
-  const sandbox = resolver.types().has('complex-rule') ? await createSandbox() : undefined;
+  const sandbox = await sandboxFor(resolver);
   try {
     const timeoutMs = options.timeout ?? envTimeout();
     const solveOptions: SolveOptions = {
@@ -204,7 +237,7 @@ export function envTimeZone(): string {
   }
 }
 
-function envTimeout(): number {
+export function envTimeout(): number {
   const value = process.env.RULE_TIMEOUT_MS;
   if (value === undefined || value === '') return DEFAULT_TIMEOUT_MS;
   try {

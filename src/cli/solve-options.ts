@@ -36,3 +36,12 @@ export function positiveInteger(value: string): number {
   if (!Number.isInteger(number) || number <= 0) throw new InvalidArgumentError(`must be a positive integer (got "${value}")`);
   return number;
 }
+
+/** A publishing-gate setting word, lower case (`on`, `off`, `inherit`); anything else is a usage error. */
+export function gateSetting(values: readonly string[]): (value: string) => string {
+  return (value) => {
+    const word = value.trim().toLowerCase();
+    if (!values.includes(word)) throw new InvalidArgumentError(`must be ${values.join(', ')} (got "${value}")`);
+    return word;
+  };
+}

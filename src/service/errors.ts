@@ -51,6 +51,8 @@ export const ERROR_CATALOG = {
   'kafka-not-configured': 'invalid-input',
   'invalid-kafka-binding': 'invalid-input',
   'kafka-unavailable': 'unavailable',
+  // Rule tests: the publishing gate refused a version whose tests fail (docs/decisions/rule-tests-publishing-gate.md).
+  'tests-failed': 'conflict',
   internal: 'internal',
 } as const satisfies Record<string, ErrorKind>;
 

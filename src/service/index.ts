@@ -18,6 +18,7 @@ import { RateLimiter } from './rate-limit.ts';
 import { RetentionTask } from './retention.ts';
 import { RuleCache } from './rule-cache.ts';
 import { RulesIO } from './rules-io.ts';
+import { RuleTestService } from './rule-tests/service.ts';
 import { createSandboxes, sharedSandbox } from './sandbox.ts';
 import type { SpaceSandboxes } from './sandbox.ts';
 import { SolveService } from './solve.ts';
@@ -61,6 +62,7 @@ export class Services {
   readonly solver: SolveService;
   readonly rulesIO: RulesIO;
   readonly management: ManagementService;
+  readonly ruleTests: RuleTestService;
   readonly kafka: KafkaBindingService;
   readonly rateLimiter: RateLimiter | undefined;
   readonly sandbox: SpaceSandboxes | undefined;
@@ -96,7 +98,8 @@ export class Services {
       sandbox: this.sandbox,
     });
     this.rulesIO = new RulesIO(store, this.clock);
-    this.management = new ManagementService({ store, clock: this.clock, compile, cache: this.cache, solver: this.solver });
+    this.ruleTests = new RuleTestService({ store, cache: this.cache, solver: this.solver, clock: this.clock, compile });
+    this.management = new ManagementService({ store, clock: this.clock, compile, cache: this.cache, solver: this.solver, publishGate: this.ruleTests });
     this.kafka = new KafkaBindingService(store, config.kafka, this.clock, options.topicProvisioner);
     this.rateLimiter = config.rateLimitPerSecond === undefined ? undefined : new RateLimiter(config.rateLimitPerSecond, this.clock);
   }

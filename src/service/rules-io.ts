@@ -10,6 +10,9 @@ import type { Clock } from './clock.ts';
 import { isoAt } from './clock.ts';
 import { CLI_ACTOR, recordHistory } from './rule-history.ts';
 import { requireSpace } from './require-space.ts';
+import { attachSuites, takeSuites, writeCarriedSuites } from './rule-tests/portable.ts';
+import type { CarriedSuites } from './rule-tests/portable.ts';
+import type { SuiteDefinition } from './rule-tests/definitions.ts';
 import { sharedAliases } from './shared-aliases.ts';
 import type { SharedAlias } from './shared-aliases.ts';
 
@@ -99,6 +102,8 @@ export class RulesIO {
     await requireSpace(this.#store, space);
     const problems: Problem[] = [];
     const documents: Record<string, unknown>[] = [];
+    /** The test suites each document carried (Verdict exports), index for index with documents. */
+    const suites: Array<SuiteDefinition[] | undefined> = [];
     for (const { source, value } of containers) {
       let container: RuleContainer;
       try {
@@ -109,11 +114,18 @@ export class RulesIO {
         continue;
       }
       problems.push(...validateContainer(container).map((p) => located(source, p)));
-      documents.push(...container.rules.map((entry) => entry.document));
+      for (const entry of container.rules) {
+        const found: Problem[] = [];
+        const taken = takeSuites(entry.document, entry.path, found);
+        problems.push(...found.map((p) => located(source, p)));
+        documents.push(taken.document);
+        suites.push(taken.suites);
+      }
     }
     if (problems.length > 0) throw new ValidationError(problems);
     const now = isoAt(this.#clock);
     const prepared = documents.map((document) => prepareForStorage(document, now));
+    const carried: CarriedSuites[] = prepared.flatMap((d, i) => (suites[i] ? [{ ruleId: String(d.ruleId), version: Number(d.version), suites: suites[i] }] : []));
     const incoming = prepared.map((d) => ({ ruleId: String(d.ruleId), version: Number(d.version), alias: String(d.ruleAlias) }));
     // One management transaction: the alias check and the write see the same rules (writes to a space are serialised).
     return this.#store.management.transaction(space, async (tx) => {
@@ -121,6 +133,7 @@ export class RulesIO {
       if (options.strict && shared.length > 0) throw new ValidationError(shared.map((s) => sharingProblem(space, s)));
       const stored = await tx.putRules(prepared);
       await recordHistory(tx, { clock: this.#clock }, stored, 'import', options.by ?? CLI_ACTOR);
+      await writeCarriedSuites(tx, carried, now);
       return {
         imported: stored.map((r) => ({ ruleId: r.ruleId, version: r.version, ruleAlias: r.alias, type: r.type, status: r.status })),
         sharedAliases: shared,
@@ -139,9 +152,16 @@ export class RulesIO {
     return out;
   }
 
+  /** Every rule version as exported: each rule's test suites on its highest version (`testSuites`). */
+  async exportRules(space: string): Promise<StoredRule[]> {
+    const rules = await this.rules(space);
+    const documents = await this.#store.management.read(space, (tx) => attachSuites(tx, rules.map((r) => r.document)));
+    return rules.map((r, i) => ({ ...r, document: documents[i]! }));
+  }
+
   /** The space as a DecisionRules folder export (rule-format §9.2), re-importable with `verdict import`. */
   async exportFolder(space: string): Promise<Record<string, unknown>> {
-    const rules = await this.rules(space);
+    const rules = await this.exportRules(space);
     return {
       export: {
         exportType: 'FOLDER',

@@ -36,6 +36,11 @@ export interface SolveRequest {
   ruleFlowsOnly?: boolean;
   /** The adapter the request came through; omitted: a direct call (tests, embedding). */
   channel?: SolveChannel;
+  /**
+   * Rule tests: solve this loaded version instead of resolving idOrAlias, whatever its status (tests run before a
+   * version is published, or on a document about to be stored). Its references resolve as in any solve. Not audited.
+   */
+  candidate?: LoadedRule;
 }
 
 /** A solve of a rule document that is not stored (the Studio's test bench): no audit, no metrics. */
@@ -196,6 +201,7 @@ export class SolveService {
 
   /** The synchronous path's preconditions; undefined sends the request down the asynchronous path. */
   #ready(principal: Principal, request: SolveRequest): Ready | undefined {
+    if (request.candidate !== undefined) return undefined;
     const { cache } = this.#deps;
     const catalog = cache.peekCatalog(principal.space);
     if (catalog === undefined) return undefined;
@@ -357,7 +363,7 @@ export class SolveService {
     const elapsedMs = performance.now() - state.started;
     const { loaded } = state;
     this.#deps.metrics.observeSolve(loaded?.head.type ?? 'unknown', state.strategy, status, channel.name, error?.kind ?? '', elapsedMs / 1000);
-    const auditOn = request.audit === true || request.debug === true || loaded?.audit.active === true;
+    const auditOn = request.candidate === undefined && (request.audit === true || request.debug === true || loaded?.audit.active === true);
     if (auditOn) {
       const ttlDays = request.auditTtlDays ?? loaded?.audit.ttlDays ?? this.#deps.config.audit.defaultTtlDays;
       this.#deps.audit.enqueue(this.#auditRecord(principal, request, loaded, state.strategy, {
@@ -376,6 +382,7 @@ export class SolveService {
   }
 
   async #resolve(session: SolveSession, request: SolveRequest): Promise<LoadedRule> {
+    if (request.candidate !== undefined) return request.candidate;
     const resolution = session.catalog.resolve(request.idOrAlias, request.version);
     const unknown = request.ruleFlowsOnly ? MESSAGES.unknownRuleFlow : MESSAGES.unknownRule;
     if (!resolution.ok) {

@@ -8,11 +8,13 @@ import { encodeChange, NOTIFY_CHANNEL } from './change-feed.ts';
 import type { LocalChangeFeed } from './change-feed.ts';
 import { KyselyManagementStore } from './management-store.ts';
 import { parseJson, ruleRow, toHead, toStoredRule, upsertRuleRow } from './rule-rows.ts';
+import { decodeCursor, encodeCursor } from './page-cursor.ts';
+import { ruleTestStore } from './rule-test-store.ts';
 import type {
   AuditFilter, AuditPage, AuditRecord, AuditStore, ChangeEvent, KafkaBinding, KafkaBindingStore, KeyRecord, KeyStore,
-  KeyType, RuleStore, SpaceRecord, SpaceStore, Store,
+  KeyType, RuleStore, RuleTestStore, SpaceRecord, SpaceStore, Store,
 } from './ports.ts';
-import { ConflictError, InvalidCursorError } from './ports.ts';
+import { ConflictError } from './ports.ts';
 import type { ApiKeysTable, AuditRecordsTable, Database } from './schema.ts';
 
 type Db = Kysely<Database>;
@@ -51,22 +53,6 @@ function toAudit(row: AuditRecordsTable): AuditRecord {
   };
 }
 
-function encodeCursor(createdAt: string, id: string): string {
-  return Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): [string, string] {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string') {
-      return [value[0], value[1]];
-    }
-  } catch {
-    // fall through
-  }
-  throw new InvalidCursorError();
-}
-
 export interface KyselyStoreOptions {
   db: Db;
   dialect: 'sqlite' | 'postgres';
@@ -84,6 +70,7 @@ export class KyselyStore implements Store {
   readonly audits: AuditStore;
   readonly kafka: KafkaBindingStore;
   readonly management: KyselyManagementStore;
+  readonly ruleTests: RuleTestStore;
   readonly changes: LocalChangeFeed;
   readonly db: Db;
   readonly #clock: () => Date;
@@ -101,6 +88,7 @@ export class KyselyStore implements Store {
     this.audits = this.#auditStore();
     this.kafka = this.#kafkaStore();
     this.management = new KyselyManagementStore({ db: this.db, dialect: this.dialect, feed: this.changes, now: () => this.#now() });
+    this.ruleTests = ruleTestStore(this.db as Kysely<unknown>);
   }
 
   #now(): string {

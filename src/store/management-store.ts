@@ -10,6 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { ruleRow, toHead, toStoredRule, upsertRuleRow } from './rule-rows.ts';
 import { ROOT_FOLDER_ID } from './ports.ts';
 import type { FolderRecord, HistoryAction, HistoryEntry, ManagementStore, ManagementTransaction, RulePlacement } from './ports.ts';
+import { deleteRuleTests, readRuleTests, writeRuleTests } from './rule-test-store.ts';
+import type { RuleTestDb } from './rule-test-store.ts';
 import type { Database } from './schema.ts';
 
 interface FoldersTable {
@@ -146,6 +148,8 @@ export class KyselyManagementStore implements ManagementStore {
         const result = await rules.executeTakeFirst();
         const deleted = Number(result.numDeletedRows);
         if (deleted > 0) changed.add(ruleId);
+        // Tests belong to the rule, not to a version: they go with its last version.
+        if ((await highestStoredVersion(trx, space, ruleId)) === 0) await deleteRuleTests(trx as unknown as RuleTestDb, space, ruleId);
         return deleted;
       },
       highestVersion: async (ruleId) => {
@@ -216,6 +220,9 @@ export class KyselyManagementStore implements ManagementStore {
           ruleId: r.rule_id, version: Number(r.version), at: r.at, action: r.action as HistoryAction, by: r.actor,
         }));
       },
+      // Trx is the shared Database plus the management tables; the rule test tables are rule-test-store's own.
+      ruleTests: (ruleId) => readRuleTests(trx as unknown as RuleTestDb, space, ruleId),
+      putRuleTests: (ruleId, suites) => writeRuleTests(trx as unknown as RuleTestDb, space, ruleId, suites),
     };
   }
 

@@ -150,11 +150,75 @@ const auditErrorKind: Migration = {
   },
 };
 
+/**
+ * Rule tests (issue 13): suites of a rule (keyed by its id, so every version shares them), their tests, the run
+ * history, and the publishing gate (rule_id '' is the space setting, any other a rule's override).
+ */
+const ruleTests: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('rule_test_suites')
+      .addColumn('space', 'text', (c) => c.notNull().references('spaces.name').onDelete('cascade'))
+      .addColumn('id', 'text', (c) => c.notNull())
+      .addColumn('rule_id', 'text', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('rule_test_suites_pk', ['space', 'id'])
+      .execute();
+    await db.schema.createIndex('rule_test_suites_rule').on('rule_test_suites').columns(['space', 'rule_id']).execute();
+    await db.schema
+      .createTable('rule_tests')
+      .addColumn('space', 'text', (c) => c.notNull().references('spaces.name').onDelete('cascade'))
+      .addColumn('id', 'text', (c) => c.notNull())
+      .addColumn('suite_id', 'text', (c) => c.notNull())
+      .addColumn('rule_id', 'text', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('position', 'integer', (c) => c.notNull())
+      .addColumn('definition', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('rule_tests_pk', ['space', 'id'])
+      .execute();
+    await db.schema.createIndex('rule_tests_suite').on('rule_tests').columns(['space', 'suite_id', 'position']).execute();
+    await db.schema.createIndex('rule_tests_rule').on('rule_tests').columns(['space', 'rule_id']).execute();
+    await db.schema
+      .createTable('rule_test_runs')
+      .addColumn('space', 'text', (c) => c.notNull().references('spaces.name').onDelete('cascade'))
+      .addColumn('id', 'text', (c) => c.notNull())
+      .addColumn('rule_id', 'text', (c) => c.notNull())
+      .addColumn('version', 'integer', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('trigger', 'text', (c) => c.notNull())
+      .addColumn('forced', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('passed', 'integer', (c) => c.notNull())
+      .addColumn('failed', 'integer', (c) => c.notNull())
+      .addColumn('errors', 'integer', (c) => c.notNull())
+      .addColumn('results', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('rule_test_runs_pk', ['space', 'id'])
+      .execute();
+    await db.schema.createIndex('rule_test_runs_created').on('rule_test_runs').columns(['space', 'created_at', 'id']).execute();
+    await db.schema.createIndex('rule_test_runs_rule').on('rule_test_runs').columns(['space', 'rule_id', 'created_at']).execute();
+    await db.schema
+      .createTable('publish_gates')
+      .addColumn('space', 'text', (c) => c.notNull().references('spaces.name').onDelete('cascade'))
+      .addColumn('rule_id', 'text', (c) => c.notNull())
+      .addColumn('enabled', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('publish_gates_pk', ['space', 'rule_id'])
+      .execute();
+  },
+  async down(db: Kysely<any>) {
+    for (const table of ['publish_gates', 'rule_test_runs', 'rule_tests', 'rule_test_suites']) await db.schema.dropTable(table).ifExists().execute();
+  },
+};
+
 /** Name order is application order. */
 export const MIGRATIONS: Record<string, Migration> = {
   '2026_01_001_initial': initial,
   '2026_06_001_management': management,
   '2026_11_001_rule_history': ruleHistory,
+  '2026_11_002_rule_tests': ruleTests,
   '2026_11_018_audit_error_kind': auditErrorKind,
 };
 

@@ -210,7 +210,8 @@ export interface ManagementTransaction {
   putRules(documents: Record<string, unknown>[]): Promise<StoredRule[]>;
   /**
    * Deletes one version, or every version when `version` is undefined, with their placements; the highest version
-   * number is remembered so that highestVersion() never goes back. Returns how many versions were deleted.
+   * number is remembered so that highestVersion() never goes back. When no version is left, the rule's tests, test
+   * runs and publishing-gate override go too. Returns how many versions were deleted.
    */
   deleteRule(ruleId: string, version?: number): Promise<number>;
   /** The highest version number the rule has ever had, deleted versions included; 0 for an unknown rule. */
@@ -226,6 +227,10 @@ export interface ManagementTransaction {
   appendHistory(entries: readonly HistoryEntry[]): Promise<void>;
   /** The history of a rule (of one version when given), newest first; kept when versions are deleted. */
   history(ruleId: string, version?: number): Promise<HistoryEntry[]>;
+  /** The rule's test suites with their tests (exports carry them). */
+  ruleTests(ruleId: string): Promise<RuleTestSuiteWithTests[]>;
+  /** Writes suites with their tests, replacing a suite of the same rule and name with its tests (imports). */
+  putRuleTests(ruleId: string, suites: RuleTestSuiteWithTests[]): Promise<void>;
 }
 
 /**
@@ -239,6 +244,137 @@ export interface ManagementStore {
   read<T>(space: string, work: (tx: ManagementTransaction) => Promise<T>): Promise<T>;
 }
 
+/** What a rule test says (issue 13): an input, the result array expected for it, paths to ignore, solve options. */
+export interface RuleTestDefinition {
+  name: string;
+  input: Json;
+  /** The result array a solve of `input` should return. */
+  expected: Json[];
+  /** Output paths left out of the comparison (docs/decisions/rule-tests-comparison.md). */
+  ignore: string[];
+  strategy: string | null;
+  includedConditionCols: string[] | null;
+  excludedConditionCols: string[] | null;
+}
+
+/** A stored rule test. */
+export interface RuleTestRecord extends RuleTestDefinition {
+  id: string;
+  suiteId: string;
+  /** Order within the suite. */
+  position: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A named group of tests of one rule (every version of it), keyed by the rule's id within the space. */
+export interface RuleTestSuiteRecord {
+  id: string;
+  ruleId: string;
+  name: string;
+  description: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type RuleTestStatus = 'passed' | 'failed' | 'error';
+
+/** One differing output path: what the test expected there and what the solve gave (absent: undefined / missing). */
+export interface OutputDifference {
+  path: string;
+  kind: 'changed' | 'missing' | 'unexpected';
+  expected?: Json;
+  received?: Json;
+}
+
+export interface RuleTestResult {
+  testId: string;
+  suiteId: string;
+  suiteName: string;
+  testName: string;
+  status: RuleTestStatus;
+  /** The solve's result array; null when it failed. */
+  received: Json[] | null;
+  differences: OutputDifference[];
+  /** Why the solve failed (status error). */
+  error: string | null;
+  durationMs: number;
+}
+
+/** What started a run: a request to run tests, or the publishing gate (forced or not). */
+export type RuleTestTrigger = 'run' | 'publish';
+
+/** One run of a rule version's tests, stored in the run history. */
+export interface RuleTestRunRecord {
+  id: string;
+  ruleId: string;
+  version: number;
+  createdAt: string;
+  trigger: RuleTestTrigger;
+  /** A publish that went ahead although tests failed (`?force=true`). */
+  forced: boolean;
+  passed: number;
+  failed: number;
+  errors: number;
+  results: RuleTestResult[];
+}
+
+export type RuleTestRunSummary = Omit<RuleTestRunRecord, 'results'>;
+
+export interface RuleTestRunFilter {
+  ruleId?: string;
+  version?: number;
+  limit: number;
+  /** Opaque cursor from a previous page's `nextCursor`. */
+  cursor?: string;
+}
+
+export interface RuleTestRunPage {
+  items: RuleTestRunSummary[];
+  nextCursor: string | null;
+}
+
+/** The publishing gate of a space: its own setting and per-rule overrides. */
+export interface PublishGateSettings {
+  space: boolean;
+  rules: Array<{ ruleId: string; enabled: boolean }>;
+}
+
+/** A suite with its tests, as imports write them (ids are the store's). */
+export interface RuleTestSuiteWithTests {
+  suite: RuleTestSuiteRecord;
+  tests: RuleTestRecord[];
+}
+
+/**
+ * Rule tests, their run history and the publishing gate. Every read and write is scoped to one space, so another
+ * space's suites and runs are indistinguishable from ones that do not exist.
+ */
+export interface RuleTestStore {
+  suites(space: string, ruleId?: string): Promise<RuleTestSuiteRecord[]>;
+  suite(space: string, id: string): Promise<RuleTestSuiteRecord | undefined>;
+  /** Inserts a suite with its first tests, in one transaction. */
+  insertSuite(space: string, suite: RuleTestSuiteRecord, tests?: RuleTestRecord[]): Promise<void>;
+  /** Renames or re-describes a suite; `tests`, when given, replace all of its tests (one transaction). */
+  updateSuite(space: string, id: string, changes: { name?: string; description?: string; updatedAt: string }, tests?: RuleTestRecord[]): Promise<void>;
+  /** Deletes the suite with its tests. False when there is no such suite. */
+  deleteSuite(space: string, id: string): Promise<boolean>;
+  /** Tests of the space, of one rule, or of one suite; by suite, then position. */
+  tests(space: string, filter?: { ruleId?: string; suiteId?: string }): Promise<RuleTestRecord[]>;
+  test(space: string, id: string): Promise<RuleTestRecord | undefined>;
+  insertTest(space: string, test: RuleTestRecord): Promise<void>;
+  /** Replaces a test's definition (id, suite, position and creation time stay). */
+  updateTest(space: string, test: RuleTestRecord): Promise<void>;
+  deleteTest(space: string, id: string): Promise<boolean>;
+  insertRun(space: string, run: RuleTestRunRecord): Promise<void>;
+  /** Newest first. */
+  runs(space: string, filter: RuleTestRunFilter): Promise<RuleTestRunPage>;
+  run(space: string, id: string): Promise<RuleTestRunRecord | undefined>;
+  gates(space: string): Promise<PublishGateSettings>;
+  /** The space setting (ruleId undefined) or a rule's override; null removes the override. */
+  setGate(space: string, ruleId: string | undefined, enabled: boolean | null): Promise<void>;
+}
+
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
   readonly rules: RuleStore;
@@ -247,6 +383,7 @@ export interface Store {
   readonly audits: AuditStore;
   readonly kafka: KafkaBindingStore;
   readonly management: ManagementStore;
+  readonly ruleTests: RuleTestStore;
   readonly changes: ChangeFeed;
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;

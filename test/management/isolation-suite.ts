@@ -17,8 +17,12 @@ const MANAGEMENT_PATHS = [
   '/api/folder/import/{nodeId}', '/api/folder/rename/{nodeId}', '/api/folder/move', '/api/folder/find',
   '/api/rule-flow/export/{idOrAlias}', '/api/rule-flow/export/{idOrAlias}/{version}', '/api/rule-flow/import',
   '/api/tools/duplicates/{idOrAlias}', '/api/tools/duplicates/{idOrAlias}/{version}', '/api/tools/dependencies/{idOrAlias}',
-  '/api/tools/dependencies/{idOrAlias}/{version}', '/api/tools/analysis/{idOrAlias}', '/api/tools/analysis/{idOrAlias}/{version}',
-  '/api/tools/solve', '/api/rule/history/{idOrAlias}', '/api/rule/history/{idOrAlias}/{version}', '/api/audit',
+  '/api/tools/dependencies/{idOrAlias}/{version}', '/api/tools/analysis/{idOrAlias}', '/api/tools/analysis/{idOrAlias}/{version}', '/api/audit',
+  '/api/tools/solve', '/api/rule/history/{idOrAlias}', '/api/rule/history/{idOrAlias}/{version}',
+  '/api/tests', '/api/tests/rule/{idOrAlias}', '/api/tests/rule/{idOrAlias}/suites', '/api/tests/suites/{suiteId}',
+  '/api/tests/suites/{suiteId}/tests', '/api/tests/suites/{suiteId}/tests/{testId}', '/api/tests/suites/{suiteId}/run',
+  '/api/tests/run', '/api/tests/run/{idOrAlias}', '/api/tests/run/{idOrAlias}/{version}', '/api/tests/runs',
+  '/api/tests/runs/{runId}', '/api/tests/gate', '/api/tests/gate/{idOrAlias}', '/api/tests/try/{idOrAlias}', '/api/tests/try/{idOrAlias}/{version}',
 ];
 
 export function isolationSuite(kind: 'sqlite' | 'postgres'): void {

@@ -1,5 +1,6 @@
 // `verdict export --space S [DIR]`: without DIR, print the space as one DecisionRules folder export; with DIR,
-// write one rule file per version (`<alias>_v<version>.json`). Both re-import with `verdict import`.
+// write one rule file per version (`<alias>_v<version>.json`). Both re-import with `verdict import`. A rule's test
+// suites travel on its highest version as `testSuites` (docs/decisions/rule-tests-portability.md).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
@@ -24,7 +25,7 @@ export function register(program: Command): void {
           return;
         }
         await mkdir(dir, { recursive: true });
-        const rules = await services.rulesIO.rules(options.space);
+        const rules = await services.rulesIO.exportRules(options.space);
         for (const rule of rules) {
           await writeFile(join(dir, fileName(rule.alias, rule.ruleId, rule.version)), `${JSON.stringify(rule.document, null, 2)}\n`);
         }

@@ -7,12 +7,20 @@ import { ServiceError } from '../../service/errors.ts';
 import { CLI_ACTOR } from '../../service/management/history.ts';
 import type { RuleStatus } from '../../store/ports.ts';
 import { InputError } from '../errors.ts';
+import { gateSetting } from '../solve-options.ts';
 import { storeCommand } from './space.ts';
 
 interface StatusOptions {
   space: string;
   version?: string;
   json?: boolean;
+  force?: boolean;
+}
+
+/** A management failure as one line, with every problem (e.g. each failing test the publishing gate names). */
+function failureLine(err: ServiceError, space: string): string {
+  const problems = (err.problems ?? []).map((p) => `${p.path}: ${p.message}`).join('; ');
+  return `${err.message} (space "${space}")${problems === '' ? '' : `: ${problems}`}`;
 }
 
 async function setStatus(rule: string, status: RuleStatus, options: StatusOptions): Promise<void> {
@@ -22,9 +30,9 @@ async function setStatus(rule: string, status: RuleStatus, options: StatusOption
   const updated = await storeCommand(async (services) => {
     await services.spaces.require(options.space);
     try {
-      return (await services.management.rules.setStatus(options.space, rule, status, version, { by: CLI_ACTOR })).document;
+      return (await services.management.rules.setStatus(options.space, rule, status, version, { force: options.force === true, by: CLI_ACTOR })).document;
     } catch (err) {
-      if (err instanceof ServiceError) throw new InputError(`${err.message} (space "${options.space}")`);
+      if (err instanceof ServiceError) throw new InputError(failureLine(err, options.space));
       throw err;
     }
   });
@@ -47,6 +55,27 @@ export function register(program: Command): void {
       .option('--version <n>', 'the version (default: the latest version, whatever its status)')
       .requiredOption('--space <space>', 'the space of the rule')
       .option('--json', 'print {"ruleId", "version", "ruleAlias", "status"} only')
+      .option('--force', status === 'published' ? 'publish even when the publishing gate finds failing tests (recorded in the test run history)' : 'no effect (publishing only)')
       .action((ruleRef: string, options: StatusOptions) => setStatus(ruleRef, status, options));
   }
+  rule
+    .command('publish-gate')
+    .description("turn the publishing gate on or off for one rule, or back to the space's setting (inherit)")
+    .argument('<rule>', 'rule id or alias')
+    .argument('<setting>', 'on, off or inherit', gateSetting(['on', 'off', 'inherit']))
+    .requiredOption('--space <space>', 'the space of the rule')
+    .action(async (ruleRef: string, setting: string, options: { space: string }) => {
+      const gate = await storeCommand(async (services) => {
+        await services.spaces.require(options.space);
+        try {
+          return await services.ruleTests.setRuleGate(options.space, ruleRef, setting === 'inherit' ? null : setting === 'on');
+        } catch (err) {
+          if (err instanceof ServiceError) throw new InputError(failureLine(err, options.space));
+          throw err;
+        }
+      });
+      const why = gate.override === null ? `the space's setting` : 'its own setting';
+      process.stdout.write(`publishing gate for rule ${gate.ruleId}: ${gate.enabled ? 'on' : 'off'} (${why})\n`);
+    });
 }
+

@@ -7,6 +7,7 @@ import type { Services } from '../../service/index.ts';
 import { ServiceError } from '../../service/errors.ts';
 import { keyNameOf } from '../../service/keys.ts';
 import { InputError, UsageError } from '../errors.ts';
+import { gateSetting } from '../solve-options.ts';
 
 /**
  * Runs a store command; configuration problems become one clear line (exit 1). The service layer is imported
@@ -63,6 +64,19 @@ export function register(program: Command): void {
           '',
         ].join('\n'),
       );
+    });
+  space
+    .command('publish-gate')
+    .description('turn the publishing gate of a space on or off: when on, publishing a version whose tests fail is refused')
+    .argument('<name>', 'the space')
+    .argument('<setting>', 'on or off', gateSetting(['on', 'off']))
+    .action(async (name: string, setting: string) => {
+      const gate = await storeCommand(async (services) => {
+        await services.spaces.require(name);
+        return services.ruleTests.setSpaceGate(name, setting === 'on');
+      });
+      const overrides = gate.rules.map((r) => `${r.ruleId} ${r.enabled ? 'on' : 'off'}`).join(', ');
+      process.stdout.write(`publishing gate of space ${name}: ${gate.space ? 'on' : 'off'}${overrides === '' ? '' : ` (rules with their own setting: ${overrides})`}\n`);
     });
   space
     .command('list')

@@ -5,6 +5,7 @@ import type { Clock } from '../clock.ts';
 import type { RuleCache } from '../rule-cache.ts';
 import type { SolveService } from '../solve.ts';
 import type { RuleCompiler } from './documents.ts';
+import type { PublishGate } from './publish-gate.ts';
 
 export interface ManagementContext {
   store: Store;
@@ -13,6 +14,8 @@ export interface ManagementContext {
   cache: RuleCache;
   /** Solves documents that are not stored (the draft test bench). */
   solver: Pick<SolveService, 'solveDocument'>;
+  /** Runs a version's tests before a write publishes it (the rule tests service); absent: nothing is gated. */
+  publishGate?: PublishGate;
 }
 
 /** What a write to a rule version may carry besides its content. */

@@ -14,6 +14,7 @@ import { recordHistory } from './history.ts';
 import { FolderTree } from './folder-tree.ts';
 import { assertUnlocked, findRule, findVersion, nextVersion } from './lookup.ts';
 import type { RuleVersions } from './lookup.ts';
+import type { PublishOptions } from './publish-gate.ts';
 
 /** One row of GET /api/space/items: a rule version without its body. */
 export interface SpaceItem {
@@ -161,11 +162,14 @@ export class RuleManagement {
   }
 
   /**
-   * Replaces a version's content; id, version, alias, lock and creation time stay. Locked versions refuse. The
-   * If-Match precondition is checked inside the write's transaction, so of two writes that read the same version
-   * only the first wins.
+   * Replaces a version's content; id, version, alias, lock and creation time stay. Locked versions refuse. Content
+   * that will be published (the version is, or the body says so) passes the publishing gate first. The If-Match
+   * precondition is checked inside the write's transaction, so of two writes that read the same version only the
+   * first wins.
    */
-  async update(space: string, idOrAlias: string, version: number | undefined, body: unknown, options: WriteOptions = {}): Promise<VersionedDocument> {
+  async update(
+    space: string, idOrAlias: string, version: number | undefined, body: unknown, options: PublishOptions & WriteOptions = {},
+  ): Promise<VersionedDocument> {
     const now = this.#now();
     const input = ruleBody(body);
     const { rule, head, existing } = await this.#ctx.store.management.read(space, async (tx) => {
@@ -186,9 +190,12 @@ export class RuleManagement {
     typeProblem(draft, head.type, rule.ruleId);
     const document = withIdentity(draft, { ruleId: rule.ruleId, version: head.version, alias: rule.alias });
     checkDocument(document, this.#ctx.compile);
+    const gated = draft.status === 'published' && this.#ctx.publishGate !== undefined;
+    if (gated) await this.#ctx.publishGate!.beforePublish(space, { head: { ...head, status: 'published' }, document }, options.force === true);
     return this.#ctx.store.management.transaction(space, async (tx) => {
       const current = findVersion(this.#sameRule(findRule(await tx.heads(), idOrAlias), rule), head.version);
       checkIfMatch(options.ifMatch, await documentOf(tx, current));
+      if (gated) this.#unchangedSinceTests(current, head);
       assertUnlocked([current]);
       const [stored] = await tx.putRules([{ ...document, ruleAlias: current.alias }]);
       await recordHistory(tx, this.#ctx, [stored!], 'update', options.by);
@@ -196,11 +203,25 @@ export class RuleManagement {
     });
   }
 
-  async setStatus(space: string, idOrAlias: string, status: RuleStatus, version: number | undefined, options: WriteOptions = {}): Promise<VersionedDocument> {
+  /** Publishing a pending version passes the publishing gate first (its tests run outside the transaction). */
+  async setStatus(
+    space: string, idOrAlias: string, status: RuleStatus, version: number | undefined, options: PublishOptions & WriteOptions = {},
+  ): Promise<VersionedDocument> {
+    let tested: RuleHead | undefined;
+    const gate = this.#ctx.publishGate;
+    if (status === 'published' && gate !== undefined) {
+      const head = await this.#ctx.store.management.read(space, async (tx) => findVersion(findRule(await tx.heads(), idOrAlias), version));
+      if (head.status !== 'published') {
+        assertUnlocked([head]);
+        await gate.beforePublish(space, { head }, options.force === true);
+        tested = head;
+      }
+    }
     return this.#ctx.store.management.transaction(space, async (tx) => {
       const head = findVersion(findRule(await tx.heads(), idOrAlias), version);
       const stored = await documentOf(tx, head);
       checkIfMatch(options.ifMatch, stored);
+      if (tested) this.#unchangedSinceTests(head, tested);
       assertUnlocked([head]);
       const [updated] = await tx.putRules([{ ...stored.document, status, lastUpdate: this.#now() }]);
       await recordHistory(tx, this.#ctx, [updated!], status === 'published' ? 'publish' : 'pending', options.by);
@@ -269,6 +290,13 @@ export class RuleManagement {
       return loaded.compiled.dependencies.map((ref) => (ref.version === undefined ? { id: ref.idOrAlias } : { id: ref.idOrAlias, version: ref.version }));
     } catch {
       return [];
+    }
+  }
+
+  /** The version the gate's tests ran on must be the one about to be published, unchanged since. */
+  #unchangedSinceTests(current: RuleHead, tested: RuleHead): void {
+    if (current.ruleId !== tested.ruleId || current.version !== tested.version || current.updatedAt !== tested.updatedAt) {
+      throw conflict(`Rule "${tested.alias || tested.ruleId}" version ${tested.version} changed while its tests ran; send the request again`);
     }
   }
 

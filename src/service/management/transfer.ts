@@ -9,6 +9,8 @@ import type { FolderNode as ExportFolderNode, RuleContainer } from '../../rules/
 import type { ManagementTransaction, RuleHead, StoredRule } from '../../store/ports.ts';
 import { isoAt } from '../clock.ts';
 import { prepareForStorage } from '../rules-io.ts';
+import type { SuiteDefinition } from '../rule-tests/definitions.ts';
+import { attachSuites, takeSuites, writeCarriedSuites } from '../rule-tests/portable.ts';
 import type { ImportedRule } from '../rules-io.ts';
 import type { ManagementContext, WriteOptions } from './context.ts';
 import { problemsOf, requestedAlias, uniqueAlias, withIdentity } from './documents.ts';
@@ -42,6 +44,8 @@ interface Incoming {
   alias: string | undefined;
   /** Whether the file gave a version. */
   hasVersion: boolean;
+  /** Test suites the document carried (a Verdict export), written with the rule. */
+  suites: SuiteDefinition[] | undefined;
 }
 
 function versionKey(ruleId: string, version: number): string {
@@ -63,14 +67,15 @@ export class TransferManagement {
   #read(body: unknown): { container: RuleContainer; incoming: Incoming[] } {
     const container = readContainer(body);
     const problems: Problem[] = [];
+    const taken = container.rules.map((entry) => takeSuites(entry.document, entry.path, problems));
     for (const entry of container.rules) {
       for (const p of problemsOf(entry.document, this.#ctx.compile)) problems.push({ path: joinPaths(entry.path, p.path), message: p.message });
     }
     if (problems.length > 0) throw new ValidationError(problems);
     const now = isoAt(this.#ctx.clock);
-    const incoming = container.rules.map((entry) => {
-      const { _id: _storageId, ...document } = entry.document;
-      return { document: prepareForStorage(document, now), alias: requestedAlias(document), hasVersion: typeof document.version === 'number' };
+    const incoming = taken.map(({ document: entry, suites }) => {
+      const { _id: _storageId, ...document } = entry;
+      return { document: prepareForStorage(document, now), alias: requestedAlias(document), hasVersion: typeof document.version === 'number', suites };
     });
     return { container, incoming };
   }
@@ -127,7 +132,7 @@ export class TransferManagement {
       const tree = new FolderTree(await tx.folders(), await tx.placements(), rules);
       const found = resolveTarget(tree, target);
       const byKey = new Map(rules.map((r) => [versionKey(r.ruleId, r.version), r.document]));
-      return { node: found, documents: tree.rulesIn(found).map((h) => byKey.get(versionKey(h.ruleId, h.version))!) };
+      return { node: found, documents: await attachSuites(tx, tree.rulesIn(found).map((h) => byKey.get(versionKey(h.ruleId, h.version))!)) };
     });
     return {
       export: {
@@ -154,6 +159,7 @@ export class TransferManagement {
       await this.#placeNewVersions(tx, heads, stored);
       await recordHistory(tx, this.#ctx, stored, 'import', options.by);
       const now = isoAt(this.#ctx.clock);
+      await writeCarriedSuites(tx, carriedSuites(incoming, documents), now);
       const structure = container.structure;
       const top = structure === undefined || structure.type === 'ROOT'
         ? destination
@@ -188,6 +194,11 @@ export class TransferManagement {
 
   /** `[flow, ...every rule it uses, transitively]`; without a version, the flow's latest version. */
   async exportRuleFlow(space: string, idOrAlias: string, version: number | undefined): Promise<RuleDocument[]> {
+    const documents = await this.#flowDocuments(space, idOrAlias, version);
+    return this.#ctx.store.management.read(space, (tx) => attachSuites(tx, documents));
+  }
+
+  async #flowDocuments(space: string, idOrAlias: string, version: number | undefined): Promise<RuleDocument[]> {
     const rules = await this.#ctx.store.management.read(space, (tx) => tx.rules());
     const root = findVersion(findRule(rules, idOrAlias), version);
     const byKey = new Map(rules.map((r) => [versionKey(r.ruleId, r.version), r]));
@@ -244,9 +255,15 @@ export class TransferManagement {
       const stored = await tx.putRules(documents);
       await this.#placeNewVersions(tx, heads, stored);
       await recordHistory(tx, this.#ctx, stored, 'import', options.by);
+      await writeCarriedSuites(tx, carriedSuites(incoming, documents), isoAt(this.#ctx.clock));
       return imported(stored);
     });
   }
+}
+
+/** The suites imported documents carried, with the ids and versions the import gave them. */
+function carriedSuites(incoming: readonly Incoming[], documents: readonly RuleDocument[]) {
+  return incoming.flatMap((item, i) => (item.suites ? [{ ruleId: String(documents[i]!.ruleId), version: Number(documents[i]!.version), suites: item.suites }] : []));
 }
 
 /** The version a reference means when solving: the version given, else the latest published (else the latest). */

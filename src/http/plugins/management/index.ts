@@ -5,8 +5,11 @@ import { foldersPlugin } from './folders.ts';
 import { historyPlugin } from './history.ts';
 import { ruleFlowsPlugin } from './rule-flows.ts';
 import { rulesPlugin } from './rules.ts';
+import { ruleTestsPlugin } from './rule-tests.ts';
 import { spacePlugin } from './space.ts';
 import { tagsPlugin } from './tags.ts';
 import { toolsPlugin } from './tools.ts';
 
-export const MANAGEMENT_PLUGINS: ManagementPlugin[] = [rulesPlugin, spacePlugin, tagsPlugin, foldersPlugin, ruleFlowsPlugin, toolsPlugin, historyPlugin];
+export const MANAGEMENT_PLUGINS: ManagementPlugin[] = [
+  rulesPlugin, spacePlugin, tagsPlugin, foldersPlugin, ruleFlowsPlugin, toolsPlugin, ruleTestsPlugin, historyPlugin,
+];

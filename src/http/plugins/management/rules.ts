@@ -16,6 +16,23 @@ interface RuleParams {
 
 const TAGS = ['Rules'];
 
+/** `?force=true` publishes although the version's tests fail (the publishing gate; recorded in the run history). */
+const forceQuery = {
+  type: 'object',
+  properties: {
+    force: {
+      type: 'string',
+      enum: ['true', 'false'],
+      'x-message': 'Query parameter force must be true or false',
+      description: 'With the publishing gate on: publish even when the version\'s tests fail (409 otherwise). Recorded in the test run history.',
+    },
+  },
+} as const;
+
+function forceOf(request: FastifyRequest): { force: boolean } {
+  return { force: (request.query as { force?: string }).force === 'true' };
+}
+
 export async function rulesPlugin(app: FastifyInstance, options: ManagementPluginOptions): Promise<void> {
   const { services } = options;
   const rules = services.management.rules;
@@ -49,17 +66,18 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
         tags: TAGS,
         summary: `Replace the content of ${which}`,
         description:
-          'The rule id, version, alias, lock and creation time stay; the document is validated first. A locked version refuses (409). With If-Match (the ETag of a GET), the write happens only if the version is unchanged since; otherwise 412 with the current ETag.',
+          'The rule id, version, alias, lock and creation time stay; the document is validated first. A locked version refuses (409). Content that will be published passes the publishing gate (409 listing failing tests, unless ?force=true). With If-Match (the ETag of a GET), the write happens only if the version is unchanged since; otherwise 412 with the current ETag.',
         operationId: withVersion ? 'updateRuleVersion' : 'updateRule',
         security: securedBy,
         params: params(withVersion),
         headers: ifMatchHeaders,
+        querystring: forceQuery,
         body: ruleDocumentSchema,
         response: { 200: versionedRuleSchema, ...errors(PRECONDITION_WRITE_ERRORS) },
       },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const p = request.params as RuleParams;
-        return withETag(reply, await rules.update(spaceOf(request), p.idOrAlias, versionOf(p), request.body, writeOptions(request)));
+        return withETag(reply, await rules.update(spaceOf(request), p.idOrAlias, versionOf(p), request.body, { ...forceOf(request), ...writeOptions(request) }));
       },
     });
 
@@ -91,17 +109,19 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
       schema: {
         tags: TAGS,
         summary: `Publish ${which}, or set it back to pending`,
+        description: 'With the publishing gate on, publishing a pending version runs its tests first and is refused (409, failing tests in error.problems) unless ?force=true.',
         operationId: withVersion ? 'setRuleVersionStatus' : 'setRuleStatus',
         security: securedBy,
         params: params(withVersion, {
           status: { type: 'string', enum: ['published', 'pending'], 'x-message': 'The status in the path must be published or pending' },
         }),
         headers: ifMatchHeaders,
+        querystring: forceQuery,
         response: { 200: versionedRuleSchema, ...errors([...STANDARD_ERRORS, 409, 412]) },
       },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const p = request.params as RuleParams & { status: RuleStatus };
-        return withETag(reply, await rules.setStatus(spaceOf(request), p.idOrAlias, p.status, versionOf(p), writeOptions(request)));
+        return withETag(reply, await rules.setStatus(spaceOf(request), p.idOrAlias, p.status, versionOf(p), { ...forceOf(request), ...writeOptions(request) }));
       },
     });
 

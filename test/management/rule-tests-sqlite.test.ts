@@ -1,0 +1,3 @@
+import { ruleTestsApiSuite } from './rule-tests-suite.ts';
+
+ruleTestsApiSuite('sqlite');

@@ -1,0 +1,3 @@
+import { ruleTestStoreSuite } from './rule-tests-store-suite.ts';
+
+ruleTestStoreSuite('sqlite');
