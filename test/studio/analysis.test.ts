@@ -4,8 +4,7 @@
 // error fails the scenario.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
-import { chromiumSkip, screenshot, signIn, startStudio, withFailureShot } from './support.ts';
+import { chromiumSkip, gridCell, screenshot, signIn, startStudio, withFailureShot } from './support.ts';
 import type { StudioHarness } from './support.ts';
 import { pricingTable } from './tables.ts';
 
@@ -23,10 +22,6 @@ describe('Studio Analysis tab in Chromium', { skip }, () => {
     await studio?.close();
   });
 
-  function cell(page: Page, row: number, column: number) {
-    return page.getByRole('grid', { name: 'Decision table' }).getByRole('row').nth(row).getByRole('gridcell').nth(column);
-  }
-
   test('a duplicated row is reported unreachable and duplicate as it is made, Select row selects it, the fix clears the findings', async () => {
     const reply = await studio.server.call('POST', '/api/rule', { key, body: pricingTable('Senior gold') });
     assert.equal(reply.status, 200, reply.text);
@@ -41,7 +36,7 @@ describe('Studio Analysis tab in Chromium', { skip }, () => {
       await analysis.getByText(/^No findings/).waitFor();
 
       // Duplicate the first row in the designer (unsaved): row 2 can never be reached, and duplicates row 1.
-      await cell(page, 1, 0).click();
+      await gridCell(page, 1, 0).click();
       await page.getByRole('button', { name: 'Duplicate row', exact: true }).click();
       const findings = analysis.getByRole('list', { name: 'Findings' }).getByRole('listitem');
       await analysis.getByText('2 findings').waitFor();
@@ -52,15 +47,15 @@ describe('Studio Analysis tab in Chromium', { skip }, () => {
       assert.match(texts[1]!, /Rows 1, 2 have identical conditions/);
 
       // "Select row 2" selects that row in the grid.
-      await cell(page, 3, 0).click();
-      assert.notEqual(await cell(page, 2, 0).getAttribute('aria-selected'), 'true');
+      await gridCell(page, 3, 0).click();
+      assert.notEqual(await gridCell(page, 2, 0).getAttribute('aria-selected'), 'true');
       await findings.first().getByRole('button', { name: 'Select row 2' }).click();
       await page.getByRole('grid', { name: 'Decision table' }).getByRole('row').nth(2).getByRole('gridcell', { selected: true }).first().waitFor();
-      assert.equal(await cell(page, 1, 0).getAttribute('aria-selected'), 'false');
+      assert.equal(await gridCell(page, 1, 0).getAttribute('aria-selected'), 'false');
       await screenshot(page, 'analysis');
 
       // Row 2 for minors only: reachable, no longer a duplicate.
-      await cell(page, 2, 1).click();
+      await gridCell(page, 2, 1).click();
       await page.keyboard.type('< 18');
       await page.keyboard.press('Enter');
       await analysis.getByText(/^No findings/).waitFor();

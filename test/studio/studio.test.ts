@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { chromiumSkip, screenshot, signIn, startStudio, withFailureShot } from './support.ts';
+import { chromiumSkip, gridCell, managementApi, replaceEditorText, screenshot, signIn, startStudio, withFailureShot } from './support.ts';
 import type { StudioHarness } from './support.ts';
 import { bigTable, pricingTable } from './tables.ts';
 import { timeToFirstCell } from '../../bench/lib/studio-measure.ts';
@@ -14,20 +14,16 @@ const skip = chromiumSkip();
 describe('Verdict Studio in Chromium', { skip }, () => {
   let studio: StudioHarness;
   let key: string;
+  let api: ReturnType<typeof managementApi>;
 
   before(async () => {
     studio = await startStudio();
     key = studio.server.space.managementKey;
+    api = managementApi(studio, key);
   });
   after(async () => {
     await studio?.close();
   });
-
-  async function api(method: string, path: string, body?: unknown) {
-    const reply = await studio.server.call(method, path, { key, body });
-    assert.ok(reply.status < 300, `${method} ${path}: ${reply.status} ${reply.text}`);
-    return reply.json;
-  }
 
   async function signedIn(hash = ''): Promise<ReturnType<StudioHarness['open']> extends Promise<infer T> ? T : never> {
     const handle = await studio.open();
@@ -36,15 +32,9 @@ describe('Verdict Studio in Chromium', { skip }, () => {
     return handle;
   }
 
-
-  /** The grid cell at a 1-based row and 0-based column, by roles only (row 0 is the header row). */
-  function cell(page: Page, row: number, column: number) {
-    return page.getByRole('grid', { name: 'Decision table' }).getByRole('row').nth(row).getByRole('gridcell').nth(column);
-  }
-
   /** Types a cell's one-line text (as in a spreadsheet) and commits it with Enter. */
   async function typeCell(page: Page, row: number, column: number, text: string) {
-    await cell(page, row, column).click();
+    await gridCell(page, row, column).click();
     await page.keyboard.type(text);
     await page.keyboard.press('Enter');
   }
@@ -56,14 +46,6 @@ describe('Verdict Studio in Chromium', { skip }, () => {
     await dialog.getByLabel(kind === 'Condition' ? 'Input variable' : 'Output variable').fill(binding);
     await dialog.getByRole('button', { name: 'Apply' }).click();
     await dialog.waitFor({ state: 'detached' });
-  }
-
-  async function replaceEditorText(page: Page, label: string, text: string) {
-    const editor = page.getByRole('textbox', { name: label });
-    await editor.click();
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Delete');
-    await page.keyboard.insertText(text);
   }
 
   test('sign in: a wrong key is refused with a clear error, the right one opens the rule list, sign out forgets it', async () => {
@@ -141,7 +123,6 @@ describe('Verdict Studio in Chromium', { skip }, () => {
     await close();
   });
 
-
   test('author a table: three conditions (between, function) and two results, a server problem on its cell, bench, paste 50 rows, save, publish, solve', async () => {
     const { page, assertClean, close } = await signedIn();
     await withFailureShot(page, 'authoring', async () => {
@@ -168,7 +149,7 @@ describe('Verdict Studio in Chromium', { skip }, () => {
     await typeCell(page, 1, 2, 'fx GT({applicant.score}, 600)');
     await typeCell(page, 1, 3, '3.5');
     await typeCell(page, 1, 4, 'fx CONCAT("Offer-", {applicant.age}');
-    await cell(page, 1, 0).click();
+    await gridCell(page, 1, 0).click();
     await page.keyboard.press('Control+Home');
     await screenshot(page, 'designer');
 
@@ -177,8 +158,8 @@ describe('Verdict Studio in Chromium', { skip }, () => {
     const problems = page.getByRole('region', { name: 'Problems' });
     await problems.waitFor();
     assert.match(await problems.innerText(), /decisionTable\.rows\[0\]\.cells\[4\]/);
-    assert.equal(await cell(page, 1, 4).getAttribute('aria-invalid'), 'true');
-    assert.equal(await cell(page, 1, 3).getAttribute('aria-invalid'), null);
+    assert.equal(await gridCell(page, 1, 4).getAttribute('aria-invalid'), 'true');
+    assert.equal(await gridCell(page, 1, 3).getAttribute('aria-invalid'), null);
     await typeCell(page, 1, 4, 'fx CONCAT("Offer-", {applicant.age})');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await problems.waitFor({ state: 'detached' });
@@ -191,7 +172,7 @@ describe('Verdict Studio in Chromium', { skip }, () => {
     await resultTable.waitFor();
     assert.match(await resultTable.innerText(), /Offer-30/);
     await page.getByRole('grid', { name: 'Decision table' }).getByRole('rowheader', { name: /1 \(matched\)/ }).waitFor();
-    await cell(page, 1, 0).click();
+    await gridCell(page, 1, 0).click();
     await page.keyboard.press('Control+Home');
     await screenshot(page, 'bench');
 
@@ -210,7 +191,7 @@ describe('Verdict Studio in Chromium', { skip }, () => {
 
     // 50 rows pasted as tab-separated text (as from Excel or Google Sheets) become 50 rows.
     await page.getByRole('button', { name: 'Add row' }).click();
-    await cell(page, 2, 0).click();
+    await gridCell(page, 2, 0).click();
     const tsv = Array.from({ length: 50 }, (_, i) => [`BTW ${66 + i}, ${67 + i}`, '>= 1000', 'fx GT({applicant.score}, 0)', String(5 + i / 10), `Senior offer ${i + 1}`].join('\t')).join('\n');
     await page.evaluate(`navigator.clipboard.writeText(${JSON.stringify(tsv)})`);
     await page.keyboard.press('Control+V');
@@ -239,9 +220,9 @@ describe('Verdict Studio in Chromium', { skip }, () => {
       await page.reload();
       const offer = page.getByRole('alert').filter({ hasText: 'unsaved draft' });
       await offer.waitFor();
-      assert.equal(await cell(page, 1, 2).innerText(), '20', 'the server version shows until the draft is restored');
+      assert.equal(await gridCell(page, 1, 2).innerText(), '20', 'the server version shows until the draft is restored');
       await offer.getByRole('button', { name: 'Restore draft' }).click();
-      assert.equal(await cell(page, 1, 2).innerText(), '22');
+      assert.equal(await gridCell(page, 1, 2).innerText(), '22');
 
       // Another client saves the same version meanwhile.
       const theirs = structuredClone(v1);
@@ -318,7 +299,7 @@ describe('Verdict Studio in Chromium', { skip }, () => {
       console.log(`# Studio: the 10,000 x 20 table showed its first cell ${open.openMs} ms after navigation (rule downloaded at ${open.ruleLoadedMs} ms)`);
       const grid = page.getByRole('grid', { name: 'Decision table' });
       await page.getByText(/^10,?000 rows · 20 columns/).waitFor();
-      await cell(page, 1, 0).click();
+      await gridCell(page, 1, 0).click();
       await page.keyboard.press('Control+End');
       await grid.getByRole('rowheader', { name: '10000' }).waitFor();
       assert.ok(await grid.getByRole('row').count() < 200, 'rows are virtualized: only those on screen are in the DOM');

@@ -115,3 +115,25 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
 }
+
+/** The decision table's grid cell at a 1-based row and 0-based column, by roles only (row 0 is the header row). */
+export function gridCell(page: Page, row: number, column: number) {
+  return page.getByRole('grid', { name: 'Decision table' }).getByRole('row').nth(row).getByRole('gridcell').nth(column);
+}
+
+/** Replaces the whole text of the CodeMirror editor with the given accessible name, as a person would. */
+export async function replaceEditorText(page: Page, label: string, text: string): Promise<void> {
+  await page.getByRole('textbox', { name: label }).click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+}
+
+/** A management API caller for the harness's space that fails the test on any status of 300 or more. */
+export function managementApi(studio: StudioHarness, key: string): (method: string, path: string, body?: unknown) => Promise<any> {
+  return async (method, path, body) => {
+    const reply = await studio.server.call(method, path, { key, body });
+    assert.ok(reply.status < 300, `${method} ${path}: ${reply.status} ${reply.text}`);
+    return reply.json;
+  };
+}

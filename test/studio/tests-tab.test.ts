@@ -4,8 +4,7 @@
 // browser console error fails the scenario.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
-import { chromiumSkip, screenshot, signIn, startStudio, withFailureShot } from './support.ts';
+import { chromiumSkip, gridCell, managementApi, replaceEditorText, screenshot, signIn, startStudio, withFailureShot } from './support.ts';
 import type { StudioHarness } from './support.ts';
 import { pricingTable } from './tables.ts';
 
@@ -14,31 +13,16 @@ const skip = chromiumSkip();
 describe('Studio Tests tab in Chromium', { skip }, () => {
   let studio: StudioHarness;
   let key: string;
+  let api: ReturnType<typeof managementApi>;
 
   before(async () => {
     studio = await startStudio();
     key = studio.server.space.managementKey;
+    api = managementApi(studio, key);
   });
   after(async () => {
     await studio?.close();
   });
-
-  async function api(method: string, path: string, body?: unknown) {
-    const reply = await studio.server.call(method, path, { key, body });
-    assert.ok(reply.status < 300, `${method} ${path}: ${reply.status} ${reply.text}`);
-    return reply.json;
-  }
-
-  function cell(page: Page, row: number, column: number) {
-    return page.getByRole('grid', { name: 'Decision table' }).getByRole('row').nth(row).getByRole('gridcell').nth(column);
-  }
-
-  async function replaceEditorText(page: Page, label: string, text: string) {
-    await page.getByRole('textbox', { name: label }).click();
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Delete');
-    await page.keyboard.insertText(text);
-  }
 
   test('Save as test from the bench, run it green, break the table and see the difference, run selected, history, edit and delete', async () => {
     const created = await api('POST', '/api/rule', pricingTable('Shipping discount'));
@@ -78,7 +62,7 @@ describe('Studio Tests tab in Chromium', { skip }, () => {
       await results.getByText('2 passed, 0 failed').waitFor();
 
       // The gold row now gives 25: the saved test fails, with the difference at its path.
-      await cell(page, 1, 2).click();
+      await gridCell(page, 1, 2).click();
       await page.keyboard.type('25');
       await page.keyboard.press('Enter');
       await page.getByRole('button', { name: 'Save', exact: true }).click();
