@@ -127,7 +127,7 @@ describe('Verdict Studio in Chromium', { skip }, () => {
     const { page, assertClean, close } = await signedIn();
     await withFailureShot(page, 'authoring', async () => {
     await page.getByRole('button', { name: 'New rule' }).click();
-    await page.getByRole('dialog', { name: 'New decision table' }).getByLabel('Rule name').fill('Loan offer');
+    await page.getByRole('dialog', { name: 'New rule' }).getByLabel('Rule name').fill('Loan offer');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await page.getByRole('grid', { name: 'Decision table' }).waitFor();
 

@@ -1,9 +1,11 @@
 // The test bench: runs the unsaved draft through POST /api/tools/solve with a JSON input (CodeMirror, linted) or
-// a form generated from the input model; strategy and included/excluded condition columns; results as JSON and
-// as a table; the trace goes to the designer so the matched rows light up. Inputs are remembered per rule.
+// a form generated from the input model; the strategies the rule's kind offers and, for tables, included/excluded
+// condition columns; results as JSON and as a table, then the kind's own view of the run (BenchView); the trace
+// goes to the designer so the matched rows light up. Inputs are remembered per rule.
 import { useEffect, useMemo, useState } from 'react';
 import { ApiError } from '../api/client.ts';
-import type { Problem } from '../api/client.ts';
+import type { Problem, SolveDraftResponse } from '../api/client.ts';
+import type { RuleKind } from '../kinds/types.ts';
 import type { RuleDocument } from '../api/types.ts';
 import { useStudio } from '../app/context.ts';
 import { columnTitle, tableOf } from '../compare/diff.ts';
@@ -13,15 +15,13 @@ import { JsonEditor } from '../designer/JsonEditor.tsx';
 import { benchFields, conditionPath, fieldText, getPath, setPath } from './model.ts';
 import type { TestDefinition } from '../tests/api.ts';
 
-const STRATEGIES = ['STANDARD', 'FIRST_MATCH', 'ARRAY', 'EVALUATE_ALL'];
-
 function defaultInputs(): BenchInputs {
   return { mode: 'json', json: '{\n  \n}', strategy: 'STANDARD', included: [], excluded: [] };
 }
 
-type Outcome = { kind: 'result'; result: unknown; ms: number; input: unknown } | { kind: 'error'; message: string; problems: Problem[] };
+type Outcome = { kind: 'result'; result: unknown; ms: number; input: unknown; response: SolveDraftResponse } | { kind: 'error'; message: string; problems: Problem[] };
 
-export function TestBench(props: { rule: RuleDocument; onTrace(trace: unknown): void; onSaveAsTest?(test: TestDefinition): void }) {
+export function TestBench(props: { rule: RuleDocument; kind: RuleKind; onTrace(trace: unknown): void; onSaveAsTest?(test: TestDefinition): void }) {
   const { api } = useStudio();
   const ruleId: string = props.rule.ruleId;
   const [inputs, setInputs] = useState<BenchInputs>(() => ({ ...defaultInputs(), ...(benchInputs.get(ruleId) ?? {}) }));
@@ -31,7 +31,9 @@ export function TestBench(props: { rule: RuleDocument; onTrace(trace: unknown): 
   useEffect(() => benchInputs.put(ruleId, inputs), [ruleId, inputs]);
 
   const fields = useMemo(() => benchFields(props.rule), [props.rule]);
-  const conditionColumns = useMemo(() => tableOf(props.rule).columns.filter((c) => c.type === 'input'), [props.rule]);
+  const strategies = props.kind.strategies ?? [];
+  const BenchView = props.kind.BenchView;
+  const conditionColumns = useMemo(() => (props.rule.type === 'decision-table' ? tableOf(props.rule).columns.filter((c) => c.type === 'input') : []), [props.rule]);
   const parsed = useMemo(() => {
     try {
       return { data: JSON.parse(inputs.json) as unknown };
@@ -58,10 +60,10 @@ export function TestBench(props: { rule: RuleDocument; onTrace(trace: unknown): 
         ...(inputs.excluded.length ? { excludedConditionCols: inputs.excluded } : {}),
       };
       const response = await api.solveDraft({
-        rule: props.rule, data: parsed.data, strategy: inputs.strategy,
+        rule: props.rule, data: parsed.data, ...(strategies.includes(inputs.strategy) ? { strategy: inputs.strategy } : {}),
         ...(Object.keys(options).length ? { options } : {}),
       });
-      setOutcome({ kind: 'result', result: response.result, ms: Math.round(performance.now() - started), input: parsed.data });
+      setOutcome({ kind: 'result', result: response.result, ms: Math.round(performance.now() - started), input: parsed.data, response });
       props.onTrace(response.trace);
     } catch (err) {
       props.onTrace(undefined);
@@ -96,12 +98,14 @@ export function TestBench(props: { rule: RuleDocument; onTrace(trace: unknown): 
         </div>
       )}
       <div className="bench-options">
-        <label className="field field-inline">
-          <span>Strategy</span>
-          <select value={inputs.strategy} onChange={(e) => update({ strategy: e.target.value })}>
-            {STRATEGIES.map((s) => <option key={s} value={s}>{s}</option>)}
-          </select>
-        </label>
+        {strategies.length > 0 && (
+          <label className="field field-inline">
+            <span>Strategy</span>
+            <select value={strategies.includes(inputs.strategy) ? inputs.strategy : strategies[0]} onChange={(e) => update({ strategy: e.target.value })}>
+              {strategies.map((s) => <option key={s} value={s}>{s}</option>)}
+            </select>
+          </label>
+        )}
         {conditionColumns.length > 0 && (
           <details className="column-options">
             <summary>Condition columns{inputs.included.length + inputs.excluded.length > 0 ? ` (${inputs.included.length} included, ${inputs.excluded.length} excluded)` : ''}</summary>
@@ -145,12 +149,13 @@ export function TestBench(props: { rule: RuleDocument; onTrace(trace: unknown): 
             {props.onSaveAsTest && outcome.input !== null && typeof outcome.input === 'object' && !Array.isArray(outcome.input) && Array.isArray(outcome.result) && (
               <button type="button" className="btn btn-small" onClick={() => props.onSaveAsTest!({
                 name: '', input: outcome.input as Record<string, unknown>, expected: outcome.result as unknown[],
-                strategy: inputs.strategy === 'STANDARD' ? null : inputs.strategy,
+                strategy: !strategies.includes(inputs.strategy) || inputs.strategy === 'STANDARD' ? null : inputs.strategy,
                 includedConditionCols: inputs.included.length ? inputs.included : null,
                 excludedConditionCols: inputs.excluded.length ? inputs.excluded : null,
               })}>Save as test</button>
             )}
             {view === 'json' ? <pre className="json-view" aria-label="Result JSON">{JSON.stringify(outcome.result, null, 2)}</pre> : <ResultTable result={outcome.result} />}
+            {BenchView && <BenchView rule={props.rule} response={outcome.response} />}
           </>
         )}
       </section>

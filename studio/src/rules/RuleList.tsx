@@ -8,7 +8,7 @@ import { useStudio } from '../app/context.ts';
 import { href, navigate } from '../app/router.ts';
 import { ConfirmDialog, Dialog } from '../ui/Dialog.tsx';
 import { EmptyState, ErrorState, Loading, downloadJson, formatTime } from '../ui/states.tsx';
-import { blankTable } from '../designer/model/table.ts';
+import { RULE_KINDS } from '../kinds/registry.ts';
 
 interface RuleSummary {
   latest: RuleItem;
@@ -226,6 +226,7 @@ export function RuleList() {
 function NewRuleDialog(props: { open: boolean; folder: string | null; onClose(): void }) {
   const { api } = useStudio();
   const [name, setName] = useState('');
+  const [type, setType] = useState(RULE_KINDS[0]!.type);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -238,7 +239,8 @@ function NewRuleDialog(props: { open: boolean; folder: string | null; onClose():
     setBusy(true);
     setError(null);
     try {
-      const created = await api.createRule(blankTable(name.trim()), props.folder ?? undefined);
+      const kind = RULE_KINDS.find((k) => k.type === type) ?? RULE_KINDS[0]!;
+      const created = await api.createRule(kind.blank(name.trim()), props.folder ?? undefined);
       props.onClose();
       setName('');
       navigate({ page: 'rule', id: created.ruleId, version: created.version });
@@ -250,8 +252,14 @@ function NewRuleDialog(props: { open: boolean; folder: string | null; onClose():
   }
 
   return (
-    <Dialog title="New decision table" open={props.open} onClose={props.onClose}>
+    <Dialog title="New rule" open={props.open} onClose={props.onClose}>
       <form onSubmit={(e) => void submit(e)} className="dialog-body">
+        <label className="field">
+          <span>Rule type</span>
+          <select value={type} onChange={(e) => setType(e.target.value)}>
+            {RULE_KINDS.map((k) => <option key={k.type} value={k.type}>{k.label}</option>)}
+          </select>
+        </label>
         <label className="field">
           <span>Rule name</span>
           <input value={name} autoFocus onChange={(e) => setName(e.target.value)} maxLength={100} />

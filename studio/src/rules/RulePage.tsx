@@ -1,4 +1,4 @@
-// The rule page: the table designer over a local draft, Save (server problems placed on the cells they name and
+// The rule page: the designer of the rule's type (studio/src/kinds) over a local draft, Save (server problems placed on the cells they name and
 // listed), the offer of an unsaved draft on opening, the conflict dialog of a refused save, the test bench and
 // the versions panel.
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -14,15 +14,16 @@ import { drafts } from '../drafts/storage.ts';
 import type { Draft } from '../drafts/storage.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { ErrorState, Loading, downloadJson, formatTime } from '../ui/states.tsx';
-import { TableDesigner } from '../designer/index.ts';
+import { kindOf } from '../kinds/registry.ts';
+import type { Panel } from '../kinds/types.ts';
 import { TestsPanel } from '../tests/TestsPanel.tsx';
 import type { TestDefinition } from '../tests/api.ts';
 import { AnalysisPanel } from '../analysis/AnalysisPanel.tsx';
 
 const AUTOSAVE_MS = 250;
 
-const PANELS = ['bench', 'tests', 'analysis', 'versions'] as const;
-type Panel = (typeof PANELS)[number];
+const ALL_PANELS: readonly Panel[] = ['bench', 'tests', 'analysis', 'versions'];
+const COMMON_PANELS: readonly Panel[] = ['bench', 'tests', 'versions'];
 const PANEL_NAMES: Record<Panel, string> = { bench: 'Test bench', tests: 'Tests', analysis: 'Analysis', versions: 'Versions' };
 
 function sameDocument(a: RuleDocument, b: RuleDocument): boolean {
@@ -202,14 +203,18 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
 
   const rule = loaded.rule;
   const locked = rule.locked === true;
-  if (rule.type !== 'decision-table') {
+  const kind = kindOf(rule.type);
+  if (!kind) {
     return (
       <div className="content">
-        <ErrorState title={`${rule.name} is a ${rule.type}`} message="The Studio edits decision tables. Export this rule to edit it elsewhere." />
+        <ErrorState title={`${rule.name} is a ${rule.type}`} message="The Studio cannot edit this rule type. Export this rule to edit it elsewhere." />
         <button type="button" className="btn" onClick={() => downloadJson(`${rule.ruleAlias}_v${rule.version}.json`, rule)}>Export</button>
       </div>
     );
   }
+
+  const PANELS = ALL_PANELS.filter((p) => COMMON_PANELS.includes(p) || kind.extraPanels?.includes(p));
+  const Designer = kind.Designer;
 
   return (
     <div className="rule-page">
@@ -248,8 +253,8 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
       )}
       {saveError && problems.length === 0 && <div className="banner banner-error" role="alert">Not saved: {saveError} Your draft is kept in this browser.</div>}
       <div className={`rule-body${panel ? ' with-panel' : ''}`}>
-        <section className="designer-area" aria-label="Table designer">
-          <TableDesigner rule={draft} onChange={onChange} problems={problems} trace={trace} readOnly={locked} />
+        <section className="designer-area" aria-label={`${kind.label} designer`}>
+          <Designer rule={draft} onChange={onChange} problems={problems} trace={trace} readOnly={locked} />
         </section>
         <aside className="side-panel" aria-label="Rule tools">
           <div className="tabs" role="tablist" aria-label="Rule tools" onKeyDown={(e) => {
@@ -271,14 +276,16 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
             ))}
           </div>
           <div id="panel-bench" role="tabpanel" aria-labelledby="tab-bench" hidden={panel !== 'bench'} className="tab-panel">
-            <TestBench rule={draft} onTrace={setTrace} onSaveAsTest={(seed) => { setTestSeed(seed); setPanel('tests'); }} />
+            <TestBench rule={draft} kind={kind} onTrace={setTrace} onSaveAsTest={(seed) => { setTestSeed(seed); setPanel('tests'); }} />
           </div>
           <div id="panel-tests" role="tabpanel" aria-labelledby="tab-tests" hidden={panel !== 'tests'} className="tab-panel">
             {panel === 'tests' && <TestsPanel rule={rule} dirty={dirty} seed={testSeed} onSeedUsed={() => setTestSeed(null)} />}
           </div>
-          <div id="panel-analysis" role="tabpanel" aria-labelledby="tab-analysis" hidden={panel !== 'analysis'} className="tab-panel">
-            {panel === 'analysis' && <AnalysisPanel rule={draft} />}
-          </div>
+          {PANELS.includes('analysis') && (
+            <div id="panel-analysis" role="tabpanel" aria-labelledby="tab-analysis" hidden={panel !== 'analysis'} className="tab-panel">
+              {panel === 'analysis' && <AnalysisPanel rule={draft} />}
+            </div>
+          )}
           <div id="panel-versions" role="tabpanel" aria-labelledby="tab-versions" hidden={panel !== 'versions'} className="tab-panel">
             {panel === 'versions' && (
               <VersionsPanel rule={rule} versions={versions}
