@@ -67,6 +67,7 @@ export interface SolveDraftRequest {
   rule: RuleDocument;
   data: unknown;
   strategy?: string;
+  lookupMethod?: string;
   options?: { includedConditionCols?: string[]; excludedConditionCols?: string[] };
 }
 

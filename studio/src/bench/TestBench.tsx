@@ -32,6 +32,7 @@ export function TestBench(props: { rule: RuleDocument; kind: RuleKind; onTrace(t
 
   const fields = useMemo(() => benchFields(props.rule), [props.rule]);
   const strategies = props.kind.strategies ?? [];
+  const strategyField = props.kind.strategyField ?? 'strategy';
   const BenchView = props.kind.BenchView;
   const conditionColumns = useMemo(() => (props.rule.type === 'decision-table' ? tableOf(props.rule).columns.filter((c) => c.type === 'input') : []), [props.rule]);
   const parsed = useMemo(() => {
@@ -60,7 +61,7 @@ export function TestBench(props: { rule: RuleDocument; kind: RuleKind; onTrace(t
         ...(inputs.excluded.length ? { excludedConditionCols: inputs.excluded } : {}),
       };
       const response = await api.solveDraft({
-        rule: props.rule, data: parsed.data, ...(strategies.includes(inputs.strategy) ? { strategy: inputs.strategy } : {}),
+        rule: props.rule, data: parsed.data, ...(strategies.includes(inputs.strategy) ? { [strategyField]: inputs.strategy } : {}),
         ...(Object.keys(options).length ? { options } : {}),
       });
       setOutcome({ kind: 'result', result: response.result, ms: Math.round(performance.now() - started), input: parsed.data, response });
@@ -100,7 +101,7 @@ export function TestBench(props: { rule: RuleDocument; kind: RuleKind; onTrace(t
       <div className="bench-options">
         {strategies.length > 0 && (
           <label className="field field-inline">
-            <span>Strategy</span>
+            <span>{strategyField === 'lookupMethod' ? 'Lookup method' : 'Strategy'}</span>
             <select value={strategies.includes(inputs.strategy) ? inputs.strategy : strategies[0]} onChange={(e) => update({ strategy: e.target.value })}>
               {strategies.map((s) => <option key={s} value={s}>{s}</option>)}
             </select>
@@ -146,10 +147,11 @@ export function TestBench(props: { rule: RuleDocument; kind: RuleKind; onTrace(t
                 <label><input type="radio" name="result-view" checked={view === 'json'} onChange={() => setView('json')} /> JSON</label>
               </div>
             </div>
-            {props.onSaveAsTest && outcome.input !== null && typeof outcome.input === 'object' && !Array.isArray(outcome.input) && Array.isArray(outcome.result) && (
+            {/* A rule test keeps a strategy but no lookup method: only a run with the default method makes a test. */}
+            {props.onSaveAsTest && (strategyField === 'strategy' || !strategies.includes(inputs.strategy) || inputs.strategy === strategies[0]) && outcome.input !== null && typeof outcome.input === 'object' && !Array.isArray(outcome.input) && Array.isArray(outcome.result) && (
               <button type="button" className="btn btn-small" onClick={() => props.onSaveAsTest!({
                 name: '', input: outcome.input as Record<string, unknown>, expected: outcome.result as unknown[],
-                strategy: !strategies.includes(inputs.strategy) || inputs.strategy === 'STANDARD' ? null : inputs.strategy,
+                strategy: strategyField !== 'strategy' || !strategies.includes(inputs.strategy) || inputs.strategy === 'STANDARD' ? null : inputs.strategy,
                 includedConditionCols: inputs.included.length ? inputs.included : null,
                 excludedConditionCols: inputs.excluded.length ? inputs.excluded : null,
               })}>Save as test</button>

@@ -35,6 +35,9 @@ export interface RuleKind {
   Designer: ComponentType<DesignerProps>;
   /** The solve strategies the bench offers; none: the bench sends no strategy. */
   strategies?: readonly string[];
+  /** The field of POST /api/tools/solve the chosen strategy goes in: `strategy` (X-Strategy, the default) or,
+   * for lookup tables, `lookupMethod` (X-Lookup-Method). */
+  strategyField?: 'strategy' | 'lookupMethod';
   /** Shown under the bench's result for this type (a flow's per-node trace, a script's console). */
   BenchView?: ComponentType<BenchViewProps>;
   /** Panels beyond bench, tests and versions (the table analysis). */

@@ -296,3 +296,38 @@ export function clearBlock(model: LookupModel, top: number, left: number, bottom
   for (let r = top; r <= bottom && r < rows.length; r++) rows[r] = { ...rows[r], ...Object.fromEntries(aliases.map((a) => [a, ''])) };
   return { ...model, rows };
 }
+
+// ---- server problems ----
+
+export interface LookupProblem {
+  path: string;
+  message: string;
+}
+
+/**
+ * Places the server's problems (JSON paths as src/rules writes them) on rows: `data[3].pk` (array encoding, row 3),
+ * `data.KEY.pk` or `data["a key"].pk` (map encoding, the row with that key); the rest stays for the list above the grid.
+ */
+export function locateProblems(model: LookupModel, problems: readonly LookupProblem[]): { rows: Map<number, string[]>; other: LookupProblem[] } {
+  const rows = new Map<number, string[]>();
+  const other: LookupProblem[] = [];
+  let index: Map<string, number[]> | undefined;
+  for (const problem of problems) {
+    const path = typeof problem.path === 'string' ? problem.path.replace(/^rule\./, '') : '';
+    const match = /^(?:data|sourceData)(?:\[(\d+)\]|\.([A-Za-z_$][\w$]*)|\[("(?:[^"\\]|\\.)*")\])(.*)$/.exec(path);
+    let row: number | undefined;
+    if (match?.[1] !== undefined) row = Number(match[1]);
+    else if (match) {
+      const key = match[2] ?? (JSON.parse(match[3]!) as string);
+      index ??= keyIndex(model);
+      row = index.get(key)?.[0];
+    }
+    if (row === undefined || row >= model.rows.length) {
+      other.push(problem);
+      continue;
+    }
+    const detail = match![4] ? `${match![4].replace(/^[.[]/, '').replace(/\]$/, '')}: ${problem.message}` : problem.message;
+    rows.set(row, [...(rows.get(row) ?? []), detail]);
+  }
+  return { rows, other };
+}

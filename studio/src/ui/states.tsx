@@ -38,7 +38,12 @@ export function formatShortTime(iso: string): string {
 }
 
 export function downloadJson(fileName: string, value: unknown): void {
-  const blob = new Blob([JSON.stringify(value, null, 2)], { type: 'application/json' });
+  downloadText(fileName, JSON.stringify(value, null, 2), 'application/json');
+}
+
+/** Offers text as a file download (an export). */
+export function downloadText(fileName: string, text: string, type: string): void {
+  const blob = new Blob([text], { type });
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
