@@ -102,9 +102,20 @@ export function writeLookup(doc: RuleDocument, model: LookupModel): RuleDocument
   const { sourceData: _replaced, ...rest } = doc;
   const columns = model.columns.map((c) => ({ name: c.name, alias: c.alias, isPrimaryKey: c.alias === model.primaryKey }));
   const data = keysAreValid(model)
-    ? Object.fromEntries(model.rows.map((row, i) => [rowKey(model, row), { ...row, _position: i }]))
+    ? Object.fromEntries(model.rows.map((row, i) => [rowKey(model, row), positioned(row, i)]))
     : model.rows.map((row) => ({ ...row }));
   return { ...rest, primaryKeyColumn: model.primaryKey, columns, data };
+}
+
+/** Written rows by model row: an edit of one cell in 40,000 rows writes one new row object, not 40,000. */
+const written = new WeakMap<LookupRow, { at: number; cells: LookupRow }>();
+
+function positioned(row: LookupRow, at: number): LookupRow {
+  const hit = written.get(row);
+  if (hit && hit.at === at) return hit.cells;
+  const cells = { ...row, _position: at };
+  written.set(row, { at, cells });
+  return cells;
 }
 
 /** A new lookup table the server accepts as it is: a key and a value column, no rows. */
