@@ -11,6 +11,8 @@ import {
 } from '../../studio/src/lookup/model.ts';
 import type { LookupModel } from '../../studio/src/lookup/model.ts';
 import { importCsv, parseCsv, toCsv } from '../../studio/src/lookup/csv.ts';
+import { lookupAsTable } from '../../studio/src/lookup/compare.ts';
+import { diffTables } from '../../studio/src/compare/diff.ts';
 
 const WIRE_ROUTER = '/work/shared/fixtures/decisionrules/Wire_Router_v1.json';
 
@@ -203,6 +205,16 @@ test('CSV export: column names, key first, quoted where needed; it imports back 
   const back = importCsv(m, csvOk(text), 'replace');
   assert.ok(back.ok);
   assert.deepEqual(back.value, m);
+});
+
+test('two versions compare as tables: a changed cell, an added row, a renamed column', () => {
+  const v1 = writeLookup(blankLookup('Rates'), model([['A', 'x', 'US'], ['B', 'y', 'UK']]));
+  const v2 = writeLookup(blankLookup('Rates'), renameColumn(model([['A', 'x', 'US'], ['B', 'z', 'UK'], ['C', 'w', 'DE']]), 2, 'Land'));
+  const diff = diffTables(lookupAsTable(v1), lookupAsTable(v2));
+  assert.deepEqual(diff.rows.map((r) => r.status), ['same', 'changed', 'right-only']);
+  assert.deepEqual(diff.rows[1]!.changedColumns, ['name']);
+  assert.deepEqual(diff.columns.map((c) => `${c.columnId}:${c.status}`), ['code:same', 'name:same', 'country:changed']);
+  assert.equal(diffTables(lookupAsTable(v1), lookupAsTable(v1)).differences.length, 0);
 });
 
 test('40,000 rows: CSV parse, import, key check, write and read stay fast', () => {

@@ -222,6 +222,36 @@ describe('Lookup tables in the Studio (Chromium)', { skip }, () => {
     await close();
   });
 
+  test('two versions of a lookup table compare cell by cell', async () => {
+    const v1 = await api('POST', '/api/rule', {
+      type: 'lookup-table', name: 'Compare lookups', inputSchema: { primaryKey: {}, outputColumn: {} }, outputSchema: { output: {} },
+      primaryKeyColumn: 'code', columns: [{ name: 'Code', alias: 'code', isPrimaryKey: true }, { name: 'Fee', alias: 'fee' }],
+      data: { A: { code: 'A', fee: '1', _position: 0 }, B: { code: 'B', fee: '2', _position: 1 } },
+    });
+    const changed = structuredClone(v1);
+    changed.data.B.fee = '2.5';
+    changed.data.C = { code: 'C', fee: '3', _position: 2 };
+    await api('POST', `/api/rule/${v1.ruleId}/new-version`, changed);
+    const { page, assertClean, close } = await studio.open();
+    await withFailureShot(page, 'lookup-compare', async () => {
+      await signIn(page, key);
+      await page.goto(`${studio.studioUrl}#/rules/${v1.ruleId}/2`);
+      await page.getByRole('tab', { name: 'Versions' }).click();
+      await page.getByLabel('Left version').selectOption('1');
+      await page.getByLabel('Right version').selectOption('2');
+      await page.getByRole('button', { name: 'Compare', exact: true }).click();
+      const table = page.getByRole('table', { name: 'Comparison of v1 and v2' });
+      await table.waitFor();
+      assert.equal(await table.getByRole('cell', { name: '2.5 (changed)' }).count(), 1, 'the changed cell is marked');
+      await page.getByRole('button', { name: 'Next difference' }).click();
+      assert.match(await page.getByText(/^Difference 1 of 2/).innerText(), /Row 2, Fee \(fee\) changed/);
+      await page.getByRole('button', { name: 'Next difference' }).click();
+      assert.match(await page.getByText(/^Difference 2 of 2/).innerText(), /Row 3 only in the right version/);
+      assertClean();
+    });
+    await close();
+  });
+
   test('40,000 rows: Import CSV, edit the last row, save; the stored rule has 40,000 rows', async () => {
     const rows = [['Code', 'Name', 'Country', 'Rate']];
     for (let i = 0; i < 40_000; i++) rows.push([`K${String(i).padStart(6, '0')}`, `Name ${i}`, `C${i % 50}`, String((i % 997) / 10)]);

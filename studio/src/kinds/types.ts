@@ -38,6 +38,9 @@ export interface RuleKind {
   /** The field of POST /api/tools/solve the chosen strategy goes in: `strategy` (X-Strategy, the default) or,
    * for lookup tables, `lookupMethod` (X-Lookup-Method). */
   strategyField?: 'strategy' | 'lookupMethod';
+  /** The rule as a decision table, for the side-by-side version compare (which compares decision tables); without
+   * it the rule is compared as it is. */
+  compareAs?(rule: RuleDocument): RuleDocument;
   /** Shown under the bench's result for this type (a flow's per-node trace, a script's console). */
   BenchView?: ComponentType<BenchViewProps>;
   /** Panels beyond bench, tests and versions (the table analysis). */

@@ -3,6 +3,7 @@
 import type { RuleKind } from '../kinds/types.ts';
 import { LookupDesigner } from './LookupDesigner.tsx';
 import { blankLookup } from './model.ts';
+import { lookupAsTable } from './compare.ts';
 
 export const lookupKind: RuleKind = {
   type: 'lookup-table',
@@ -11,4 +12,5 @@ export const lookupKind: RuleKind = {
   Designer: LookupDesigner,
   strategies: ['LOOKUP_VALUE', 'LOOKUP_EXISTS'],
   strategyField: 'lookupMethod',
+  compareAs: lookupAsTable,
 };

@@ -6,13 +6,17 @@ import type { RuleDocument, TableRow } from '../api/types.ts';
 import { cellText, columnTitle, diffTables, stepDifference, tableOf } from '../compare/diff.ts';
 import type { ColumnPair, RowPair } from '../compare/diff.ts';
 import { columnName } from '../designer/model/table.ts';
+import { kindOf } from '../kinds/registry.ts';
 
 const ROW_HEIGHT = 30;
 
 export function CompareView(props: { left: RuleDocument; right: RuleDocument; leftLabel: string; rightLabel: string }) {
-  const diff = useMemo(() => diffTables(props.left, props.right), [props.left, props.right]);
-  const leftRows = useMemo(() => tableOf(props.left).rows, [props.left]);
-  const rightRows = useMemo(() => tableOf(props.right).rows, [props.right]);
+  // A rule type may show itself as a decision table for the comparison (RuleKind.compareAs).
+  const left = useMemo(() => kindOf(props.left.type)?.compareAs?.(props.left) ?? props.left, [props.left]);
+  const right = useMemo(() => kindOf(props.right.type)?.compareAs?.(props.right) ?? props.right, [props.right]);
+  const diff = useMemo(() => diffTables(left, right), [left, right]);
+  const leftRows = useMemo(() => tableOf(left).rows, [left]);
+  const rightRows = useMemo(() => tableOf(right).rows, [right]);
   const leftColumns = diff.columns.filter((c) => c.left);
   const rightColumns = diff.columns.filter((c) => c.right);
   const [current, setCurrent] = useState(-1);
