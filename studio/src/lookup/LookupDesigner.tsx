@@ -203,7 +203,8 @@ export function LookupDesigner(props: DesignerProps) {
     }
   };
 
-  const firstKeyProblem = problemsByRow.size > 0 ? Math.min(...problemsByRow.keys()) : undefined;
+  let firstKeyProblem: number | undefined;
+  for (const r of problemsByRow.keys()) if (firstKeyProblem === undefined || r < firstKeyProblem) firstKeyProblem = r;
   const serverProblems = [
     ...[...located.rows].map(([r, messages]) => ({ label: `Row ${r + 1}`, message: messages.join('; '), row: r as number | undefined })),
     ...located.other.map((p) => ({ label: p.path || 'Rule', message: p.message, row: undefined })),
