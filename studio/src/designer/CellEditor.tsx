@@ -114,9 +114,9 @@ export function CellEditor(props: CellEditorProps) {
   );
 }
 
-// ---- conditions ------------------------------------------------------------------------------------------
+// ---- conditions (also the tree designer's condition node form) ------------------------------------------------------------------------------------------
 
-interface ConditionFormProps {
+export interface ConditionFormProps {
   edit: ConditionEdit;
   onChange(edit: ConditionEdit): void;
   variables: readonly string[];
@@ -124,7 +124,7 @@ interface ConditionFormProps {
   onCancel(): void;
 }
 
-function ConditionForm({ edit, onChange, variables, onSubmit, onCancel }: ConditionFormProps) {
+export function ConditionForm({ edit, onChange, variables, onSubmit, onCancel }: ConditionFormProps) {
   const setType = (type: ConditionType) => {
     if (type === 'function') onChange(withOperator(edit, 'function'));
     else {
@@ -282,9 +282,9 @@ function ListInput({ values, onChange, date }: { values: string[]; onChange(valu
   );
 }
 
-// ---- results and calculations ----------------------------------------------------------------------------
+// ---- results and calculations (also the tree designer's result node form) ----------------------------------------------------------------------------
 
-interface ResultFormProps {
+export interface ResultFormProps {
   kind: 'output' | 'calc';
   edit: ResultEdit;
   onChange(edit: ResultEdit): void;
@@ -293,7 +293,7 @@ interface ResultFormProps {
   onCancel(): void;
 }
 
-function ResultForm({ kind, edit, onChange, variables, onSubmit, onCancel }: ResultFormProps) {
+export function ResultForm({ kind, edit, onChange, variables, onSubmit, onCancel }: ResultFormProps) {
   const setKind = (k: ResultKind) => {
     let text = edit.text;
     if (k === 'json' && jsonProblem(text)) text = text.trim() === '' ? '{}' : JSON.stringify(text);

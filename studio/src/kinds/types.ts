@@ -22,6 +22,14 @@ export interface BenchViewProps {
   response: SolveDraftResponse;
 }
 
+export interface CompareProps {
+  left: RuleDocument;
+  right: RuleDocument;
+  /** What each side is called: `v1`, `Your draft`. */
+  leftLabel: string;
+  rightLabel: string;
+}
+
 /** The side panels of the rule page; every type has the bench, tests and versions. */
 export type Panel = 'bench' | 'tests' | 'analysis' | 'versions';
 
@@ -37,6 +45,8 @@ export interface RuleKind {
   strategies?: readonly string[];
   /** Shown under the bench's result for this type (a flow's per-node trace, a script's console). */
   BenchView?: ComponentType<BenchViewProps>;
+  /** Two versions side by side; none: the generic structural JSON compare (versions/JsonCompareView.tsx). */
+  Compare?: ComponentType<CompareProps>;
   /** Panels beyond bench, tests and versions (the table analysis). */
   extraPanels?: readonly Panel[];
 }
