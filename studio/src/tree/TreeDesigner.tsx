@@ -234,7 +234,9 @@ export function TreeDesigner(props: DesignerProps) {
                           onClick={(e) => { e.stopPropagation(); toggle(row.key); }}>{row.collapsed ? '▸' : '▾'}</button>
                       ) : <span className="tr-fold-space" />}
                       <span className="tr-word">{TYPE_WORD[row.node.type] ?? row.node.type}</span>
-                      <span className="tr-summary">{row.node.type === 'if' && !row.collapsed ? '' : nodeSummary(row.node)}</span>
+                      {row.node.type === 'if' && !row.collapsed
+                        ? <span className="tr-summary tr-muted">when all its conditions hold</span>
+                        : <span className="tr-summary">{nodeSummary(row.node)}</span>}
                       {outcome && (
                         <span id={`tr-outcome-${row.key}`} className={`tr-outcome tr-${outcome === 'declined' ? 'declined' : outcome === 'taken' ? 'taken' : 'not-reached'}`}
                           title={traced?.inputValue !== undefined ? `input: ${JSON.stringify(traced.inputValue)}` : undefined}>
