@@ -140,6 +140,16 @@ describe('Decision trees in the Studio', { skip }, () => {
       assert.equal(await outcome(page, 'THEN price = 40'), 'not reached');
       assert.equal(await outcome(page, 'ELSE'), 'not taken');
       assert.equal(await outcome(page, 'result price = 9'), 'not reached');
+      // The keyboard walks the outline: Down to the next node, Left to the parent and then folds it, Right unfolds.
+      await node(page, 'IF package.weight >= 10').click();
+      await page.keyboard.press('ArrowDown');
+      assert.equal(await node(page, 'condition package.weight >= 10').getAttribute('aria-selected'), 'true');
+      await page.keyboard.press('ArrowLeft');
+      assert.equal(await node(page, 'IF package.weight >= 10').getAttribute('aria-selected'), 'true');
+      await page.keyboard.press('ArrowLeft');
+      assert.equal(await node(page, 'IF package.weight >= 10').getAttribute('aria-expanded'), 'false');
+      await page.keyboard.press('ArrowRight');
+      assert.equal(await node(page, 'IF package.weight >= 10').getAttribute('aria-expanded'), 'true');
       await node(page, 'condition package.weight >= 10').click();
       await screenshot(page, 'tree');
 

@@ -122,9 +122,11 @@ export interface ConditionFormProps {
   variables: readonly string[];
   onSubmit(): void;
   onCancel(): void;
+  /** Operators this place does not offer (a tree has ELSE blocks, not the ELSE cell operator); kept if stored. */
+  exclude?: readonly string[];
 }
 
-export function ConditionForm({ edit, onChange, variables, onSubmit, onCancel }: ConditionFormProps) {
+export function ConditionForm({ edit, onChange, variables, onSubmit, onCancel, exclude }: ConditionFormProps) {
   const setType = (type: ConditionType) => {
     if (type === 'function') onChange(withOperator(edit, 'function'));
     else {
@@ -165,7 +167,7 @@ export function ConditionForm({ edit, onChange, variables, onSubmit, onCancel }:
           <label className="dt-field">
             <span>Operator</span>
             <select aria-label="Operator" value={edit.operator} onChange={(e) => onChange(withOperator(edit, e.target.value))}>
-              {operatorsFor(edit.type === 'date' ? 'date' : 'general').map((op) => (
+              {operatorsFor(edit.type === 'date' ? 'date' : 'general').filter((op) => op.name === edit.operator || !exclude?.includes(op.name)).map((op) => (
                 <option key={op.name} value={op.name}>
                   {op.label} — {op.description}
                 </option>

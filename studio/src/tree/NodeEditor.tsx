@@ -7,6 +7,9 @@ import { readCondition, readResult, writeCondition, writeResult } from '../desig
 import type { ConditionEdit, ResultEdit } from '../designer/model/cells.ts';
 import type { TreeNode } from './model.ts';
 
+/** ELSE as a condition operator never holds in a tree (the engine's ELSE cell); trees branch with ELSE blocks. */
+const TREE_EXCLUDED_OPERATORS = ['ELSE'];
+
 export interface NodeEditorProps {
   node: TreeNode;
   label: string;
@@ -71,7 +74,7 @@ export function NodeEditor(props: NodeEditorProps) {
         <datalist id={listId}>{paths.map((p) => <option key={p} value={p} />)}</datalist>
       </label>
       {isCondition ? (
-        <ConditionForm edit={condition} onChange={changeCondition} variables={props.variables} onSubmit={props.onClose} onCancel={props.onClose} />
+        <ConditionForm exclude={TREE_EXCLUDED_OPERATORS} edit={condition} onChange={changeCondition} variables={props.variables} onSubmit={props.onClose} onCancel={props.onClose} />
       ) : (
         <ResultForm kind="output" edit={result} onChange={changeResult} variables={props.variables} onSubmit={props.onClose} onCancel={props.onClose} />
       )}
