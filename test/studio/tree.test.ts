@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { chromiumSkip, replaceEditorText, screenshot, signIn, startStudio, withFailureShot } from './support.ts';
+import { chromiumSkip, compareVersions, replaceEditorText, screenshot, signIn, startStudio, withFailureShot } from './support.ts';
 import type { StudioHarness } from './support.ts';
 
 const skip = chromiumSkip();
@@ -174,10 +174,7 @@ describe('Decision trees in the Studio', { skip }, () => {
       await page.getByRole('textbox', { name: 'Value', exact: true }).fill('7');
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByRole('status').filter({ hasText: /Saved Shipping price v2/ }).waitFor();
-      await page.getByRole('tab', { name: 'Versions' }).click();
-      await page.getByLabel('Left version').selectOption('1');
-      await page.getByLabel('Right version').selectOption('2');
-      await page.getByRole('button', { name: 'Compare', exact: true }).click();
+      await compareVersions(page, 1, 2);
       const table = page.getByRole('table', { name: 'Comparison of v1 and v2' });
       await table.waitFor();
       await page.getByText('1 difference', { exact: true }).waitFor();

@@ -13,8 +13,8 @@ import { ModelEditor } from '../designer/ModelEditor.tsx';
 import { moveBetweenTabs } from '../designer/tabs.ts';
 import { leafPaths } from '../designer/model/schema.ts';
 import type { Schema } from '../designer/model/schema.ts';
-import { canRedo, canUndo, record, redo, reset, startHistory, undo } from '../designer/model/history.ts';
-import type { History, RecordOptions } from '../designer/model/history.ts';
+import { canRedo, canUndo } from '../designer/model/history.ts';
+import { useDocumentHistory } from '../designer/useDocumentHistory.ts';
 import {
   addNode, allowedChildren, branchKeys, canMove, childrenOf, deleteNode, lanePositions, makeNode, moveNode, nodeAt, nodeKey, nodeLabel,
   nodeSummary, outlineRows, reorderNode, TYPE_WORD, updateNode,
@@ -44,15 +44,7 @@ function firstLeaf(rule: RuleDocument, path: number[]): number[] {
 
 export function TreeDesigner(props: DesignerProps) {
   const readOnly = !!props.readOnly;
-  const [history, setHistory] = useState<History<RuleDocument>>(() => startHistory(props.rule));
-  const historyRef = useRef(history);
-  historyRef.current = history;
-  const [seen, setSeen] = useState(props.rule);
-  if (props.rule !== seen) {
-    // a document from outside (another version, a restored draft): adopt it; our own edits come back unchanged
-    setSeen(props.rule);
-    if (props.rule !== history.present) setHistory(reset(props.rule));
-  }
+  const { history, apply, step: stepHistory } = useDocumentHistory<RuleDocument>(props.rule, props.onChange, readOnly);
   const rule = history.present;
   const [tab, setTab] = useState<Tab>('tree');
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
@@ -75,23 +67,9 @@ export function TreeDesigner(props: DesignerProps) {
     return [...names].sort();
   }, [inputPaths, outputPaths, rule.userVariables]);
 
-  const apply = (next: RuleDocument, options?: RecordOptions) => {
-    if (readOnly || next === historyRef.current.present) return;
-    const h = record(historyRef.current, next, options);
-    historyRef.current = h;
-    setHistory(h);
-    setSeen(next);
-    props.onChange(next);
-  };
   const step = (direction: 'undo' | 'redo') => {
-    const h = direction === 'undo' ? undo(historyRef.current) : redo(historyRef.current);
-    if (readOnly || h === historyRef.current) return;
-    historyRef.current = h;
-    setHistory(h);
-    setSeen(h.present);
-    props.onChange(h.present);
+    if (!stepHistory(direction)) return;
     setStatus(direction === 'undo' ? 'Undone' : 'Redone');
-    if (selected && !nodeAt(h.present, selected)) setSelected(null);
   };
 
   const focusRow = (path: number[]) => requestAnimationFrame(() => tree.current?.querySelector<HTMLElement>(`[data-path="${path.join('.')}"]`)?.focus());
