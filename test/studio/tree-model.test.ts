@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  addNode, allowedChildren, blankTree, branchKeys, canMove, deleteNode, makeNode, moveNode, nodeAt, nodeLabel, outlineRows,
+  addNode, allowedChildren, blankTree, branchKeys, canMove, conditionPaths, deleteNode, makeNode, moveNode, nodeAt, nodeLabel, outlineRows,
   reorderNode, updateNode,
 } from '../../studio/src/tree/model.ts';
 import type { NodePath, TreeNode } from '../../studio/src/tree/model.ts';
@@ -140,6 +140,13 @@ test('the outline lists nodes depth first with their level, and hides what a col
   assert.equal(folded[2]!.collapsed, true);
   assert.equal(branchKeys(rule).length, 7);
   assert.equal(outlineRows(rule, new Set(branchKeys(rule))).length, 2, 'collapse all leaves the top level');
+});
+
+test('the input paths the conditions test, once each, for the bench form', () => {
+  let rule = twoLevelTree();
+  rule = setCondition(add(rule, [0, 1], 'condition').rule, [0, 1, 1], 'age', '<', '99');
+  assert.deepEqual(conditionPaths(rule), ['age', 'country']);
+  assert.deepEqual(conditionPaths(blankTree('T')), []);
 });
 
 test('labels name what a node tests or writes, in the table designer\'s cell text', () => {

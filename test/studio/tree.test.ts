@@ -153,8 +153,10 @@ describe('Decision trees in the Studio', { skip }, () => {
       await node(page, 'condition package.weight >= 10').click();
       await screenshot(page, 'tree');
 
-      // Express: the nested IF runs too and its lower THEN wins.
-      await replaceEditorText(page, 'Bench input (JSON)', '{"package": {"weight": 20, "express": true}}');
+      // Express, set in the bench's form (it offers the paths the conditions test): the nested IF runs too and
+      // its lower THEN wins.
+      await page.getByRole('radio', { name: 'Form' }).check();
+      await page.getByLabel('package.express', { exact: true }).fill('true');
       await page.getByRole('button', { name: 'Run', exact: true }).click();
       await page.getByRole('table', { name: 'Result table' }).getByRole('cell', { name: '40', exact: true }).waitFor();
       assert.equal(await outcome(page, 'IF package.express = true'), 'taken');

@@ -43,6 +43,8 @@ export interface RuleKind {
   Designer: ComponentType<DesignerProps>;
   /** The solve strategies the bench offers; none: the bench sends no strategy. */
   strategies?: readonly string[];
+  /** Input paths the rule reads that its input model may not name (a tree's condition paths): the bench's form offers them too. */
+  inputPaths?(rule: RuleDocument): string[];
   /** Shown under the bench's result for this type (a flow's per-node trace, a script's console). */
   BenchView?: ComponentType<BenchViewProps>;
   /** Two versions side by side; none: the generic structural JSON compare (versions/JsonCompareView.tsx). */

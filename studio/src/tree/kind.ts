@@ -2,7 +2,7 @@
 // is the generic structural one (versions/JsonCompareView.tsx).
 import type { RuleKind } from '../kinds/types.ts';
 import { TreeDesigner } from './TreeDesigner.tsx';
-import { blankTree } from './model.ts';
+import { blankTree, conditionPaths } from './model.ts';
 
 export const treeKind: RuleKind = {
   type: 'decision-tree',
@@ -10,4 +10,5 @@ export const treeKind: RuleKind = {
   blank: (name) => blankTree(name),
   Designer: TreeDesigner,
   strategies: ['STANDARD', 'ARRAY'],
+  inputPaths: conditionPaths,
 };

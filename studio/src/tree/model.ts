@@ -228,6 +228,17 @@ export function branchKeys(rule: RuleDocument): string[] {
   return keys;
 }
 
+/** The input paths the tree's conditions test, in tree order, once each (function conditions name none). */
+export function conditionPaths(rule: RuleDocument): string[] {
+  const paths = new Set<string>();
+  const walk = (list: TreeNode[]) => list.forEach((node) => {
+    if (node?.type === 'condition' && typeof node.modelVariablePath === 'string' && node.modelVariablePath.trim() !== '') paths.add(node.modelVariablePath.trim());
+    walk(childrenOf(node));
+  });
+  walk(treeNodes(rule));
+  return [...paths];
+}
+
 export const TYPE_WORD: Readonly<Record<string, string>> = {
   if: 'IF', else: 'ELSE', then: 'THEN', logic_or: 'ANY OF', logic_group: 'ALL OF', condition: 'condition', result: 'result',
 };
