@@ -8,8 +8,8 @@ import { checkOutputScalarValue, checkScalarCondition } from './scalar-values.ts
 export const TREE_NODE_TYPES = ['if', 'else', 'then', 'logic_or', 'logic_group', 'condition', 'result'] as const;
 export type TreeNodeType = (typeof TREE_NODE_TYPES)[number];
 
-/** Allowed children per node type; leaves (condition, result) have none. */
-const TREE_CHILDREN: Record<TreeNodeType, readonly TreeNodeType[]> = {
+/** Allowed children per node type; leaves (condition, result) have none (the Studio's tree designer offers these). */
+export const TREE_CHILDREN: Record<TreeNodeType, readonly TreeNodeType[]> = {
   if: ['condition', 'logic_or', 'then', 'if', 'else'],
   else: ['then', 'if', 'else'],
   then: ['result'],
@@ -19,7 +19,7 @@ const TREE_CHILDREN: Record<TreeNodeType, readonly TreeNodeType[]> = {
   result: [],
 };
 
-const ROOT_CHILDREN: readonly TreeNodeType[] = ['if', 'else', 'then'];
+export const ROOT_CHILDREN: readonly TreeNodeType[] = ['if', 'else', 'then'];
 
 /** Trees deeper than this are not authored by people; the bound keeps validation off the stack limit. */
 const MAX_TREE_DEPTH = 100;

@@ -129,6 +129,14 @@ export async function replaceEditorText(page: Page, label: string, text: string)
   await page.keyboard.insertText(text);
 }
 
+/** Picks two versions in the rule page's Versions tab and opens their comparison. */
+export async function compareVersions(page: Page, left: number, right: number): Promise<void> {
+  await page.getByRole('tab', { name: 'Versions' }).click();
+  await page.getByLabel('Left version').selectOption(String(left));
+  await page.getByLabel('Right version').selectOption(String(right));
+  await page.getByRole('button', { name: 'Compare', exact: true }).click();
+}
+
 /** A management API caller for the harness's space that fails the test on any status of 300 or more. */
 export function managementApi(studio: StudioHarness, key: string): (method: string, path: string, body?: unknown) => Promise<any> {
   return async (method, path, body) => {

@@ -30,7 +30,7 @@ export function TestBench(props: { rule: RuleDocument; kind: RuleKind; onTrace(t
   const [view, setView] = useState<'table' | 'json'>('table');
   useEffect(() => benchInputs.put(ruleId, inputs), [ruleId, inputs]);
 
-  const fields = useMemo(() => benchFields(props.rule), [props.rule]);
+  const fields = useMemo(() => benchFields(props.rule, props.kind.inputPaths?.(props.rule)), [props.rule, props.kind]);
   const strategies = props.kind.strategies ?? [];
   const strategyField = props.kind.strategyField ?? 'strategy';
   const BenchView = props.kind.BenchView;

@@ -14,7 +14,8 @@ export function conditionPath(column: TableColumn): string | undefined {
   return column.condition?.definition?.content ?? column.condition?.inputVariable;
 }
 
-export function benchFields(rule: RuleDocument): BenchField[] {
+/** `read`: input paths the rule reads beyond its model and its condition columns (RuleKind.inputPaths). */
+export function benchFields(rule: RuleDocument, read: readonly string[] = []): BenchField[] {
   const table = tableOf(rule);
   const datePaths = new Set<string>();
   for (const column of table.columns) {
@@ -24,7 +25,7 @@ export function benchFields(rule: RuleDocument): BenchField[] {
   }
   // The model's leaves, then inputs that condition columns read without the model naming them (the solver reads
   // any path of the input, so the form offers them too).
-  const paths = [...new Set([...leafPaths(rule.inputSchema), ...table.columns.filter((c) => c.type === 'input').map(conditionPath).filter((p): p is string => !!p)])];
+  const paths = [...new Set([...leafPaths(rule.inputSchema), ...table.columns.filter((c) => c.type === 'input').map(conditionPath).filter((p): p is string => !!p), ...read])];
   return paths.map((path) => ({ path, kind: datePaths.has(path) ? 'date' : 'text' }));
 }
 

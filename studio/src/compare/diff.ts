@@ -64,7 +64,8 @@ function columnSignature(column: TableColumn): string {
   return stableJson(rest);
 }
 
-function stableJson(value: unknown): string {
+/** JSON with object keys sorted: equal for documents that differ only in key order. */
+export function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
@@ -78,7 +79,7 @@ function rowSignature(row: TableRow, columns: TableColumn[]): string {
 }
 
 /** Longest common subsequence of two key lists as index pairs; falls back to none beyond `limit` cells of work. */
-function lcs(a: string[], b: string[], limit = 4_000_000): Array<[number, number]> {
+export function lcs(a: string[], b: string[], limit = 4_000_000): Array<[number, number]> {
   const n = a.length;
   const m = b.length;
   if (n === 0 || m === 0 || n * m > limit) return [];

@@ -114,17 +114,19 @@ export function CellEditor(props: CellEditorProps) {
   );
 }
 
-// ---- conditions ------------------------------------------------------------------------------------------
+// ---- conditions (also the tree designer's condition node form) ------------------------------------------------------------------------------------------
 
-interface ConditionFormProps {
+export interface ConditionFormProps {
   edit: ConditionEdit;
   onChange(edit: ConditionEdit): void;
   variables: readonly string[];
   onSubmit(): void;
   onCancel(): void;
+  /** Operators this place does not offer (a tree has ELSE blocks, not the ELSE cell operator); kept if stored. */
+  exclude?: readonly string[];
 }
 
-function ConditionForm({ edit, onChange, variables, onSubmit, onCancel }: ConditionFormProps) {
+export function ConditionForm({ edit, onChange, variables, onSubmit, onCancel, exclude }: ConditionFormProps) {
   const setType = (type: ConditionType) => {
     if (type === 'function') onChange(withOperator(edit, 'function'));
     else {
@@ -165,7 +167,7 @@ function ConditionForm({ edit, onChange, variables, onSubmit, onCancel }: Condit
           <label className="dt-field">
             <span>Operator</span>
             <select aria-label="Operator" value={edit.operator} onChange={(e) => onChange(withOperator(edit, e.target.value))}>
-              {operatorsFor(edit.type === 'date' ? 'date' : 'general').map((op) => (
+              {operatorsFor(edit.type === 'date' ? 'date' : 'general').filter((op) => op.name === edit.operator || !exclude?.includes(op.name)).map((op) => (
                 <option key={op.name} value={op.name}>
                   {op.label} — {op.description}
                 </option>
@@ -282,9 +284,9 @@ function ListInput({ values, onChange, date }: { values: string[]; onChange(valu
   );
 }
 
-// ---- results and calculations ----------------------------------------------------------------------------
+// ---- results and calculations (also the tree designer's result node form) ----------------------------------------------------------------------------
 
-interface ResultFormProps {
+export interface ResultFormProps {
   kind: 'output' | 'calc';
   edit: ResultEdit;
   onChange(edit: ResultEdit): void;
@@ -293,7 +295,7 @@ interface ResultFormProps {
   onCancel(): void;
 }
 
-function ResultForm({ kind, edit, onChange, variables, onSubmit, onCancel }: ResultFormProps) {
+export function ResultForm({ kind, edit, onChange, variables, onSubmit, onCancel }: ResultFormProps) {
   const setKind = (k: ResultKind) => {
     let text = edit.text;
     if (k === 'json' && jsonProblem(text)) text = text.trim() === '' ? '{}' : JSON.stringify(text);

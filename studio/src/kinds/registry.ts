@@ -2,9 +2,11 @@
 import type { RuleKind } from './types.ts';
 import { tableKind } from '../designer/kind.ts';
 import { lookupKind } from '../lookup/kind.ts';
+import { treeKind } from '../tree/kind.ts';
 
 export const RULE_KINDS: readonly RuleKind[] = [
   tableKind,
+  treeKind,
   lookupKind,
 ];
 

@@ -22,6 +22,14 @@ export interface BenchViewProps {
   response: SolveDraftResponse;
 }
 
+export interface CompareProps {
+  left: RuleDocument;
+  right: RuleDocument;
+  /** What each side is called: `v1`, `Your draft`. */
+  leftLabel: string;
+  rightLabel: string;
+}
+
 /** The side panels of the rule page; every type has the bench, tests and versions. */
 export type Panel = 'bench' | 'tests' | 'analysis' | 'versions';
 
@@ -38,11 +46,12 @@ export interface RuleKind {
   /** The field of POST /api/tools/solve the chosen strategy goes in: `strategy` (X-Strategy, the default) or,
    * for lookup tables, `lookupMethod` (X-Lookup-Method). */
   strategyField?: 'strategy' | 'lookupMethod';
-  /** The rule as a decision table, for the side-by-side version compare (which compares decision tables); without
-   * it the rule is compared as it is. */
-  compareAs?(rule: RuleDocument): RuleDocument;
+  /** Input paths the rule reads that its input model may not name (a tree's condition paths): the bench's form offers them too. */
+  inputPaths?(rule: RuleDocument): string[];
   /** Shown under the bench's result for this type (a flow's per-node trace, a script's console). */
   BenchView?: ComponentType<BenchViewProps>;
+  /** Two versions side by side; none: the generic structural JSON compare (versions/JsonCompareView.tsx). */
+  Compare?: ComponentType<CompareProps>;
   /** Panels beyond bench, tests and versions (the table analysis). */
   extraPanels?: readonly Panel[];
 }

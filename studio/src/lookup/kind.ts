@@ -3,7 +3,7 @@
 import type { RuleKind } from '../kinds/types.ts';
 import { LookupDesigner } from './LookupDesigner.tsx';
 import { blankLookup } from './model.ts';
-import { lookupAsTable } from './compare.ts';
+import { LookupCompare } from './LookupCompare.tsx';
 
 export const lookupKind: RuleKind = {
   type: 'lookup-table',
@@ -12,5 +12,5 @@ export const lookupKind: RuleKind = {
   Designer: LookupDesigner,
   strategies: ['LOOKUP_VALUE', 'LOOKUP_EXISTS'],
   strategyField: 'lookupMethod',
-  compareAs: lookupAsTable,
+  Compare: LookupCompare,
 };

@@ -8,7 +8,7 @@ import type { RuleDocument } from '../api/types.ts';
 import { useStudio } from '../app/context.ts';
 import { navigate } from '../app/router.ts';
 import { TestBench } from '../bench/TestBench.tsx';
-import { CompareView } from '../versions/CompareView.tsx';
+import { VersionCompare } from '../versions/VersionCompare.tsx';
 import { VersionsPanel } from '../versions/VersionsPanel.tsx';
 import { drafts } from '../drafts/storage.ts';
 import type { Draft } from '../drafts/storage.ts';
@@ -307,7 +307,7 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
           <div className="dialog-body">
             <p>Someone saved v{rule.version} after you opened it, so your save was refused. Nothing is lost: your draft stays in this browser.
               Compare their version with your draft, or overwrite theirs with yours.</p>
-            {conflictCompare && <CompareView left={conflict.rule} right={draft} leftLabel={`On the server (v${rule.version})`} rightLabel="Your draft" />}
+            {conflictCompare && <VersionCompare left={conflict.rule} right={draft} leftLabel={`On the server (v${rule.version})`} rightLabel="Your draft" />}
             <div className="dialog-actions">
               <button type="button" className="btn" onClick={() => { setConflict(null); setConflictCompare(false); }}>Keep editing</button>
               {!conflictCompare && <button type="button" className="btn" onClick={() => setConflictCompare(true)}>Compare</button>}

@@ -4,7 +4,7 @@ import type { RuleDocument } from '../api/types.ts';
 import { useStudio } from '../app/context.ts';
 import { href, navigate } from '../app/router.ts';
 import { ErrorState, Loading } from '../ui/states.tsx';
-import { CompareView } from './CompareView.tsx';
+import { VersionCompare } from './VersionCompare.tsx';
 
 export function ComparePage(props: { id: string; left: number; right: number }) {
   const { api } = useStudio();
@@ -53,7 +53,7 @@ export function ComparePage(props: { id: string; left: number; right: number }) 
           </label>
         </div>
       </header>
-      <CompareView left={docs[0]} right={docs[1]} leftLabel={`v${props.left}`} rightLabel={`v${props.right}`} />
+      <VersionCompare left={docs[0]} right={docs[1]} leftLabel={`v${props.left}`} rightLabel={`v${props.right}`} />
     </div>
   );
 }

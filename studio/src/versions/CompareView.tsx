@@ -6,14 +6,11 @@ import type { RuleDocument, TableRow } from '../api/types.ts';
 import { cellText, columnTitle, diffTables, stepDifference, tableOf } from '../compare/diff.ts';
 import type { ColumnPair, RowPair } from '../compare/diff.ts';
 import { columnName } from '../designer/model/table.ts';
-import { kindOf } from '../kinds/registry.ts';
 
 const ROW_HEIGHT = 30;
 
 export function CompareView(props: { left: RuleDocument; right: RuleDocument; leftLabel: string; rightLabel: string }) {
-  // A rule type may show itself as a decision table for the comparison (RuleKind.compareAs).
-  const left = useMemo(() => kindOf(props.left.type)?.compareAs?.(props.left) ?? props.left, [props.left]);
-  const right = useMemo(() => kindOf(props.right.type)?.compareAs?.(props.right) ?? props.right, [props.right]);
+  const { left, right } = props;
   const diff = useMemo(() => diffTables(left, right), [left, right]);
   const leftRows = useMemo(() => tableOf(left).rows, [left]);
   const rightRows = useMemo(() => tableOf(right).rows, [right]);
