@@ -1,4 +1,5 @@
-// The script editor's completions, signature help and member check (studio/src/script/completions.ts), and the
+// The script editor's completions, signature help and member check (studio/src/script/completions.ts), the
+// scripting rule model (blank rule, problems, console lines, stop explanations), and the
 // one list they come from (src/engine/script/api.ts) against the globals a real isolate context has after the
 // sandbox's own bootstrap ran: a global added to or removed from the sandbox fails here until the list says so.
 import assert from 'node:assert/strict';
@@ -9,6 +10,7 @@ import type { ScriptApiEntry } from '../../src/engine/script/api.ts';
 import { BOOTSTRAP_SOURCE } from '../../src/engine/script/bootstrap.ts';
 import { scriptCompletions, signatureAt, unknownMembers } from '../../studio/src/script/completions.ts';
 import type { ScriptScope } from '../../studio/src/script/completions.ts';
+import { blankScript, consoleLines, explainScriptError, scriptProblems } from '../../studio/src/script/model.ts';
 
 /** Shape of a value as the test compares it: typeof, and for objects the shapes of their own members. */
 type Shape = { kind: string; members?: Record<string, Shape> };
@@ -163,5 +165,38 @@ describe('script signature help and member check', () => {
     assert.deepEqual(problems.map((p) => text.slice(p.from, p.to)), ['solv', 'FIRST']);
     assert.match(problems[0]!.message, /^DR has no member "solv" in Verdict's sandbox \(it has solve, http\)$/);
     assert.match(problems[1]!.message, /SolverStrategy has no member "FIRST".*FIRST_MATCH/);
+  });
+});
+
+describe('scripting rule model', () => {
+  test('the blank rule is a complex-rule with models and a script that logs and returns output', () => {
+    const rule = blankScript('Fresh');
+    assert.equal(rule.type, 'complex-rule');
+    assert.equal(rule.name, 'Fresh');
+    assert.deepEqual(Object.keys(rule.inputSchema), ['amount']);
+    assert.match(rule.script, /log\(/);
+    assert.match(rule.script, /return output;\n$/);
+    assert.deepEqual(unknownMembers(rule.script), []);
+  });
+
+  test("the server's script problems keep the line they name; other paths are not the script's", () => {
+    assert.deepEqual(scriptProblems([
+      { path: 'script', message: 'line 3: Unexpected token )' },
+      { path: 'script', message: 'must be the JavaScript source of the rule, as a string' },
+      { path: 'inputSchema', message: 'is required' },
+    ]), [{ line: 3, message: 'line 3: Unexpected token )' }, { message: 'must be the JavaScript source of the rule, as a string' }]);
+  });
+
+  test('console lines of one input, of a bulk run per input, and of nothing', () => {
+    assert.deepEqual(consoleLines(['a 1', '[warn] b']), [{ input: null, lines: ['a 1', '[warn] b'] }]);
+    assert.deepEqual(consoleLines([['x'], []]), [{ input: 0, lines: ['x'] }, { input: 1, lines: [] }]);
+    assert.deepEqual(consoleLines([]), [{ input: null, lines: [] }]);
+    assert.deepEqual(consoleLines(undefined), []);
+  });
+
+  test('a stopped script is explained: time limit, memory limit; other errors speak for themselves', () => {
+    assert.match(explainScriptError('Rule evaluation exceeded the time limit of 2500 ms')!, /stopped after 2500 ms.*RULE_TIMEOUT_MS.*loop that never ends/);
+    assert.match(explainScriptError('script: the script exceeded its memory limit (64 MB per script, 512 MB per solve)')!, /more memory.*SCRIPT_MEMORY_MB/);
+    assert.equal(explainScriptError('script line 2: TypeError: x is not a function'), undefined);
   });
 });

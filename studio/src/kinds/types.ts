@@ -37,6 +37,8 @@ export interface RuleKind {
   strategies?: readonly string[];
   /** Shown under the bench's result for this type (a flow's per-node trace, a script's console). */
   BenchView?: ComponentType<BenchViewProps>;
+  /** What to do about a failed bench run, shown under the server's message (a script stopped at its time limit). */
+  explainError?(message: string): string | undefined;
   /** Panels beyond bench, tests and versions (the table analysis). */
   extraPanels?: readonly Panel[];
 }
