@@ -15,7 +15,7 @@ const skip = chromiumSkip();
 const TIME_LIMIT_MS = 2500;
 
 const SCRIPT = [
-  "const found = await DR.solve('membership-discount', { customer: input.customer });",
+  "const found = await DR.solve('membership-discount', input);",
   "log('discount for', input.customer.tier, 'is', found[0].discount);",
   "console.warn('rows matched:', found.length);",
   'output.result = found[0].note;',
@@ -94,6 +94,7 @@ describe('Scripting rules in the Studio', { skip }, () => {
       assert.equal(await consoleOutput.locator('pre').innerText(), 'discount for gold is 20\n[warn] rows matched: 1');
       await editor.click();
       await page.keyboard.press('Control+Home');
+      await page.getByRole('status').filter({ hasText: 'Saved Member note v1' }).waitFor({ state: 'detached' });
       await screenshot(page, 'script');
 
       // An endless loop is stopped at the time limit, and the bench says so and what to look for.
@@ -105,6 +106,7 @@ describe('Scripting rules in the Studio', { skip }, () => {
       assert.match(await alert.innerText(), new RegExp(`exceeded the time limit of ${TIME_LIMIT_MS} ms`));
       assert.match(await alert.innerText(), /loop that never ends/);
       assert.ok(Date.now() - started < TIME_LIMIT_MS + 5000, 'stopped near its limit');
+      await screenshot(page, 'script-timeout');
 
       // Back to the saved script; publish it and solve it over HTTP with the space's solver key.
       await replaceEditorText(page, 'Script', SCRIPT);
