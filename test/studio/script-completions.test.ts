@@ -15,16 +15,25 @@ import { blankScript, consoleLines, explainScriptError, scriptProblems } from '.
 /** Shape of a value as the test compares it: typeof, and for objects the shapes of their own members. */
 type Shape = { kind: string; members?: Record<string, Shape> };
 
-/** Runs in the isolate: every global whose shape differs from a bare context's, described to three levels. */
+/** Source run in the isolate: a value's shape, three levels deep. */
+const SHAPE = `function shape(value, depth) {
+  const kind = typeof value;
+  if (kind !== 'object' || value === null || depth === 0) return { kind };
+  const members = {};
+  for (const key of Object.getOwnPropertyNames(value)) members[key] = shape(value[key], depth - 1);
+  return { kind, members };
+}`;
+/** Every global of a bare context, name to shape text. */
+const BARE = `(function () {
+  ${SHAPE}
+  const out = {};
+  for (const name of Object.getOwnPropertyNames(globalThis)) out[name] = JSON.stringify(shape(globalThis[name], 3));
+  return JSON.stringify(out);
+})()`;
+/** Every global whose shape differs from the bare context's (given as BARE's text). */
 const DESCRIBE = `(function (bareJson) {
+  ${SHAPE}
   const bare = JSON.parse(bareJson);
-  function shape(value, depth) {
-    const kind = typeof value;
-    if (kind !== 'object' || value === null || depth === 0) return { kind };
-    const members = {};
-    for (const key of Object.getOwnPropertyNames(value)) members[key] = shape(value[key], depth - 1);
-    return { kind, members };
-  }
   const out = {};
   for (const name of Object.getOwnPropertyNames(globalThis)) {
     if (name === 'globalThis') continue; // it lists the new globals themselves
@@ -33,18 +42,6 @@ const DESCRIBE = `(function (bareJson) {
   }
   return JSON.stringify(out);
 })`;
-const BARE = `(function () {
-  function shape(value, depth) {
-    const kind = typeof value;
-    if (kind !== 'object' || value === null || depth === 0) return { kind };
-    const members = {};
-    for (const key of Object.getOwnPropertyNames(value)) members[key] = shape(value[key], depth - 1);
-    return { kind, members };
-  }
-  const out = {};
-  for (const name of Object.getOwnPropertyNames(globalThis)) out[name] = JSON.stringify(shape(globalThis[name], 3));
-  return JSON.stringify(out);
-})()`;
 
 async function sandboxGlobals(): Promise<Record<string, Shape>> {
   const isolate = new ivm.Isolate({ memoryLimit: 16 });
