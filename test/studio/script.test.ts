@@ -121,4 +121,33 @@ describe('Scripting rules in the Studio', { skip }, () => {
     });
     await close();
   });
+
+  test('compare two versions of a script: model changes listed, the script as a line diff', async () => {
+    const v1 = await api('POST', '/api/rule', { type: 'complex-rule', name: 'Versioned script', inputSchema: { a: {} }, outputSchema: { sum: {} }, script: 'const a = input.a;\noutput.sum = a + 1;\nreturn output;' });
+    await api('POST', `/api/rule/${v1.ruleId}/new-version`, { ...v1, outputSchema: { sum: {}, note: {} }, script: "const a = input.a;\noutput.sum = a + 2;\noutput.note = 'v2';\nreturn output;" });
+    const { page, assertClean, close } = await studio.open();
+    await withFailureShot(page, 'script-compare', async () => {
+      await signIn(page, studio.server.space.managementKey);
+      await page.goto(`${studio.studioUrl}#/rules/${v1.ruleId}/2`);
+      await page.getByRole('tab', { name: 'Versions' }).click();
+      await page.getByLabel('Left version').selectOption('1');
+      await page.getByLabel('Right version').selectOption('2');
+      await page.getByRole('button', { name: 'Compare', exact: true }).click();
+      const table = page.getByRole('table', { name: 'Comparison of v1 and v2' });
+      await table.waitFor();
+      const rows = (await table.getByRole('row').allInnerTexts()).slice(1).map((row) => row.replace(/\s+/g, ' ').trim());
+      assert.deepEqual(rows, [
+        '1 1 const a = input.a;',
+        '2 − removed output.sum = a + 1;',
+        '2 + added output.sum = a + 2;',
+        "3 + added output.note = 'v2';",
+        '3 4 return output;',
+      ]);
+      await page.getByText('Output model changed').waitFor();
+      await page.getByText('2 differences (1 in the script)').waitFor();
+      await screenshot(page, 'script-compare');
+      assertClean();
+    });
+    await close();
+  });
 });

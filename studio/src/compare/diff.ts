@@ -78,7 +78,7 @@ function rowSignature(row: TableRow, columns: TableColumn[]): string {
 }
 
 /** Longest common subsequence of two key lists as index pairs; falls back to none beyond `limit` cells of work. */
-function lcs(a: string[], b: string[], limit = 4_000_000): Array<[number, number]> {
+export function lcs(a: string[], b: string[], limit = 4_000_000): Array<[number, number]> {
   const n = a.length;
   const m = b.length;
   if (n === 0 || m === 0 || n * m > limit) return [];
@@ -177,12 +177,8 @@ function alignColumns(left: TableColumn[], right: TableColumn[]): ColumnPair[] {
 // Status, lock and timestamps are lifecycle, not content: they are shown with each version, not as differences.
 const PROPERTIES = ['name', 'description', 'ruleAlias'] as const;
 
-export function diffTables(leftRule: RuleDocument, rightRule: RuleDocument): TableDiff {
-  const left = tableOf(leftRule);
-  const right = tableOf(rightRule);
-  const columns = alignColumns(left.columns, right.columns);
-  const shared = columns.filter((c) => c.left && c.right).map((c) => c.right!);
-  const rows = alignRows(left.rows, right.rows, shared);
+/** Differences every rule type shares: name, description and alias, and the input and output models. */
+export function documentDifferences(leftRule: RuleDocument, rightRule: RuleDocument): Difference[] {
   const differences: Difference[] = [];
   for (const key of PROPERTIES) {
     if (stableJson(leftRule[key]) !== stableJson(rightRule[key])) differences.push({ kind: 'property', label: `${key} changed` });
@@ -192,6 +188,16 @@ export function diffTables(leftRule: RuleDocument, rightRule: RuleDocument): Tab
       differences.push({ kind: 'model', label: `${key === 'inputSchema' ? 'Input' : 'Output'} model changed` });
     }
   }
+  return differences;
+}
+
+export function diffTables(leftRule: RuleDocument, rightRule: RuleDocument): TableDiff {
+  const left = tableOf(leftRule);
+  const right = tableOf(rightRule);
+  const columns = alignColumns(left.columns, right.columns);
+  const shared = columns.filter((c) => c.left && c.right).map((c) => c.right!);
+  const rows = alignRows(left.rows, right.rows, shared);
+  const differences: Difference[] = documentDifferences(leftRule, rightRule);
   for (const column of columns) {
     if (column.status === 'same') continue;
     const title = columnTitle((column.right ?? column.left)!);

@@ -22,6 +22,14 @@ export interface BenchViewProps {
   response: SolveDraftResponse;
 }
 
+/** Two versions of a rule (or a version and a draft) side by side. */
+export interface CompareProps {
+  left: RuleDocument;
+  right: RuleDocument;
+  leftLabel: string;
+  rightLabel: string;
+}
+
 /** The side panels of the rule page; every type has the bench, tests and versions. */
 export type Panel = 'bench' | 'tests' | 'analysis' | 'versions';
 
@@ -37,6 +45,8 @@ export interface RuleKind {
   strategies?: readonly string[];
   /** Shown under the bench's result for this type (a flow's per-node trace, a script's console). */
   BenchView?: ComponentType<BenchViewProps>;
+  /** How two versions are compared (Versions > Compare, the conflict dialog); none: the decision table's view. */
+  Compare?: ComponentType<CompareProps>;
   /** What to do about a failed bench run, shown under the server's message (a script stopped at its time limit). */
   explainError?(message: string): string | undefined;
   /** Panels beyond bench, tests and versions (the table analysis). */

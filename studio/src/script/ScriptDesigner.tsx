@@ -12,7 +12,6 @@ import { ScriptEditor } from './ScriptEditor.tsx';
 import type { ScriptScope } from './completions.ts';
 import { scriptProblems } from './model.ts';
 import '../designer/designer.css';
-import './script.css';
 
 type Tab = 'script' | 'input' | 'output';
 const TABS: readonly (readonly [Tab, string])[] = [['script', 'Script'], ['input', 'Input model'], ['output', 'Output model']];
