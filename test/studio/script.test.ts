@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { chromiumSkip, managementApi, replaceEditorText, screenshot, signIn, startStudio, withFailureShot } from './support.ts';
+import { chromiumSkip, compareVersions, managementApi, replaceEditorText, screenshot, signIn, startStudio, withFailureShot } from './support.ts';
 import type { StudioHarness } from './support.ts';
 import { pricingTable } from './tables.ts';
 
@@ -129,10 +129,7 @@ describe('Scripting rules in the Studio', { skip }, () => {
     await withFailureShot(page, 'script-compare', async () => {
       await signIn(page, studio.server.space.managementKey);
       await page.goto(`${studio.studioUrl}#/rules/${v1.ruleId}/2`);
-      await page.getByRole('tab', { name: 'Versions' }).click();
-      await page.getByLabel('Left version').selectOption('1');
-      await page.getByLabel('Right version').selectOption('2');
-      await page.getByRole('button', { name: 'Compare', exact: true }).click();
+      await compareVersions(page, 1, 2);
       const table = page.getByRole('table', { name: 'Comparison of v1 and v2' });
       await table.waitFor();
       const rows = (await table.getByRole('row').allInnerTexts()).slice(1).map((row) => row.replace(/\s+/g, ' ').trim());

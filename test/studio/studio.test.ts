@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { chromiumSkip, gridCell, managementApi, replaceEditorText, screenshot, signIn, startStudio, withFailureShot } from './support.ts';
+import { chromiumSkip, compareVersions, gridCell, managementApi, replaceEditorText, screenshot, signIn, startStudio, withFailureShot } from './support.ts';
 import type { StudioHarness } from './support.ts';
 import { bigTable, pricingTable } from './tables.ts';
 import { timeToFirstCell } from '../../bench/lib/studio-measure.ts';
@@ -316,10 +316,7 @@ describe('Verdict Studio in Chromium', { skip }, () => {
     changed.decisionTable.rows[2].cells[0].scalarCondition.value = 'platinum';
     await api('POST', `/api/rule/${v1.ruleId}/new-version`, changed);
     const { page, assertClean, close } = await signedIn(`#/rules/${v1.ruleId}/2`);
-    await page.getByRole('tab', { name: 'Versions' }).click();
-    await page.getByLabel('Left version').selectOption('1');
-    await page.getByLabel('Right version').selectOption('2');
-    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    await compareVersions(page, 1, 2);
     const table = page.getByRole('table', { name: 'Comparison of v1 and v2' });
     await table.waitFor();
     assert.equal(await table.getByRole('cell', { name: '25 (changed)' }).count(), 1, 'the changed cell is marked');

@@ -138,3 +138,11 @@ export function managementApi(studio: StudioHarness, key: string): (method: stri
     return reply.json;
   };
 }
+
+/** Opens Versions > Compare for two versions of the rule on the page. */
+export async function compareVersions(page: Page, left: number, right: number): Promise<void> {
+  await page.getByRole('tab', { name: 'Versions' }).click();
+  await page.getByLabel('Left version').selectOption(String(left));
+  await page.getByLabel('Right version').selectOption(String(right));
+  await page.getByRole('button', { name: 'Compare', exact: true }).click();
+}

@@ -1,6 +1,6 @@
 // A line diff of two texts (a script's two versions): lines common to both found by the same LCS the table
 // comparison aligns rows with, after trimming the common start and end; the rest removed or added.
-import { lcs } from './diff.ts';
+import { commonEnds, lcs } from './diff.ts';
 
 export interface DiffLine {
   kind: 'same' | 'removed' | 'added';
@@ -14,14 +14,7 @@ export interface DiffLine {
 export function diffLines(leftText: string, rightText: string): DiffLine[] {
   const a = leftText.split(/\r?\n/);
   const b = rightText.split(/\r?\n/);
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
+  const { start, endA, endB } = commonEnds(a, b);
   const anchors = [...lcs(a.slice(start, endA), b.slice(start, endB)).map(([i, j]) => [i + start, j + start]), [endA, endB]];
   const out: DiffLine[] = [];
   for (let k = 0; k < start; k++) out.push({ kind: 'same', text: a[k]!, left: k + 1, right: k + 1 });
