@@ -94,7 +94,7 @@ function ApiReference() {
   return (
     <aside className="sc-api" aria-label="Script API">
       <h2>Script API</h2>
-      <p className="dt-muted">Type a name, or press <kbd>Ctrl</kbd>+<kbd>Space</kbd>, for completions; <code>input.</code> offers the input model&apos;s fields.</p>
+      <p className="dt-muted">Type a name, or press <kbd>Ctrl</kbd>+<kbd>Space</kbd>, for completions; <code>input.</code> offers the input model&apos;s fields. <kbd>Tab</kbd> indents: press <kbd>Esc</kbd> first to move on.</p>
       <dl>
         {apiRows(SCRIPT_API).map(({ name, signature, doc }) => (
           <div key={name}>
