@@ -125,6 +125,7 @@ describe('script completions', () => {
     const dashed = scriptCompletions('input.customer.ho', 17, SCOPE, 'code')!.options.find((o) => o.label === 'home-country')!;
     assert.equal(dashed.apply, '["home-country"]');
     assert.equal(dashed.applyFrom, 'input.customer'.length, 'the bracket replaces the dot');
+    assert.equal(scriptCompletions('input.customer?.', 16, SCOPE, 'code')!.options[1]!.applyFrom, 16, 'after ?. the bracket follows it');
     assert.deepEqual(labels('output.'), ['decision']);
     assert.deepEqual(labels('ruleVariables.'), ['threshold']);
     assert.equal(scriptCompletions('ruleVariables.', 14, SCOPE, 'code')!.options[0]!.detail, 'rule variable = 100');

@@ -68,7 +68,7 @@ function membersAt(path: readonly string[], scope: ScriptScope, dotAt: number): 
   return entry?.members?.map(entryOption);
 }
 
-/** A model field or variable; a name that is not an identifier is written `['name']` in place of the dot. */
+/** A model field or variable; a name that is not an identifier is written `["name"]` in place of the dot (after `?.`). */
 function fieldOption(name: string, detail: string, dotAt: number): ScriptOption {
   if (IDENTIFIER.test(name)) return { label: name, type: 'property', detail };
   return { label: name, type: 'property', detail, apply: `[${JSON.stringify(name)}]`, applyFrom: dotAt };
@@ -93,7 +93,9 @@ export function scriptCompletions(text: string, pos: number, scope: ScriptScope,
   if (member) {
     const path = member[1]!.split('.').map((part) => part.replace(/\?$/, '').trim()).filter((part) => part !== '');
     const from = pos - member[2]!.length;
-    const options = membersAt(path, scope, before.lastIndexOf('.', from - 1));
+    const dot = before.lastIndexOf('.', from - 1);
+    // `a.b` becomes `a["b-c"]`; `a?.b` becomes `a?.["b-c"]`
+    const options = membersAt(path, scope, before[dot - 1] === '?' ? dot + 1 : dot);
     return options ? { from, options, validFor: WORD_TAIL } : null;
   }
   const word = /(?<![\w$.])[A-Za-z_$][\w$]*$/.exec(before);
