@@ -42,6 +42,13 @@ describe('script sandbox', () => {
     assert.deepEqual(lines, ['a 1 {"b":[2]}', 'null undefined true']);
   });
 
+  test('console.log, info and debug write log() lines; console.warn and console.error mark theirs', async () => {
+    const lines: string[] = [];
+    const script = "console.log('a', {b: 1});\nconsole.info('i');\nconsole.debug();\nconsole.warn('careful', 2);\nconsole.error('bad');\nlog('plain');";
+    await sandbox.run(handle(script), call({ log: (line) => lines.push(line) }));
+    assert.deepEqual(lines, ['a {"b":1}', 'i', '', '[warn] careful 2', '[error] bad', 'plain']);
+  });
+
   test('a throwing script gives a RuleError with its message and line', async () => {
     await assert.rejects(sandbox.run(handle('const a = 1;\n\nthrow new Error("limit exceeded");'), call()), (error: unknown) => {
       assert.ok(error instanceof RuleError);

@@ -1,8 +1,9 @@
 // The comparison of two decision-table versions (studio/src/compare/diff.ts): columns and rows only on one side,
-// changed cells, and walking the differences.
+// changed cells, and walking the differences; and the line diff other rule types compare their text with.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import { cellText, diffTables, stepDifference } from '../../studio/src/compare/diff.ts';
+import { diffLines } from '../../studio/src/compare/lines.ts';
 
 function condition(column: string, operator: string, value: unknown, type = 'general') {
   return { column, type: 'input', scalarCondition: { operator, value, type } };
@@ -106,4 +107,27 @@ test('next and previous difference wrap around', () => {
   assert.equal(stepDifference(3, 2, 1), 0);
   assert.equal(stepDifference(3, 0, -1), 2);
   assert.equal(stepDifference(0, -1, 1), -1);
+});
+
+describe('line diff (scripts)', () => {
+  test('common start and end stay, changed lines are removed then added, with both sides\' line numbers', () => {
+    const left = 'a\nb\nc\nd\ne';
+    const right = 'a\nB\nc\nd\nx\ne';
+    assert.deepEqual(diffLines(left, right), [
+      { kind: 'same', text: 'a', left: 1, right: 1 },
+      { kind: 'removed', text: 'b', left: 2 },
+      { kind: 'added', text: 'B', right: 2 },
+      { kind: 'same', text: 'c', left: 3, right: 3 },
+      { kind: 'same', text: 'd', left: 4, right: 4 },
+      { kind: 'added', text: 'x', right: 5 },
+      { kind: 'same', text: 'e', left: 5, right: 6 },
+    ]);
+  });
+
+  test('equal texts are all same; CRLF and LF compare equal; one empty side is all added', () => {
+    assert.ok(diffLines('x\ny', 'x\r\ny').every((l) => l.kind === 'same'));
+    assert.deepEqual(diffLines('', 'p\nq').map((l) => l.kind), ['removed', 'added', 'added']);
+    const moved = diffLines('1\n2\n3', '3\n1\n2');
+    assert.deepEqual(moved.map((l) => `${l.kind[0]}${l.text}`), ['a3', 's1', 's2', 'r3']);
+  });
 });

@@ -46,11 +46,12 @@ export interface StudioHarness {
   close(): Promise<void>;
 }
 
-export async function startStudio(): Promise<StudioHarness> {
+/** `env`: further server settings (a scenario that waits for a time limit lowers RULE_TIMEOUT_MS). */
+export async function startStudio(env: Record<string, string> = {}): Promise<StudioHarness> {
   ensureStudioBuilt();
   const backend: Backend = sqliteBackend();
   // The 10,000-row x 20-column table is about 25 MB of JSON: above the default body limit.
-  const server = await startTestServer({ backend, env: { STUDIO_ENABLED: 'true', BODY_LIMIT_BYTES: String(64 * 1024 * 1024) } });
+  const server = await startTestServer({ backend, env: { STUDIO_ENABLED: 'true', BODY_LIMIT_BYTES: String(64 * 1024 * 1024), ...env } });
   const browser = await launchChromium();
   const studioUrl = `${server.url}/studio/`;
   const pages: StudioPage[] = [];

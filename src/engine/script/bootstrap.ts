@@ -5,6 +5,8 @@
 // boundary without the host touching objects the script built (getters, proxies, prototypes). Every builtin the
 // runner needs is captured here, before rule code runs, so a script that replaces JSON.stringify or
 // Array.prototype.push only damages its own result.
+import { STRATEGIES } from '../types.ts';
+import { CONSOLE_METHODS } from './api.ts';
 
 /** File name given to rule scripts, so error stacks can be searched for the script's own line numbers. */
 export const SCRIPT_FILE_NAME = 'rule-script.js';
@@ -64,15 +66,31 @@ export const BOOTSTRAP_SOURCE = String.raw`(function bootstrap(inputJson, variab
     }
   }
 
-  function log() {
+  function writeLine(prefix, values) {
     if (logs.length >= limits.maxLogLines) {
       logsTruncated = true;
       return;
     }
-    let line = '';
-    for (let i = 0; i < arguments.length; i++) line += (i > 0 ? ' ' : '') + describeValue(arguments[i]);
+    let line = prefix === undefined ? '' : prefix;
+    for (let i = 0; i < values.length; i++) line += (i > 0 || prefix !== undefined ? ' ' : '') + describeValue(values[i]);
     if (line.length > limits.maxLogLineChars) line = line.slice(0, limits.maxLogLineChars) + ' [cut]';
     logs[logs.length] = line;
+  }
+
+  function log() {
+    writeLine(undefined, arguments);
+  }
+
+  // V8 gives every context a console that prints nowhere; a script's console.log would vanish without a word, so
+  // the console writes to the same lines as log() (docs/decisions/studio-scripts.md).
+  const consoleMethods = {};
+  const consoleNames = ${JSON.stringify(CONSOLE_METHODS)};
+  for (let i = 0; i < consoleNames.length; i++) {
+    const name = consoleNames[i];
+    const prefix = name === 'warn' || name === 'error' ? '[' + name + ']' : undefined;
+    consoleMethods[name] = function () {
+      writeLine(prefix, arguments);
+    };
   }
 
   const transfer = { arguments: { copy: true }, result: { promise: true, copy: true } };
@@ -100,8 +118,9 @@ export const BOOTSTRAP_SOURCE = String.raw`(function bootstrap(inputJson, variab
     output: {},
     ruleVariables: deepFreeze(parse(variablesJson)),
     log: log,
+    console: freeze(consoleMethods),
     DR: freeze({ solve: solve, http: http }),
-    SolverStrategy: freeze({ STANDARD: 'STANDARD', FIRST_MATCH: 'FIRST_MATCH', ARRAY: 'ARRAY', EVALUATE_ALL: 'EVALUATE_ALL' }),
+    SolverStrategy: freeze(${JSON.stringify(Object.fromEntries(STRATEGIES.map((name) => [name, name])))}),
   };
   const names = ownKeys(globals);
   for (let i = 0; i < names.length; i++) {

@@ -42,7 +42,7 @@ const recordSchema = {
     executionTimeMs: { type: 'number' },
     createdAt: { type: 'string', format: 'date-time' },
     expiresAt: { type: 'string', format: 'date-time' },
-    debug: { description: 'Evaluation trace when X-Debug was set', nullable: true },
+    debug: { description: 'Evaluation trace when X-Debug was set (spec/rule-format.md §10.1; a scripting rule: its log() and console lines)', nullable: true },
   },
 } as const;
 

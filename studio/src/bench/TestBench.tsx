@@ -135,6 +135,7 @@ export function TestBench(props: { rule: RuleDocument; kind: RuleKind; onTrace(t
         {outcome?.kind === 'error' && (
           <div className="banner banner-error" role="alert">
             {outcome.message}
+            {props.kind.explainError?.(outcome.message) && <p>{props.kind.explainError(outcome.message)}</p>}
             {outcome.problems.length > 0 && <ul>{outcome.problems.map((p, i) => <li key={i}><code>{p.path}</code> {p.message}</li>)}</ul>}
           </div>
         )}

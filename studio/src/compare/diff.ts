@@ -104,6 +104,19 @@ export function lcs(a: string[], b: string[], limit = 4_000_000): Array<[number,
   return pairs;
 }
 
+/** Length of the common start of two key lists, and where their common end begins in each. */
+export function commonEnds(a: readonly string[], b: readonly string[]): { start: number; endA: number; endB: number } {
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  return { start, endA, endB };
+}
+
 /**
  * Aligns rows: equal rows (same text in every shared column) are anchors found by LCS after trimming the common
  * prefix and suffix; between two anchors, rows are paired in order as changed and the surplus of one side is
@@ -112,14 +125,7 @@ export function lcs(a: string[], b: string[], limit = 4_000_000): Array<[number,
 function alignRows(left: TableRow[], right: TableRow[], shared: TableColumn[]): RowPair[] {
   const ls = left.map((r) => rowSignature(r, shared));
   const rs = right.map((r) => rowSignature(r, shared));
-  let start = 0;
-  while (start < ls.length && start < rs.length && ls[start] === rs[start]) start++;
-  let endL = ls.length;
-  let endR = rs.length;
-  while (endL > start && endR > start && ls[endL - 1] === rs[endR - 1]) {
-    endL--;
-    endR--;
-  }
+  const { start, endA: endL, endB: endR } = commonEnds(ls, rs);
   const anchors = lcs(ls.slice(start, endL), rs.slice(start, endR)).map(([i, j]) => [i + start, j + start] as [number, number]);
   const pairs: RowPair[] = [];
   for (let k = 0; k < start; k++) pairs.push({ leftIndex: k, rightIndex: k, status: 'same', changedColumns: [] });
@@ -178,12 +184,8 @@ function alignColumns(left: TableColumn[], right: TableColumn[]): ColumnPair[] {
 // Status, lock and timestamps are lifecycle, not content: they are shown with each version, not as differences.
 const PROPERTIES = ['name', 'description', 'ruleAlias'] as const;
 
-export function diffTables(leftRule: RuleDocument, rightRule: RuleDocument): TableDiff {
-  const left = tableOf(leftRule);
-  const right = tableOf(rightRule);
-  const columns = alignColumns(left.columns, right.columns);
-  const shared = columns.filter((c) => c.left && c.right).map((c) => c.right!);
-  const rows = alignRows(left.rows, right.rows, shared);
+/** Differences every rule type shares: name, description and alias, and the input and output models. */
+export function documentDifferences(leftRule: RuleDocument, rightRule: RuleDocument): Difference[] {
   const differences: Difference[] = [];
   for (const key of PROPERTIES) {
     if (stableJson(leftRule[key]) !== stableJson(rightRule[key])) differences.push({ kind: 'property', label: `${key} changed` });
@@ -193,6 +195,16 @@ export function diffTables(leftRule: RuleDocument, rightRule: RuleDocument): Tab
       differences.push({ kind: 'model', label: `${key === 'inputSchema' ? 'Input' : 'Output'} model changed` });
     }
   }
+  return differences;
+}
+
+export function diffTables(leftRule: RuleDocument, rightRule: RuleDocument): TableDiff {
+  const left = tableOf(leftRule);
+  const right = tableOf(rightRule);
+  const columns = alignColumns(left.columns, right.columns);
+  const shared = columns.filter((c) => c.left && c.right).map((c) => c.right!);
+  const rows = alignRows(left.rows, right.rows, shared);
+  const differences: Difference[] = documentDifferences(leftRule, rightRule);
   for (const column of columns) {
     if (column.status === 'same') continue;
     const title = columnTitle((column.right ?? column.left)!);

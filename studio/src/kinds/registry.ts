@@ -2,12 +2,14 @@
 import type { RuleKind } from './types.ts';
 import { tableKind } from '../designer/kind.ts';
 import { lookupKind } from '../lookup/kind.ts';
+import { scriptKind } from '../script/kind.ts';
 import { treeKind } from '../tree/kind.ts';
 
 export const RULE_KINDS: readonly RuleKind[] = [
   tableKind,
   treeKind,
   lookupKind,
+  scriptKind,
 ];
 
 /** The kind for a rule document's `type`, or undefined when the Studio cannot edit that type. */

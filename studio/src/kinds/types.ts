@@ -52,6 +52,8 @@ export interface RuleKind {
   BenchView?: ComponentType<BenchViewProps>;
   /** Two versions side by side; none: the generic structural JSON compare (versions/JsonCompareView.tsx). */
   Compare?: ComponentType<CompareProps>;
+  /** What to do about a failed bench run, shown under the server's message (a script stopped at its time limit). */
+  explainError?(message: string): string | undefined;
   /** Panels beyond bench, tests and versions (the table analysis). */
   extraPanels?: readonly Panel[];
 }

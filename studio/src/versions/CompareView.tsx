@@ -2,14 +2,15 @@
 // tinted, changed cells highlighted, and Previous/Next difference moving through the list from compare/diff.ts.
 import { useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { RuleDocument, TableRow } from '../api/types.ts';
+import type { TableRow } from '../api/types.ts';
 import { cellText, columnTitle, diffTables, stepDifference, tableOf } from '../compare/diff.ts';
 import type { ColumnPair, RowPair } from '../compare/diff.ts';
 import { columnName } from '../designer/model/table.ts';
+import type { CompareProps } from '../kinds/types.ts';
 
 const ROW_HEIGHT = 30;
 
-export function CompareView(props: { left: RuleDocument; right: RuleDocument; leftLabel: string; rightLabel: string }) {
+export function CompareView(props: CompareProps) {
   const { left, right } = props;
   const diff = useMemo(() => diffTables(left, right), [left, right]);
   const leftRows = useMemo(() => tableOf(left).rows, [left]);

@@ -71,7 +71,7 @@ const draftSolveResponseSchema = {
   properties: {
     result: { description: 'Exactly what POST /rule/solve answers for this data (bulk: one result array per input).' },
     trace: {
-      description: 'The debug trace as an audit record made with X-Debug: true holds it: for one input its trace, for a bulk one trace per input (spec/rule-format.md §10.1).',
+      description: 'The debug trace as an audit record made with X-Debug: true holds it: for one input its trace, for a bulk one trace per input (spec/rule-format.md §10.1). For a scripting rule the trace is its console: the lines log() and console.log/info/debug/warn/error printed, in order.',
     },
     warnings: {
       type: 'array',
