@@ -31,6 +31,7 @@ export interface ChannelStatus {
 
 /** A space's Kafka channel as its management key sees it (the Studio's Kafka page). */
 export interface SpaceKafkaState {
+  space: string;
   /** KAFKA_ENABLED: this process runs a Kafka channel. */
   channelEnabled: boolean;
   /** The channel is started in this process (false while stopping or when it is not enabled). */
@@ -72,6 +73,7 @@ export class KafkaBindingService {
     const consumed = new Set(this.#channel?.topics() ?? []);
     const bindings = await this.#store.kafka.list(space);
     return {
+      space,
       channelEnabled: this.#config.enabled,
       channelRunning: this.#channel !== undefined,
       brokersConfigured: this.#config.brokers.length > 0,

@@ -102,7 +102,7 @@ describe('space operations for the management key (keys, Kafka, overview)', () =
   test('Kafka: the channel state and the topic pairs bound to the space only', async () => {
     const empty = await a('GET', '/api/space/kafka');
     assert.equal(empty.status, 200, empty.text);
-    assert.deepEqual(empty.json, { channelEnabled: false, channelRunning: false, brokersConfigured: false, bindings: [] });
+    assert.deepEqual(empty.json, { space: server.space.space, channelEnabled: false, channelRunning: false, brokersConfigured: false, bindings: [] });
     await server.running.store.kafka.bind({
       space: server.space.space, company: 'acme', requestTopic: 'acme-1-request', responseTopic: 'acme-1-response', createdAt: '2026-03-01T10:00:00.000Z',
     });

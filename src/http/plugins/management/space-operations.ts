@@ -64,6 +64,7 @@ const overviewSchema = {
 const kafkaSchema = {
   type: 'object',
   properties: {
+    space: { type: 'string', description: "The key's space (an operator enables Kafka for it by this name)" },
     channelEnabled: { type: 'boolean', description: 'KAFKA_ENABLED: this server runs a Kafka channel' },
     channelRunning: { type: 'boolean', description: 'The channel is started in this server' },
     brokersConfigured: { type: 'boolean', description: 'KAFKA_BROKERS is set, so an operator can enable the space here' },
