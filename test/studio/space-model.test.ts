@@ -31,7 +31,9 @@ test('the y axis tops at a nice 1, 2 or 5 x 10^n at or above the highest value',
   assert.equal(niceMax(3), 5);
   assert.equal(niceMax(7.5), 10);
   assert.equal(niceMax(420), 500);
-  assert.deepEqual(ticks(2, 4), [0, 0.5, 1, 1.5, 2]);
+  assert.deepEqual(ticks(2), [0, 0.5, 1, 1.5, 2]);
+  assert.deepEqual(ticks(5), [0, 1, 2, 3, 4, 5]);
+  assert.deepEqual(ticks(100), [0, 20, 40, 60, 80, 100]);
   assert.deepEqual([0, 0.1, 0.30000000000000004, 2.5, 1234.5].map(formatTick), ['0', '0.1', '0.3', '2.5', '1235']);
   assert.equal(maxOf([[null, 3], [7, null], []]), 7);
 });

@@ -4,12 +4,36 @@
 // the Dependencies graph (click through to the called rule). Controls by role and accessible name only.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { plantFlow, plantTable, PLANT_INPUT } from '../http/fixtures.ts';
+import { bankLookup, plantFlow, plantTable, PLANT_INPUT } from '../http/fixtures.ts';
 import { chromiumSkip, managementApi, screenshot, signIn, startStudio, withFailureShot } from './support.ts';
 import type { StudioHarness, StudioPage } from './support.ts';
 import { pricingTable } from './tables.ts';
 
 const skip = chromiumSkip();
+
+/** A table that looks a bank up (LOOKUP_VALUE) and asks the membership table for a discount (SOLVE). */
+function bankCheck() {
+  const fx = (column: string, value: string) => ({ column, type: 'output', outputScalarValue: { type: 'function', value, stringValue: value } });
+  return {
+    type: 'decision-table', name: 'Bank check', ruleAlias: 'bank-check', status: 'published',
+    inputSchema: { code: {}, customer: {} }, outputSchema: { bank: {}, discount: {} },
+    decisionTable: {
+      columns: [
+        { columnId: 'code', type: 'input', condition: { type: 'simple', name: 'Code', inputVariable: 'code' } },
+        { columnId: 'bank', type: 'output', columnOutput: { type: 'simple', name: 'Bank', outputVariable: 'bank' } },
+        { columnId: 'discount', type: 'output', columnOutput: { type: 'simple', name: 'Discount', outputVariable: 'discount' } },
+      ],
+      rows: [{
+        active: true,
+        cells: [
+          { column: 'code', type: 'input', scalarCondition: { operator: 'anything', value: '', type: 'general' } },
+          fx('bank', 'LOOKUP_VALUE("bank-lookup", {code}, "bank")'),
+          fx('discount', 'SOLVE("membership-discount", {customer})'),
+        ],
+      }],
+    },
+  };
+}
 
 describe('Verdict Studio space pages in Chromium', { skip }, () => {
   let studio: StudioHarness;
@@ -23,6 +47,8 @@ describe('Verdict Studio space pages in Chromium', { skip }, () => {
     await api('POST', '/api/rule', { ...pricingTable('Membership discount'), ruleAlias: 'membership-discount' });
     await api('POST', '/api/rule', plantTable());
     await api('POST', '/api/rule', plantFlow());
+    await api('POST', '/api/rule', bankLookup());
+    await api('POST', '/api/rule', bankCheck());
   });
   after(async () => {
     await studio?.close();
@@ -100,6 +126,26 @@ describe('Verdict Studio space pages in Chromium', { skip }, () => {
       await records.getByRole('button', { name: 'Open record e2e-audit-2' }).waitFor({ state: 'detached' });
       assert.equal(await records.getByRole('row').count(), 2, 'header + the one record that matches');
       await screenshot(page, 'audit-log');
+      // Time and rule: local date-times as the browser's datetime-local takes them.
+      const local = (offsetMs: number) => page.evaluate((ms) => {
+        const d = new Date(Date.now() + ms);
+        return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 19);
+      }, offsetMs);
+      await page.getByLabel('Correlation id').fill('');
+      await page.getByLabel('Status').fill('');
+      await page.getByLabel('Rule').fill('membership-discount');
+      await page.getByLabel('From').fill(await local(-3_600_000));
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await records.getByRole('button', { name: 'Open record e2e-audit-2' }).waitFor();
+      assert.equal(await records.getByRole('row').count(), 3, 'both records of the last hour');
+      await page.getByLabel('From').fill(await local(3_600_000));
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.getByText('No record matches the filters').waitFor();
+      await page.getByLabel('From').fill('');
+      await page.getByLabel('Rule').fill('');
+      await page.getByLabel('Correlation id').fill('e2e-audit-1');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await records.getByRole('button', { name: 'Open record e2e-audit-1' }).waitFor();
 
       await records.getByRole('button', { name: 'Open record e2e-audit-1' }).click();
       await page.getByRole('heading', { name: 'Audit record e2e-audit-1' }).waitFor();
@@ -169,20 +215,27 @@ describe('Verdict Studio space pages in Chromium', { skip }, () => {
     await close();
   });
 
-  test('Dependencies: a flow and the table it calls as a graph; clicking the called rule opens it', async () => {
+  test('Dependencies: a table using a lookup table and another table, and a flow, as graphs; clicking a called rule opens it', async () => {
     const { page, assertClean, close } = await openPage('Dependencies');
     await withFailureShot(page, 'dependencies', async () => {
-      await page.getByRole('combobox', { name: 'Rule' }).selectOption({ label: 'Plant Flow' });
       const graph = page.getByLabel('Dependency graph');
+      const uses = page.getByRole('table', { name: 'Uses' });
+      await page.getByRole('combobox', { name: 'Rule' }).selectOption({ label: 'Plant Flow' });
       await graph.getByRole('button', { name: 'Open Plant Items' }).waitFor();
-      await graph.getByRole('button', { name: 'Open Plant Flow' }).waitFor();
-      assert.match(await page.getByRole('table', { name: 'Uses' }).innerText(), /Plant Flow\s+Plant Items\s+flow node/);
+      assert.match(await uses.innerText(), /Plant Flow\s+Plant Items\s+flow node/);
+
+      await page.getByRole('combobox', { name: 'Rule' }).selectOption({ label: 'Bank check' });
+      await graph.getByRole('button', { name: 'Open Bank Lookup' }).waitFor();
+      await graph.getByRole('button', { name: 'Open Bank check' }).waitFor();
+      const text = await uses.innerText();
+      assert.match(text, /Bank check\s+Bank Lookup\s+LOOKUP/);
+      assert.match(text, /Bank check\s+Membership discount\s+SOLVE/);
       await screenshot(page, 'dependencies');
-      await graph.getByRole('button', { name: 'Open Plant Items' }).click();
-      await page.getByRole('heading', { name: 'Plant Items', level: 1 }).waitFor();
-      assert.match(page.url(), /#\/rules\/rule-plants\/1$/);
+      await graph.getByRole('button', { name: 'Open Membership discount' }).click();
+      await page.getByRole('heading', { name: 'Membership discount', level: 1 }).waitFor();
+      assert.match(page.url(), /#\/rules\/[^/]+\/1$/);
       await page.goBack();
-      await graph.getByRole('button', { name: 'Open Plant Items' }).waitFor();
+      await graph.getByRole('button', { name: 'Open Membership discount' }).waitFor();
     });
     assertClean();
     await close();

@@ -48,8 +48,10 @@ export function niceMax(value: number): number {
   return 10 * power;
 }
 
-/** `count` + 1 evenly spaced ticks from 0 to max. */
-export function ticks(max: number, count = 4): number[] {
+/** Ticks from 0 to a niceMax top at a round step: 1 and 5 tops in fifths, 2 tops in quarters. */
+export function ticks(max: number): number[] {
+  const leading = Math.round(max / 10 ** Math.floor(Math.log10(max)));
+  const count = leading === 2 ? 4 : 5;
   return Array.from({ length: count + 1 }, (_, i) => (max * i) / count);
 }
 
