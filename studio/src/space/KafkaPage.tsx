@@ -1,9 +1,10 @@
 // Kafka for the signed-in space: the request/response topic pair(s) bound to it and whether this server's channel
 // consumes them; without a binding, how an operator enables it (topics are created with the admin token or the
 // CLI, never from the Studio: they are a broker resource, docs/decisions/studio-space-pages.md).
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import { useStudio } from '../app/context.ts';
 import { EmptyState, ErrorState, Loading, formatTime } from '../ui/states.tsx';
+import { useResource } from '../ui/useResource.ts';
 import { spaceApi } from './api.ts';
 import type { KafkaState } from './api.ts';
 
@@ -15,18 +16,7 @@ function channelText(state: KafkaState): { tone: 'success' | 'warning'; text: st
 
 export function KafkaPage() {
   const { api } = useStudio();
-  const [state, setState] = useState<KafkaState | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    setError(null);
-    try {
-      setState(await spaceApi.kafka(api));
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    }
-  }, [api]);
-  useEffect(() => { void load(); }, [load]);
+  const { value: state, error, reload: load } = useResource(useCallback(() => spaceApi.kafka(api), [api]));
 
   const channel = state && channelText(state);
   return (

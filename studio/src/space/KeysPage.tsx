@@ -1,11 +1,12 @@
 // API keys of the signed-in space: every key with its type, name and dates (never a secret: only hashes are
 // stored), `Create key` (the secret shown once, with Copy), `Revoke` after a confirmation. The key the Studio is
 // signed in with cannot be revoked here (docs/decisions/studio-space-pages.md).
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useStudio } from '../app/context.ts';
 import { ConfirmDialog, Dialog } from '../ui/Dialog.tsx';
 import { EmptyState, ErrorState, Loading, formatTime } from '../ui/states.tsx';
+import { useResource } from '../ui/useResource.ts';
 import { spaceApi } from './api.ts';
 import type { CreatedKey, KeyType, SpaceKey } from './api.ts';
 
@@ -17,20 +18,9 @@ function keyLabel(key: SpaceKey): string {
 
 export function KeysPage() {
   const { api, notify } = useStudio();
-  const [keys, setKeys] = useState<SpaceKey[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { value: keys, error, reload: load } = useResource(useCallback(() => spaceApi.keys(api), [api]));
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<SpaceKey | null>(null);
-
-  const load = useCallback(async () => {
-    setError(null);
-    try {
-      setKeys(await spaceApi.keys(api));
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    }
-  }, [api]);
-  useEffect(() => { void load(); }, [load]);
 
   async function revoke(key: SpaceKey) {
     setRevoking(null);

@@ -5,8 +5,8 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useStudio } from '../app/context.ts';
 import { href } from '../app/router.ts';
 import { EmptyState, ErrorState, Loading } from '../ui/states.tsx';
+import { useResource } from '../ui/useResource.ts';
 import { spaceApi } from './api.ts';
-import type { Overview } from './api.ts';
 import { PALETTE, bucketTimes, metricValues, totals, METRIC_LABELS } from './chart.ts';
 import type { ChartLine, Metric } from './chart.ts';
 import { LineChart } from './LineChart.tsx';
@@ -20,21 +20,11 @@ function number(value: number | null, digits = 2, unit = ''): string {
 
 export function OverviewPage() {
   const { api } = useStudio();
-  const [overview, setOverview] = useState<Overview | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { value: overview, error, reload: load } = useResource(useCallback(() => spaceApi.overview(api), [api]));
   /** The rules drawn; null until the user picks: the busiest SHOWN_AT_FIRST. */
   const [picked, setPicked] = useState<Set<string> | null>(null);
 
-  const load = useCallback(async () => {
-    try {
-      setOverview(await spaceApi.overview(api));
-      setError(null);
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    }
-  }, [api]);
   useEffect(() => {
-    void load();
     const timer = window.setInterval(() => void load(), REFRESH_MS);
     return () => window.clearInterval(timer);
   }, [load]);
