@@ -234,6 +234,11 @@ describe('Verdict Studio space pages in Chromium', { skip }, () => {
       await graph.getByRole('button', { name: 'Open Membership discount' }).click();
       await page.getByRole('heading', { name: 'Membership discount', level: 1 }).waitFor();
       assert.match(page.url(), /#\/rules\/[^/]+\/1$/);
+      // The rule page leads back to the graph of the rule it shows.
+      await page.getByRole('link', { name: 'Dependencies of Membership discount' }).click();
+      await page.getByText('This rule uses no other rule.').waitFor();
+      assert.equal(await page.getByRole('combobox', { name: 'Rule' }).locator('option:checked').innerText(), 'Membership discount');
+      await page.goBack();
       await page.goBack();
       await graph.getByRole('button', { name: 'Open Membership discount' }).waitFor();
     });
