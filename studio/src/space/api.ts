@@ -2,8 +2,10 @@
 // dependency tool), typed as the management OpenAPI document describes them; every call goes through ApiClient.
 import type { ApiClient } from '../api/client.ts';
 import type { RuleDocument } from '../api/types.ts';
+import type { RuleWindow, WindowReport } from '../../../src/service/solve-window.ts';
+import type { KeyType, AuditRecord as StoredAuditRecord } from '../../../src/store/ports.ts';
 
-export type KeyType = 'solver' | 'management';
+export type { KeyType };
 
 export interface SpaceKey {
   id: string;
@@ -28,42 +30,12 @@ export interface KafkaState {
   bindings: Array<{ company: string; requestTopic: string; responseTopic: string; createdAt: string; consuming: boolean }>;
 }
 
-export interface RuleSeries {
-  ruleId: string;
-  ruleAlias: string;
-  type: string;
-  total: { solves: number; errors: number; p50Ms: number | null; p99Ms: number | null };
-  solves: number[];
-  errors: number[];
-  p50Ms: Array<number | null>;
-  p99Ms: Array<number | null>;
-}
+/** The overview's wire shape is the service's own (a module without imports, so only its types come along). */
+export type RuleSeries = RuleWindow;
+export type Overview = WindowReport;
 
-export interface Overview {
-  from: string;
-  to: string;
-  bucketSeconds: number;
-  rules: RuleSeries[];
-}
-
-export interface AuditRecord {
-  id: string;
-  correlationId: string;
-  ruleId: string;
-  ruleAlias: string | null;
-  version: number | null;
-  ruleType: string | null;
-  strategy: string;
-  input: unknown;
-  output: unknown;
-  statusCode: number;
-  errorMessage: string | null;
-  errorKind: string | null;
-  executionTimeMs: number;
-  createdAt: string;
-  expiresAt: string;
-  debug: unknown;
-}
+/** An audit record as GET /api/audit answers it: the stored record without its space. */
+export type AuditRecord = Omit<StoredAuditRecord, 'space'>;
 
 export interface AuditFilter {
   ruleId?: string;
