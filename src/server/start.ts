@@ -84,7 +84,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       // Loaded only when enabled: servers without Kafka never load the Kafka client.
       const { startKafkaChannel } = await import('./kafka-channel.ts');
       const channel = await startKafkaChannel(config.kafka, services, store, logger);
-      running.push({ name: 'kafka', stop: () => channel.stop() });
+      services.kafka.attachChannel({ topics: () => channel.topics });
+      const kafkaBindings = services.kafka;
+      running.push({ name: 'kafka', stop: () => { kafkaBindings.attachChannel(undefined); return channel.stop(); } });
       readinessChecks.kafka = () => channel.ready();
     }
     let closing: Promise<void> | undefined;

@@ -48,6 +48,10 @@ export const ERROR_CATALOG = {
   'space-exists': 'conflict',
   'invalid-space-name': 'invalid-input',
   'invalid-key-name': 'invalid-input',
+  /** No active key with that id in the caller's space (the Studio's API keys page). */
+  'key-not-found': 'not-found',
+  /** A management key asked to revoke itself (docs/decisions/studio-space-pages.md). */
+  'own-key': 'conflict',
   'kafka-not-configured': 'invalid-input',
   'invalid-kafka-binding': 'invalid-input',
   'kafka-unavailable': 'unavailable',

@@ -22,6 +22,8 @@ import { RuleTestService } from './rule-tests/service.ts';
 import { createSandboxes, sharedSandbox } from './sandbox.ts';
 import type { SpaceSandboxes } from './sandbox.ts';
 import { SolveService } from './solve.ts';
+import { SolveWindow } from './solve-window.ts';
+import type { WindowReport } from './solve-window.ts';
 import { SpaceService } from './spaces.ts';
 
 export interface ServiceLogger {
@@ -65,6 +67,8 @@ export class Services {
   readonly ruleTests: RuleTestService;
   readonly kafka: KafkaBindingService;
   readonly rateLimiter: RateLimiter | undefined;
+  /** Per-rule solves and latency of the last hour, for the Studio's overview. */
+  readonly solveWindow = new SolveWindow();
   readonly sandbox: SpaceSandboxes | undefined;
   readonly log: ServiceLogger;
   #started = false;
@@ -96,6 +100,7 @@ export class Services {
       clock: this.clock,
       http: options.http ?? new AllowlistHttpClient(config.httpFunctions),
       sandbox: this.sandbox,
+      window: this.solveWindow,
     });
     this.rulesIO = new RulesIO(store, this.clock);
     this.ruleTests = new RuleTestService({ store, cache: this.cache, solver: this.solver, clock: this.clock, compile });
@@ -114,6 +119,11 @@ export class Services {
 
   listAudits(space: string, filter: AuditFilter): Promise<AuditPage> {
     return this.#store.audits.list(space, filter, isoAt(this.clock));
+  }
+
+  /** Solves per minute of each rule of the space over the last hour, with error counts and p50/p99 latency. */
+  overview(space: string): WindowReport {
+    return this.solveWindow.report(space, this.clock());
   }
 
   /** Readiness: throws when the database cannot be reached. */

@@ -23,6 +23,24 @@ export interface TopicProvisioner {
   deletePair(pair: TopicPair): Promise<void>;
 }
 
+/** Port: what this process's Kafka channel consumes now (src/kafka's channel, attached by src/server when running). */
+export interface ChannelStatus {
+  /** Request topics the channel is subscribed to at this moment. */
+  topics(): readonly string[];
+}
+
+/** A space's Kafka channel as its management key sees it (the Studio's Kafka page). */
+export interface SpaceKafkaState {
+  space: string;
+  /** KAFKA_ENABLED: this process runs a Kafka channel. */
+  channelEnabled: boolean;
+  /** The channel is started in this process (false while stopping or when it is not enabled). */
+  channelRunning: boolean;
+  /** KAFKA_BROKERS is set: an operator can enable the space from this server. */
+  brokersConfigured: boolean;
+  bindings: Array<Omit<KafkaBinding, 'space'> & { consuming: boolean }>;
+}
+
 export interface EnableRequest {
   space: string;
   company: string;
@@ -41,6 +59,26 @@ export class KafkaBindingService {
     this.#config = config;
     this.#clock = clock;
     this.#provisioner = provisioner;
+  }
+
+  #channel: ChannelStatus | undefined;
+
+  /** Called by the composition root when the channel started (and with undefined when it stops). */
+  attachChannel(channel: ChannelStatus | undefined): void {
+    this.#channel = channel;
+  }
+
+  /** The space's topic pairs, each with whether this process consumes its request topic now. */
+  async spaceState(space: string): Promise<SpaceKafkaState> {
+    const consumed = new Set(this.#channel?.topics() ?? []);
+    const bindings = await this.#store.kafka.list(space);
+    return {
+      space,
+      channelEnabled: this.#config.enabled,
+      channelRunning: this.#channel !== undefined,
+      brokersConfigured: this.#config.brokers.length > 0,
+      bindings: bindings.map(({ space: _space, ...binding }) => ({ ...binding, consuming: consumed.has(binding.requestTopic) })),
+    };
   }
 
   list(space?: string): Promise<KafkaBinding[]> {

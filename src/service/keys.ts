@@ -124,6 +124,21 @@ export class KeyService {
   }
 
   /**
+   * Revokes a key of the caller's own space (the Studio). A key of another space is answered exactly like one that
+   * does not exist; the caller's own key is refused, so a space never loses the management key it is managed with.
+   */
+  async revokeInSpace(caller: Principal, id: string): Promise<void> {
+    const record = await this.#store.keys.get(id);
+    if (record === undefined || record.space !== caller.space || record.revokedAt !== null) {
+      throw new ServiceError('key-not-found', `No active API key with id "${id}" in this space`);
+    }
+    if (record.id === caller.keyId) {
+      throw new ServiceError('own-key', 'A management key cannot revoke itself: sign in with another management key of this space to revoke this one');
+    }
+    if (!(await this.#store.keys.revoke(id, isoAt(this.#clock)))) throw new ServiceError('key-not-found', `No active API key with id "${id}" in this space`);
+  }
+
+  /**
    * Checks an Authorization header for a key of `type`. Throws ServiceError 'unauthenticated' (no bearer token)
    * or 'invalid-key' (unknown, revoked, or of the other type).
    */

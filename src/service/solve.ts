@@ -14,6 +14,7 @@ import type { Clock } from './clock.ts';
 import { ambiguousAlias, classify, MESSAGES, prefixed, ServiceError } from './errors.ts';
 import type { Principal } from './keys.ts';
 import type { Metrics } from './metrics.ts';
+import type { SolveWindow } from './solve-window.ts';
 import { SolveSession } from './resolver.ts';
 import type { LoadedRule, RuleCache } from './rule-cache.ts';
 import { RuleNotFoundError } from './rule-cache.ts';
@@ -99,6 +100,8 @@ export interface SolveServiceDeps {
   clock: Clock;
   http: HttpClient | undefined;
   sandbox: SpaceSandboxes | undefined;
+  /** Per-rule solves and latency of the last hour (the Studio's overview); fed beside the metrics. */
+  window?: SolveWindow;
 }
 
 /** What an evaluation reads from a request (stored-rule solves and document solves alike). */
@@ -363,6 +366,10 @@ export class SolveService {
     const elapsedMs = performance.now() - state.started;
     const { loaded } = state;
     this.#deps.metrics.observeSolve(loaded?.head.type ?? 'unknown', state.strategy, status, channel.name, error?.kind ?? '', elapsedMs / 1000);
+    // Only resolved rules: a request naming no rule of the space is no rule's traffic (and would let anyone grow it).
+    if (loaded !== undefined && request.candidate === undefined) {
+      this.#deps.window?.observe(principal.space, loaded.head.ruleId, loaded.head.alias, loaded.head.type, error !== undefined, elapsedMs, state.startedAt);
+    }
     const auditOn = request.candidate === undefined && (request.audit === true || request.debug === true || loaded?.audit.active === true);
     if (auditOn) {
       const ttlDays = request.auditTtlDays ?? loaded?.audit.ttlDays ?? this.#deps.config.audit.defaultTtlDays;

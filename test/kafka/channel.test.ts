@@ -257,6 +257,15 @@ describe('Kafka channel: the SPEC 4 contract, over a real broker', { skip }, () 
     assert.deepEqual(((await reply.json()) as { checks: Record<string, string> }).checks, { store: 'ok', kafka: 'ok' });
   });
 
+  test("the management key's Kafka state (the Studio's Kafka page): the running channel consumes the space's topic", async () => {
+    const reply = await fetch(`${instance.running.url}/api/space/kafka`, { headers: { authorization: `Bearer ${shop.managementKey}` } });
+    assert.equal(reply.status, 200);
+    const state = (await reply.json()) as { channelEnabled: boolean; channelRunning: boolean; bindings: Array<{ requestTopic: string; consuming: boolean }> };
+    assert.equal(state.channelEnabled, true);
+    assert.equal(state.channelRunning, true);
+    assert.deepEqual(state.bindings.find((b) => b.requestTopic === binding.requestTopic)?.consuming, true);
+  });
+
   test('/metrics counts requests by response code and shows the consumer lag of each partition', async () => {
     const scrape = async () => (await fetch(`${instance.running.url}/metrics`)).text();
     const count = (text: string, code: number) => Number(new RegExp(`^verdict_kafka_requests_total\\{code="${code}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);

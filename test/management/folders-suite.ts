@@ -277,13 +277,15 @@ export function foldersSuite(kind: 'sqlite' | 'postgres'): void {
       assert.deepEqual(reply.json.dependencies, [
         { ruleId: 'rule-plants', baseId: 'rule-plants', version: 1, ruleAlias: 'plant-items', name: 'Plant Items', type: 'decision-table' },
       ]);
+      assert.deepEqual(reply.json.edges, [{ from: { ruleId: 'rule-flow', version: 1 }, to: { ruleId: 'rule-plants', version: 1 }, kind: 'flow' }]);
       assert.deepEqual(reply.json.missing, []);
       const orphan = asNew(plantFlow());
       orphan.dataTree.children[0].baseId = 'gone-rule';
       const created = (await api('POST', '/api/rule', orphan)).json;
       const missing = await api('GET', `/api/tools/dependencies/${created.ruleId}/1`);
       assert.deepEqual(missing.json.dependencies, []);
-      assert.deepEqual(missing.json.missing, [{ idOrAlias: 'gone-rule' }]);
+      assert.deepEqual(missing.json.missing, [{ idOrAlias: 'gone-rule', from: created.ruleId }]);
+      assert.deepEqual(missing.json.edges, []);
       assert.deepEqual((await api('GET', '/api/tools/dependencies/plant-items')).json.dependencies, []);
     });
   });

@@ -51,6 +51,8 @@ test('HTTP: every code gets the status its kind maps to, except an unknown rule 
     'space-exists': 409,
     'invalid-space-name': 400,
     'invalid-key-name': 400,
+    'key-not-found': 404,
+    'own-key': 409,
     'kafka-not-configured': 400,
     'invalid-kafka-binding': 400,
     'kafka-unavailable': 502,

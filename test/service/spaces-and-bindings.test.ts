@@ -107,6 +107,24 @@ describe('space and binding operations', () => {
     assert.deepEqual(await s.kafka.list('shop'), []);
   });
 
+  test("kafka.spaceState: the space's pairs, each consumed or not by the attached channel, and the channel's state", async () => {
+    const s = services({ KAFKA_BROKERS: '127.0.0.1:1' }, recording);
+    await s.spaces.create('streamed');
+    const one = await s.kafka.enable({ space: 'streamed', company: 'one' });
+    const two = await s.kafka.enable({ space: 'streamed', company: 'two' });
+    const before = await s.kafka.spaceState('streamed');
+    assert.deepEqual({ ...before, bindings: undefined }, { space: 'streamed', channelEnabled: false, channelRunning: false, brokersConfigured: true, bindings: undefined });
+    assert.deepEqual(before.bindings.map((b) => [b.company, b.consuming]), [['one', false], ['two', false]]);
+    s.kafka.attachChannel({ topics: () => [one.requestTopic, 'elsewhere-request'] });
+    const running = await s.kafka.spaceState('streamed');
+    assert.equal(running.channelRunning, true);
+    assert.deepEqual(running.bindings.map((b) => [b.requestTopic, b.consuming]), [[one.requestTopic, true], [two.requestTopic, false]]);
+    assert.ok(!('space' in running.bindings[0]!), 'bindings are answered without the space');
+    s.kafka.attachChannel(undefined);
+    assert.equal((await s.kafka.spaceState('streamed')).channelRunning, false);
+    assert.deepEqual((await s.kafka.spaceState('shop')).bindings.map((b) => b.company).includes('one'), false, 'another space sees none of them');
+  });
+
   test('a binding that cannot be recorded removes the topics it created', async () => {
     // Two pairs with the same names: the store refuses the second binding (its request topic is taken).
     const clashing: TopicProvisioner = { ...recording, createPair: async () => ({ requestTopic: 'same-request', responseTopic: 'same-response' }) };

@@ -3,6 +3,7 @@
 import { RuleError, UnresolvedRuleError } from '../../engine/errors.ts';
 import { collectDependencies } from '../../engine/dependencies.ts';
 import type { DependencyWalk } from '../../engine/dependencies.ts';
+import type { CompiledRule, RuleResolver } from '../../engine/types.ts';
 import { SolveSession } from '../resolver.ts';
 import type { ManagementContext } from './context.ts';
 import type { RuleDocument } from './documents.ts';
@@ -20,6 +21,40 @@ export interface DependencyItem {
   ruleAlias: string | undefined;
   name: string;
   type: string;
+}
+
+/** How a rule uses another: a flow's node, a LOOKUP_VALUE / LOOKUP_EXISTS of a lookup table, or a SOLVE call. */
+export type DependencyKind = 'flow' | 'LOOKUP' | 'SOLVE';
+
+/** One direct use of a rule by another (both resolved), for drawing the graph. */
+export interface DependencyEdge {
+  from: { ruleId: string; version: number | undefined };
+  to: { ruleId: string; version: number | undefined };
+  kind: DependencyKind;
+}
+
+const FLOW_TYPES = new Set(['composition', 'workflow']);
+
+function edgeKind(caller: CompiledRule, callee: CompiledRule): DependencyKind {
+  if (FLOW_TYPES.has(caller.type)) return 'flow';
+  return callee.type === 'lookup-table' ? 'LOOKUP' : 'SOLVE';
+}
+
+/** The direct uses among the walked rules, each once (a rule calling another twice is one edge). */
+function edgesOf(rules: readonly CompiledRule[], resolver: RuleResolver): DependencyEdge[] {
+  const edges: DependencyEdge[] = [];
+  const seen = new Set<string>();
+  for (const caller of rules) {
+    for (const ref of caller.dependencies) {
+      const callee = resolver.resolve(ref.idOrAlias, ref.version);
+      if (!callee) continue;
+      const key = `${caller.ruleId}@${caller.version}>${callee.ruleId}@${callee.version}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      edges.push({ from: { ruleId: caller.ruleId ?? '', version: caller.version }, to: { ruleId: callee.ruleId ?? '', version: callee.version }, kind: edgeKind(caller, callee) });
+    }
+  }
+  return edges;
 }
 
 /** Each load may reveal rules referenced only by rules just loaded; a chain longer than this is refused. */
@@ -47,7 +82,8 @@ export class ToolsManagement {
   async dependencies(space: string, idOrAlias: string, version: number | undefined): Promise<{
     rule: RuleDocument;
     dependencies: DependencyItem[];
-    missing: Array<{ idOrAlias: string; version?: number }>;
+    edges: DependencyEdge[];
+    missing: Array<{ idOrAlias: string; version?: number; from: string }>;
   }> {
     const { head, rule } = await this.#ctx.store.management.read(space, async (tx) => {
       const found = findVersion(findRule(await tx.heads(), idOrAlias), version);
@@ -86,7 +122,8 @@ export class ToolsManagement {
         name: r.name,
         type: r.type,
       })),
-      missing: walk.missing.map((ref) => (ref.version === undefined ? { idOrAlias: ref.idOrAlias } : { idOrAlias: ref.idOrAlias, version: ref.version })),
+      edges: edgesOf([root.compiled, ...walk.rules], session),
+      missing: walk.missing.map((ref) => ({ idOrAlias: ref.idOrAlias, ...(ref.version === undefined ? {} : { version: ref.version }), from: ref.from.ruleId ?? '' })),
     };
   }
 

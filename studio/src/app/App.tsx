@@ -4,10 +4,27 @@ import { session } from '../drafts/storage.ts';
 import { RuleList } from '../rules/RuleList.tsx';
 import { RulePage } from '../rules/RulePage.tsx';
 import { ComparePage } from '../versions/ComparePage.tsx';
+import { AuditPage } from '../space/AuditPage.tsx';
+import { DependenciesPage } from '../space/DependenciesPage.tsx';
+import { KafkaPage } from '../space/KafkaPage.tsx';
+import { KeysPage } from '../space/KeysPage.tsx';
+import { OverviewPage } from '../space/OverviewPage.tsx';
+import '../space/space.css';
 import { Studio } from './context.ts';
 import type { StudioContext } from './context.ts';
-import { parseRoute, useHash } from './router.ts';
+import { href, parseRoute, useHash } from './router.ts';
+import type { Route } from './router.ts';
 import { SignIn } from './SignIn.tsx';
+
+/** The main navigation: the rules, then the space's pages. */
+const NAV: ReadonlyArray<{ label: string; route: Route; pages: ReadonlyArray<Route['page']> }> = [
+  { label: 'Rules', route: { page: 'rules' }, pages: ['rules', 'rule', 'compare'] },
+  { label: 'Overview', route: { page: 'overview' }, pages: ['overview'] },
+  { label: 'Dependencies', route: { page: 'dependencies' }, pages: ['dependencies'] },
+  { label: 'Audit log', route: { page: 'audit' }, pages: ['audit'] },
+  { label: 'API keys', route: { page: 'keys' }, pages: ['keys'] },
+  { label: 'Kafka', route: { page: 'kafka' }, pages: ['kafka'] },
+];
 
 interface Notice {
   id: number;
@@ -53,7 +70,9 @@ export function App() {
         <header className="topbar">
           <a className="brand" href="#/rules"><span className="brand-mark" aria-hidden="true">V</span> Verdict Studio</a>
           <nav aria-label="Main" className="topnav">
-            <a href="#/rules" aria-current={route.page === 'rules' ? 'page' : undefined}>Rules</a>
+            {NAV.map((item) => (
+              <a key={item.label} href={href(item.route)} aria-current={item.pages.includes(route.page) ? 'page' : undefined}>{item.label}</a>
+            ))}
             <a href="/api/docs" target="_blank" rel="noreferrer">API docs</a>
           </nav>
           <button type="button" className="btn btn-ghost" onClick={signOut}>Sign out</button>
@@ -62,6 +81,11 @@ export function App() {
           {route.page === 'rules' && <RuleList />}
           {route.page === 'rule' && <RulePage key={`${route.id}/${route.version}`} id={route.id} version={route.version} />}
           {route.page === 'compare' && <ComparePage key={`${route.id}/${route.left}/${route.right}`} id={route.id} left={route.left} right={route.right} />}
+          {route.page === 'overview' && <OverviewPage />}
+          {route.page === 'dependencies' && <DependenciesPage id={route.id} />}
+          {route.page === 'audit' && <AuditPage />}
+          {route.page === 'keys' && <KeysPage />}
+          {route.page === 'kafka' && <KafkaPage />}
         </div>
         <div className={`toast${notice ? ` toast-${notice.tone}` : ''}`} role="status" aria-live="polite">
           {notice?.message}

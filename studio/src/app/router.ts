@@ -1,11 +1,18 @@
-// Hash routing (#/rules, #/rules/<id>/<version>, #/rules/<id>/compare/<left>/<right>): the server serves one
-// index.html at /studio/ and never sees the route, so deep links and reloads work behind any static server.
+// Hash routing (#/rules, #/rules/<id>/<version>, #/rules/<id>/compare/<left>/<right>, and the space pages
+// #/overview, #/dependencies[/<id>], #/audit, #/keys, #/kafka): the server serves one index.html at /studio/ and
+// never sees the route, so deep links and reloads work behind any static server.
 import { useSyncExternalStore } from 'react';
 
 export type Route =
   | { page: 'rules' }
   | { page: 'rule'; id: string; version: number | 'latest' }
-  | { page: 'compare'; id: string; left: number; right: number };
+  | { page: 'compare'; id: string; left: number; right: number }
+  | { page: SpacePage }
+  | { page: 'dependencies'; id?: string };
+
+/** The space's pages without parameters. */
+export type SpacePage = 'overview' | 'audit' | 'keys' | 'kafka';
+const SPACE_PAGES: readonly string[] = ['overview', 'audit', 'keys', 'kafka'] satisfies SpacePage[];
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
@@ -14,6 +21,8 @@ export function parseRoute(hash: string): Route {
     const version = parts[2] && /^\d+$/.test(parts[2]) ? Number(parts[2]) : 'latest';
     return { page: 'rule', id: parts[1], version };
   }
+  if (parts[0] === 'dependencies') return parts[1] ? { page: 'dependencies', id: parts[1] } : { page: 'dependencies' };
+  if (parts[0] !== undefined && SPACE_PAGES.includes(parts[0])) return { page: parts[0] as SpacePage };
   return { page: 'rules' };
 }
 
@@ -26,6 +35,10 @@ export function href(route: Route): string {
       return `#/rules/${e(route.id)}/${route.version}`;
     case 'compare':
       return `#/rules/${e(route.id)}/compare/${route.left}/${route.right}`;
+    case 'dependencies':
+      return route.id === undefined ? '#/dependencies' : `#/dependencies/${e(route.id)}`;
+    default:
+      return `#/${route.page}`;
   }
 }
 

@@ -16,7 +16,7 @@ interface RuleSummary {
   published: number | null;
 }
 
-const TYPE_LABELS: Record<string, string> = {
+export const TYPE_LABELS: Record<string, string> = {
   'decision-table': 'Decision table', 'decision-tree': 'Decision tree', 'complex-rule': 'Scripting rule', 'lookup-table': 'Lookup table',
   composition: 'Rule flow', workflow: 'Decision flow', 'integration-flow': 'Integration flow',
 };

@@ -6,7 +6,7 @@ import { ApiError, ConflictError } from '../api/client.ts';
 import type { Problem, RuleItem, VersionedRule } from '../api/client.ts';
 import type { RuleDocument } from '../api/types.ts';
 import { useStudio } from '../app/context.ts';
-import { navigate } from '../app/router.ts';
+import { href, navigate } from '../app/router.ts';
 import { TestBench } from '../bench/TestBench.tsx';
 import { VersionCompare } from '../versions/VersionCompare.tsx';
 import { VersionsPanel } from '../versions/VersionsPanel.tsx';
@@ -237,6 +237,7 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
           <code className="muted small rule-alias" title="Alias">{rule.ruleAlias}</code>
         </div>
         <div className="actions">
+          <a className="btn" href={href({ page: 'dependencies', id: rule.ruleId })} aria-label={`Dependencies of ${rule.name}`}>Dependencies</a>
           <button type="button" className="btn" onClick={() => downloadJson(`${rule.ruleAlias}_v${rule.version}.json`, draft)}>Export</button>
           <button type="button" className="btn" onClick={() => void lifecycle(() => api.setLock(rule.ruleId, rule.version, !locked), locked ? 'Unlocked' : 'Locked')}>{locked ? 'Unlock' : 'Lock'}</button>
           <button type="button" className="btn" onClick={() => void newVersion(draft, 'New version created from this one')}>New version</button>

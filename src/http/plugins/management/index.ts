@@ -7,9 +7,11 @@ import { ruleFlowsPlugin } from './rule-flows.ts';
 import { rulesPlugin } from './rules.ts';
 import { ruleTestsPlugin } from './rule-tests.ts';
 import { spacePlugin } from './space.ts';
+import { spaceOperationsPlugin } from './space-operations.ts';
 import { tagsPlugin } from './tags.ts';
 import { toolsPlugin } from './tools.ts';
 
 export const MANAGEMENT_PLUGINS: ManagementPlugin[] = [
   rulesPlugin, spacePlugin, tagsPlugin, foldersPlugin, ruleFlowsPlugin, toolsPlugin, historyPlugin, ruleTestsPlugin,
+  spaceOperationsPlugin,
 ];

@@ -203,7 +203,22 @@ export async function toolsPlugin(app: FastifyInstance, options: ManagementPlugi
                   },
                 },
               },
-              missing: { type: 'array', items: { type: 'object', properties: { idOrAlias: { type: 'string' }, version: { type: 'integer' } } } },
+              edges: {
+                type: 'array',
+                description: 'Each direct use among the rule and its dependencies: `flow` (a flow node), `LOOKUP` (LOOKUP_VALUE / LOOKUP_EXISTS of a lookup table) or `SOLVE` (a SOLVE call, a script\'s DR.solve)',
+                items: {
+                  type: 'object',
+                  properties: {
+                    from: { type: 'object', properties: { ruleId: { type: 'string' }, version: { type: 'integer' } } },
+                    to: { type: 'object', properties: { ruleId: { type: 'string' }, version: { type: 'integer' } } },
+                    kind: { type: 'string', enum: ['flow', 'LOOKUP', 'SOLVE'] },
+                  },
+                },
+              },
+              missing: {
+                type: 'array',
+                items: { type: 'object', properties: { idOrAlias: { type: 'string' }, version: { type: 'integer' }, from: { type: 'string', description: 'The ruleId of the rule that references it' } } },
+              },
             },
           },
           ...errors(STANDARD_ERRORS),

@@ -1,0 +1,3 @@
+import { spaceOperationsSuite } from './space-operations-suite.ts';
+
+spaceOperationsSuite('sqlite');
