@@ -1,0 +1,283 @@
+// The flow designer's graph model (studio/src/flow/model): blank flows the server accepts, graph edits (add,
+// connect, disconnect, delete, Switch cases), conversion to and from both flow formats, auto layout, problem
+// placement and bench traces. Flows built here are validated and solved by the real engine; the DecisionRules
+// exports in /work/shared are read in place and must survive a round trip through the graph unchanged.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, test } from 'node:test';
+import { validateRuleDocument } from '../../src/rules/validate.ts';
+import { readContainer } from '../../src/rules/containers.ts';
+import { compileRule, solve } from '../../src/engine/index.ts';
+import { addNode, connect, deleteNode, disconnect, nameProblem, topologicalOrder, wouldCycle } from '../../studio/src/flow/model/graph.ts';
+import type { FlowGraph, GraphNode } from '../../studio/src/flow/model/graph.ts';
+import { addSwitchCase, blankWorkflow, expressionTextOf, removeSwitchCase, storedExpression, workflowFormat } from '../../studio/src/flow/model/workflow.ts';
+import { blankComposition, compositionFormat, unconnectedRuleNodes } from '../../studio/src/flow/model/composition.ts';
+import { autoLayout, needsLayout, withLayout } from '../../studio/src/flow/model/layout.ts';
+import { problemsByNode } from '../../studio/src/flow/model/problems.ts';
+import { nodeResults } from '../../studio/src/flow/model/trace.ts';
+import { MapResolver } from '../flow/helpers.ts';
+import { pricingTable } from './tables.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+/** The shared DecisionRules exports, read in place (from the main checkout's or a worktree's parent). */
+const SHARED = [join(root, '../shared/fixtures/decisionrules'), join(root, '../../shared/fixtures/decisionrules')].find(existsSync);
+const sharedSkip = SHARED ? false : 'the shared DecisionRules fixtures (../shared/fixtures/decisionrules) are not on this machine';
+
+function sharedFlows(): { file: string; doc: Record<string, any> }[] {
+  if (!SHARED) return [];
+  return readdirSync(SHARED).filter((f) => f.endsWith('.json')).flatMap((file) => {
+    const container = readContainer(JSON.parse(readFileSync(join(SHARED, file), 'utf8')));
+    return container.rules.map((r) => r.document as Record<string, any>).filter((d) => d.type === 'workflow' || d.type === 'composition').map((doc) => ({ file, doc }));
+  });
+}
+
+function add(graph: FlowGraph, type: string, format = workflowFormat): { graph: FlowGraph; node: GraphNode } {
+  const node = format.createNode(graph, type, { x: 0, y: 0 });
+  return { graph: addNode(graph, node), node };
+}
+
+function link(graph: FlowGraph, from: GraphNode, to: GraphNode, portIndex = 0): FlowGraph {
+  const out = from.ports.filter((p) => p.direction === 'out')[portIndex]!;
+  const result = connect(graph, out.id, to.id);
+  if ('error' in result) throw new Error(result.error);
+  return result.graph;
+}
+
+describe('blank flows', () => {
+  test('a new decision flow is its START node alone, valid and solvable', async () => {
+    const doc = blankWorkflow('Orders');
+    assert.deepEqual(validateRuleDocument(doc), []);
+    assert.deepEqual(workflowFormat.fromDocument(doc).nodes.map((n) => n.type), ['START']);
+    assert.deepEqual((await solve(compileRule(doc), { a: 1 })).result, [{}]);
+  });
+
+  test('a new rule flow is start connected to end, valid and solvable', async () => {
+    const doc = blankComposition('Pricing flow');
+    assert.deepEqual(validateRuleDocument(doc), []);
+    const graph = compositionFormat.fromDocument(doc);
+    assert.deepEqual(graph.nodes.map((n) => [n.type, n.name]), [['start', 'start'], ['end', 'end']]);
+    assert.equal(graph.edges.length, 1);
+    assert.deepEqual((await solve(compileRule(doc), {})).result, [{}]);
+  });
+});
+
+describe('graph edits', () => {
+  test('a decision flow built node by node validates and solves through the engine', async () => {
+    let graph = workflowFormat.fromDocument(blankWorkflow('Discounts'));
+    const start = graph.nodes[0]!;
+    let rule: GraphNode;
+    let assign: GraphNode;
+    let end: GraphNode;
+    ({ graph, node: rule } = add(graph, 'BUSINESS_RULE'));
+    ({ graph, node: assign } = add(graph, 'DATA_MANIPULATION'));
+    ({ graph, node: end } = add(graph, 'END'));
+    assert.deepEqual([rule.name, assign.name, end.name], ['rule', 'assign', 'end']);
+    graph = link(graph, start, rule);
+    graph = link(graph, rule, assign, 1); // "after": the business rule's out-end connector
+    graph = link(graph, assign, end);
+    graph = {
+      ...graph,
+      nodes: graph.nodes.map((n) => {
+        if (n.id === rule.id) return { ...n, data: { ...n.data, rule: { ruleAlias: 'membership', version: 1, type: 'decision-table' }, strategy: 'FIRST_MATCH', mapping: [{ target: { path: 'customer.tier' }, source: { path: 'input.tier' } }, { target: { path: 'customer.age' }, source: { path: 'input.age' } }] } };
+        if (n.id === assign.id) return { ...n, data: { mapping: [{ source: { expression: storedExpression('{rule.output.discount}') }, target: { path: 'output.discount' } }] } };
+        return n;
+      }),
+    };
+    const doc = workflowFormat.toDocument(blankWorkflow('Discounts'), graph);
+    assert.deepEqual(validateRuleDocument(doc), []);
+    assert.equal(doc.workflowData.connections.length, 3);
+    const resolver = new MapResolver().add(compileRule({ ...pricingTable(), ruleAlias: 'membership', ruleId: 'membership-id', version: 1 }));
+    const solved = await solve(compileRule(doc), { tier: 'gold', age: 40 }, { resolver, trace: true });
+    assert.deepEqual(solved.result, [{ discount: 20 }]);
+
+    const results = nodeResults('workflow', graph, solved.trace)!;
+    assert.equal(results.get(rule.id)!.status, 'ran');
+    assert.deepEqual(results.get(rule.id)!.runs[0]!.input, { customer: { tier: 'gold', age: 40 } });
+    assert.deepEqual(results.get(rule.id)!.runs[0]!.output, { discount: 20, note: 'Gold member' });
+    assert.equal(results.get(end.id)!.status, 'ran', 'an END after a node that ran ran too');
+    assert.equal(results.get(start.id)!.status, 'ran');
+  });
+
+  test('connect refuses cycles, self-loops, duplicates and nodes without an input; disconnect and delete drop edges', () => {
+    let graph = workflowFormat.fromDocument(blankWorkflow('Edits'));
+    const start = graph.nodes[0]!;
+    let a: GraphNode;
+    let b: GraphNode;
+    ({ graph, node: a } = add(graph, 'VARIABLES'));
+    ({ graph, node: b } = add(graph, 'DATA_MANIPULATION'));
+    graph = link(graph, start, a);
+    graph = link(graph, a, b);
+    assert.ok(wouldCycle(graph, b.id, a.id));
+    const outOf = (n: GraphNode) => n.ports.find((p) => p.direction === 'out')!.id;
+    assert.match((connect(graph, outOf(b), a.id) as { error: string }).error, /cycle/);
+    assert.match((connect(graph, outOf(a), a.id) as { error: string }).error, /cycle/);
+    assert.match((connect(graph, outOf(a), b.id) as { error: string }).error, /already connected/);
+    assert.match((connect(graph, outOf(a), start.id) as { error: string }).error, /no input/);
+    assert.deepEqual(topologicalOrder(graph).map((n) => n.id), [start.id, a.id, b.id]);
+    const edge = graph.edges.find((e) => e.source === a.id)!;
+    assert.equal(disconnect(graph, edge.id).edges.length, 1);
+    const without = deleteNode(graph, a.id);
+    assert.deepEqual(without.nodes.map((n) => n.id), [start.id, b.id]);
+    assert.equal(without.edges.length, 0, 'edges touching a deleted node go with it');
+  });
+
+  test('node names: unique, identifier-like, not the flow\'s own variables', () => {
+    let graph = workflowFormat.fromDocument(blankWorkflow('Names'));
+    let first: GraphNode;
+    ({ graph, node: first } = add(graph, 'BUSINESS_RULE'));
+    const { node: second } = add(graph, 'BUSINESS_RULE');
+    assert.equal(second.name, 'rule_1');
+    assert.match(nameProblem(graph, second.id, 'rule')!, /already named/);
+    assert.match(nameProblem(graph, first.id, 'two words')!, /letters, digits/);
+    assert.match(nameProblem(graph, first.id, 'output', workflowFormat.reservedNames)!, /reserved/);
+    assert.equal(nameProblem(graph, first.id, 'pricing'), undefined);
+  });
+
+  test('Switch cases: adding one adds its connector before Default; removing one drops its connections', () => {
+    let graph = workflowFormat.fromDocument(blankWorkflow('Switch'));
+    let sw: GraphNode;
+    let end: GraphNode;
+    ({ graph, node: sw } = add(graph, 'IF_STATEMENT'));
+    ({ graph, node: end } = add(graph, 'END'));
+    graph = addSwitchCase(graph, sw.id);
+    const node = graph.nodes.find((n) => n.id === sw.id)!;
+    assert.deepEqual(node.data.cases.map((c: any) => c.name), ['Case 1', 'Case 2', 'Default']);
+    const caseTwo = node.data.cases[1].connectorId;
+    assert.ok(node.ports.some((p) => p.id === caseTwo && p.subType === 'out-inner'));
+    assert.equal(workflowFormat.portLabel(node, node.ports.find((p) => p.id === caseTwo)!), 'Case 2');
+    const linked = connect(graph, caseTwo, end.id);
+    assert.ok('graph' in linked);
+    graph = removeSwitchCase(linked.graph, sw.id, caseTwo);
+    assert.equal(graph.edges.length, 0);
+    assert.equal(graph.nodes.find((n) => n.id === sw.id)!.ports.some((p) => p.id === caseTwo), false);
+  });
+
+  test('a rule flow built node by node keeps a node under each parent in the tree and solves', async () => {
+    let graph = compositionFormat.fromDocument(blankComposition('Loans'));
+    const [start, end] = graph.nodes as [GraphNode, GraphNode];
+    graph = disconnect(graph, graph.edges[0]!.id);
+    let r1: GraphNode;
+    let r2: GraphNode;
+    ({ graph, node: r1 } = add(graph, 'rule', compositionFormat));
+    ({ graph, node: r2 } = add(graph, 'rule', compositionFormat));
+    assert.deepEqual([r1.name, r2.name], ['Rule_1', 'Rule_2']);
+    graph = link(graph, start, r1);
+    graph = link(graph, start, r2);
+    graph = link(graph, r1, end);
+    graph = link(graph, r2, end);
+    const mapping = [{ key: 'customer.tier', source: 'start', sourceVariable: 'tier' }, { key: 'customer.age', source: 'start', sourceVariable: 'age' }];
+    graph = {
+      ...graph,
+      nodes: graph.nodes.map((n) => {
+        if (n.type === 'rule') return { ...n, data: { baseId: 'membership-id', mapping } };
+        if (n.type === 'end') return { ...n, data: { mapping: [{ key: 'first', source: 'Rule_1', sourceVariable: 'discount' }, { key: 'second', source: 'Rule_2', sourceVariable: 'note' }] } };
+        return n;
+      }),
+    };
+    const doc = compositionFormat.toDocument(blankComposition('Loans'), graph);
+    assert.deepEqual(validateRuleDocument(doc), []);
+    assert.deepEqual(doc.dataTree.children.map((c: any) => [c.globalVariable, c.children[0].globalVariable]), [['Rule_1', 'end'], ['Rule_2', 'end']]);
+    const resolver = new MapResolver().add(compileRule({ ...pricingTable(), ruleAlias: 'membership', ruleId: 'membership-id', version: 1 }));
+    const solved = await solve(compileRule(doc), { tier: 'silver', age: 30 }, { resolver, trace: true });
+    assert.deepEqual(solved.result, [{ first: 10, second: 'Member' }]);
+    const results = nodeResults('composition', graph, solved.trace)!;
+    assert.deepEqual([...results.values()].map((r) => r.status), ['ran', 'ran', 'ran', 'ran']);
+    assert.deepEqual(results.get(r2.id)!.runs[0]!.output, { discount: 10, note: 'Member' });
+
+    // Read back from the document: the same nodes, names and edges (the end appears once, with two parents).
+    const back = compositionFormat.fromDocument(doc);
+    assert.deepEqual(back.nodes.map((n) => [n.id, n.type, n.name]), graph.nodes.map((n) => [n.id, n.type, n.name]));
+    assert.deepEqual(back.edges.map((e) => `${e.source}->${e.target}`).sort(), graph.edges.map((e) => `${e.source}->${e.target}`).sort());
+  });
+
+  test('a rule node not connected to the start is kept in the layout, reported, and comes back', () => {
+    let graph = compositionFormat.fromDocument(blankComposition('Loose'));
+    let loose: GraphNode;
+    ({ graph, node: loose } = add(graph, 'rule', compositionFormat));
+    graph = { ...graph, nodes: graph.nodes.map((n) => (n.id === loose.id ? { ...n, data: { baseId: 'x', version: 2, mapping: [{ key: 'a', source: 'start', sourceVariable: 'a' }] } } : n)) };
+    assert.deepEqual(unconnectedRuleNodes(graph).map((n) => n.id), [loose.id]);
+    const doc = compositionFormat.toDocument(blankComposition('Loose'), graph);
+    assert.deepEqual(validateRuleDocument(doc), []);
+    const back = compositionFormat.fromDocument(doc).nodes.find((n) => n.name === loose.name)!;
+    assert.deepEqual(back.data, { baseId: 'x', version: 2, mapping: [{ key: 'a', source: 'start', sourceVariable: 'a' }] });
+  });
+});
+
+describe('expressions, problems and layout', () => {
+  test('flow expressions read and write the stored form', () => {
+    assert.equal(expressionTextOf(storedExpression('{a} + 1')), '{a} + 1');
+    assert.equal(expressionTextOf({ type: 1, outputScalarValue: { type: 'function', value: { functionName: 'PLUS_CHAR', parameters: ['{a}', '1'] } } }), '{a}+1');
+  });
+
+  test('server problems land on the node their path names', () => {
+    let graph = workflowFormat.fromDocument(blankWorkflow('Problems'));
+    let each: GraphNode;
+    ({ graph, node: each } = add(graph, 'FOREACH'));
+    graph = link(graph, graph.nodes[0]!, each);
+    const doc = workflowFormat.toDocument(blankWorkflow('Problems'), graph);
+    const problems = validateRuleDocument(doc);
+    assert.deepEqual(problems.map((p) => p.path), ['workflowData.nodes[1].data.listPath']);
+    const placed = problemsByNode(workflowFormat, doc, [...problems, { path: 'workflowData.connections[0].target', message: 'x' }, { path: 'name', message: 'y' }]);
+    assert.deepEqual([...placed.keys()], [each.id, graph.nodes[0]!.id]);
+
+    const flow = blankComposition('Tree problems');
+    flow.dataTree.children[0].mapping = [{ key: 'a', source: 'nowhere' }];
+    const treeProblems = validateRuleDocument(flow);
+    assert.equal(treeProblems[0]!.path, 'dataTree.children[0].mapping[0].source');
+    const end = compositionFormat.fromDocument(flow).nodes.find((n) => n.type === 'end')!;
+    assert.deepEqual([...problemsByNode(compositionFormat, flow, treeProblems).keys()], [end.id]);
+  });
+
+  test('auto layout places every node left to right in run order without overlaps', () => {
+    let graph = workflowFormat.fromDocument(blankWorkflow('Layout'));
+    const nodes: GraphNode[] = [graph.nodes[0]!];
+    for (const type of ['BUSINESS_RULE', 'DATA_MANIPULATION', 'END']) {
+      let node: GraphNode;
+      ({ graph, node } = add(graph, type));
+      graph = link(graph, nodes[nodes.length - 1]!, node, type === 'DATA_MANIPULATION' ? 1 : 0);
+      nodes.push(node);
+    }
+    graph = { ...graph, nodes: graph.nodes.map((n) => ({ ...n, position: undefined })) };
+    assert.ok(needsLayout(graph));
+    const laid = withLayout(graph);
+    const xs = nodes.map((n) => laid.nodes.find((m) => m.id === n.id)!.position!.x);
+    assert.deepEqual([...xs].sort((a, b) => a - b), xs, 'each node right of the one before it');
+    assert.equal(new Set(xs).size, xs.length);
+    assert.equal(withLayout(laid), laid, 'a flow with positions is left as it is');
+    assert.notEqual(autoLayout(laid), laid);
+  });
+});
+
+describe('the DecisionRules flows in /work/shared', { skip: sharedSkip }, () => {
+  const flows = sharedFlows();
+  test('there are decision flows and rule flows to read', () => {
+    assert.ok(flows.some((f) => f.doc.type === 'workflow'));
+    assert.ok(flows.some((f) => f.doc.type === 'composition'));
+  });
+  for (const { file, doc } of flows) {
+    const format = doc.type === 'workflow' ? workflowFormat : compositionFormat;
+    test(`${file} (${doc.name}) survives the graph unchanged`, () => {
+      const graph = format.fromDocument(doc);
+      assert.ok(graph.nodes.length >= 3);
+      assert.ok(graph.nodes.every((n) => n.position !== undefined), 'positions are read from the document');
+      assert.deepEqual(format.toDocument(doc, graph), doc);
+    });
+    test(`${file} (${doc.name}) without positions is laid out and still the same flow`, () => {
+      const graph = format.fromDocument(doc);
+      const bare = { ...graph, nodes: graph.nodes.map((n) => ({ ...n, position: undefined })) };
+      const laid = withLayout(bare);
+      assert.ok(laid.nodes.every((n) => n.position !== undefined));
+      const again = format.toDocument(doc, laid);
+      assert.deepEqual(again.dataTree ?? again.workflowData.connections, doc.dataTree ?? doc.workflowData.connections);
+      assert.deepEqual(validateRuleDocument(again), validateRuleDocument(doc));
+      // Every edge goes left to right: the layout follows the run order.
+      for (const e of laid.edges) {
+        const from = laid.nodes.find((n) => n.id === e.source)!.position!;
+        const to = laid.nodes.find((n) => n.id === e.target)!.position!;
+        assert.ok(from.x < to.x, `${e.source} left of ${e.target}`);
+      }
+    });
+  }
+});
