@@ -33,9 +33,15 @@ function sharedFlows(): { file: string; doc: Record<string, any> }[] {
   });
 }
 
-function add(graph: FlowGraph, type: string, format = workflowFormat): { graph: FlowGraph; node: GraphNode } {
-  const node = format.createNode(graph, type, { x: 0, y: 0 });
-  return { graph: addNode(graph, node), node };
+/** The graph with new nodes of the given types added, and those nodes. */
+function add(graph: FlowGraph, types: string[], format = workflowFormat): { graph: FlowGraph; nodes: GraphNode[] } {
+  const nodes: GraphNode[] = [];
+  for (const type of types) {
+    const node = format.createNode(graph, type, { x: 0, y: 0 });
+    graph = addNode(graph, node);
+    nodes.push(node);
+  }
+  return { graph, nodes };
 }
 
 function link(graph: FlowGraph, from: GraphNode, to: GraphNode, portIndex = 0): FlowGraph {
@@ -67,12 +73,9 @@ describe('graph edits', () => {
   test('a decision flow built node by node validates and solves through the engine', async () => {
     let graph = workflowFormat.fromDocument(blankWorkflow('Discounts'));
     const start = graph.nodes[0]!;
-    let rule: GraphNode;
-    let assign: GraphNode;
-    let end: GraphNode;
-    ({ graph, node: rule } = add(graph, 'BUSINESS_RULE'));
-    ({ graph, node: assign } = add(graph, 'DATA_MANIPULATION'));
-    ({ graph, node: end } = add(graph, 'END'));
+    const added = add(graph, ['BUSINESS_RULE', 'DATA_MANIPULATION', 'END']);
+    graph = added.graph;
+    const [rule, assign, end] = added.nodes as [GraphNode, GraphNode, GraphNode];
     assert.deepEqual([rule.name, assign.name, end.name], ['rule', 'assign', 'end']);
     graph = link(graph, start, rule);
     graph = link(graph, rule, assign, 1); // "after": the business rule's out-end connector
@@ -103,10 +106,9 @@ describe('graph edits', () => {
   test('connect refuses cycles, self-loops, duplicates and nodes without an input; disconnect and delete drop edges', () => {
     let graph = workflowFormat.fromDocument(blankWorkflow('Edits'));
     const start = graph.nodes[0]!;
-    let a: GraphNode;
-    let b: GraphNode;
-    ({ graph, node: a } = add(graph, 'VARIABLES'));
-    ({ graph, node: b } = add(graph, 'DATA_MANIPULATION'));
+    const added = add(graph, ['VARIABLES', 'DATA_MANIPULATION']);
+    graph = added.graph;
+    const [a, b] = added.nodes as [GraphNode, GraphNode];
     graph = link(graph, start, a);
     graph = link(graph, a, b);
     assert.ok(wouldCycle(graph, b.id, a.id));
@@ -125,9 +127,10 @@ describe('graph edits', () => {
 
   test('node names: unique, identifier-like, not the flow\'s own variables', () => {
     let graph = workflowFormat.fromDocument(blankWorkflow('Names'));
-    let first: GraphNode;
-    ({ graph, node: first } = add(graph, 'BUSINESS_RULE'));
-    const { node: second } = add(graph, 'BUSINESS_RULE');
+    const added = add(graph, ['BUSINESS_RULE']);
+    graph = added.graph;
+    const [first] = added.nodes as [GraphNode];
+    const second = add(graph, ['BUSINESS_RULE']).nodes[0]!;
     assert.equal(second.name, 'rule_1');
     assert.match(nameProblem(graph, second.id, 'rule')!, /already named/);
     assert.match(nameProblem(graph, first.id, 'two words')!, /letters, digits/);
@@ -137,10 +140,9 @@ describe('graph edits', () => {
 
   test('Switch cases: adding one adds its connector before Default; removing one drops its connections', () => {
     let graph = workflowFormat.fromDocument(blankWorkflow('Switch'));
-    let sw: GraphNode;
-    let end: GraphNode;
-    ({ graph, node: sw } = add(graph, 'IF_STATEMENT'));
-    ({ graph, node: end } = add(graph, 'END'));
+    const added = add(graph, ['IF_STATEMENT', 'END']);
+    graph = added.graph;
+    const [sw, end] = added.nodes as [GraphNode, GraphNode];
     graph = addSwitchCase(graph, sw.id);
     const node = graph.nodes.find((n) => n.id === sw.id)!;
     assert.deepEqual(node.data.cases.map((c: any) => c.name), ['Case 1', 'Case 2', 'Default']);
@@ -158,10 +160,9 @@ describe('graph edits', () => {
     let graph = compositionFormat.fromDocument(blankComposition('Loans'));
     const [start, end] = graph.nodes as [GraphNode, GraphNode];
     graph = disconnect(graph, graph.edges[0]!.id);
-    let r1: GraphNode;
-    let r2: GraphNode;
-    ({ graph, node: r1 } = add(graph, 'rule', compositionFormat));
-    ({ graph, node: r2 } = add(graph, 'rule', compositionFormat));
+    const added = add(graph, ['rule', 'rule'], compositionFormat);
+    graph = added.graph;
+    const [r1, r2] = added.nodes as [GraphNode, GraphNode];
     assert.deepEqual([r1.name, r2.name], ['Rule_1', 'Rule_2']);
     graph = link(graph, start, r1);
     graph = link(graph, start, r2);
@@ -194,8 +195,9 @@ describe('graph edits', () => {
 
   test('a rule node not connected to the start is kept in the layout, reported, and comes back', () => {
     let graph = compositionFormat.fromDocument(blankComposition('Loose'));
-    let loose: GraphNode;
-    ({ graph, node: loose } = add(graph, 'rule', compositionFormat));
+    const added = add(graph, ['rule'], compositionFormat);
+    graph = added.graph;
+    const [loose] = added.nodes as [GraphNode];
     graph = { ...graph, nodes: graph.nodes.map((n) => (n.id === loose.id ? { ...n, data: { baseId: 'x', version: 2, mapping: [{ key: 'a', source: 'start', sourceVariable: 'a' }] } } : n)) };
     assert.deepEqual(unconnectedRuleNodes(graph).map((n) => n.id), [loose.id]);
     const doc = compositionFormat.toDocument(blankComposition('Loose'), graph);
@@ -213,8 +215,9 @@ describe('expressions, problems and layout', () => {
 
   test('server problems land on the node their path names', () => {
     let graph = workflowFormat.fromDocument(blankWorkflow('Problems'));
-    let each: GraphNode;
-    ({ graph, node: each } = add(graph, 'FOREACH'));
+    const added = add(graph, ['FOREACH']);
+    graph = added.graph;
+    const [each] = added.nodes as [GraphNode];
     graph = link(graph, graph.nodes[0]!, each);
     const doc = workflowFormat.toDocument(blankWorkflow('Problems'), graph);
     const problems = validateRuleDocument(doc);
@@ -234,8 +237,9 @@ describe('expressions, problems and layout', () => {
     let graph = workflowFormat.fromDocument(blankWorkflow('Layout'));
     const nodes: GraphNode[] = [graph.nodes[0]!];
     for (const type of ['BUSINESS_RULE', 'DATA_MANIPULATION', 'END']) {
-      let node: GraphNode;
-      ({ graph, node } = add(graph, type));
+      const added = add(graph, [type]);
+      graph = added.graph;
+      const node = added.nodes[0]!;
       graph = link(graph, nodes[nodes.length - 1]!, node, type === 'DATA_MANIPULATION' ? 1 : 0);
       nodes.push(node);
     }

@@ -1,9 +1,12 @@
 // Every rule type the Studio edits. The order is the order `New rule` offers them in.
 import type { RuleKind } from './types.ts';
 import { tableKind } from '../designer/kind.ts';
+import { compositionKind, workflowKind } from '../flow/kind.ts';
 
 export const RULE_KINDS: readonly RuleKind[] = [
   tableKind,
+  workflowKind,
+  compositionKind,
 ];
 
 /** The kind for a rule document's `type`, or undefined when the Studio cannot edit that type. */
