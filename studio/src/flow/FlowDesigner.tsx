@@ -98,6 +98,7 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
       data: {
         title,
         name: n.name !== undefined && n.name !== n.type ? n.name : undefined,
+        portOwner: n.name ?? title,
         summary: nodeSummary(n, rulesById),
         tone: nodeTone(n.type),
         inPort: n.ports.find((p) => p.direction === 'in')?.id,
@@ -241,7 +242,7 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
             >
               <Background gap={16} size={1} />
               <Controls showInteractive={false} />
-              <MiniMap pannable zoomable ariaLabel="Flow overview" />
+              <MiniMap pannable zoomable ariaLabel="Flow overview" style={{ width: 140, height: 90 }} />
             </ReactFlow>
           </div>
           <aside className="flow-inspector" aria-label="Node inspector">

@@ -9,6 +9,8 @@ import type { RunStatus } from './model/trace.ts';
 export interface FlowNodeCardData extends Record<string, unknown> {
   title: string;
   name: string | undefined;
+  /** How the ports are named for assistive technology and tests: "<node> <port> port". */
+  portOwner: string;
   summary: string;
   /** Colour group of the node type. */
   tone: string;
@@ -27,7 +29,7 @@ export const FlowNodeCard = memo(function FlowNodeCard({ data, selected }: NodeP
   const single = data.outPorts.length === 1 && data.outPorts[0]!.label === 'out';
   return (
     <div className={`flow-node tone-${data.tone}${selected ? ' is-selected' : ''}${data.problems ? ' has-problems' : ''}${data.run ? ` run-${data.run}` : ''}`}>
-      {data.inPort && <Handle type="target" position={Position.Left} id={data.inPort} isConnectable={!data.readOnly} />}
+      {data.inPort && <Handle type="target" position={Position.Left} id={data.inPort} isConnectable={!data.readOnly} aria-label={`${data.portOwner} in port`} />}
       <div className="flow-node-head">
         <span className="flow-node-type">{data.title}</span>
         {data.run && <span className={`flow-node-run run-${data.run}`}>{RUN_TEXT[data.run]}</span>}
@@ -36,14 +38,14 @@ export const FlowNodeCard = memo(function FlowNodeCard({ data, selected }: NodeP
       {data.summary && <div className="flow-node-summary" title={data.summary}>{data.summary}</div>}
       {data.problems > 0 && <div className="flow-node-problems">{data.problems} problem{data.problems === 1 ? '' : 's'}</div>}
       {single ? (
-        <Handle type="source" position={Position.Right} id={data.outPorts[0]!.id} isConnectable={!data.readOnly} />
+        <Handle type="source" position={Position.Right} id={data.outPorts[0]!.id} isConnectable={!data.readOnly} aria-label={`${data.portOwner} out port`} />
       ) : (
         data.outPorts.length > 0 && (
           <div className="flow-node-outs">
             {data.outPorts.map((port) => (
               <div key={port.id} className="flow-node-out">
                 <span>{port.label}</span>
-                <Handle type="source" position={Position.Right} id={port.id} isConnectable={!data.readOnly} />
+                <Handle type="source" position={Position.Right} id={port.id} isConnectable={!data.readOnly} aria-label={`${data.portOwner} ${port.label} port`} />
               </div>
             ))}
           </div>

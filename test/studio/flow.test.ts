@@ -1,0 +1,208 @@
+// Decision flows and rule flows in the Studio, end to end in Chromium against a real server: a decision flow of
+// three nodes built from the empty canvas by clicking (one edge dragged, the others chosen in `Connect … to`), a
+// server problem shown on its node, a bench run with per-node results, Publish, and a solve over HTTP with a
+// solver key; then DecisionRules' own flows imported through the management API and opened (laid out when they
+// carry no positions), a rule flow run in the bench.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import type { Locator, Page } from 'playwright-core';
+import { chromiumSkip, managementApi, replaceEditorText, screenshot, signIn, startStudio, withFailureShot } from './support.ts';
+import type { StudioHarness } from './support.ts';
+import { pricingTable } from './tables.ts';
+import type { Doc } from './tables.ts';
+
+const skip = chromiumSkip();
+const root = fileURLToPath(new URL('../../', import.meta.url));
+/** The shared DecisionRules exports, read in place (from the main checkout's or a worktree's parent). */
+const SHARED = [join(root, '../shared/fixtures/decisionrules'), join(root, '../../shared/fixtures/decisionrules')].find(existsSync);
+
+/** A one-condition table: the shipping fee by country (CZ 5, anything else 12). */
+function feeTable(): Doc {
+  return {
+    type: 'decision-table', name: 'Shipping fee', ruleAlias: 'shipping-fee', status: 'published',
+    inputSchema: { country: {} }, outputSchema: { fee: {} },
+    decisionTable: {
+      columns: [
+        { columnId: 'country', type: 'input', condition: { type: 'simple', name: 'Country', definition: { content: 'country', type: 'INPUT_VARIABLE', valid: true } } },
+        { columnId: 'fee', type: 'output', columnOutput: { type: 'simple', name: 'Fee', outputVariable: 'fee' } },
+      ],
+      rows: [
+        { active: true, cells: [{ column: 'country', type: 'input', scalarCondition: { operator: '=', value: 'CZ', type: 'general' } }, { column: 'fee', type: 'output', outputScalarValue: { type: 'common', value: '5' } }] },
+        { active: true, cells: [{ column: 'country', type: 'input', scalarCondition: { operator: 'ELSE', value: '', type: 'general' } }, { column: 'fee', type: 'output', outputScalarValue: { type: 'common', value: '12' } }] },
+      ],
+    },
+  };
+}
+
+describe('Verdict Studio flows in Chromium', { skip }, () => {
+  let studio: StudioHarness;
+  let key: string;
+  let api: ReturnType<typeof managementApi>;
+
+  before(async () => {
+    studio = await startStudio();
+    key = studio.server.space.managementKey;
+    api = managementApi(studio, key);
+  });
+  after(async () => {
+    await studio?.close();
+  });
+
+  async function signedIn(hash = '') {
+    const handle = await studio.open();
+    await signIn(handle.page, key);
+    if (hash) await handle.page.goto(`${studio.studioUrl}${hash}`);
+    return handle;
+  }
+
+  const node = (page: Page, name: string): Locator => page.getByRole('group', { name, exact: true });
+  const inspector = (page: Page): Locator => page.getByRole('complementary', { name: 'Node inspector' });
+
+  async function addNode(page: Page, type: string) {
+    await page.getByRole('button', { name: 'Add node' }).click();
+    await page.getByRole('menuitem', { name: new RegExp(`^${type}`) }).click();
+  }
+
+  test('build a decision flow of three nodes from the empty canvas, see a problem on its node, run it in the bench, publish, solve over HTTP', async () => {
+    await api('POST', '/api/rule', { ...pricingTable('Membership discount'), ruleAlias: 'membership' });
+    await api('POST', '/api/rule', feeTable());
+    const { page, assertClean, close } = await signedIn();
+    await withFailureShot(page, 'flow', async () => {
+      await page.getByRole('button', { name: 'New rule' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New rule' });
+      await dialog.getByLabel('Rule type').selectOption({ label: 'Decision flow' });
+      await dialog.getByLabel('Rule name').fill('Order pricing');
+      await dialog.getByRole('button', { name: 'Create', exact: true }).click();
+      await page.getByRole('region', { name: 'Decision flow canvas' }).waitFor();
+      await node(page, 'Start node').waitFor();
+      assert.match(await page.getByText(/^1 node · 0 connections/).innerText(), /1 node/);
+
+      // Node 1: a business rule calling the membership table; its edge from Start is dragged on the canvas.
+      await addNode(page, 'Business rule');
+      await node(page, 'Business rule node rule').waitFor();
+      const panel = inspector(page);
+      await panel.getByLabel('Called rule').selectOption({ label: 'Membership discount (decision-table)' });
+      await panel.getByLabel('Strategy').selectOption('FIRST_MATCH');
+      await panel.getByRole('button', { name: "Map the rule's inputs" }).click();
+      assert.equal(await panel.getByLabel('Rule input 1').inputValue(), 'customer.tier');
+      assert.equal(await panel.getByLabel('From 2').inputValue(), 'input.customer.age');
+      const from = await page.getByLabel('Start out port').boundingBox();
+      const to = await page.getByLabel('rule in port').boundingBox();
+      await page.mouse.move(from!.x + from!.width / 2, from!.y + from!.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(to!.x + 20, to!.y + 10, { steps: 8 });
+      await page.mouse.move(to!.x + to!.width / 2, to!.y + to!.height / 2, { steps: 4 });
+      await page.mouse.up();
+      await page.getByRole('group', { name: 'Connection from Start to rule' }).waitFor();
+
+      // Node 2: a second business rule, saved before it names its rule: the server's problem lands on it.
+      await addNode(page, 'Business rule');
+      await node(page, 'Business rule node rule_1').waitFor();
+      await node(page, 'Business rule node rule').click();
+      await panel.getByLabel('Connect rule (after) to').selectOption({ label: 'rule_1' });
+      await page.getByRole('group', { name: 'Connection from rule (after) to rule_1' }).waitFor();
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByRole('region', { name: 'Problems' }).waitFor();
+      assert.match(await node(page, 'Business rule node rule_1').innerText(), /1 problem/);
+      assert.doesNotMatch(await node(page, 'Business rule node rule').innerText(), /problem/);
+      await node(page, 'Business rule node rule_1').click();
+      assert.match(await panel.getByRole('alert', { name: 'Problems in rule_1' }).innerText(), /needs the rule to solve/);
+      await panel.getByLabel('Called rule').selectOption({ label: 'Shipping fee (decision-table)' });
+      await panel.getByLabel('Strategy').selectOption('FIRST_MATCH');
+      await panel.getByRole('button', { name: "Map the rule's inputs" }).click();
+      assert.equal(await panel.getByLabel('From 1').inputValue(), 'input.country');
+
+      // Node 3: an Assign writing both results to the flow output, with the tables' expression editor.
+      await addNode(page, 'Assign');
+      await node(page, 'Assign node assign').waitFor();
+      await panel.getByRole('button', { name: 'Add assignment' }).click();
+      await panel.getByLabel('Target 1').fill('output.discount');
+      await replaceEditorText(page, 'Value 1', '{rule.output.discount}');
+      await panel.getByRole('button', { name: 'Add assignment' }).click();
+      await panel.getByLabel('Target 2').fill('output.total');
+      await replaceEditorText(page, 'Value 2', '{input.price} * (100 - {rule.output.discount}) / 100 + {rule_1.output.fee}');
+      await node(page, 'Business rule node rule_1').click();
+      await panel.getByLabel('Connect rule_1 (after) to').selectOption({ label: 'assign' });
+      await page.getByText(/^4 nodes · 3 connections/).waitFor();
+
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved Order pricing v1' }).waitFor();
+      await page.getByRole('region', { name: 'Problems' }).waitFor({ state: 'detached' });
+
+      // The bench: the result, and per node whether it ran with its input and output.
+      await replaceEditorText(page, 'Bench input (JSON)', '{ "customer": { "tier": "gold", "age": 40 }, "country": "CZ", "price": 200 }');
+      await page.getByRole('button', { name: 'Run', exact: true }).click();
+      const results = page.getByRole('table', { name: 'Node results' });
+      await results.waitFor();
+      assert.match(await page.getByRole('table', { name: 'Result table' }).innerText(), /20\s+165/);
+      for (const name of ['Start', 'Business rule rule', 'Business rule rule_1', 'Assign assign']) {
+        assert.equal(await results.getByRole('row', { name: new RegExp(`^${name}\\b`) }).getByText('Ran').count(), 1, `${name} ran`);
+      }
+      await results.getByRole('row', { name: /^Business rule rule\b/ }).getByText('input and output').click();
+      assert.deepEqual(JSON.parse(await page.getByLabel('Input of Business rule rule', { exact: true }).innerText()), { customer: { tier: 'gold', age: 40 } });
+      assert.deepEqual(JSON.parse(await page.getByLabel('Output of Business rule rule', { exact: true }).innerText()), { discount: 20, note: 'Gold member' });
+      assert.match(await node(page, 'Assign node assign').innerText(), /ran/);
+      await page.getByRole('button', { name: 'Fit View' }).click();
+      await screenshot(page, 'flow');
+
+      await page.getByRole('button', { name: 'Publish' }).click();
+      await page.getByRole('status').filter({ hasText: 'Published v1' }).waitFor();
+      const item = (await api('GET', '/api/space/items')).find((i: { name: string }) => i.name === 'Order pricing');
+      assert.equal(item.status, 'published');
+      assert.equal(item.type, 'workflow');
+      const solved = await studio.server.solve(`/rule/solve/${item.ruleAlias}`, { data: { customer: { tier: 'silver', age: 30 }, country: 'DE', price: 100 } });
+      assert.equal(solved.status, 200, solved.text);
+      assert.deepEqual(solved.json, [{ discount: 10, total: 102 }]);
+      assertClean([400]);
+    });
+    await close();
+  });
+
+  test('a DecisionRules decision flow imported without positions opens laid out; a rule-flow export opens and runs in the bench', { skip: SHARED ? false : 'the shared DecisionRules fixtures are not on this machine' }, async () => {
+    const tutorial = JSON.parse(readFileSync(join(SHARED!, 'Decision_Flow_tutorial.json'), 'utf8'));
+    const flow = tutorial.export.data.rules.find((r: Doc) => r.type === 'workflow');
+    for (const n of flow.workflowData.nodes) delete n.position;
+    await api('POST', '/api/folder/import', tutorial);
+    const ruleFlow = JSON.parse(readFileSync(join(SHARED!, 'Import-RuleFlow-example.json'), 'utf8'));
+    await api('POST', '/api/folder/import', ruleFlow);
+    const items = await api('GET', '/api/space/items');
+    const imported = items.find((i: Doc) => i.ruleAlias === flow.ruleAlias);
+
+    const { page, assertClean, close } = await signedIn(`#/rules/${imported.ruleId}/1`);
+    await withFailureShot(page, 'flow-import', async () => {
+      await page.getByRole('region', { name: 'Decision flow canvas' }).waitFor();
+      const order = ['Start node', 'Declare node declare', 'For each node foreach', 'Business rule node rule_1', 'Assign node assign_1', 'Switch node switch_1'];
+      const boxes = [];
+      for (const name of order) {
+        await node(page, name).waitFor();
+        boxes.push((await node(page, name).boundingBox())!);
+      }
+      for (let i = 1; i < boxes.length; i++) assert.ok(boxes[i]!.x > boxes[i - 1]!.x, `${order[i]} is laid out right of ${order[i - 1]}`);
+      assert.equal(await page.getByText('unsaved draft').count(), 0, 'opening an imported flow changes nothing by itself');
+      assert.equal(await page.getByRole('group', { name: /^Connection from / }).count(), 13);
+      assertClean();
+    });
+
+    const composition = items.find((i: Doc) => i.type === 'composition');
+    await page.goto(`${studio.studioUrl}#/rules/${composition.ruleId}/${composition.version}`);
+    await withFailureShot(page, 'rule-flow', async () => {
+      await page.getByRole('region', { name: 'Rule flow canvas' }).waitFor();
+      await node(page, 'Rule node Rule_1').click();
+      const panel = inspector(page);
+      assert.equal(await panel.getByLabel('Source node 1').inputValue(), 'start');
+      assert.equal(await panel.getByLabel('Rule input 1').inputValue(), 'period');
+      await replaceEditorText(page, 'Bench input (JSON)', '{ "productType": "basic", "period": "month", "promoCode": "SUMMER SALE" }');
+      await page.getByRole('button', { name: 'Run', exact: true }).click();
+      const results = page.getByRole('table', { name: 'Node results' });
+      await results.waitFor();
+      assert.match(await page.getByRole('table', { name: 'Result table' }).innerText(), /5\.6/);
+      assert.equal(await results.getByRole('row', { name: /^Rule Rule_1\b/ }).getByText('Ran').count(), 1);
+      await screenshot(page, 'rule-flow');
+      assertClean();
+    });
+    await close();
+  });
+});
