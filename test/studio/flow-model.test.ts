@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import { validateRuleDocument } from '../../src/rules/validate.ts';
 import { readContainer } from '../../src/rules/containers.ts';
 import { compileRule, solve } from '../../src/engine/index.ts';
-import { addNode, connect, deleteNode, disconnect, nameProblem, topologicalOrder, wouldCycle } from '../../studio/src/flow/model/graph.ts';
+import { addNode, connect, deleteNode, disconnect, nameProblem, renameNode, topologicalOrder, wouldCycle } from '../../studio/src/flow/model/graph.ts';
 import type { FlowGraph, GraphNode } from '../../studio/src/flow/model/graph.ts';
 import { addSwitchCase, blankWorkflow, expressionTextOf, removeSwitchCase, storedExpression, workflowFormat } from '../../studio/src/flow/model/workflow.ts';
 import { blankComposition, compositionFormat, unconnectedRuleNodes } from '../../studio/src/flow/model/composition.ts';
@@ -136,6 +136,43 @@ describe('graph edits', () => {
     assert.match(nameProblem(graph, first.id, 'two words')!, /letters, digits/);
     assert.match(nameProblem(graph, first.id, 'output', workflowFormat.reservedNames)!, /reserved/);
     assert.equal(nameProblem(graph, first.id, 'pricing'), undefined);
+  });
+
+  test('renaming a node rewrites the references to it: paths, expressions, conditions, rule-flow mapping sources', () => {
+    const doc = blankWorkflow('Rename');
+    let graph = workflowFormat.fromDocument(doc);
+    const added = add(graph, ['BUSINESS_RULE', 'DATA_MANIPULATION', 'IF_STATEMENT']);
+    graph = added.graph;
+    const [rule, assign, sw] = added.nodes as [GraphNode, GraphNode, GraphNode];
+    graph = {
+      ...graph,
+      nodes: graph.nodes.map((n) => {
+        if (n.id === assign.id) {
+          return { ...n, data: { mapping: [
+            { source: { expression: storedExpression('{rule.output.a} + {rules.x} + { rule.output.b}') }, target: { path: 'output.a' } },
+            { source: { expression: { type: 1, outputScalarValue: { type: 'function', value: { functionName: 'PLUS_CHAR', parameters: ['{rule.output.a}', '1'] }, stringValue: '{rule.output.a}+1' } } }, target: { path: 'rule_total' } },
+          ] } };
+        }
+        if (n.id === sw.id) return { ...n, data: { ...n.data, cases: [{ ...n.data.cases[0], conditions: [{ variable: 'rule.output.ok', decisionNode: { type: 0, scalarCondition: { type: 'general', operator: '=', value: 'true' } } }] }, n.data.cases[1]] } };
+        return n;
+      }),
+    };
+    const renamed = renameNode(graph, rule.id, 'pricing', workflowFormat.renameReferences);
+    const byId = (id: string) => renamed.nodes.find((n) => n.id === id)!;
+    assert.equal(byId(rule.id).name, 'pricing');
+    const mapping = byId(assign.id).data.mapping;
+    assert.equal(expressionTextOf(mapping[0].source.expression), '{pricing.output.a} + {rules.x} + {pricing.output.b}');
+    assert.equal(mapping[1].source.expression.outputScalarValue.value, '{pricing.output.a}+1', 'the stale AST gives way to the renamed text');
+    assert.equal(mapping[1].target.path, 'rule_total', 'a name that merely starts the same is left alone');
+    assert.equal(byId(sw.id).data.cases[0].conditions[0].variable, 'pricing.output.ok');
+    assert.deepEqual(validateRuleDocument(workflowFormat.toDocument(doc, renamed)).filter((p) => !p.path.includes('data.rule')), []);
+
+    let flow = compositionFormat.fromDocument(blankComposition('Rename'));
+    const ruleNode = add(flow, ['rule'], compositionFormat);
+    flow = ruleNode.graph;
+    flow = { ...flow, nodes: flow.nodes.map((n) => (n.type === 'end' ? { ...n, data: { mapping: [{ key: 'x', source: 'Rule_1', sourceVariable: 'x' }, { key: 'y', source: 'start', sourceVariable: 'y' }] } } : n)) };
+    const after = renameNode(flow, ruleNode.nodes[0]!.id, 'Pricing', compositionFormat.renameReferences);
+    assert.deepEqual(after.nodes.find((n) => n.type === 'end')!.data.mapping.map((m: any) => m.source), ['Pricing', 'start']);
   });
 
   test('Switch cases: adding one adds its connector before Default; removing one drops its connections', () => {

@@ -8,7 +8,7 @@ import { ExpressionEditor } from '../designer/ExpressionEditor.tsx';
 import { cellFromText, conditionText } from '../designer/model/cells.ts';
 import { leafPaths } from '../designer/model/schema.ts';
 import { useStudio } from '../app/context.ts';
-import { label as nodeLabel, nameProblem, nodeById } from './model/graph.ts';
+import { label as nodeLabel, nameProblem, nodeById, renameNode } from './model/graph.ts';
 import type { FlowGraph, GraphNode } from './model/graph.ts';
 import type { FlowFormat } from './model/format.ts';
 import { typeLabel } from './model/format.ts';
@@ -79,9 +79,10 @@ function NameField(props: InspectorProps) {
       <span>Node name</span>
       <input value={text} disabled={props.readOnly} aria-invalid={problem ? true : undefined} onChange={(e) => {
         setText(e.target.value);
-        // Only a valid name reaches the document; the text box keeps what was typed until it is one.
+        // Only a valid name reaches the document (the text box keeps what was typed until it is one); references
+        // to the node in other nodes follow the rename.
         if (!nameProblem(props.graph, props.node.id, e.target.value, props.format.reservedNames)) {
-          props.onGraph({ ...props.graph, nodes: props.graph.nodes.map((n) => (n.id === props.node.id ? { ...n, name: e.target.value } : n)) });
+          props.onGraph(renameNode(props.graph, props.node.id, e.target.value, props.format.renameReferences));
         }
       }} />
       {problem && <span className="form-error" role="alert">{problem}</span>}

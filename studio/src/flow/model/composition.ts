@@ -147,6 +147,11 @@ export const compositionFormat: FlowFormat = {
     return { id, type, name, position, data: { mapping: [] }, ports: portsFor(id, type) };
   },
 
+  renameReferences(data, from, to) {
+    if (!Array.isArray(data?.mapping) || !data.mapping.some((m: any) => m?.source === from)) return data;
+    return { ...data, mapping: data.mapping.map((m: any) => (m?.source === from ? { ...m, source: to } : m)) };
+  },
+
   portLabel(_node, port) {
     return port.direction;
   },

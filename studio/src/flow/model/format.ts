@@ -26,6 +26,8 @@ export interface FlowFormat {
   createNode(graph: FlowGraph, type: string, position: Point): GraphNode;
   /** What a port is called on the canvas and in `Connect to`: "in", "out", "each item", a Switch case's name… */
   portLabel(node: GraphNode, port: Port): string;
+  /** A node's data with its references to node `from` (by name) changed to `to`. */
+  renameReferences(data: any, from: string, to: string): any;
   /** The id of the node a problem's JSON path (as src/rules writes it) points into, or undefined. */
   nodeOfProblem(doc: RuleDocument, path: string): string | undefined;
 }

@@ -161,3 +161,14 @@ export function topologicalOrder(graph: FlowGraph): GraphNode[] {
   // A cycle (only possible in a hand-written document) leaves nodes out: list them last rather than lose them.
   return [...order, ...graph.nodes.filter((n) => !order.includes(n))];
 }
+
+/**
+ * The graph with node `id` renamed and every reference to its old name rewritten by `rewrite` (each format knows
+ * where its nodes name each other: mapping sources, paths, expressions), so a rename never silently breaks them.
+ */
+export function renameNode(graph: FlowGraph, id: string, name: string, rewrite: (data: any, from: string, to: string) => any): FlowGraph {
+  const node = nodeById(graph, id);
+  const from = node?.name;
+  if (!node || from === undefined || from === name) return graph;
+  return { ...graph, nodes: graph.nodes.map((n) => ({ ...n, ...(n.id === id ? { name } : {}), data: rewrite(n.data, from, name) })) };
+}

@@ -102,6 +102,26 @@ export function removeSwitchCase(graph: FlowGraph, nodeId: string, connectorId: 
   };
 }
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Rewrites `from` as the first segment of paths (`from`, `from.output…`) and of `{…}` references in expressions. */
+function renameIn(value: unknown, key: string | undefined, from: string, to: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => renameIn(item, undefined, from, to));
+  if (isRecord(value)) {
+    // A stored AST keeps the old text; the editor writes the text form back, so the AST is dropped with the rename.
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = renameIn(v, k, from, to);
+    if (value.type === 'function' && typeof out.stringValue === 'string' && out.stringValue !== value.stringValue) out.value = out.stringValue;
+    return out;
+  }
+  if (typeof value !== 'string') return value;
+  if (key === 'path' || key === 'listPath' || key === 'variable') {
+    return value === from || value.startsWith(`${from}.`) || value.startsWith(`${from}[`) ? to + value.slice(from.length) : value;
+  }
+  if (key === 'stringValue' || key === 'value') return value.replace(new RegExp(`\\{\\s*${escape(from)}(?=[.\\[\\s}])`, 'g'), `{${to}`);
+  return value;
+}
+
 export const workflowFormat: FlowFormat = {
   ruleType: 'workflow',
   nodeTypes: WORKFLOW_NODE_TYPES,
@@ -173,6 +193,10 @@ export const workflowFormat: FlowFormat = {
       ports,
       extra: { version: 1 },
     };
+  },
+
+  renameReferences(data, from, to) {
+    return renameIn(data, undefined, from, to);
   },
 
   portLabel(node, p) {
