@@ -13,7 +13,7 @@ import { compileRule, solve } from '../../src/engine/index.ts';
 import { addNode, connect, deleteNode, disconnect, nameProblem, renameNode, topologicalOrder, wouldCycle } from '../../studio/src/flow/model/graph.ts';
 import type { FlowGraph, GraphNode } from '../../studio/src/flow/model/graph.ts';
 import { addSwitchCase, blankWorkflow, expressionTextOf, removeSwitchCase, storedExpression, workflowFormat } from '../../studio/src/flow/model/workflow.ts';
-import { blankComposition, compositionFormat, unconnectedRuleNodes } from '../../studio/src/flow/model/composition.ts';
+import { blankComposition, compositionFormat, unconnectedNodes } from '../../studio/src/flow/model/composition.ts';
 import { autoLayout, needsLayout, withLayout } from '../../studio/src/flow/model/layout.ts';
 import { problemsByNode } from '../../studio/src/flow/model/problems.ts';
 import { nodeResults } from '../../studio/src/flow/model/trace.ts';
@@ -230,13 +230,33 @@ describe('graph edits', () => {
     assert.deepEqual(back.edges.map((e) => `${e.source}->${e.target}`).sort(), graph.edges.map((e) => `${e.source}->${e.target}`).sort());
   });
 
+  test('rewiring a rule flow through the document never loses a node or a connection outside the tree', () => {
+    const doc = blankComposition('Rewire');
+    const through = (g: FlowGraph) => compositionFormat.fromDocument(compositionFormat.toDocument(doc, g));
+    let graph = compositionFormat.fromDocument(doc);
+    const [start, end] = graph.nodes as [GraphNode, GraphNode];
+    const added = add(graph, ['rule'], compositionFormat);
+    const rule = added.nodes[0]!;
+    graph = through(added.graph);
+    graph = through(link(graph, rule, end));
+    assert.deepEqual(graph.edges.map((e) => `${e.source}->${e.target}`).sort(), [`${rule.id}->${end.id}`, `${start.id}->${end.id}`].sort());
+    graph = through(disconnect(graph, graph.edges.find((e) => e.source === start.id)!.id));
+    assert.deepEqual(graph.nodes.map((n) => n.type), ['start', 'end', 'rule'], 'the end, cut off from the start, is still there');
+    assert.deepEqual(unconnectedNodes(graph).map((n) => n.type).sort(), ['end', 'rule']);
+    graph = through(link(graph, start, graph.nodes.find((n) => n.type === 'rule')!));
+    assert.equal(graph.edges.length, 2);
+    assert.deepEqual(unconnectedNodes(graph), []);
+    const final = compositionFormat.toDocument(doc, graph);
+    assert.deepEqual(final.dataTree.children.map((c: any) => [c.globalVariable, c.children[0].globalVariable]), [['Rule_1', 'end']]);
+  });
+
   test('a rule node not connected to the start is kept in the layout, reported, and comes back', () => {
     let graph = compositionFormat.fromDocument(blankComposition('Loose'));
     const added = add(graph, ['rule'], compositionFormat);
     graph = added.graph;
     const [loose] = added.nodes as [GraphNode];
     graph = { ...graph, nodes: graph.nodes.map((n) => (n.id === loose.id ? { ...n, data: { baseId: 'x', version: 2, mapping: [{ key: 'a', source: 'start', sourceVariable: 'a' }] } } : n)) };
-    assert.deepEqual(unconnectedRuleNodes(graph).map((n) => n.id), [loose.id]);
+    assert.deepEqual(unconnectedNodes(graph).map((n) => n.id), [loose.id]);
     const doc = compositionFormat.toDocument(blankComposition('Loose'), graph);
     assert.deepEqual(validateRuleDocument(doc), []);
     const back = compositionFormat.fromDocument(doc).nodes.find((n) => n.name === loose.name)!;

@@ -161,6 +161,58 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
     await close();
   });
 
+  test('build a rule flow by clicking: a rule node between start and end, mappings, bench, publish, solve over HTTP', async () => {
+    await api('POST', '/api/rule', { ...pricingTable('Loyalty table'), ruleAlias: 'loyalty' });
+    const { page, assertClean, close } = await signedIn();
+    await withFailureShot(page, 'rule-flow-build', async () => {
+      await page.getByRole('button', { name: 'New rule' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New rule' });
+      await dialog.getByLabel('Rule type').selectOption({ label: 'Rule flow' });
+      await dialog.getByLabel('Rule name').fill('Loyalty flow');
+      await dialog.getByRole('button', { name: 'Create', exact: true }).click();
+      await page.getByRole('region', { name: 'Rule flow canvas' }).waitFor();
+      await page.getByText(/^2 nodes · 1 connection\b/).waitFor();
+      const panel = inspector(page);
+
+      await addNode(page, 'Rule');
+      await node(page, 'Rule node Rule_1').waitFor();
+      await panel.getByLabel('Called rule').selectOption({ label: 'Loyalty table (decision-table)' });
+      await panel.getByRole('button', { name: "Map the rule's inputs" }).click();
+      assert.equal(await panel.getByLabel('Source path 2').inputValue(), 'customer.age');
+      await panel.getByLabel('Connect Rule_1 to').selectOption({ label: 'end' });
+
+      await node(page, 'Start node').click();
+      await panel.getByRole('button', { name: 'Remove connection from start to end' }).click();
+      await panel.getByLabel('Connect start to').selectOption({ label: 'Rule_1' });
+      await page.getByText(/^3 nodes · 2 connections/).waitFor();
+
+      await node(page, 'End node').click();
+      await panel.getByRole('button', { name: 'Add mapping' }).click();
+      await panel.getByLabel('Output path 1').fill('loyalty.discount');
+      await panel.getByLabel('Source node 1').selectOption('Rule_1');
+      await panel.getByLabel('Source path 1').fill('discount');
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved Loyalty flow v1' }).waitFor();
+
+      await replaceEditorText(page, 'Bench input (JSON)', '{ "customer": { "tier": "silver", "age": 30 } }');
+      await page.getByRole('button', { name: 'Run', exact: true }).click();
+      const results = page.getByRole('table', { name: 'Node results' });
+      await results.waitFor();
+      assert.match(await page.getByRole('table', { name: 'Result table' }).innerText(), /loyalty\.discount\s+10/);
+      assert.equal(await results.getByRole('row', { name: /^Rule Rule_1\b/ }).getByText('Ran').count(), 1);
+
+      await page.getByRole('button', { name: 'Publish' }).click();
+      await page.getByRole('status').filter({ hasText: 'Published v1' }).waitFor();
+      const item = (await api('GET', '/api/space/items')).find((i: { name: string }) => i.name === 'Loyalty flow');
+      assert.equal(item.type, 'composition');
+      const solved = await studio.server.solve(`/rule/solve/${item.ruleAlias}`, { data: { customer: { tier: 'gold', age: 50 } } });
+      assert.equal(solved.status, 200, solved.text);
+      assert.deepEqual(solved.json, [{ loyalty: { discount: 20 } }]);
+      assertClean();
+    });
+    await close();
+  });
+
   test('a DecisionRules decision flow imported without positions opens laid out; a rule-flow export opens and runs in the bench', { skip: SHARED ? false : 'the shared DecisionRules fixtures are not on this machine' }, async () => {
     const tutorial = JSON.parse(readFileSync(join(SHARED!, 'Decision_Flow_tutorial.json'), 'utf8'));
     const flow = tutorial.export.data.rules.find((r: Doc) => r.type === 'workflow');

@@ -24,7 +24,7 @@ import { autoLayout, withLayout } from './model/layout.ts';
 import type { Size } from './model/layout.ts';
 import { problemsByNode } from './model/problems.ts';
 import { nodeResults } from './model/trace.ts';
-import { unconnectedRuleNodes } from './model/composition.ts';
+import { unconnectedNodes } from './model/composition.ts';
 import { formatOf } from './formats.ts';
 import { nodeSummary, nodeTone } from './summary.ts';
 
@@ -83,7 +83,7 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
   const variablesKey = flowVariables(rule, graph).join('\n');
   const variables = useMemo(() => variablesKey.split('\n'), [variablesKey]);
   const rulesById = useMemo(() => new Map(rules.map((r) => [r.ruleId, r])), [rules]);
-  const loose = format.ruleType === 'composition' ? unconnectedRuleNodes(graph) : [];
+  const loose = format.ruleType === 'composition' ? unconnectedNodes(graph) : [];
 
   const nodes: FlowNodeCardNode[] = useMemo(() => graph.nodes.map((n) => {
     const title = typeLabel(format, n.type);

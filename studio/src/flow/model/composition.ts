@@ -1,8 +1,9 @@
 // Rule flows (`composition`, spec/rule-format.md §8.1) as a graph. The document holds the flow twice: `dataTree`
 // (what the engine solves: start, rule nodes and end, a node under each of its parents) and
 // `visualEditorData.drawflow` (the layout: every node once, with its position and connections). The graph is read
-// from the tree, positions and ids from the drawflow; writing builds both back. A rule node not connected to
-// the start cannot be in the tree, so it is kept in the drawflow only (nothing is lost) and reported.
+// from the tree, positions, ids and the connections outside the tree from the drawflow; writing builds both back.
+// A node not connected to the start cannot be in the tree, so it (with its rule, mapping and connections) is kept
+// in the drawflow only, nothing is lost, and the designer reports it.
 import type { RuleDocument } from '../../api/types.ts';
 import { nodeById, uniqueName } from './graph.ts';
 import type { FlowGraph, GraphEdge, GraphNode, Port } from './graph.ts';
@@ -83,16 +84,29 @@ export const compositionFormat: FlowFormat = {
     };
     walk(isRecord(doc.dataTree) ? doc.dataTree : { globalVariable: 'start', mapping: [], children: [] }, undefined, 0);
 
-    // Rule nodes only the layout knows (not connected to the start when last saved).
+    // Nodes only the layout knows (not connected to the start when last saved), and the layout's connections:
+    // an edge between nodes outside the tree (a rule node already connected to the end) lives only there.
     for (const d of drawn) {
-      if (used.has(String(d.id)) || d.data?.type !== 'node') continue;
+      const kind = d.data?.type === 'node' ? 'rule' : d.data?.type;
+      if (used.has(String(d.id)) || (kind !== 'rule' && kind !== 'end') || (kind === 'end' && nodes.some((n) => n.type === 'end'))) continue;
       const { type: _type, globalVariable, ...data } = d.data as Record<string, unknown>;
-      const name = typeof globalVariable === 'string' && !byName.has(globalVariable) ? globalVariable : uniqueName({ nodes, edges }, 'Rule', true);
+      const free = typeof globalVariable === 'string' && !byName.has(globalVariable);
+      const name = free ? globalVariable : kind === 'end' ? 'end' : uniqueName({ nodes, edges }, 'Rule', true);
       used.add(String(d.id));
       const id = String(d.id);
-      const node: GraphNode = { id, type: 'rule', name, position: pointOf(d.pos_x, d.pos_y), data: { mapping: [], ...data }, ports: portsFor(id, 'rule'), extra: { drawflow: without(d, DRAWFLOW_FIELDS) } };
+      const node: GraphNode = { id, type: kind, name, position: pointOf(d.pos_x, d.pos_y), data: { mapping: [], ...data }, ports: portsFor(id, kind), extra: { drawflow: without(d, DRAWFLOW_FIELDS) } };
       nodes.push(node);
       byName.set(name, node);
+    }
+    const ids = new Set(nodes.map((n) => n.id));
+    for (const d of drawn) {
+      const source = String(d.id);
+      const out = d.outputs?.output_1?.connections;
+      for (const c of Array.isArray(out) ? out : []) {
+        const target = String(c?.node);
+        if (!ids.has(source) || !ids.has(target) || source === target || edges.some((e) => e.source === source && e.target === target)) continue;
+        edges.push({ id: `${source}->${target}`, source, sourcePort: `${source}:out`, target, targetPort: `${target}:in` });
+      }
     }
     // The layout lists every node once, in the order the designer last wrote them: keep that order.
     const rank = (n: GraphNode) => {
@@ -121,9 +135,9 @@ export const compositionFormat: FlowFormat = {
       if (node.type === 'rule') {
         data.baseId = node.data?.baseId;
         data.globalVariable = node.name;
-        // Not in the tree: the layout is the only place that keeps its rule, version and mapping.
-        if (!connected.has(node.id)) Object.assign(data, node.data);
       }
+      // Not in the tree: the layout is the only place that keeps its rule, version, name and mapping.
+      if (node.type !== 'start' && !connected.has(node.id)) Object.assign(data, node.data, { globalVariable: node.name });
       const inputs = node.type === 'start' ? {} : { input_1: { connections: graph.edges.filter((e) => e.target === node.id).map((e) => ({ node: e.source, input: 'output_1' })) } };
       const outputs = node.type === 'end' ? {} : { output_1: { connections: graph.edges.filter((e) => e.source === node.id).map((e) => ({ node: e.target, output: 'input_1' })) } };
       drawflow[node.id] = {
@@ -167,8 +181,8 @@ export const compositionFormat: FlowFormat = {
   },
 };
 
-/** Rule nodes the tree does not reach: they are kept in the layout but not solved. */
-export function unconnectedRuleNodes(graph: FlowGraph): GraphNode[] {
+/** Nodes the tree does not reach from the start: they are kept in the layout but not solved. */
+export function unconnectedNodes(graph: FlowGraph): GraphNode[] {
   const start = graph.nodes.find((n) => n.type === 'start');
   const reached = new Set<string>(start ? [start.id] : []);
   let grew = true;
@@ -176,7 +190,7 @@ export function unconnectedRuleNodes(graph: FlowGraph): GraphNode[] {
     grew = false;
     for (const e of graph.edges) if (reached.has(e.source) && !reached.has(e.target)) { reached.add(e.target); grew = true; }
   }
-  return graph.nodes.filter((n) => n.type === 'rule' && !reached.has(n.id));
+  return graph.nodes.filter((n) => !reached.has(n.id));
 }
 
 /** A new rule flow: start connected to end, which the server accepts as it is. */
