@@ -238,7 +238,7 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
       assertClean();
     });
 
-    const composition = items.find((i: Doc) => i.type === 'composition');
+    const composition = items.find((i: Doc) => i.type === 'composition' && i.name === ruleFlow[0].name);
     await page.goto(`${studio.studioUrl}#/rules/${composition.ruleId}/${composition.version}`);
     await withFailureShot(page, 'rule-flow', async () => {
       await page.getByRole('region', { name: 'Rule flow canvas' }).waitFor();
