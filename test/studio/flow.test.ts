@@ -235,6 +235,7 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
       for (let i = 1; i < boxes.length; i++) assert.ok(boxes[i]!.x > boxes[i - 1]!.x, `${order[i]} is laid out right of ${order[i - 1]}`);
       assert.equal(await page.getByText('unsaved draft').count(), 0, 'opening an imported flow changes nothing by itself');
       assert.equal(await page.getByRole('group', { name: /^Connection from / }).count(), 13);
+      await screenshot(page, 'flow-layout');
       assertClean();
     });
 
