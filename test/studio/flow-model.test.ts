@@ -17,6 +17,7 @@ import { blankComposition, compositionFormat, unconnectedNodes } from '../../stu
 import { autoLayout, needsLayout, withLayout } from '../../studio/src/flow/model/layout.ts';
 import { problemsByNode } from '../../studio/src/flow/model/problems.ts';
 import { nodeResults } from '../../studio/src/flow/model/trace.ts';
+import { diffFlows } from '../../studio/src/flow/model/diff.ts';
 import { MapResolver } from '../flow/helpers.ts';
 import { pricingTable } from './tables.ts';
 
@@ -288,6 +289,30 @@ describe('expressions, problems and layout', () => {
     assert.equal(treeProblems[0]!.path, 'dataTree.children[0].mapping[0].source');
     const end = compositionFormat.fromDocument(flow).nodes.find((n) => n.type === 'end')!;
     assert.deepEqual([...problemsByNode(compositionFormat, flow, treeProblems).keys()], [end.id]);
+  });
+
+  test('two versions of a flow compare node by node and connection by connection', () => {
+    const v1doc = blankWorkflow('Compare');
+    let graph = workflowFormat.fromDocument(v1doc);
+    const added = add(graph, ['BUSINESS_RULE', 'DATA_MANIPULATION']);
+    graph = link(added.graph, graph.nodes[0]!, added.nodes[0]!);
+    const v1 = workflowFormat.toDocument(v1doc, graph);
+    const [rule, assign] = added.nodes as [GraphNode, GraphNode];
+    let next = renameNode(graph, rule.id, 'pricing', workflowFormat.renameReferences);
+    next = link(next, next.nodes.find((n) => n.id === rule.id)!, assign, 1);
+    next = deleteNode(next, next.nodes[0]!.id);
+    next = { ...next, nodes: next.nodes.map((n) => (n.id === assign.id ? { ...n, position: { x: 999, y: 1 } } : n)) };
+    const v2 = { ...workflowFormat.toDocument(v1, next), inputSchema: { a: {} } };
+    const found = diffFlows(workflowFormat, v1, v2).map((d) => `${d.kind} ${d.what} ${d.subject}${d.details.length ? `: ${d.details.join(', ')}` : ''}`);
+    assert.deepEqual(found, [
+      'changed model Input model: a',
+      'changed node Business rule pricing: name: rule → pricing',
+      'moved node Assign assign',
+      'removed node Start',
+      'added connection pricing (after) → assign',
+      'removed connection Start → rule',
+    ]);
+    assert.deepEqual(diffFlows(workflowFormat, v1, v1), []);
   });
 
   test('auto layout places every node left to right in run order without overlaps', () => {

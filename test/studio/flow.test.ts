@@ -208,6 +208,24 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
       const solved = await studio.server.solve(`/rule/solve/${item.ruleAlias}`, { data: { customer: { tier: 'gold', age: 50 } } });
       assert.equal(solved.status, 200, solved.text);
       assert.deepEqual(solved.json, [{ loyalty: { discount: 20 } }]);
+
+      // Version 2 renames the rule node (the end's mapping follows); the versions compare node by node.
+      await page.getByRole('button', { name: 'New version' }).click();
+      await page.getByRole('status').filter({ hasText: 'New version created' }).waitFor();
+      await node(page, 'Rule node Rule_1').click();
+      await panel.getByLabel('Node name').fill('Loyalty');
+      await node(page, 'Rule node Loyalty').waitFor();
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved Loyalty flow v2' }).waitFor();
+      await page.getByRole('tab', { name: 'Versions' }).click();
+      await page.getByLabel('Left version').selectOption('1');
+      await page.getByLabel('Right version').selectOption('2');
+      await page.getByRole('button', { name: 'Compare', exact: true }).click();
+      const comparison = page.getByRole('table', { name: 'Comparison of v1 and v2' });
+      await comparison.waitFor();
+      const text = await comparison.innerText();
+      assert.match(text, /changed\s+Rule Loyalty\s+name: Rule_1 → Loyalty/);
+      assert.match(text, /changed\s+End\s+data\.mapping/);
       assertClean();
     });
     await close();

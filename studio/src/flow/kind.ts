@@ -2,6 +2,7 @@
 import type { RuleKind } from '../kinds/types.ts';
 import { FlowDesigner } from './FlowDesigner.tsx';
 import { FlowBenchView } from './FlowBenchView.tsx';
+import { FlowCompareView } from './FlowCompareView.tsx';
 import { blankWorkflow } from './model/workflow.ts';
 import { blankComposition } from './model/composition.ts';
 
@@ -11,6 +12,7 @@ export const workflowKind: RuleKind = {
   blank: (name) => blankWorkflow(name),
   Designer: FlowDesigner,
   BenchView: FlowBenchView,
+  CompareView: FlowCompareView,
 };
 
 export const compositionKind: RuleKind = {
@@ -21,4 +23,5 @@ export const compositionKind: RuleKind = {
   // A rule flow answers an array of its output under ARRAY, its output otherwise.
   strategies: ['STANDARD', 'ARRAY'],
   BenchView: FlowBenchView,
+  CompareView: FlowCompareView,
 };

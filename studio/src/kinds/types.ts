@@ -22,6 +22,13 @@ export interface BenchViewProps {
   response: SolveDraftResponse;
 }
 
+export interface CompareViewProps {
+  left: RuleDocument;
+  right: RuleDocument;
+  leftLabel: string;
+  rightLabel: string;
+}
+
 /** The side panels of the rule page; every type has the bench, tests and versions. */
 export type Panel = 'bench' | 'tests' | 'analysis' | 'versions';
 
@@ -37,6 +44,8 @@ export interface RuleKind {
   strategies?: readonly string[];
   /** Shown under the bench's result for this type (a flow's per-node trace, a script's console). */
   BenchView?: ComponentType<BenchViewProps>;
+  /** Two versions (or a draft and the server's version) compared; none: the decision table comparison. */
+  CompareView?: ComponentType<CompareViewProps>;
   /** Panels beyond bench, tests and versions (the table analysis). */
   extraPanels?: readonly Panel[];
 }

@@ -2,14 +2,22 @@
 // tinted, changed cells highlighted, and Previous/Next difference moving through the list from compare/diff.ts.
 import { useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { RuleDocument, TableRow } from '../api/types.ts';
+import type { TableRow } from '../api/types.ts';
 import { cellText, columnTitle, diffTables, stepDifference, tableOf } from '../compare/diff.ts';
 import type { ColumnPair, RowPair } from '../compare/diff.ts';
 import { columnName } from '../designer/model/table.ts';
+import { kindOf } from '../kinds/registry.ts';
+import type { CompareViewProps } from '../kinds/types.ts';
 
 const ROW_HEIGHT = 30;
 
-export function CompareView(props: { left: RuleDocument; right: RuleDocument; leftLabel: string; rightLabel: string }) {
+/** The comparison of the rule's kind (studio/src/kinds), else the table comparison. */
+export function CompareView(props: CompareViewProps) {
+  const Own = kindOf(props.left.type)?.CompareView;
+  return Own ? <Own {...props} /> : <TableCompareView {...props} />;
+}
+
+function TableCompareView(props: CompareViewProps) {
   const diff = useMemo(() => diffTables(props.left, props.right), [props.left, props.right]);
   const leftRows = useMemo(() => tableOf(props.left).rows, [props.left]);
   const rightRows = useMemo(() => tableOf(props.right).rows, [props.right]);

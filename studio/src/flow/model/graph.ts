@@ -137,9 +137,9 @@ export function disconnect(graph: FlowGraph, edgeId: string): FlowGraph {
   return { ...graph, edges: graph.edges.filter((e) => e.id !== edgeId) };
 }
 
-/** How messages name a node: its name, else its type. */
+/** How messages name a node: its name, else its type as a word (a decision flow's START has no name: "Start"). */
 export function label(node: GraphNode): string {
-  return node.name ?? node.type;
+  return node.name ?? node.type.charAt(0) + node.type.slice(1).toLowerCase().replace(/_/g, ' ');
 }
 
 /** Nodes in an order where every node comes after the nodes with edges into it (ties: document order). */
