@@ -115,8 +115,12 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
       await panel.getByRole('button', { name: "Map the rule's inputs" }).click();
       assert.equal(await panel.getByLabel('From 1').inputValue(), 'input.country');
 
-      // Node 3: an Assign writing both results to the flow output, with the tables' expression editor.
-      await addNode(page, 'Assign');
+      // Node 3, added from the keyboard: an Assign writing both results to the flow output, with the tables'
+      // expression editor.
+      await page.getByRole('button', { name: 'Add node' }).focus();
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
       await node(page, 'Assign node assign').waitFor();
       await panel.getByRole('button', { name: 'Add assignment' }).click();
       await panel.getByLabel('Target 1').fill('output.discount');

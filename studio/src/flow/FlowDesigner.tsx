@@ -4,6 +4,7 @@
 // output models. Every edit goes through the model and hands the shell a new document; positions are committed
 // when a drag ends. A flow imported without positions is laid out by dagre when it opens.
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { KeyboardEvent } from 'react';
 import { Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow } from '@xyflow/react';
 import type { Connection, Edge, EdgeChange, NodeChange } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
@@ -181,6 +182,19 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
     window.setTimeout(() => void flow.fitView({ padding: 0.2, duration: 200, maxZoom: 1.2 }), 50);
   }
 
+  /** The menu pattern: arrows move between the node types, Escape closes and gives focus back to `Add node`. */
+  function menuKeys(event: KeyboardEvent<HTMLDivElement>) {
+    const items = [...event.currentTarget.querySelectorAll<HTMLButtonElement>('[role="menuitem"]:not(:disabled)')];
+    const at = items.indexOf(document.activeElement as HTMLButtonElement);
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      items[(at + (event.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length]?.focus();
+    } else if (event.key === 'Escape') {
+      setAdding(false);
+      (event.currentTarget.previousElementSibling as HTMLElement | null)?.focus();
+    }
+  }
+
   function layout() {
     commit(autoLayout(graph, measured));
     window.setTimeout(() => void flow.fitView({ padding: 0.2, duration: 200, maxZoom: 1.2 }), 50);
@@ -202,9 +216,10 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
           <div className="flow-add">
             <button type="button" className="btn btn-small btn-primary" aria-haspopup="menu" aria-expanded={adding} onClick={() => setAdding(!adding)}>Add node</button>
             {adding && (
-              <div role="menu" aria-label="Node types" className="flow-add-menu" onKeyDown={(e) => { if (e.key === 'Escape') setAdding(false); }}>
-                {format.nodeTypes.map((t) => (
-                  <button key={t.type} type="button" role="menuitem" disabled={t.single && present.has(t.type)} onClick={() => add(t.type)}>
+              <div role="menu" aria-label="Node types" className="flow-add-menu" onKeyDown={menuKeys}>
+                {format.nodeTypes.map((t, i) => (
+                  <button key={t.type} type="button" role="menuitem" disabled={t.single && present.has(t.type)} onClick={() => add(t.type)}
+                    autoFocus={i === format.nodeTypes.findIndex((x) => !(x.single && present.has(x.type)))}>
                     <strong>{t.label}</strong><span>{t.description}</span>
                   </button>
                 ))}
