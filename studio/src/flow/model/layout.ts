@@ -9,7 +9,7 @@ export interface Size {
 }
 
 /** What a node measures before the browser has drawn it (the canvas's node card). */
-export const DEFAULT_NODE_SIZE: Size = { width: 210, height: 86 };
+export const DEFAULT_NODE_SIZE: Size = { width: 190, height: 86 };
 
 /** Every node placed by dagre; `sizes` gives the drawn size of nodes the canvas has measured. */
 export function autoLayout(graph: FlowGraph, sizes: ReadonlyMap<string, Size> = new Map()): FlowGraph {
