@@ -132,6 +132,15 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
       await panel.getByLabel('Connect rule_1 (after) to').selectOption({ label: 'assign' });
       await page.getByText(/^4 nodes · 3 connections/).waitFor();
 
+      // A node deleted by mistake comes back, with its connections, by Undo.
+      await node(page, 'Assign node assign').click();
+      await panel.getByRole('button', { name: 'Delete node' }).click();
+      await page.getByText(/^3 nodes · 2 connections/).waitFor();
+      await page.getByRole('button', { name: 'Undo' }).click();
+      await page.getByText(/^4 nodes · 3 connections/).waitFor();
+      await node(page, 'Assign node assign').click();
+      assert.equal(await panel.getByLabel('Target 2').inputValue(), 'output.total');
+
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'Saved Order pricing v1' }).waitFor();
       await page.getByRole('region', { name: 'Problems' }).waitFor({ state: 'detached' });

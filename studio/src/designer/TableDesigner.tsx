@@ -1,6 +1,6 @@
 // The table designer: toolbar, grid, cell and column editors, model editors, problems and bench trace. Owns the
 // undo stack and the selection; every edit produces a new rule document passed to onChange.
-import { useCallback, useId, useMemo, useRef, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent as ReactKeyboardEvent } from 'react';
 import './designer.css';
 import { Grid } from './Grid.tsx';
@@ -29,11 +29,10 @@ import {
   setRowsActive,
   tableOf,
 } from './model/table.ts';
-import type { ColumnKind, Rule } from './model/table.ts';
+import type { ColumnKind } from './model/table.ts';
 import { cellFromText, cellText } from './model/cells.ts';
 import { clearBlock, copyBlock, pasteText } from './model/clipboard.ts';
-import { canRedo, canUndo, record, redo, reset, startHistory, undo } from './model/history.ts';
-import type { History, RecordOptions } from './model/history.ts';
+import { useDocumentHistory } from './useDocumentHistory.ts';
 import { cellSelection, clampSelection, rangeOf, rangeRows } from './model/selection.ts';
 import type { CellPos, Range, Selection } from './model/selection.ts';
 import { locateProblems } from './model/problems.ts';
@@ -76,15 +75,7 @@ export function TableDesigner(props: TableDesignerProps) {
   const readOnly = !!props.readOnly;
   const gridId = `dt${useId().replace(/[^A-Za-z0-9]/g, '')}`;
   const grid = useRef<GridHandle>(null);
-  const [history, setHistory] = useState<History<Rule>>(() => startHistory(props.rule));
-  const historyRef = useRef(history);
-  historyRef.current = history;
-  const [seen, setSeen] = useState(props.rule);
-  if (props.rule !== seen) {
-    // a document from outside (another version, a restored draft): adopt it; our own edits come back unchanged
-    setSeen(props.rule);
-    if (props.rule !== history.present) setHistory(reset(props.rule));
-  }
+  const history = useDocumentHistory(props.rule, props.onChange, readOnly);
   const rule = history.present;
   const { columns, rows } = tableOf(rule);
   const size = { rows: rows.length, cols: columns.length };
@@ -109,27 +100,10 @@ export function TableDesigner(props: TableDesignerProps) {
     return [...names].sort();
   }, [inputPaths, columns, rule?.userVariables]);
 
-  const apply = useCallback(
-    (next: Rule, options?: RecordOptions) => {
-      if (readOnly || next === historyRef.current.present) return;
-      const h = record(historyRef.current, next, options);
-      historyRef.current = h;
-      setHistory(h);
-      setSeen(next);
-      props.onChange(next);
-    },
-    [readOnly, props],
-  );
+  const apply = history.apply;
 
   const step = (direction: 'undo' | 'redo') => {
-    if (readOnly) return;
-    const h = direction === 'undo' ? undo(historyRef.current) : redo(historyRef.current);
-    if (h === historyRef.current) return;
-    historyRef.current = h;
-    setHistory(h);
-    setSeen(h.present);
-    props.onChange(h.present);
-    setStatus(direction === 'undo' ? 'Undone' : 'Redone');
+    if (history.step(direction)) setStatus(direction === 'undo' ? 'Undone' : 'Redone');
   };
 
   const focusGrid = () => requestAnimationFrame(() => grid.current?.focus());
@@ -300,10 +274,10 @@ export function TableDesigner(props: TableDesignerProps) {
         <div id={`${gridId}-panel-table`} role="tabpanel" aria-labelledby={`${gridId}-tab-table`} className="dt-panel">
           <div className="dt-toolbar" role="toolbar" aria-label="Table actions">
             <div className="dt-group" role="group" aria-label="History">
-              <button type="button" onClick={() => step('undo')} disabled={readOnly || !canUndo(history)} title="Undo (Ctrl+Z)">
+              <button type="button" onClick={() => step('undo')} disabled={readOnly || !history.canUndo} title="Undo (Ctrl+Z)">
                 Undo
               </button>
-              <button type="button" onClick={() => step('redo')} disabled={readOnly || !canRedo(history)} title="Redo (Ctrl+Shift+Z, Ctrl+Y)">
+              <button type="button" onClick={() => step('redo')} disabled={readOnly || !history.canRedo} title="Redo (Ctrl+Shift+Z, Ctrl+Y)">
                 Redo
               </button>
             </div>

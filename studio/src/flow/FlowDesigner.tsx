@@ -27,6 +27,7 @@ import { problemsByNode } from './model/problems.ts';
 import { nodeResults } from './model/trace.ts';
 import { unconnectedNodes } from './model/composition.ts';
 import { formatOf } from './formats.ts';
+import { useDocumentHistory } from '../designer/useDocumentHistory.ts';
 import { nodeSummary, nodeTone } from './summary.ts';
 
 const NODE_TYPES = { flow: FlowNodeCard };
@@ -56,7 +57,9 @@ function flowVariables(rule: DesignerProps['rule'], graph: FlowGraph): string[] 
 }
 
 function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
-  const { rule, format, readOnly = false } = props;
+  const { format, readOnly = false } = props;
+  const history = useDocumentHistory(props.rule, props.onChange, readOnly);
+  const rule = history.present;
   const { api } = useStudio();
   const flow = useReactFlow();
   const graph = useMemo(() => withLayout(format.fromDocument(rule)), [format, rule]);
@@ -74,10 +77,22 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
     return () => { live = false; };
   }, [api]);
 
-  const commit = useCallback((next: FlowGraph) => {
+  /** An edit of the graph; edits with the same key in quick succession (typing in one node) are one undo step. */
+  const commit = useCallback((next: FlowGraph, coalesceKey?: string) => {
     setMessage(null);
-    props.onChange(format.toDocument(rule, next));
-  }, [format, rule, props]);
+    history.apply(format.toDocument(rule, next), { coalesceKey });
+  }, [format, rule, history]);
+
+  function undoKeys(event: KeyboardEvent<HTMLDivElement>) {
+    const target = event.target as HTMLElement;
+    // Text fields and expression editors keep their own undo.
+    if (target.closest('input, textarea, select, [contenteditable="true"]') || !(event.ctrlKey || event.metaKey)) return;
+    const key = event.key.toLowerCase();
+    if (key === 'z' || key === 'y') {
+      event.preventDefault();
+      history.step(key === 'y' || event.shiftKey ? 'redo' : 'undo');
+    }
+  }
 
   const problems = useMemo(() => problemsByNode(format, rule, props.problems), [format, rule, props.problems]);
   const results = useMemo(() => nodeResults(format.ruleType, graph, props.trace), [format, graph, props.trace]);
@@ -205,7 +220,7 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
   const kindLabel = format.ruleType === 'workflow' ? 'Decision flow' : 'Rule flow';
 
   return (
-    <div className="flow-designer">
+    <div className="flow-designer" onKeyDown={undoKeys}>
       <div className="flow-toolbar" role="toolbar" aria-label={`${kindLabel} tools`}>
         <div className="segmented" role="radiogroup" aria-label="Designer view">
           <label><input type="radio" name="flow-view" checked={view === 'flow'} onChange={() => setView('flow')} /> Flow</label>
@@ -228,6 +243,12 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
           </div>
         )}
         {view === 'flow' && !readOnly && <button type="button" className="btn btn-small" onClick={layout}>Auto layout</button>}
+        {!readOnly && (
+          <>
+            <button type="button" className="btn btn-small" disabled={!history.canUndo} onClick={() => history.step('undo')} title="Undo (Ctrl+Z)">Undo</button>
+            <button type="button" className="btn btn-small" disabled={!history.canRedo} onClick={() => history.step('redo')} title="Redo (Ctrl+Shift+Z, Ctrl+Y)">Redo</button>
+          </>
+        )}
         <span className="muted small flow-count">{graph.nodes.length} node{graph.nodes.length === 1 ? '' : 's'} · {graph.edges.length} connection{graph.edges.length === 1 ? '' : 's'}</span>
         <span role="status" aria-live="polite" className="flow-message">{message}</span>
       </div>
@@ -264,7 +285,7 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
             {selectedNode ? (
               <NodeInspector key={selectedNode.id} format={format} graph={graph} node={selectedNode} rules={rules} selfId={rule.ruleId}
                 problems={problems.get(selectedNode.id) ?? []} variables={variables} readOnly={readOnly}
-                onGraph={commit} onConnect={(port, target) => link(port, target)}
+                onGraph={(next) => commit(next, `node:${selectedNode.id}`)} onConnect={(port, target) => link(port, target)}
                 onDelete={() => { commit(deleteNode(graph, selectedNode.id)); setSelected(null); }} />
             ) : (
               <div className="flow-inspector-body">
@@ -288,7 +309,7 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
         <div className="flow-model">
           <ModelEditor key={view} label={view === 'input' ? 'Input model' : 'Output model'} readOnly={readOnly}
             schema={view === 'input' ? rule.inputSchema : rule.outputSchema}
-            onChange={(schema) => props.onChange({ ...rule, [view === 'input' ? 'inputSchema' : 'outputSchema']: schema })} />
+            onChange={(schema) => history.apply({ ...rule, [view === 'input' ? 'inputSchema' : 'outputSchema']: schema }, { coalesceKey: `model:${view}` })} />
         </div>
       )}
     </div>
