@@ -22,19 +22,20 @@ import { MapResolver } from '../flow/helpers.ts';
 import { pricingTable } from './tables.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-/** The shared DecisionRules exports, read in place (from the main checkout's or a worktree's parent). */
+/** The shared DecisionRules exports, read in place when this machine has them (the main checkout's or a worktree's parent). */
 const SHARED = [join(root, '../shared/fixtures/decisionrules'), join(root, '../../shared/fixtures/decisionrules')].find(existsSync);
-const sharedSkip = SHARED ? false : 'the shared DecisionRules fixtures (../shared/fixtures/decisionrules) are not on this machine';
 
-function sharedFlows(): { file: string; doc: Record<string, any> }[] {
-  if (!SHARED) return [];
-  return readdirSync(SHARED).filter((f) => f.endsWith('.json')).flatMap((file) => {
-    const container = readContainer(JSON.parse(readFileSync(join(SHARED, file), 'utf8')));
+/** Every flow in a directory's JSON files (single rules, rule arrays, folder exports). */
+function flowsIn(dir: string): { file: string; doc: Record<string, any> }[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json')).flatMap((file) => {
+    const container = readContainer(JSON.parse(readFileSync(join(dir, file), 'utf8')));
     return container.rules.map((r) => r.document as Record<string, any>).filter((d) => d.type === 'workflow' || d.type === 'composition').map((doc) => ({ file, doc }));
   });
 }
 
-/** The graph with new nodes of the given types added, and those nodes. */
+/** The project's fixture flows (written without positions) and DecisionRules' own flows when they are here. */
+const FIXTURE_FLOWS = [...flowsIn(join(root, 'test/fixtures/flows')), ...(SHARED ? flowsIn(SHARED) : [])];
+
 function add(graph: FlowGraph, types: string[], format = workflowFormat): { graph: FlowGraph; nodes: GraphNode[] } {
   const nodes: GraphNode[] = [];
   for (const type of types) {
@@ -336,21 +337,26 @@ describe('expressions, problems and layout', () => {
   });
 });
 
-describe('the DecisionRules flows in /work/shared', { skip: sharedSkip }, () => {
-  const flows = sharedFlows();
+describe('real flows: the project\'s fixtures and, when present, the DecisionRules exports in /work/shared', () => {
   test('there are decision flows and rule flows to read', () => {
-    assert.ok(flows.some((f) => f.doc.type === 'workflow'));
-    assert.ok(flows.some((f) => f.doc.type === 'composition'));
+    assert.ok(FIXTURE_FLOWS.some((f) => f.doc.type === 'workflow'));
+    assert.ok(FIXTURE_FLOWS.some((f) => f.doc.type === 'composition'));
   });
-  for (const { file, doc } of flows) {
+  for (const { file, doc } of FIXTURE_FLOWS) {
     const format = doc.type === 'workflow' ? workflowFormat : compositionFormat;
     test(`${file} (${doc.name}) survives the graph unchanged`, () => {
       const graph = format.fromDocument(doc);
       assert.ok(graph.nodes.length >= 3);
-      assert.ok(graph.nodes.every((n) => n.position !== undefined), 'positions are read from the document');
-      assert.deepEqual(format.toDocument(doc, graph), doc);
+      const back = format.toDocument(doc, graph);
+      if (doc.type === 'workflow' || doc.visualEditorData) {
+        assert.deepEqual(back, doc);
+      } else {
+        // A rule flow without a layout gains one; the tree the engine solves is the same.
+        assert.deepEqual({ ...back, visualEditorData: undefined }, { ...doc, visualEditorData: undefined });
+        assert.equal(Object.keys(back.visualEditorData.drawflow.Home.data).length, graph.nodes.length);
+      }
     });
-    test(`${file} (${doc.name}) without positions is laid out and still the same flow`, () => {
+    test(`${file} (${doc.name}) laid out is still the same flow, drawn in run order`, () => {
       const graph = format.fromDocument(doc);
       const bare = { ...graph, nodes: graph.nodes.map((n) => ({ ...n, position: undefined })) };
       const laid = withLayout(bare);
@@ -358,7 +364,7 @@ describe('the DecisionRules flows in /work/shared', { skip: sharedSkip }, () => 
       const again = format.toDocument(doc, laid);
       assert.deepEqual(again.dataTree ?? again.workflowData.connections, doc.dataTree ?? doc.workflowData.connections);
       assert.deepEqual(validateRuleDocument(again), validateRuleDocument(doc));
-      // Every edge goes left to right: the layout follows the run order.
+      assert.deepEqual(format.fromDocument(again).edges.map((e) => e.id).sort(), graph.edges.map((e) => e.id).sort());
       for (const e of laid.edges) {
         const from = laid.nodes.find((n) => n.id === e.source)!.position!;
         const to = laid.nodes.find((n) => n.id === e.target)!.position!;

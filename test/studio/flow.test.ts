@@ -1,10 +1,10 @@
 // Decision flows and rule flows in the Studio, end to end in Chromium against a real server: a decision flow of
 // three nodes built from the empty canvas by clicking (one edge dragged, the others chosen in `Connect … to`), a
 // server problem shown on its node, a bench run with per-node results, Publish, and a solve over HTTP with a
-// solver key; then DecisionRules' own flows imported through the management API and opened (laid out when they
-// carry no positions), a rule flow run in the bench.
+// solver key; a rule flow built the same way, versioned and compared; then the project's fixture flows, which
+// carry no positions, imported through the management API and opened laid out, the rule flow run in the bench.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
@@ -15,9 +15,12 @@ import { pricingTable } from './tables.ts';
 import type { Doc } from './tables.ts';
 
 const skip = chromiumSkip();
-const root = fileURLToPath(new URL('../../', import.meta.url));
-/** The shared DecisionRules exports, read in place (from the main checkout's or a worktree's parent). */
-const SHARED = [join(root, '../shared/fixtures/decisionrules'), join(root, '../../shared/fixtures/decisionrules')].find(existsSync);
+
+/** A flow of the project's fixtures (test/fixtures/flows/<folder>: the flow and the rules it calls) as one export. */
+function fixtureFlow(folder: string): Doc[] {
+  const dir = fileURLToPath(new URL(`../fixtures/flows/${folder}/`, import.meta.url));
+  return readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+}
 
 /** A one-condition table: the shipping fee by country (CZ 5, anything else 12). */
 function feeTable(): Doc {
@@ -244,17 +247,10 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
     await close();
   });
 
-  test('a DecisionRules decision flow imported without positions opens laid out; a rule-flow export opens and runs in the bench', { skip: SHARED ? false : 'the shared DecisionRules fixtures are not on this machine' }, async () => {
-    const tutorial = JSON.parse(readFileSync(join(SHARED!, 'Decision_Flow_tutorial.json'), 'utf8'));
-    const flow = tutorial.export.data.rules.find((r: Doc) => r.type === 'workflow');
-    for (const n of flow.workflowData.nodes) delete n.position;
-    await api('POST', '/api/folder/import', tutorial);
-    const ruleFlow = JSON.parse(readFileSync(join(SHARED!, 'Import-RuleFlow-example.json'), 'utf8'));
-    await api('POST', '/api/folder/import', ruleFlow);
-    const items = await api('GET', '/api/space/items');
-    const imported = items.find((i: Doc) => i.ruleAlias === flow.ruleAlias);
-
-    const { page, assertClean, close } = await signedIn(`#/rules/${imported.ruleId}/1`);
+  test('flows imported without positions (a decision flow, a rule flow with a node under two parents) open laid out; the rule flow runs in the bench', async () => {
+    await api('POST', '/api/folder/import', fixtureFlow('order'));
+    await api('POST', '/api/folder/import', fixtureFlow('loan'));
+    const { page, assertClean, close } = await signedIn('#/rules/order-evaluation/1');
     await withFailureShot(page, 'flow-import', async () => {
       await page.getByRole('region', { name: 'Decision flow canvas' }).waitFor();
       const order = ['Start node', 'Declare node declare', 'For each node foreach', 'Business rule node rule_1', 'Assign node assign_1', 'Switch node switch_1'];
@@ -270,20 +266,26 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
       assertClean();
     });
 
-    const composition = items.find((i: Doc) => i.type === 'composition' && i.name === ruleFlow[0].name);
-    await page.goto(`${studio.studioUrl}#/rules/${composition.ruleId}/${composition.version}`);
+    await page.goto(`${studio.studioUrl}#/rules/loan-flow/1`);
     await withFailureShot(page, 'rule-flow', async () => {
       await page.getByRole('region', { name: 'Rule flow canvas' }).waitFor();
-      await node(page, 'Rule node Rule_1').click();
+      const [start, clients, loanType, bank, end] = await Promise.all(['Start node', 'Rule node clients', 'Rule node loanType', 'Rule node bank', 'End node'].map(async (name) => (await node(page, name).boundingBox())!));
+      assert.ok(start!.x < clients!.x && clients!.x === loanType!.x && loanType!.x < bank!.x && bank!.x < end!.x, 'laid out in run order, the two rules before the bank side by side');
+      assert.equal(await page.getByRole('group', { name: /^Connection from / }).count(), 5, 'the bank node appears once, with both parents');
+      await node(page, 'Rule node bank').click();
       const panel = inspector(page);
-      assert.equal(await panel.getByLabel('Source node 1').inputValue(), 'start');
-      assert.equal(await panel.getByLabel('Rule input 1').inputValue(), 'period');
-      await replaceEditorText(page, 'Bench input (JSON)', '{ "productType": "basic", "period": "month", "promoCode": "SUMMER SALE" }');
+      assert.equal(await panel.getByLabel('Called rule').inputValue(), '0b6f3c5e-1d1a-4c2e-9a51-5c1d00000003');
+      assert.equal(await panel.getByLabel('Source node 2').inputValue(), 'clients');
+      await replaceEditorText(page, 'Bench input (JSON)', '{ "age": 30, "salary": 4000, "loanType": "household", "loan": 30000 }');
       await page.getByRole('button', { name: 'Run', exact: true }).click();
       const results = page.getByRole('table', { name: 'Node results' });
       await results.waitFor();
-      assert.match(await page.getByRole('table', { name: 'Result table' }).innerText(), /5\.6/);
-      assert.equal(await results.getByRole('row', { name: /^Rule Rule_1\b/ }).getByText('Ran').count(), 1);
+      assert.match(await page.getByRole('table', { name: 'Result table' }).innerText(), /30000\s+1\.15\s+34500\s+eligible for the loan/);
+      for (const name of ['Start', 'Rule clients', 'Rule loanType', 'Rule bank', 'End']) {
+        assert.equal(await results.getByRole('row', { name: new RegExp(`^${name}\\b`) }).getByText('Ran').count(), 1, `${name} ran`);
+      }
+      await results.getByRole('row', { name: /^Rule bank\b/ }).getByText('input and output').click();
+      assert.equal(JSON.parse(await page.getByLabel('Input of Rule bank').innerText()).maxClientLoan, 240000);
       await screenshot(page, 'rule-flow');
       assertClean();
     });
