@@ -190,7 +190,9 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
   function add(type: string) {
     setAdding(false);
     const anchor = graph.nodes.find((n) => n.id === selected) ?? graph.nodes.reduce<GraphNode | undefined>((right, n) => (!right || (n.position?.x ?? 0) > (right.position?.x ?? 0) ? n : right), undefined);
-    const position = anchor?.position ? { x: anchor.position.x + 240, y: anchor.position.y + (anchor.id === selected ? 0 : 20) } : { x: 40, y: 120 };
+    const position = anchor?.position ? { x: anchor.position.x + 240, y: anchor.position.y } : { x: 40, y: 120 };
+    // Below any node already there, so the new one is never hidden under another.
+    while (graph.nodes.some((n) => n.position && Math.abs(n.position.x - position.x) < 180 && Math.abs(n.position.y - position.y) < 90)) position.y += 110;
     const node = format.createNode(graph, type, position);
     commit(addNode(graph, node));
     setSelected(node.id);

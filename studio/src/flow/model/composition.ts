@@ -172,7 +172,8 @@ export const compositionFormat: FlowFormat = {
 
   nodeOfProblem(doc, path) {
     const match = /^dataTree((?:\.children\[\d+\])*)/.exec(path);
-    if (!match) return undefined;
+    // `dataTree` alone is about the whole flow (no end node, a cycle), not its start node.
+    if (!match || path === 'dataTree') return undefined;
     let at: any = doc.dataTree;
     for (const step of match[1]!.matchAll(/\[(\d+)\]/g)) at = at?.children?.[Number(step[1])];
     if (typeof at?.globalVariable !== 'string') return undefined;
