@@ -64,6 +64,20 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
   const node = (page: Page, name: string): Locator => page.getByRole('group', { name, exact: true });
   const inspector = (page: Page): Locator => page.getByRole('complementary', { name: 'Node inspector' });
 
+  /** The nodes' boxes once the canvas stops moving (Auto layout and Add node animate the view to fit). */
+  async function settledBoxes(page: Page, names: string[]) {
+    let last = '';
+    for (let attempt = 0; attempt < 40; attempt++) {
+      const boxes = [];
+      for (const name of names) boxes.push((await node(page, name).boundingBox())!);
+      const now = JSON.stringify(boxes);
+      if (now === last) return boxes;
+      last = now;
+      await page.waitForTimeout(150);
+    }
+    throw new Error(`the canvas kept moving for 6 s (${names.join(', ')})`);
+  }
+
   async function addNode(page: Page, type: string) {
     await page.getByRole('button', { name: 'Add node' }).click();
     await page.getByRole('menuitem', { name: new RegExp(`^${type}`) }).click();
@@ -143,6 +157,15 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
       await page.getByText(/^4 nodes · 3 connections/).waitFor();
       await node(page, 'Assign node assign').click();
       assert.equal(await panel.getByLabel('Target 2').inputValue(), 'output.total');
+
+      // Auto layout lines the chain up left to right, in run order.
+      await page.getByRole('button', { name: 'Auto layout' }).click();
+      const chain = ['Start node', 'Business rule node rule', 'Business rule node rule_1', 'Assign node assign'];
+      const laid = await settledBoxes(page, chain);
+      for (let i = 1; i < laid.length; i++) {
+        assert.ok(laid[i]!.x > laid[i - 1]!.x + laid[i - 1]!.width, `${chain[i]} right of ${chain[i - 1]}`);
+        assert.ok(Math.abs(laid[i]!.y + laid[i]!.height / 2 - (laid[0]!.y + laid[0]!.height / 2)) < 40, `${chain[i]} on the chain's line`);
+      }
 
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'Saved Order pricing v1' }).waitFor();
