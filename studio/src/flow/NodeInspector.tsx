@@ -115,7 +115,7 @@ function NodeFields(props: FieldsProps) {
           render={(item, i, set) => (
             <>
               <TextField label={`Target ${i + 1}`} value={item?.target?.path ?? ''} onChange={(path) => set({ ...item, target: { ...item.target, path } })} />
-              <ExpressionEditor label={`Value ${i + 1}`} compact value={expressionTextOf(item?.source?.expression)} variables={props.variables} readOnly={props.readOnly}
+              <Expression label={`Value ${i + 1}`} value={expressionTextOf(item?.source?.expression)} variables={props.variables} readOnly={props.readOnly}
                 onChange={(text) => set({ ...item, source: { ...item.source, expression: { ...item?.source?.expression, ...storedExpression(text) } } })} />
             </>
           )} />
@@ -128,7 +128,7 @@ function NodeFields(props: FieldsProps) {
           render={(item, i, set) => (
             <>
               <TextField label={`Variable ${i + 1} name`} value={item?.name ?? ''} onChange={(name) => set({ ...item, name })} />
-              <ExpressionEditor label={`Variable ${i + 1} initial value`} compact value={expressionTextOf(item?.expression)} variables={props.variables} readOnly={props.readOnly}
+              <Expression label={`Variable ${i + 1} initial value`} value={expressionTextOf(item?.expression)} variables={props.variables} readOnly={props.readOnly}
                 onChange={(text) => set({ ...item, expression: { ...item?.expression, ...storedExpression(text) } })} />
             </>
           )} />
@@ -181,6 +181,16 @@ function NodeFields(props: FieldsProps) {
     default:
       return <p className="muted small">The Studio has no form for {node.type} nodes; its data is kept as it is.</p>;
   }
+}
+
+/** The tables' expression editor with a visible caption (its accessible name is the same text). */
+function Expression(props: { label: string; value: string; variables: readonly string[]; readOnly: boolean; onChange(text: string): void }) {
+  return (
+    <div className="flow-expression">
+      <span aria-hidden="true">{props.label}</span>
+      <ExpressionEditor label={props.label} compact value={props.value} variables={props.variables} readOnly={props.readOnly} onChange={props.onChange} />
+    </div>
+  );
 }
 
 function TextField(props: { label: string; value: string; placeholder?: string; onChange(value: string): void }) {
