@@ -106,6 +106,7 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
       await panel.getByRole('button', { name: "Map the rule's inputs" }).click();
       assert.equal(await panel.getByLabel('Rule input 1').inputValue(), 'customer.tier');
       assert.equal(await panel.getByLabel('From 2').inputValue(), 'input.customer.age');
+      assert.match(await page.getByRole('note', { name: 'Unconnected nodes' }).innerText(), /never run: rule\./);
       const from = await page.getByLabel('Start out port').boundingBox();
       const to = await page.getByLabel('rule in port').boundingBox();
       await page.mouse.move(from!.x + from!.width / 2, from!.y + from!.height / 2);
@@ -114,6 +115,7 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
       await page.mouse.move(to!.x + to!.width / 2, to!.y + to!.height / 2, { steps: 4 });
       await page.mouse.up();
       await page.getByRole('group', { name: 'Connection from Start to rule' }).waitFor();
+      await page.getByRole('note', { name: 'Unconnected nodes' }).waitFor({ state: 'detached' });
 
       // Node 2: a second business rule, saved before it names its rule: the server's problem lands on it.
       await addNode(page, 'Business rule');

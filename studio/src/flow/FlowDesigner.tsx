@@ -17,7 +17,7 @@ import { leafPaths } from '../designer/model/schema.ts';
 import { FlowNodeCard } from './FlowNodeCard.tsx';
 import type { FlowNodeCardNode } from './FlowNodeCard.tsx';
 import { NodeInspector } from './NodeInspector.tsx';
-import { addNode, connect, deleteNode, disconnect, label as nodeLabel, moveNodes } from './model/graph.ts';
+import { addNode, connect, deleteNode, disconnect, label as nodeLabel, moveNodes, unconnectedNodes } from './model/graph.ts';
 import type { FlowGraph, GraphNode, Point } from './model/graph.ts';
 import { typeLabel } from './model/format.ts';
 import type { FlowFormat } from './model/format.ts';
@@ -25,7 +25,6 @@ import { autoLayout, withLayout } from './model/layout.ts';
 import type { Size } from './model/layout.ts';
 import { problemsByNode } from './model/problems.ts';
 import { nodeResults } from './model/trace.ts';
-import { unconnectedNodes } from './model/composition.ts';
 import { formatOf } from './formats.ts';
 import { useDocumentHistory } from '../designer/useDocumentHistory.ts';
 import { nodeSummary, nodeTone } from './summary.ts';
@@ -99,7 +98,7 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
   const variablesKey = flowVariables(rule, graph).join('\n');
   const variables = useMemo(() => variablesKey.split('\n'), [variablesKey]);
   const rulesById = useMemo(() => new Map(rules.map((r) => [r.ruleId, r])), [rules]);
-  const loose = format.ruleType === 'composition' ? unconnectedNodes(graph) : [];
+  const loose = unconnectedNodes(graph);
 
   const nodes: FlowNodeCardNode[] = useMemo(() => graph.nodes.map((n) => {
     const title = typeLabel(format, n.type);
@@ -255,8 +254,8 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
         <span role="status" aria-live="polite" className="flow-message">{message}</span>
       </div>
       {loose.length > 0 && (
-        <div className="banner banner-warning small">
-          Not connected to the start, so not solved: {loose.map((n) => nodeLabel(n)).join(', ')}. They are kept in the layout.
+        <div className="banner banner-warning small" role="note" aria-label="Unconnected nodes">
+          Not connected to the start, so {format.ruleType === 'workflow' ? 'never run' : 'not solved (kept in the layout)'}: {loose.map((n) => nodeLabel(n)).join(', ')}.
         </div>
       )}
       {view === 'flow' ? (

@@ -182,18 +182,6 @@ export const compositionFormat: FlowFormat = {
   },
 };
 
-/** Nodes the tree does not reach from the start: they are kept in the layout but not solved. */
-export function unconnectedNodes(graph: FlowGraph): GraphNode[] {
-  const start = graph.nodes.find((n) => n.type === 'start');
-  const reached = new Set<string>(start ? [start.id] : []);
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const e of graph.edges) if (reached.has(e.source) && !reached.has(e.target)) { reached.add(e.target); grew = true; }
-  }
-  return graph.nodes.filter((n) => !reached.has(n.id));
-}
-
 /** A new rule flow: start connected to end, which the server accepts as it is. */
 export function blankComposition(name: string): RuleDocument {
   const empty: FlowGraph = { nodes: [], edges: [] };

@@ -172,3 +172,23 @@ export function renameNode(graph: FlowGraph, id: string, name: string, rewrite: 
   if (!node || from === undefined || from === name) return graph;
   return { ...graph, nodes: graph.nodes.map((n) => ({ ...n, ...(n.id === id ? { name } : {}), data: rewrite(n.data, from, name) })) };
 }
+
+/**
+ * Nodes the start node (`START` or `start`) does not reach: a decision flow never runs them, a rule flow cannot
+ * put them in its tree. The designer lists them so an unconnected node is never silently ignored.
+ */
+export function unconnectedNodes(graph: FlowGraph): GraphNode[] {
+  const start = graph.nodes.find((n) => n.type === 'start' || n.type === 'START');
+  const reached = new Set<string>(start ? [start.id] : []);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const e of graph.edges) {
+      if (reached.has(e.source) && !reached.has(e.target)) {
+        reached.add(e.target);
+        grew = true;
+      }
+    }
+  }
+  return graph.nodes.filter((n) => !reached.has(n.id));
+}
