@@ -227,6 +227,19 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
       await panel.getByLabel('Connect start to').selectOption({ label: 'Rule_1' });
       await page.getByText(/^3 nodes · 2 connections/).waitFor();
 
+      // A node dragged on the canvas stays where it is dropped (and Undo puts it back).
+      const [before] = await settledBoxes(page, ['Rule node Rule_1']);
+      await page.mouse.move(before!.x + before!.width / 2, before!.y + 12);
+      await page.mouse.down();
+      await page.mouse.move(before!.x + before!.width / 2, before!.y + 92, { steps: 6 });
+      await page.mouse.up();
+      const [moved] = await settledBoxes(page, ['Rule node Rule_1']);
+      assert.ok(moved!.y > before!.y + 40, 'the node moved down');
+      await page.getByRole('button', { name: 'Undo' }).click();
+      const [back] = await settledBoxes(page, ['Rule node Rule_1']);
+      assert.ok(Math.abs(back!.y - before!.y) < 2, 'Undo puts it back');
+      await page.getByRole('button', { name: 'Redo' }).click();
+
       await node(page, 'End node').click();
       await panel.getByRole('button', { name: 'Add mapping' }).click();
       await panel.getByLabel('Output path 1').fill('loyalty.discount');

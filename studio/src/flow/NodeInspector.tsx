@@ -8,7 +8,7 @@ import { ExpressionEditor } from '../designer/ExpressionEditor.tsx';
 import { cellFromText, conditionText } from '../designer/model/cells.ts';
 import { leafPaths } from '../designer/model/schema.ts';
 import { useStudio } from '../app/context.ts';
-import { label as nodeLabel, nameProblem, nodeById, renameNode } from './model/graph.ts';
+import { label as nodeLabel, nameProblem, nodeById, renameNode, wouldCycle } from './model/graph.ts';
 import type { FlowGraph, GraphNode } from './model/graph.ts';
 import type { FlowFormat } from './model/format.ts';
 import { typeLabel } from './model/format.ts';
@@ -383,7 +383,8 @@ function Connections(props: InspectorProps) {
   const outs = node.ports.filter((p) => p.direction === 'out');
   const incoming = graph.edges.filter((e) => e.target === node.id);
   const name = nodeLabel(node);
-  const targets = graph.nodes.filter((n) => n.id !== node.id && n.ports.some((p) => p.direction === 'in'));
+  // Only nodes an edge may lead to: with an input, and not closing a cycle.
+  const targets = graph.nodes.filter((n) => n.ports.some((p) => p.direction === 'in') && !wouldCycle(graph, node.id, n.id));
   return (
     <section className="flow-connections" aria-label="Connections">
       <h3>Connections</h3>
