@@ -29,10 +29,9 @@ import {
   setRowsActive,
   tableOf,
 } from './model/table.ts';
-import type { ColumnKind, Rule } from './model/table.ts';
+import type { ColumnKind } from './model/table.ts';
 import { cellFromText, cellText } from './model/cells.ts';
 import { clearBlock, copyBlock, pasteText } from './model/clipboard.ts';
-import { canRedo, canUndo } from './model/history.ts';
 import { useDocumentHistory } from './useDocumentHistory.ts';
 import { cellSelection, clampSelection, rangeOf, rangeRows } from './model/selection.ts';
 import type { CellPos, Range, Selection } from './model/selection.ts';
@@ -76,7 +75,7 @@ export function TableDesigner(props: TableDesignerProps) {
   const readOnly = !!props.readOnly;
   const gridId = `dt${useId().replace(/[^A-Za-z0-9]/g, '')}`;
   const grid = useRef<GridHandle>(null);
-  const { history, apply, step: stepHistory } = useDocumentHistory<Rule>(props.rule, props.onChange, readOnly);
+  const history = useDocumentHistory(props.rule, props.onChange, readOnly);
   const rule = history.present;
   const { columns, rows } = tableOf(rule);
   const size = { rows: rows.length, cols: columns.length };
@@ -101,8 +100,10 @@ export function TableDesigner(props: TableDesignerProps) {
     return [...names].sort();
   }, [inputPaths, columns, rule?.userVariables]);
 
+  const apply = history.apply;
+
   const step = (direction: 'undo' | 'redo') => {
-    if (stepHistory(direction)) setStatus(direction === 'undo' ? 'Undone' : 'Redone');
+    if (history.step(direction)) setStatus(direction === 'undo' ? 'Undone' : 'Redone');
   };
 
   const focusGrid = () => requestAnimationFrame(() => grid.current?.focus());
@@ -273,10 +274,10 @@ export function TableDesigner(props: TableDesignerProps) {
         <div id={`${gridId}-panel-table`} role="tabpanel" aria-labelledby={`${gridId}-tab-table`} className="dt-panel">
           <div className="dt-toolbar" role="toolbar" aria-label="Table actions">
             <div className="dt-group" role="group" aria-label="History">
-              <button type="button" onClick={() => step('undo')} disabled={readOnly || !canUndo(history)} title="Undo (Ctrl+Z)">
+              <button type="button" onClick={() => step('undo')} disabled={readOnly || !history.canUndo} title="Undo (Ctrl+Z)">
                 Undo
               </button>
-              <button type="button" onClick={() => step('redo')} disabled={readOnly || !canRedo(history)} title="Redo (Ctrl+Shift+Z, Ctrl+Y)">
+              <button type="button" onClick={() => step('redo')} disabled={readOnly || !history.canRedo} title="Redo (Ctrl+Shift+Z, Ctrl+Y)">
                 Redo
               </button>
             </div>

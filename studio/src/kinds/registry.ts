@@ -1,6 +1,7 @@
 // Every rule type the Studio edits. The order is the order `New rule` offers them in.
 import type { RuleKind } from './types.ts';
 import { tableKind } from '../designer/kind.ts';
+import { compositionKind, workflowKind } from '../flow/kind.ts';
 import { lookupKind } from '../lookup/kind.ts';
 import { scriptKind } from '../script/kind.ts';
 import { treeKind } from '../tree/kind.ts';
@@ -10,6 +11,8 @@ export const RULE_KINDS: readonly RuleKind[] = [
   treeKind,
   lookupKind,
   scriptKind,
+  workflowKind,
+  compositionKind,
 ];
 
 /** The kind for a rule document's `type`, or undefined when the Studio cannot edit that type. */

@@ -13,7 +13,6 @@ import { ModelEditor } from '../designer/ModelEditor.tsx';
 import { moveBetweenTabs } from '../designer/tabs.ts';
 import { leafPaths } from '../designer/model/schema.ts';
 import type { Schema } from '../designer/model/schema.ts';
-import { canRedo, canUndo } from '../designer/model/history.ts';
 import { useDocumentHistory } from '../designer/useDocumentHistory.ts';
 import {
   addNode, allowedChildren, branchKeys, canMove, childrenOf, deleteNode, lanePositions, makeNode, moveNode, nodeAt, nodeKey, nodeLabel,
@@ -44,7 +43,8 @@ function firstLeaf(rule: RuleDocument, path: number[]): number[] {
 
 export function TreeDesigner(props: DesignerProps) {
   const readOnly = !!props.readOnly;
-  const { history, apply, step: stepHistory } = useDocumentHistory<RuleDocument>(props.rule, props.onChange, readOnly);
+  const history = useDocumentHistory(props.rule, props.onChange, readOnly);
+  const { apply, step: stepHistory } = history;
   const rule = history.present;
   const [tab, setTab] = useState<Tab>('tree');
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
@@ -149,8 +149,8 @@ export function TreeDesigner(props: DesignerProps) {
         <div id="tree-panel-tree" role="tabpanel" aria-labelledby="tree-tab-tree" className="dt-panel">
           <div className="tr-toolbar" role="toolbar" aria-label="Tree tools">
             {!readOnly && <AddMenu label="Add node" className="dt-primary" types={allowedChildren(undefined)} onPick={(type) => add([], type)} />}
-            <button type="button" disabled={readOnly || !canUndo(history)} onClick={() => step('undo')}>Undo</button>
-            <button type="button" disabled={readOnly || !canRedo(history)} onClick={() => step('redo')}>Redo</button>
+            <button type="button" disabled={readOnly || !history.canUndo} onClick={() => step('undo')}>Undo</button>
+            <button type="button" disabled={readOnly || !history.canRedo} onClick={() => step('redo')}>Redo</button>
             <button type="button" disabled={outlineCount === 0} onClick={() => setCollapsed(new Set(branchKeys(rule)))}>Collapse all</button>
             <button type="button" disabled={collapsed.size === 0} onClick={() => setCollapsed(new Set())}>Expand all</button>
             {trace && (

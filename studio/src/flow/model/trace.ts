@@ -1,0 +1,78 @@
+// What the bench's trace says about each node of a flow. Decision flows trace one entry per node run
+// ({nodeId, name, type, status, iteration?, input?, output?}, src/engine/flow/workflow.ts); rule flows one per rule
+// node and one for the end ({globalVariable, input, output}, src/engine/flow/composition.ts). Nodes the trace does
+// not mention did not run; a START ran when anything ran; an END ran when a node before it ran and sent the run
+// on along the connection into it.
+import type { FlowGraph, GraphNode } from './graph.ts';
+import { isRecord } from './format.ts';
+
+export type RunStatus = 'ran' | 'canceled' | 'not-run';
+
+export interface NodeRun {
+  status: 'done' | 'canceled';
+  /** Indexes of the enclosing loops' items, outermost first (decision flows). */
+  iteration?: number[];
+  input?: unknown;
+  output?: unknown;
+}
+
+export interface NodeResult {
+  status: RunStatus;
+  runs: NodeRun[];
+}
+
+/** The per-node results of a bench run, by node id; undefined when there is no trace. */
+export function nodeResults(ruleType: string, graph: FlowGraph, trace: unknown): Map<string, NodeResult> | undefined {
+  // Bulk input: the first input's trace.
+  const entries: unknown[] | undefined = Array.isArray(trace) ? (Array.isArray(trace[0]) ? (trace[0] as unknown[]) : trace) : undefined;
+  if (!entries) return undefined;
+  const runs = new Map<string, NodeRun[]>();
+  const add = (id: string | undefined, run: NodeRun) => {
+    if (id === undefined) return;
+    runs.set(id, [...(runs.get(id) ?? []), run]);
+  };
+  for (const entry of entries.filter(isRecord)) {
+    if (ruleType === 'composition') {
+      const node = graph.nodes.find((n) => n.name === entry.globalVariable);
+      add(node?.id, { status: 'done', input: entry.input, output: entry.output });
+    } else {
+      const run: NodeRun = { status: entry.status === 'canceled' ? 'canceled' : 'done' };
+      if (Array.isArray(entry.iteration)) run.iteration = entry.iteration as number[];
+      if ('input' in entry) run.input = entry.input;
+      if ('output' in entry) run.output = entry.output;
+      add(typeof entry.nodeId === 'string' ? entry.nodeId : undefined, run);
+    }
+  }
+  const results = new Map<string, NodeResult>();
+  const statusOf = (list: NodeRun[] | undefined): RunStatus => (!list?.length ? 'not-run' : list.some((r) => r.status === 'done') ? 'ran' : 'canceled');
+  for (const node of graph.nodes) results.set(node.id, { status: statusOf(runs.get(node.id)), runs: runs.get(node.id) ?? [] });
+
+  const anything = entries.length > 0;
+  for (const node of graph.nodes) {
+    const result = results.get(node.id)!;
+    if (result.status !== 'not-run') continue;
+    if (node.type === 'start' || (node.type === 'START' && anything)) results.set(node.id, { status: 'ran', runs: [] });
+    else if (node.type === 'END') results.set(node.id, { status: endStatus(graph, node, results), runs: [] });
+  }
+  return results;
+}
+
+function endStatus(graph: FlowGraph, end: GraphNode, results: ReadonlyMap<string, NodeResult>): RunStatus {
+  let canceled = false;
+  for (const edge of graph.edges.filter((e) => e.target === end.id)) {
+    const source = graph.nodes.find((n) => n.id === edge.source);
+    const result = results.get(edge.source);
+    if (!source || !result || result.status === 'not-run') continue;
+    if (result.status === 'canceled') {
+      canceled = true;
+      continue;
+    }
+    if (source.type !== 'IF_STATEMENT') return 'ran';
+    // A Switch sends the run on only along the cases that passed (its output lists their names).
+    const passed = result.runs.flatMap((r) => (isRecord(r.output) && Array.isArray(r.output.cases) ? r.output.cases : []));
+    const chosen = (source.data?.cases ?? []).find((c: any) => c?.connectorId === edge.sourcePort);
+    if (chosen && passed.includes(chosen.name)) return 'ran';
+    canceled = true;
+  }
+  return canceled ? 'canceled' : 'not-run';
+}
