@@ -2,7 +2,9 @@
 // server reads, column and row edits, key uniqueness, and CSV import and export.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { validateRuleDocument } from '../../src/rules/validate.ts';
 import { compileRule } from '../../src/engine/index.ts';
 import {
@@ -14,7 +16,11 @@ import { importCsv, parseCsv, toCsv } from '../../studio/src/lookup/csv.ts';
 import { lookupAsTable } from '../../studio/src/lookup/compare.ts';
 import { diffTables } from '../../studio/src/compare/diff.ts';
 
-const WIRE_ROUTER = '/work/shared/fixtures/decisionrules/Wire_Router_v1.json';
+// The shared DecisionRules exports sit beside the checkout (CI's clone, the main checkout) or beside a worktree's parent.
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const WIRE_ROUTER = [join(root, '../shared'), join(root, '../../shared')]
+  .map((dir) => join(dir, 'fixtures/decisionrules/Wire_Router_v1.json'))
+  .find(existsSync) ?? join(root, '../shared/fixtures/decisionrules/Wire_Router_v1.json');
 
 function model(rows: string[][], columns = ['Code', 'Name', 'Country']): LookupModel {
   const cols = columns.map((name) => ({ name, alias: name.toLowerCase() }));
