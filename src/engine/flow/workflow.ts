@@ -132,14 +132,17 @@ type NodeStatus = 'done' | 'canceled';
  * wait runs as one synchronous chain.
  */
 class RegionRun {
-  readonly status = new Map<number, NodeStatus>();
-  readonly selected = new Map<number, ReadonlySet<string> | undefined>();
+  /** By node index (arrays, not maps: a flow has at most MAX_WORKFLOW_NODES nodes and runs many times). */
+  readonly status: (NodeStatus | undefined)[];
+  readonly selected: (ReadonlySet<string> | undefined)[];
   readonly region: Region;
   readonly iteration: number[];
 
-  constructor(region: Region, iteration: number[]) {
+  constructor(region: Region, iteration: number[], nodeCount: number) {
     this.region = region;
     this.iteration = iteration;
+    this.status = new Array<NodeStatus | undefined>(nodeCount);
+    this.selected = new Array<ReadonlySet<string> | undefined>(nodeCount);
   }
 }
 
@@ -161,7 +164,7 @@ class WorkflowRunner {
 
   solve(input: unknown, ctx: EvaluationContext): MaybePromise<SolveResult> {
     const solve: FlowSolve = { scope: new FlowScope(input), ctx, trace: ctx.trace ? [] : undefined };
-    const done = this.#runRegion(solve, new RegionRun(this.#graph.top, []), 0);
+    const done = this.#runRegion(solve, new RegionRun(this.#graph.top, [], this.#graph.nodes.length), 0);
     return done instanceof Promise ? done.then(() => finish(solve)) : finish(solve);
   }
 
@@ -177,18 +180,18 @@ class WorkflowRunner {
       let reached = true;
       let canceled = false;
       for (const predecessor of plan.predecessors) {
-        const state = status.get(predecessor.node);
+        const state = status[predecessor.node];
         if (state === undefined) reached = false;
         else if (state === 'canceled') canceled = true;
         else {
-          const chosen = selected.get(predecessor.node);
+          const chosen = selected[predecessor.node];
           if (chosen !== undefined && !predecessor.connectors.some((connector) => chosen.has(connector))) canceled = true;
         }
       }
       // A node waiting on one that never ran (not connected to START) never gets all its signals.
       if (!reached) continue;
       if (canceled) {
-        status.set(index, 'canceled');
+        status[index] = 'canceled';
         solve.trace?.push(entry(node, 'canceled', run.iteration));
         continue;
       }
@@ -230,8 +233,8 @@ class WorkflowRunner {
   #afterNode(solve: FlowSolve, run: RegionRun, position: number, outcome: NodeOutcome): Promise<void> | undefined {
     const index = run.region.order[position]!;
     const node = this.#graph.nodes[index]!;
-    run.status.set(index, 'done');
-    run.selected.set(index, outcome.selected);
+    run.status[index] = 'done';
+    run.selected[index] = outcome.selected;
     if (solve.trace) {
       const done = entry(node, 'done', run.iteration);
       if (outcome.input !== undefined) done.input = cloneJson(outcome.input);
@@ -251,14 +254,20 @@ class WorkflowRunner {
   /** Runs the loop body once per item from item `from` on; continues after an iteration that waits. */
   #runLoop(solve: FlowSolve, node: FlowNode, body: Region | undefined, items: readonly unknown[], iteration: number[], from: number): MaybePromise<void> {
     const state = solve.scope.nodeObject(node.name ?? node.id);
+    if (body === undefined || body.order.length === 0) {
+      // Nothing runs per item (a rule node with nothing on its loop connector): only the state after the loop.
+      if (items.length > from) {
+        state.currentItem = items[items.length - 1];
+        state.index = items.length - 1;
+      }
+      return undefined;
+    }
     for (let i = from; i < items.length; i++) {
       state.currentItem = items[i];
       state.index = i;
-      if (body && body.order.length > 0) {
-        checkDeadline(solve.ctx);
-        const ran = this.#runRegion(solve, new RegionRun(body, [...iteration, i]), 0);
-        if (ran instanceof Promise) return this.#resumeLoop(ran, solve, node, body, items, iteration, i);
-      }
+      checkDeadline(solve.ctx);
+      const ran = this.#runRegion(solve, new RegionRun(body, [...iteration, i], this.#graph.nodes.length), 0);
+      if (ran instanceof Promise) return this.#resumeLoop(ran, solve, node, body, items, iteration, i);
     }
     return undefined;
   }
