@@ -2,6 +2,7 @@
 import type { EvaluationContext, RuleRef } from '../types.ts';
 import type { PathSegment } from '../path.ts';
 import type { MaybePromise } from '../maybe-promise.ts';
+import type { PerSolveSharing } from './per-solve.ts';
 
 /**
  * Resolves `{name}` / `{a.b[0].c}` references. Returns undefined when the reference cannot be resolved
@@ -11,6 +12,8 @@ import type { MaybePromise } from '../maybe-promise.ts';
  */
 export interface Scope {
   resolve(segments: readonly PathSegment[], path: string): unknown;
+  /** The values of subexpressions shared within one table solve (expression/per-solve.ts); absent elsewhere. */
+  readonly perSolve?: unknown[];
 }
 
 /** What a cell or flow node stores: `{stringValue, value}` (stringValue preferred when it is a string). */
@@ -66,4 +69,6 @@ export interface ExpressionCompileOptions {
    * reproduces DecisionRules' right-to-left grouping (7). Stored ASTs are already grouped and ignore it.
    */
   associativity?: ArithmeticAssociativity;
+  /** Tables: share subexpressions fixed per solve between cells (expression/per-solve.ts). */
+  perSolve?: PerSolveSharing;
 }
