@@ -5,7 +5,8 @@ import { DYNAMIC, cloneJson, compileCondition, compileResultValue } from '../cel
 import type { CellEnvironment, CompiledCondition, CompiledValue } from '../cells/index.ts';
 import { setAt } from '../path.ts';
 import type { PathSegment } from '../path.ts';
-import type { CompileOptions, CompiledRule, EvaluationContext, Json, RuleRef } from '../types.ts';
+import type { CompileOptions, CompiledRule, EvaluationContext, Json, RuleRef, Strategy } from '../types.ts';
+import { normaliseStrategy } from '../context.ts';
 import { compileStoredExpression } from '../expression/index.ts';
 import { callRule, resolveRule } from './call-rule.ts';
 import { flowPath } from './flow-scope.ts';
@@ -206,7 +207,8 @@ function compileBusinessRule(node: FlowNode, cc: NodeCompileContext): NodeExecut
   const baseId = textField(rule.baseId);
   if (alias === undefined && baseId === undefined) cc.problems.push({ path: `${where}.rule`, message: 'needs the rule to solve (ruleAlias or baseId)' });
   const version = latestOr(rule.version);
-  const strategy = typeof node.data.strategy === 'string' ? node.data.strategy : 'STANDARD';
+  // Normalised once: the node's strategy is fixed (an unknown name is STANDARD, as callRule would read it).
+  const strategy = normaliseStrategy(typeof node.data.strategy === 'string' ? node.data.strategy : 'STANDARD');
   const evaluationType = node.data.evaluationType;
   if (evaluationType !== undefined && evaluationType !== null && evaluationType !== 'STATIC') {
     cc.problems.push({ path: `${where}.evaluationType`, message: `${JSON.stringify(evaluationType)} is not supported; Verdict solves STATIC business-rule nodes` });
@@ -243,7 +245,7 @@ interface RuleCall {
   readonly key: string;
   readonly input: Record<string, unknown>;
   readonly target: CompiledRule;
-  readonly strategy: string;
+  readonly strategy: Strategy;
   readonly nodeVersion: number;
 }
 
@@ -286,9 +288,8 @@ function findRule(ctx: EvaluationContext, alias: string | undefined, baseId: str
  * What `{node.output}` holds (§8.2): STANDARD and EVALUATE_ALL give the result array, FIRST_MATCH and ARRAY one
  * object (null when nothing matched). Node version 2 also unwraps a scripting rule's single result.
  */
-function nodeOutput(result: Json[], rule: CompiledRule, strategy: string, nodeVersion: number): Json {
-  const normalised = strategy.trim().toUpperCase();
-  const single = normalised === 'FIRST_MATCH' || normalised === 'ARRAY' || (nodeVersion >= 2 && rule.type === 'complex-rule');
+function nodeOutput(result: Json[], rule: CompiledRule, strategy: Strategy, nodeVersion: number): Json {
+  const single = strategy === 'FIRST_MATCH' || strategy === 'ARRAY' || (nodeVersion >= 2 && rule.type === 'complex-rule');
   if (single) return result[0] ?? null;
   return result;
 }

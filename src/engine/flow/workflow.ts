@@ -243,9 +243,10 @@ class WorkflowRunner {
     }
     if (!outcome.items) return undefined;
     const state = solve.scope.nodeObject(node.name ?? node.id);
-    // A new run of the loop node starts clean: an item from an earlier run must not look current.
-    delete state.currentItem;
-    delete state.index;
+    // A new run of the loop node starts clean: an item from an earlier run must not look current. (Deleting only
+    // what is there: a delete turns the object into a slow dictionary, and a first run has nothing to delete.)
+    if (Object.hasOwn(state, 'currentItem')) delete state.currentItem;
+    if (Object.hasOwn(state, 'index')) delete state.index;
     state.length = outcome.items.length;
     const looped = this.#runLoop(solve, node, this.#graph.plans[index]!.body, outcome.items, run.iteration, 0);
     return looped instanceof Promise ? looped : undefined;
