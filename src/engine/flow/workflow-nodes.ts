@@ -32,7 +32,7 @@ export function flowCellEnvironment(options: Required<CompileOptions>): CellEnvi
 export function compileNode(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
   switch (node.type) {
     case 'START':
-      return { ruleRefs: NO_REFS, run: (scope) => ({ output: scope.variables.input }) };
+      return { ruleRefs: NO_REFS, run: (scope) => ({ output: scope.get('input') }) };
     case 'VARIABLES':
       return compileVariables(node, cc);
     case 'DATA_MANIPULATION':
@@ -160,18 +160,22 @@ function compileAssign(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
   return {
     ruleRefs: refsOf(values),
     run: (scope, ctx) => {
-      const written: Record<string, unknown> = {};
+      // What was written, by path: only the trace shows it.
+      const written: Record<string, unknown> | undefined = ctx.trace ? {} : undefined;
       const assign = (i: number, computed: unknown): void => {
         const assignment = assignments[i]!;
         // Copies, so that a later Assign into `output.x` never changes the input or a rule's result in place.
         const value = cloneJson(computed);
         scope.write(assignment.segments, value);
-        written[assignment.path] = value;
+        if (written !== undefined) written[assignment.path] = value;
       };
-      return eachValue(values, scope, ctx, assign, () => ({ output: written }));
+      return eachValue(values, scope, ctx, assign, () => (written === undefined ? NOTHING_TRACED : { output: written }));
     },
   };
 }
+
+/** The outcome of a node whose trace entry is not wanted: nothing selected, no items, nothing to show. */
+const NOTHING_TRACED: NodeOutcome = Object.freeze({});
 
 function compileForeach(node: FlowNode): NodeExecutor {
   const listPath = textField(node.data.listPath) ?? '';
@@ -427,7 +431,7 @@ function compileAppend(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
         appended.push(copy);
       }
       // `{appendNode}` is the target array itself (§11 W4).
-      scope.variables[key] = list;
+      scope.set(key, list);
       return { input: appended, output: list };
     },
   };

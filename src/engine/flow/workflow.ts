@@ -280,7 +280,7 @@ class WorkflowRunner {
 
 /** Decision flows have only the STANDARD response shape (§3.1). */
 function finish(solve: FlowSolve): SolveResult {
-  const result: Json[] = [solve.scope.variables.output as Json];
+  const result: Json[] = [solve.scope.get('output') as Json];
   return solve.trace ? { result, trace: solve.trace } : { result };
 }
 
