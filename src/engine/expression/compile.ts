@@ -2,7 +2,7 @@
 // Constants are folded, variable paths are pre-parsed, lambda parameters become local slots. Each node is one
 // closure returning its value, or a promise of it when a call below it waits (engine/maybe-promise.ts).
 import type { Node, VarRef } from './ast.ts';
-import type { CompiledExpression, ConditionOutcome, ExpressionFootprint, Scope } from './contract.ts';
+import type { CompiledExpression, ConditionOutcome, ExpressionFootprint, PerSolveSharing, Scope } from './contract.ts';
 import type { CNode, CompileApi, CompileOptionsForNode } from './nodes.ts';
 import type { Evaluator, Frame } from './runtime.ts';
 import type { EvaluationContext, RuleRef } from '../types.ts';
@@ -13,7 +13,7 @@ import { Invalid, cloneJson, defineKey, describe, invalidReason, mustPropagate, 
 import { castExpressionOutput, rawOutput } from './cast.ts';
 import { findFunction } from './functions/index.ts';
 import { OPERATOR_IMPLS, negate } from './functions/math.ts';
-import { sharedEvaluator, subexpressionKey, type PerSolveSharing } from './per-solve.ts';
+import { sharedEvaluator, subexpressionKey } from './per-solve.ts';
 
 /** The evaluation of an expression was invalid (evaluateRaw only; the other methods turn it into null/false). */
 export class ExpressionError extends Error {

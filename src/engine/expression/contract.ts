@@ -2,7 +2,6 @@
 import type { EvaluationContext, RuleRef } from '../types.ts';
 import type { PathSegment } from '../path.ts';
 import type { MaybePromise } from '../maybe-promise.ts';
-import type { PerSolveSharing } from './per-solve.ts';
 
 /**
  * Resolves `{name}` / `{a.b[0].c}` references. Returns undefined when the reference cannot be resolved
@@ -71,4 +70,17 @@ export interface ExpressionCompileOptions {
   associativity?: ArithmeticAssociativity;
   /** Tables: share subexpressions fixed per solve between cells (expression/per-solve.ts). */
   perSolve?: PerSolveSharing;
+}
+
+/** Slots of subexpressions shared within one table solve, by canonical text (PerSolveSlots in per-solve.ts). */
+export interface PerSolveSlotRegistry {
+  readonly size: number;
+  slotOf(key: string): number;
+}
+
+/** What the expression compiler needs to share subexpressions of a cell (ExpressionCompileOptions.perSolve). */
+export interface PerSolveSharing {
+  readonly slots: PerSolveSlotRegistry;
+  /** True when the scope answers `{segments}` alike everywhere in one solve where this cell is evaluated. */
+  fixed(segments: readonly PathSegment[]): boolean;
 }

@@ -20,10 +20,11 @@ export type {
   ExpressionFootprint,
   ArithmeticAssociativity,
   ExpressionCompileOptions,
+  PerSolveSharing,
 } from './contract.ts';
 export { ExpressionError } from './compile.ts';
 export { castExpressionOutput, castSimpleValueText } from './cast.ts';
-export { PerSolveSlots, type PerSolveSharing } from './per-solve.ts';
+export { PerSolveSlots } from './per-solve.ts';
 export { functionNames } from './functions/index.ts';
 
 function compileText(text: string, path: string, options: ExpressionCompileOptions | undefined): CompiledExpression {

@@ -8,12 +8,12 @@
 // column gets the same slot), and its compiled node looks in the solve's array first. The scope of one table
 // solve carries the array (Scope.perSolve); any other scope has none, and the node then simply evaluates.
 import type { Node } from './ast.ts';
-import type { PathSegment } from '../path.ts';
+import type { PerSolveSlotRegistry } from './contract.ts';
 import type { Evaluator, Frame } from './runtime.ts';
 import { Invalid } from './runtime.ts';
 
 /** One table's slots, by canonical subexpression text. */
-export class PerSolveSlots {
+export class PerSolveSlots implements PerSolveSlotRegistry {
   readonly #slots = new Map<string, number>();
 
   get size(): number {
@@ -28,13 +28,6 @@ export class PerSolveSlots {
     }
     return slot;
   }
-}
-
-/** What the expression compiler needs to share subexpressions of a cell (ExpressionCompileOptions.perSolve). */
-export interface PerSolveSharing {
-  readonly slots: PerSolveSlots;
-  /** True when the scope answers `{segments}` alike everywhere in one solve where this cell is evaluated. */
-  fixed(segments: readonly PathSegment[]): boolean;
 }
 
 /** A shared evaluation that was invalid: every later use is invalid with the same reason. */
