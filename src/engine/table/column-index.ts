@@ -249,13 +249,10 @@ export class TableIndex {
     }
     const generation = this.generation;
     const stamps = this.stamps;
-    const mark = (list: readonly number[]): void => {
-      for (let i = 0; i < list.length; i++) stamps[list[i]!] = generation;
-    };
-    mark(column.hashHit);
-    mark(column.rangeHit);
-    mark(column.wildcard);
-    if (tester !== undefined) for (const group of column.groups) if (tester.passes(group.cell)) mark(group.rows);
+    mark(stamps, column.hashHit, generation);
+    mark(stamps, column.rangeHit, generation);
+    mark(stamps, column.wildcard, generation);
+    if (tester !== undefined) for (const group of column.groups) if (tester.passes(group.cell)) mark(stamps, group.rows, generation);
     let kept = 0;
     for (let i = 0; i < candidates.length; i++) {
       const row = candidates[i]!;
@@ -264,6 +261,11 @@ export class TableIndex {
     candidates.length = kept;
     return candidates;
   }
+}
+
+/** Stamps the rows of `list` with `generation` (a function of its own: no closure per intersection). */
+function mark(stamps: Uint32Array, list: readonly number[], generation: number): void {
+  for (let i = 0; i < list.length; i++) stamps[list[i]!] = generation;
 }
 
 interface Interval {
