@@ -99,51 +99,63 @@ function compileVariables(node: FlowNode, cc: NodeCompileContext): NodeExecutor 
   });
   const key = nodeKey(node);
   const values = variables.map((variable) => variable.value);
+  const names = variables.map((variable) => variable.name);
   return {
     ruleRefs: refsOf(values),
-    run: (scope, ctx) => {
-      const declared = scope.nodeObject(key);
-      const declare = (i: number, value: unknown): void => {
-        Object.defineProperty(declared, variables[i]!.name, { value: cloneJson(value), enumerable: true, writable: true, configurable: true });
-      };
-      return eachValue(values, scope, ctx, declare, () => ({ output: declared }));
-    },
+    run: (scope, ctx) => eachValue<Declaring>(values, scope, ctx, { names, declared: scope.nodeObject(key) }, declareValue, declaredOutcome),
   };
 }
 
+/** One run of a Variables node: the node's object and the names it declares, in order. */
+interface Declaring {
+  readonly names: readonly string[];
+  readonly declared: Record<string, unknown>;
+}
+
+function declareValue(run: Declaring, i: number, value: unknown): void {
+  Object.defineProperty(run.declared, run.names[i]!, { value: cloneJson(value), enumerable: true, writable: true, configurable: true });
+}
+
+function declaredOutcome(run: Declaring): NodeOutcome {
+  return { output: run.declared };
+}
+
 /**
- * Evaluates `values` in order, handing each to `use(i, value)` before the next one runs (a later value may read
- * what an earlier one wrote), then `done()`. A value that waits makes the rest wait for it; while none does, this
- * is a plain loop and nothing is allocated for the waiting case.
+ * Evaluates `values` in order, handing each to `use(run, i, value)` before the next one runs (a later value may
+ * read what an earlier one wrote), then gives `done(run)`. A value that waits makes the rest wait for it; while
+ * none does, this is a plain loop. `use` and `done` are plain functions and `run` carries the node's state, so a
+ * run allocates no closures (engine/maybe-promise.ts).
  */
-function eachValue<T>(
+function eachValue<R>(
   values: readonly CompiledValue[],
   scope: FlowScope,
   ctx: EvaluationContext,
-  use: (i: number, value: unknown) => void,
-  done: () => T,
+  run: R,
+  use: (run: R, i: number, value: unknown) => void,
+  done: (run: R) => NodeOutcome,
   from = 0,
-): MaybePromise<T> {
+): MaybePromise<NodeOutcome> {
   for (let i = from; i < values.length; i++) {
     const value = values[i]!.evaluate(scope, ctx);
-    if (value instanceof Promise) return resumeValues(value, values, scope, ctx, use, done, i);
-    use(i, value);
+    if (value instanceof Promise) return resumeValues(value, values, scope, ctx, run, use, done, i);
+    use(run, i, value);
   }
-  return done();
+  return done(run);
 }
 
-function resumeValues<T>(
+function resumeValues<R>(
   pending: Promise<unknown>,
   values: readonly CompiledValue[],
   scope: FlowScope,
   ctx: EvaluationContext,
-  use: (i: number, value: unknown) => void,
-  done: () => T,
+  run: R,
+  use: (run: R, i: number, value: unknown) => void,
+  done: (run: R) => NodeOutcome,
   i: number,
-): Promise<T> {
+): Promise<NodeOutcome> {
   return pending.then((settled) => {
-    use(i, settled);
-    return eachValue(values, scope, ctx, use, done, i + 1);
+    use(run, i, settled);
+    return eachValue(values, scope, ctx, run, use, done, i + 1);
   });
 }
 
@@ -159,19 +171,28 @@ function compileAssign(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
   const values = assignments.map((assignment) => assignment.value);
   return {
     ruleRefs: refsOf(values),
-    run: (scope, ctx) => {
-      // What was written, by path: only the trace shows it.
-      const written: Record<string, unknown> | undefined = ctx.trace ? {} : undefined;
-      const assign = (i: number, computed: unknown): void => {
-        const assignment = assignments[i]!;
-        // Copies, so that a later Assign into `output.x` never changes the input or a rule's result in place.
-        const value = cloneJson(computed);
-        scope.write(assignment.segments, value);
-        if (written !== undefined) written[assignment.path] = value;
-      };
-      return eachValue(values, scope, ctx, assign, () => (written === undefined ? NOTHING_TRACED : { output: written }));
-    },
+    // What was written, by path, is kept only for the trace.
+    run: (scope, ctx) => eachValue<Assigning>(values, scope, ctx, { scope, assignments, written: ctx.trace ? {} : undefined }, assignValue, assignedOutcome),
   };
+}
+
+/** One run of an Assign node. */
+interface Assigning {
+  readonly scope: FlowScope;
+  readonly assignments: readonly { readonly path: string; readonly segments: readonly PathSegment[] }[];
+  readonly written: Record<string, unknown> | undefined;
+}
+
+function assignValue(run: Assigning, i: number, computed: unknown): void {
+  const assignment = run.assignments[i]!;
+  // Copies, so that a later Assign into `output.x` never changes the input or a rule's result in place.
+  const value = cloneJson(computed);
+  run.scope.write(assignment.segments, value);
+  if (run.written !== undefined) run.written[assignment.path] = value;
+}
+
+function assignedOutcome(run: Assigning): NodeOutcome {
+  return run.written === undefined ? NOTHING_TRACED : { output: run.written };
 }
 
 /** The outcome of a node whose trace entry is not wanted: nothing selected, no items, nothing to show. */
@@ -238,12 +259,12 @@ function compileBusinessRule(node: FlowNode, cc: NodeCompileContext): NodeExecut
       }
       const result = callRule(target, input, ctx, strategy) as MaybePromise<Json[]>;
       const call: RuleCall = { scope, key, input, target, strategy, nodeVersion: node.version };
-      return result instanceof Promise ? result.then((settled) => ruleNodeOutcome(call, settled)) : ruleNodeOutcome(call, result);
+      return result instanceof Promise ? resumeRuleNode(result, call) : ruleNodeOutcome(call, result);
     },
   };
 }
 
-/** What a BUSINESS_RULE node's continuation needs once its rule answered. */
+/** What a BUSINESS_RULE node does with its rule's answer. */
 interface RuleCall {
   readonly scope: FlowScope;
   readonly key: string;
@@ -251,6 +272,10 @@ interface RuleCall {
   readonly target: CompiledRule;
   readonly strategy: Strategy;
   readonly nodeVersion: number;
+}
+
+function resumeRuleNode(pending: Promise<Json[]>, call: RuleCall): Promise<NodeOutcome> {
+  return pending.then((settled) => ruleNodeOutcome(call, settled));
 }
 
 function ruleNodeOutcome(call: RuleCall, result: Json[]): NodeOutcome {

@@ -165,7 +165,7 @@ class WorkflowRunner {
   solve(input: unknown, ctx: EvaluationContext): MaybePromise<SolveResult> {
     const solve: FlowSolve = { scope: new FlowScope(input), ctx, trace: ctx.trace ? [] : undefined };
     const done = this.#runRegion(solve, new RegionRun(this.#graph.top, [], this.#graph.nodes.length), 0);
-    return done instanceof Promise ? done.then(() => finish(solve)) : finish(solve);
+    return done instanceof Promise ? finishLater(done, solve) : finish(solve);
   }
 
   /** Runs the region's nodes from position `from` in its order; continues after a node that waits once it settles. */
@@ -276,6 +276,10 @@ class WorkflowRunner {
   #resumeLoop(pending: Promise<void>, solve: FlowSolve, node: FlowNode, body: Region, items: readonly unknown[], iteration: number[], i: number): Promise<void> {
     return pending.then(() => this.#runLoop(solve, node, body, items, iteration, i + 1));
   }
+}
+
+function finishLater(done: Promise<void>, solve: FlowSolve): Promise<SolveResult> {
+  return done.then(() => finish(solve));
 }
 
 /** Decision flows have only the STANDARD response shape (§3.1). */
