@@ -124,14 +124,26 @@ export function childContext(
   parent: EvaluationContext,
   overrides: Partial<Pick<EvaluationContext, 'strategy' | 'includedConditionCols' | 'excludedConditionCols' | 'lookupMethod'>>,
 ): EvaluationContext {
+  // Every field written out (not spread): one object shape for every context, built without a property walk; a
+  // nested call is made per flow node and per SOLVE.
   return {
-    ...parent,
-    strategy: 'STANDARD',
-    includedConditionCols: undefined,
-    excludedConditionCols: undefined,
-    lookupMethod: 'LOOKUP_VALUE',
-    ...overrides,
+    strategy: overrides.strategy ?? 'STANDARD',
+    includedConditionCols: overrides.includedConditionCols,
+    excludedConditionCols: overrides.excludedConditionCols,
+    lookupMethod: overrides.lookupMethod ?? 'LOOKUP_VALUE',
+    now: parent.now,
+    timeZone: parent.timeZone,
+    trace: parent.trace,
+    resolver: parent.resolver,
+    http: parent.http,
+    sandbox: parent.sandbox,
+    deadline: parent.deadline,
+    timeoutMs: parent.timeoutMs,
     depth: parent.depth + 1,
+    budget: parent.budget,
+    callPath: parent.callPath,
+    insideScript: parent.insideScript,
+    random: parent.random,
   };
 }
 

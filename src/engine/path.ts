@@ -51,8 +51,13 @@ export function compilePathGetter(path: string): (root: unknown) => unknown {
 
 /** Writes `value` at `segments`, creating plain objects on the way (`prices.final` -> {prices:{final}}). */
 export function setAt(root: Record<string, unknown>, segments: readonly PathSegment[], value: unknown): void {
+  setBelow(root, segments, 0, value);
+}
+
+/** setAt for the path from segment `start` on (the rest of a variable's path below its name). */
+export function setBelow(root: Record<string, unknown>, segments: readonly PathSegment[], start: number, value: unknown): void {
   let current: Record<string, unknown> = root;
-  for (let i = 0; i < segments.length - 1; i++) {
+  for (let i = start; i < segments.length - 1; i++) {
     const key = String(segments[i]);
     const next = Object.hasOwn(current, key) ? current[key] : undefined;
     if (next === null || typeof next !== 'object' || Array.isArray(next)) {

@@ -362,3 +362,41 @@ test('text that is not numeric matches no numeric comparison, indexed or scanned
   }
   assert.ok(indexed.rowsToVisit({ total: 'abc' }, context()) <= 2, 'non-numeric text uses the index (its text row and the notBetween wildcard) instead of a scan');
 });
+
+/**
+ * Wide, overlapping numeric bands (age bands, amount bands, `>=` thresholds) store far more segment entries than
+ * rows; the range index then thins its points, and its segments list every row whose interval overlaps them.
+ */
+test('heavily overlapping range columns are still indexed, and give the answers of a scan', () => {
+  const band = fc.tuple(fc.integer({ min: 0, max: 200 }), fc.integer({ min: 0, max: 120 }), fc.constantFrom('between', 'betweenLeftOpen', 'betweenRightOpen', '>=', '<', 'anything'));
+  let narrowed = 0;
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(band, band), { minLength: 40, maxLength: 160 }),
+      fc.array(fc.tuple(fc.oneof(fc.integer({ min: -10, max: 330 }), fc.constantFrom<unknown>('150', 2.5, 'x', null)), fc.integer({ min: -10, max: 330 })), { minLength: 1, maxLength: 8 }),
+      fc.constantFrom('STANDARD', 'FIRST_MATCH'),
+      (bands, inputs, strategy) => {
+        const cellOf = ([lo, width, op]: [number, number, string]): Record<string, unknown> =>
+          op.startsWith('between') ? cond(op, [String(lo), String(lo + width)]) : op === 'anything' ? cond('anything') : cond(op, String(lo));
+        const rows: RowSpec[] = bands.map(([x, y], r) => ({ cells: { x: cellOf(x), y: cellOf(y), out: common(String(r + 1)) } }));
+        const doc = tableDoc({
+          columns: [
+            { id: 'x', kind: 'input', target: 'x' },
+            { id: 'y', kind: 'input', target: 'y' },
+            { id: 'out', kind: 'output', target: 'row' },
+          ],
+          rows,
+        });
+        const indexed = compileTable(doc, { index: 'always' }) as DecisionTable;
+        const scanned = compileTable(doc, { index: 'off' });
+        for (const [x, y] of inputs) {
+          const input = { x, y };
+          if (indexed.rowsToVisit(input, context({ strategy })) < rows.length) narrowed++;
+          assert.deepEqual(run(indexed, input, { strategy }).result, run(scanned, input, { strategy }).result);
+        }
+      },
+    ),
+    { numRuns: 200 },
+  );
+  assert.ok(narrowed > 300, `the index narrowed the rows in only ${narrowed} solves`);
+});

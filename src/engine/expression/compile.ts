@@ -2,7 +2,7 @@
 // Constants are folded, variable paths are pre-parsed, lambda parameters become local slots. Each node is one
 // closure returning its value, or a promise of it when a call below it waits (engine/maybe-promise.ts).
 import type { Node, VarRef } from './ast.ts';
-import type { CompiledExpression, ConditionOutcome, ExpressionFootprint, Scope } from './contract.ts';
+import type { CompiledExpression, ConditionOutcome, ExpressionFootprint, PerSolveSharing, Scope } from './contract.ts';
 import type { CNode, CompileApi, CompileOptionsForNode } from './nodes.ts';
 import type { Evaluator, Frame } from './runtime.ts';
 import type { EvaluationContext, RuleRef } from '../types.ts';
@@ -13,6 +13,7 @@ import { Invalid, cloneJson, defineKey, describe, invalidReason, mustPropagate, 
 import { castExpressionOutput, rawOutput } from './cast.ts';
 import { findFunction } from './functions/index.ts';
 import { OPERATOR_IMPLS, negate } from './functions/math.ts';
+import { sharedEvaluator, subexpressionKey } from './per-solve.ts';
 
 /** The evaluation of an expression was invalid (evaluateRaw only; the other methods turn it into null/false). */
 export class ExpressionError extends Error {
@@ -44,8 +45,32 @@ class Compiler implements CompileApi {
   /** Scope references met while compiling, and whether a function makes the expression unrepeatable. */
   readonly references: (readonly PathSegment[])[] = [];
   repeatable = true;
+  /** Sharing of subexpressions fixed per solve (tables); undefined: every node evaluates each time. */
+  private readonly sharing: PerSolveSharing | undefined;
+  /** Count of things met that may differ between evaluations within one solve (see compile()). */
+  private perEvaluation = 0;
+
+  constructor(sharing: PerSolveSharing | undefined) {
+    this.sharing = sharing;
+  }
 
   compile(node: Node, options: CompileOptionsForNode = {}): CNode {
+    const sharing = this.sharing;
+    if (sharing === undefined) return this.compileNode(node, options);
+    const before = this.perEvaluation;
+    const compiled = this.compileNode(node, options);
+    // Fixed for the solve (nothing below reads a lambda parameter, a shadowable reference or a per-call
+    // function): computed once per solve and shared, unless it is a constant already or may wait.
+    if (this.perEvaluation !== before || compiled.isConst || compiled.waits) return compiled;
+    const slot = sharing.slots.slotOf(subexpressionKey(node, options.lenient === true));
+    return { ev: sharedEvaluator(compiled.ev, slot), waits: false, isConst: false, value: undefined };
+  }
+
+  markPerEvaluation(): void {
+    this.perEvaluation++;
+  }
+
+  private compileNode(node: Node, options: CompileOptionsForNode): CNode {
     switch (node.kind) {
       case 'literal':
         return constantNode(node.value);
@@ -109,6 +134,7 @@ class Compiler implements CompileApi {
   private reader(ref: VarRef): Evaluator {
     const first = ref.segments[0];
     const slot = typeof first === 'string' ? this.env.get(first) : undefined;
+    if (slot !== undefined || (this.sharing !== undefined && !this.sharing.fixed(ref.segments))) this.perEvaluation++;
     if (slot !== undefined) {
       const rest = ref.segments.slice(1);
       return rest.length === 0 ? (f) => f.locals[slot] : (f) => getAt(f.locals[slot], rest);
@@ -199,7 +225,10 @@ class Compiler implements CompileApi {
   private call(node: Extract<Node, { kind: 'call' }>, options: CompileOptionsForNode): CNode {
     const def = findFunction(node.name);
     if (!def) return this.fail(`unknown function ${node.name}`, node);
-    if (def.kind === 'eager' && ((def.contextual === true && def.fixedPerSolve !== true) || def.waits === true)) this.repeatable = false;
+    if (def.kind === 'eager' && ((def.contextual === true && def.fixedPerSolve !== true) || def.waits === true)) {
+      this.repeatable = false;
+      this.perEvaluation++;
+    }
     const count = node.args.length;
     if (count < def.min || count > def.max) {
       return failingNode(`${node.name} expects ${arity(def.min, def.max)}, got ${count}`);
@@ -336,8 +365,8 @@ function conditionOutcome(value: unknown): ConditionOutcome {
 }
 
 /** Compiles an AST. Throws SyntaxProblem for compile errors (unknown functions, malformed lambdas). */
-export function compileAst(ast: Node, source: string): CompiledExpression {
-  const compiler = new Compiler();
+export function compileAst(ast: Node, source: string, sharing?: PerSolveSharing): CompiledExpression {
+  const compiler = new Compiler(sharing);
   const root = compiler.compile(ast, { tail: true });
   return new Program(source, root, compiler);
 }

@@ -11,6 +11,8 @@ import type { MaybePromise } from '../maybe-promise.ts';
  */
 export interface Scope {
   resolve(segments: readonly PathSegment[], path: string): unknown;
+  /** The values of subexpressions shared within one table solve (expression/per-solve.ts); absent elsewhere. */
+  readonly perSolve?: unknown[];
 }
 
 /** What a cell or flow node stores: `{stringValue, value}` (stringValue preferred when it is a string). */
@@ -66,4 +68,19 @@ export interface ExpressionCompileOptions {
    * reproduces DecisionRules' right-to-left grouping (7). Stored ASTs are already grouped and ignore it.
    */
   associativity?: ArithmeticAssociativity;
+  /** Tables: share subexpressions fixed per solve between cells (expression/per-solve.ts). */
+  perSolve?: PerSolveSharing;
+}
+
+/** Slots of subexpressions shared within one table solve, by canonical text (PerSolveSlots in per-solve.ts). */
+export interface PerSolveSlotRegistry {
+  readonly size: number;
+  slotOf(key: string): number;
+}
+
+/** What the expression compiler needs to share subexpressions of a cell (ExpressionCompileOptions.perSolve). */
+export interface PerSolveSharing {
+  readonly slots: PerSolveSlotRegistry;
+  /** True when the scope answers `{segments}` alike everywhere in one solve where this cell is evaluated. */
+  fixed(segments: readonly PathSegment[]): boolean;
 }

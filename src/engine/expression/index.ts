@@ -20,16 +20,18 @@ export type {
   ExpressionFootprint,
   ArithmeticAssociativity,
   ExpressionCompileOptions,
+  PerSolveSharing,
 } from './contract.ts';
 export { ExpressionError } from './compile.ts';
 export { castExpressionOutput, castSimpleValueText } from './cast.ts';
+export { PerSolveSlots } from './per-solve.ts';
 export { functionNames } from './functions/index.ts';
 
 function compileText(text: string, path: string, options: ExpressionCompileOptions | undefined): CompiledExpression {
   let ast: Node;
   try {
     ast = parseExpression(text, options?.associativity ?? 'left');
-    return compileAst(ast, text);
+    return compileAst(ast, text, options?.perSolve);
   } catch (error) {
     if (error instanceof SyntaxProblem) {
       const { line, column } = lineAndColumn(text, error.offset);
@@ -75,7 +77,7 @@ export function compileStoredExpression(
   const ast = readStoredValue(cell.value, `${where}.value`, problems);
   if (problems.length > 0) throw new ValidationError(problems);
   try {
-    return compileAst(ast, printExpression(ast));
+    return compileAst(ast, printExpression(ast), options?.perSolve);
   } catch (error) {
     if (error instanceof SyntaxProblem) throw new ValidationError([{ path: `${where}.value`, message: error.reason }]);
     throw error;

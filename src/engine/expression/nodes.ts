@@ -32,6 +32,8 @@ export interface CompileApi {
   /** A folded constant object/array may reach the result: results are then copied per evaluation. */
   markSharedConstant(): void;
   addRuleRef(ref: RuleRef): void;
+  /** The node being compiled may give different values within one solve (it writes the frame: RAW_VALUE). */
+  markPerEvaluation(): void;
 }
 
 export function constantNode(value: unknown): CNode {

@@ -2,7 +2,8 @@
 // context's resolver, a child context with the caller's strategy, bulk input, and the nesting limit.
 import { enterCall, normaliseStrategy } from '../context.ts';
 import { RuleError } from '../errors.ts';
-import type { CompiledRule, EvaluationContext, Json, RuleRef, Strategy } from '../types.ts';
+import type { CompiledRule, EvaluationContext, Json, RuleRef, SolveResult, Strategy } from '../types.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
 
 /** The compiled rule for `ref`, or undefined when it does not exist. Throws when there is no resolver. */
 export function resolveRule(ctx: EvaluationContext, ref: RuleRef, where: string): CompiledRule | undefined {
@@ -12,19 +13,41 @@ export function resolveRule(ctx: EvaluationContext, ref: RuleRef, where: string)
   return ctx.resolver.resolve(ref.idOrAlias, ref.version);
 }
 
-/** Solves `rule` for `data` (an array: each element, giving an array of results) with the given strategy. */
-export async function callRule(
+/**
+ * Solves `rule` for `data` (an array: each element, giving an array of results) with the given strategy: the
+ * results, or a promise of them when the rule waits (engine/maybe-promise.ts).
+ */
+export function callRule(
   rule: CompiledRule,
   data: unknown,
   ctx: EvaluationContext,
   strategy: Strategy | string | undefined,
-): Promise<Json[] | Json[][]> {
+): MaybePromise<Json[] | Json[][]> {
   const overrides = { strategy: normaliseStrategy(strategy) };
-  if (Array.isArray(data)) {
-    // Each element is a call of its own against the solve's budget: bulk data is fan-out too.
-    const results: Json[][] = [];
-    for (const item of data as unknown[]) results.push((await rule.evaluate(item, enterCall(ctx, rule.name, overrides))).result);
-    return results;
+  if (Array.isArray(data)) return callEach(rule, data as unknown[], ctx, overrides, [], 0);
+  const solved = rule.evaluate(data, enterCall(ctx, rule.name, overrides));
+  return solved instanceof Promise ? solved.then(resultOf) : solved.result;
+}
+
+type Overrides = { strategy: Strategy };
+
+/** Bulk data: each element is a call of its own against the solve's budget (fan-out too), in order. */
+function callEach(rule: CompiledRule, items: readonly unknown[], ctx: EvaluationContext, overrides: Overrides, results: Json[][], from: number): MaybePromise<Json[][]> {
+  for (let i = from; i < items.length; i++) {
+    const solved = rule.evaluate(items[i], enterCall(ctx, rule.name, overrides));
+    if (solved instanceof Promise) return resumeEach(solved, rule, items, ctx, overrides, results, i);
+    results.push(solved.result);
   }
-  return (await rule.evaluate(data, enterCall(ctx, rule.name, overrides))).result;
+  return results;
+}
+
+function resumeEach(pending: Promise<SolveResult>, rule: CompiledRule, items: readonly unknown[], ctx: EvaluationContext, overrides: Overrides, results: Json[][], i: number): Promise<Json[][]> {
+  return pending.then((solved) => {
+    results.push(solved.result);
+    return callEach(rule, items, ctx, overrides, results, i + 1);
+  });
+}
+
+function resultOf(solved: SolveResult): Json[] {
+  return solved.result;
 }

@@ -14,6 +14,7 @@ import { mergeAsArrays } from './array-merge.ts';
 import { callRule, resolveRule } from './call-rule.ts';
 import { checkDeadline } from '../deadline.ts';
 import { flowRuleIdentity } from '../rule-identity.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
 
 /** Most rule nodes a rule flow may have (DecisionRules' on-premise RF_NODE_LIMIT default). */
 export const MAX_RULE_FLOW_NODES = 30;
@@ -72,27 +73,45 @@ export const compileComposition: RuleCompiler = (doc) => {
 
   const dependencies = uniqueRefs(ruleNodes.map((node) => (node.version === undefined ? { idOrAlias: node.baseId! } : { idOrAlias: node.baseId!, version: node.version })));
 
-  async function evaluate(input: unknown, ctx: EvaluationContext): Promise<SolveResult> {
-    const outputs = new Map<string, unknown>([[startName, input], ['start', input]]);
-    const trace: CompositionTraceEntry[] | undefined = ctx.trace ? [] : undefined;
-    for (const node of order) {
+  // Written once (engine/maybe-promise.ts): a node whose rule waits makes the nodes after it wait; a flow whose
+  // rules never wait runs as one synchronous chain.
+  function runNodes(run: CompositionRun, from: number): MaybePromise<SolveResult> {
+    const { ctx, outputs } = run;
+    for (let i = from; i < order.length; i++) {
+      const node = order[i]!;
       checkDeadline(ctx);
       const nodeInput = buildObject(node.mapping, outputs);
       const rule = resolveRule(ctx, { idOrAlias: node.baseId!, version: node.version }, `rule flow node "${node.name}"`);
       if (!rule) {
         throw new RuleError(`rule "${node.baseId}" ${node.version === undefined ? '(latest version)' : `version ${node.version}`} was not found`, `rule flow node "${node.name}"`);
       }
-      let result: Json[];
+      let result: MaybePromise<Json[]>;
       try {
-        result = (await callRule(rule, nodeInput, ctx, rule.type === 'decision-table' ? 'FIRST_MATCH' : 'STANDARD')) as Json[];
+        result = callRule(rule, nodeInput, ctx, rule.type === 'decision-table' ? 'FIRST_MATCH' : 'STANDARD') as MaybePromise<Json[]>;
       } catch (error) {
-        throw error instanceof RuleError ? new RuleError(error.message, `rule flow node "${node.name}"`) : error;
+        throw nodeError(error, node);
       }
-      // A rule that gave nothing (a table without a matching row) leaves an empty output (§11 W8).
-      const output = result[0] ?? {};
-      outputs.set(node.name, output);
-      trace?.push({ globalVariable: node.name, input: cloneJson(nodeInput), output: cloneJson(output) });
+      if (result instanceof Promise) return resumeNodes(result, run, i, nodeInput);
+      recordNode(run, node, nodeInput, result);
     }
+    return finish(run);
+  }
+
+  function resumeNodes(pending: Promise<Json[]>, run: CompositionRun, i: number, nodeInput: Record<string, unknown>): Promise<SolveResult> {
+    const node = order[i]!;
+    return pending.then(
+      (result) => {
+        recordNode(run, node, nodeInput, result);
+        return runNodes(run, i + 1);
+      },
+      (error: unknown) => {
+        throw nodeError(error, node);
+      },
+    );
+  }
+
+  function finish(run: CompositionRun): SolveResult {
+    const { outputs, trace } = run;
     const flowOutput: Record<string, unknown> = {};
     for (const node of outputNodes) {
       const built = buildObject(node.mapping, outputs);
@@ -100,8 +119,13 @@ export const compileComposition: RuleCompiler = (doc) => {
       trace?.push({ globalVariable: node.name, input: cloneJson(built), output: cloneJson(built) });
     }
     const value = flowOutput as Json;
-    const result = ctx.strategy === 'ARRAY' ? [mergeAsArrays([value])] : [value];
+    const result = run.ctx.strategy === 'ARRAY' ? [mergeAsArrays([value])] : [value];
     return trace ? { result, trace } : { result };
+  }
+
+  function evaluate(input: unknown, ctx: EvaluationContext): MaybePromise<SolveResult> {
+    const outputs = new Map<string, unknown>([[startName, input], ['start', input]]);
+    return runNodes({ ctx, outputs, trace: ctx.trace ? [] : undefined }, 0);
   }
 
   const compiled: CompiledRule = {
@@ -113,6 +137,25 @@ export const compileComposition: RuleCompiler = (doc) => {
   };
   return compiled;
 };
+
+/** One solve of a rule flow: every node's output so far, by name. */
+interface CompositionRun {
+  readonly ctx: EvaluationContext;
+  readonly outputs: Map<string, unknown>;
+  readonly trace: CompositionTraceEntry[] | undefined;
+}
+
+/** A node's output (§11 W8: a rule that gave nothing, such as a table without a matching row, leaves {}). */
+function recordNode(run: CompositionRun, node: TreeNode, nodeInput: Record<string, unknown>, result: Json[]): void {
+  const output = result[0] ?? {};
+  run.outputs.set(node.name, output);
+  run.trace?.push({ globalVariable: node.name, input: cloneJson(nodeInput), output: cloneJson(output) });
+}
+
+/** A rule error of a node's rule, named after the node; other failures pass through. */
+function nodeError(error: unknown, node: TreeNode): unknown {
+  return error instanceof RuleError ? new RuleError(error.message, `rule flow node "${node.name}"`) : error;
+}
 
 const MAX_TREE_DEPTH = 100;
 

@@ -3,36 +3,64 @@
 // free variables that Assign and Append nodes create. Expressions, mappings, list paths and Switch variables all
 // read the same object, with or without braces.
 import type { Scope } from '../expression/index.ts';
-import { getAt, parsePath, setAt } from '../path.ts';
+import { getBelow, parsePath, setBelow } from '../path.ts';
 import type { PathSegment } from '../path.ts';
 
 export class FlowScope implements Scope {
-  readonly variables: Record<string, unknown>;
+  /**
+   * By top-level name. A Map rather than a null-prototype object: such objects are slow dictionaries in V8, and
+   * every mapping, expression and node of a solve starts with a lookup here. No name can reach a prototype.
+   */
+  readonly #variables = new Map<string, unknown>();
 
   constructor(input: unknown) {
-    this.variables = Object.create(null) as Record<string, unknown>;
-    this.variables.input = input;
-    this.variables.output = {};
+    this.#variables.set('input', input);
+    this.#variables.set('output', {});
   }
 
   resolve(segments: readonly PathSegment[]): unknown {
-    return getAt(this.variables, segments);
+    return this.read(segments);
   }
 
   read(segments: readonly PathSegment[]): unknown {
-    return getAt(this.variables, segments);
+    if (segments.length === 0) return Object.fromEntries(this.#variables);
+    const head = segments[0]!;
+    if (typeof head !== 'string') return undefined;
+    const value = this.#variables.get(head);
+    return segments.length === 1 || value === undefined ? value : getBelow(value, segments, 1);
   }
 
   write(segments: readonly PathSegment[], value: unknown): void {
-    setAt(this.variables, segments, value);
+    if (segments.length === 0) return;
+    const head = String(segments[0]);
+    if (segments.length === 1) {
+      this.#variables.set(head, value);
+      return;
+    }
+    let root = this.#variables.get(head);
+    if (root === null || typeof root !== 'object' || Array.isArray(root)) {
+      root = {};
+      this.#variables.set(head, root);
+    }
+    setBelow(root as Record<string, unknown>, segments, 1, value);
+  }
+
+  /** The value of a top-level name (`input`, `output`, a node's name). */
+  get(name: string): unknown {
+    return this.#variables.get(name);
+  }
+
+  /** Sets a top-level name (the value a node exposes under its name). */
+  set(name: string, value: unknown): void {
+    this.#variables.set(name, value);
   }
 
   /** The object a node exposes under its name, created on first use. */
   nodeObject(name: string): Record<string, unknown> {
-    const existing = this.variables[name];
+    const existing = this.#variables.get(name);
     if (existing !== null && typeof existing === 'object' && !Array.isArray(existing)) return existing as Record<string, unknown>;
     const created: Record<string, unknown> = {};
-    this.variables[name] = created;
+    this.#variables.set(name, created);
     return created;
   }
 }

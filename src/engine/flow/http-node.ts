@@ -56,7 +56,7 @@ export function compileHttpNode(node: FlowNode, cc: NodeCompileContext): NodeExe
         responseHeaders: response.headers,
         state: 'SUCCESS',
       };
-      scope.variables[key] = exposed;
+      scope.set(key, exposed);
       return { input: request, output: exposed };
     },
   };

@@ -5,6 +5,7 @@ import type { Problem } from '../errors.ts';
 import type { CellEnvironment } from '../cells/index.ts';
 import type { EvaluationContext, RuleRef } from '../types.ts';
 import type { FlowScope } from './flow-scope.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
 
 export interface NodeOutcome {
   /** IF_STATEMENT: the out-connectors that send a run signal (the others cancel). Undefined: all of them. */
@@ -18,7 +19,8 @@ export interface NodeOutcome {
 
 export interface NodeExecutor {
   readonly ruleRefs: readonly RuleRef[];
-  run(scope: FlowScope, ctx: EvaluationContext): Promise<NodeOutcome>;
+  /** The outcome, or a promise of it when something the node calls waits (engine/maybe-promise.ts). */
+  run(scope: FlowScope, ctx: EvaluationContext): MaybePromise<NodeOutcome>;
 }
 
 export interface NodeCompileContext {

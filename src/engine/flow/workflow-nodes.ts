@@ -5,14 +5,17 @@ import { DYNAMIC, cloneJson, compileCondition, compileResultValue } from '../cel
 import type { CellEnvironment, CompiledCondition, CompiledValue } from '../cells/index.ts';
 import { setAt } from '../path.ts';
 import type { PathSegment } from '../path.ts';
-import type { CompileOptions, CompiledRule, EvaluationContext, Json, RuleRef } from '../types.ts';
+import type { CompileOptions, CompiledRule, EvaluationContext, Json, RuleRef, Strategy } from '../types.ts';
+import { normaliseStrategy } from '../context.ts';
 import { compileStoredExpression } from '../expression/index.ts';
 import { callRule, resolveRule } from './call-rule.ts';
 import { flowPath } from './flow-scope.ts';
 import type { FlowNode } from './workflow-graph.ts';
 import { compileHttpNode } from './http-node.ts';
 import { NO_REFS, listOf, nodeKey, textField } from './node-helpers.ts';
-import type { NodeCompileContext, NodeExecutor } from './node-executor.ts';
+import type { NodeCompileContext, NodeExecutor, NodeOutcome } from './node-executor.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
+import type { FlowScope } from './flow-scope.ts';
 
 /** Node types whose named value is written by the node itself; Assign cannot target them (§8.2). */
 const READ_ONLY_NODE_TYPES: ReadonlySet<string> = new Set(['FOREACH', 'BUSINESS_RULE', 'HTTP_CLIENT', 'ARRAY_APPEND', 'IF_STATEMENT', 'START']);
@@ -29,7 +32,7 @@ export function flowCellEnvironment(options: Required<CompileOptions>): CellEnvi
 export function compileNode(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
   switch (node.type) {
     case 'START':
-      return { ruleRefs: NO_REFS, run: (scope) => Promise.resolve({ output: scope.variables.input }) };
+      return { ruleRefs: NO_REFS, run: (scope) => ({ output: scope.get('input') }) };
     case 'VARIABLES':
       return compileVariables(node, cc);
     case 'DATA_MANIPULATION':
@@ -46,7 +49,7 @@ export function compileNode(node: FlowNode, cc: NodeCompileContext): NodeExecuto
       return compileHttpNode(node, cc);
     default:
       cc.problems.push({ path: `${node.path}.type`, message: `node "${node.label}" has type ${JSON.stringify(node.type)}, which Verdict cannot run` });
-      return { ruleRefs: NO_REFS, run: () => Promise.resolve({}) };
+      return { ruleRefs: NO_REFS, run: () => ({}) };
   }
 }
 
@@ -95,21 +98,65 @@ function compileVariables(node: FlowNode, cc: NodeCompileContext): NodeExecutor 
     return [{ name, value: expressionOf(entry.expression, `${where}[${i}].expression`, cc) }];
   });
   const key = nodeKey(node);
+  const values = variables.map((variable) => variable.value);
+  const names = variables.map((variable) => variable.name);
   return {
-    ruleRefs: refsOf(variables.map((v) => v.value)),
-    run: async (scope, ctx) => {
-      const declared = scope.nodeObject(key);
-      for (const variable of variables) {
-        Object.defineProperty(declared, variable.name, {
-          value: cloneJson(await variable.value.evaluate(scope, ctx)),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      }
-      return { output: declared };
-    },
+    ruleRefs: refsOf(values),
+    run: (scope, ctx) => eachValue<Declaring>(values, scope, ctx, { names, declared: scope.nodeObject(key) }, declareValue, declaredOutcome),
   };
+}
+
+/** One run of a Variables node: the node's object and the names it declares, in order. */
+interface Declaring {
+  readonly names: readonly string[];
+  readonly declared: Record<string, unknown>;
+}
+
+function declareValue(run: Declaring, i: number, value: unknown): void {
+  Object.defineProperty(run.declared, run.names[i]!, { value: cloneJson(value), enumerable: true, writable: true, configurable: true });
+}
+
+function declaredOutcome(run: Declaring): NodeOutcome {
+  return { output: run.declared };
+}
+
+/**
+ * Evaluates `values` in order, handing each to `use(run, i, value)` before the next one runs (a later value may
+ * read what an earlier one wrote), then gives `done(run)`. A value that waits makes the rest wait for it; while
+ * none does, this is a plain loop. `use` and `done` are plain functions and `run` carries the node's state, so a
+ * run allocates no closures (engine/maybe-promise.ts).
+ */
+function eachValue<R>(
+  values: readonly CompiledValue[],
+  scope: FlowScope,
+  ctx: EvaluationContext,
+  run: R,
+  use: (run: R, i: number, value: unknown) => void,
+  done: (run: R) => NodeOutcome,
+  from = 0,
+): MaybePromise<NodeOutcome> {
+  for (let i = from; i < values.length; i++) {
+    const value = values[i]!.evaluate(scope, ctx);
+    if (value instanceof Promise) return resumeValues(value, values, scope, ctx, run, use, done, i);
+    use(run, i, value);
+  }
+  return done(run);
+}
+
+function resumeValues<R>(
+  pending: Promise<unknown>,
+  values: readonly CompiledValue[],
+  scope: FlowScope,
+  ctx: EvaluationContext,
+  run: R,
+  use: (run: R, i: number, value: unknown) => void,
+  done: (run: R) => NodeOutcome,
+  i: number,
+): Promise<NodeOutcome> {
+  return pending.then((settled) => {
+    use(run, i, settled);
+    return eachValue(values, scope, ctx, run, use, done, i + 1);
+  });
 }
 
 function compileAssign(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
@@ -121,20 +168,35 @@ function compileAssign(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
     const value = expressionOf(source, `${where}[${i}].source.expression`, cc);
     return segments ? [{ path: String(target), segments, value }] : [];
   });
+  const values = assignments.map((assignment) => assignment.value);
   return {
-    ruleRefs: refsOf(assignments.map((a) => a.value)),
-    run: async (scope, ctx) => {
-      const written: Record<string, unknown> = {};
-      for (const assignment of assignments) {
-        // Copies, so that a later Assign into `output.x` never changes the input or a rule's result in place.
-        const value = cloneJson(await assignment.value.evaluate(scope, ctx));
-        scope.write(assignment.segments, value);
-        written[assignment.path] = value;
-      }
-      return { output: written };
-    },
+    ruleRefs: refsOf(values),
+    // What was written, by path, is kept only for the trace.
+    run: (scope, ctx) => eachValue<Assigning>(values, scope, ctx, { scope, assignments, written: ctx.trace ? {} : undefined }, assignValue, assignedOutcome),
   };
 }
+
+/** One run of an Assign node. */
+interface Assigning {
+  readonly scope: FlowScope;
+  readonly assignments: readonly { readonly path: string; readonly segments: readonly PathSegment[] }[];
+  readonly written: Record<string, unknown> | undefined;
+}
+
+function assignValue(run: Assigning, i: number, computed: unknown): void {
+  const assignment = run.assignments[i]!;
+  // Copies, so that a later Assign into `output.x` never changes the input or a rule's result in place.
+  const value = cloneJson(computed);
+  run.scope.write(assignment.segments, value);
+  if (run.written !== undefined) run.written[assignment.path] = value;
+}
+
+function assignedOutcome(run: Assigning): NodeOutcome {
+  return run.written === undefined ? NOTHING_TRACED : { output: run.written };
+}
+
+/** The outcome of a node whose trace entry is not wanted: nothing selected, no items, nothing to show. */
+const NOTHING_TRACED: NodeOutcome = Object.freeze({});
 
 function compileForeach(node: FlowNode): NodeExecutor {
   const listPath = textField(node.data.listPath) ?? '';
@@ -143,11 +205,11 @@ function compileForeach(node: FlowNode): NodeExecutor {
     ruleRefs: NO_REFS,
     run: (scope) => {
       const list = scope.read(segments);
-      if (list === undefined || list === null) return Promise.resolve({ items: [], input: list ?? null, output: { length: 0 } });
+      if (list === undefined || list === null) return { items: [], input: list ?? null, output: { length: 0 } };
       if (!Array.isArray(list)) {
         throw new RuleError(`the list to loop over, "${listPath}", is not an array (it is ${describe(list)})`);
       }
-      return Promise.resolve({ items: list, input: list, output: { length: list.length } });
+      return { items: list, input: list, output: { length: list.length } };
     },
   };
 }
@@ -170,7 +232,8 @@ function compileBusinessRule(node: FlowNode, cc: NodeCompileContext): NodeExecut
   const baseId = textField(rule.baseId);
   if (alias === undefined && baseId === undefined) cc.problems.push({ path: `${where}.rule`, message: 'needs the rule to solve (ruleAlias or baseId)' });
   const version = latestOr(rule.version);
-  const strategy = typeof node.data.strategy === 'string' ? node.data.strategy : 'STANDARD';
+  // Normalised once: the node's strategy is fixed (an unknown name is STANDARD, as callRule would read it).
+  const strategy = normaliseStrategy(typeof node.data.strategy === 'string' ? node.data.strategy : 'STANDARD');
   const evaluationType = node.data.evaluationType;
   if (evaluationType !== undefined && evaluationType !== null && evaluationType !== 'STATIC') {
     cc.problems.push({ path: `${where}.evaluationType`, message: `${JSON.stringify(evaluationType)} is not supported; Verdict solves STATIC business-rule nodes` });
@@ -187,21 +250,40 @@ function compileBusinessRule(node: FlowNode, cc: NodeCompileContext): NodeExecut
   const primary = alias ?? baseId ?? '';
   return {
     ruleRefs: primary === '' ? NO_REFS : [version === undefined ? { idOrAlias: primary } : { idOrAlias: primary, version }],
-    run: async (scope, ctx) => {
+    run: (scope, ctx) => {
       const target = findRule(ctx, alias, baseId, version);
       const input: Record<string, unknown> = {};
       for (const mapping of mappings) {
         const value = scope.read(mapping.source);
         if (value !== undefined) setAt(input, mapping.target, cloneJson(value));
       }
-      const result = (await callRule(target, input, ctx, strategy)) as Json[];
-      const output = nodeOutput(result, target, strategy, node.version);
-      const exposed = scope.nodeObject(key);
-      exposed.output = output;
-      const items = Array.isArray(output) ? output : output === null ? [] : [output];
-      return { items, input, output };
+      const result = callRule(target, input, ctx, strategy) as MaybePromise<Json[]>;
+      const call: RuleCall = { scope, key, input, target, strategy, nodeVersion: node.version };
+      return result instanceof Promise ? resumeRuleNode(result, call) : ruleNodeOutcome(call, result);
     },
   };
+}
+
+/** What a BUSINESS_RULE node does with its rule's answer. */
+interface RuleCall {
+  readonly scope: FlowScope;
+  readonly key: string;
+  readonly input: Record<string, unknown>;
+  readonly target: CompiledRule;
+  readonly strategy: Strategy;
+  readonly nodeVersion: number;
+}
+
+function resumeRuleNode(pending: Promise<Json[]>, call: RuleCall): Promise<NodeOutcome> {
+  return pending.then((settled) => ruleNodeOutcome(call, settled));
+}
+
+function ruleNodeOutcome(call: RuleCall, result: Json[]): NodeOutcome {
+  const output = nodeOutput(result, call.target, call.strategy, call.nodeVersion);
+  const exposed = call.scope.nodeObject(call.key);
+  exposed.output = output;
+  const items = Array.isArray(output) ? output : output === null ? [] : [output];
+  return { items, input: call.input, output };
 }
 
 /** `rule.version`: a version number, or null / missing / -1 / "latest" for the latest published version (§11 F9). */
@@ -235,9 +317,8 @@ function findRule(ctx: EvaluationContext, alias: string | undefined, baseId: str
  * What `{node.output}` holds (§8.2): STANDARD and EVALUATE_ALL give the result array, FIRST_MATCH and ARRAY one
  * object (null when nothing matched). Node version 2 also unwraps a scripting rule's single result.
  */
-function nodeOutput(result: Json[], rule: CompiledRule, strategy: string, nodeVersion: number): Json {
-  const normalised = strategy.trim().toUpperCase();
-  const single = normalised === 'FIRST_MATCH' || normalised === 'ARRAY' || (nodeVersion >= 2 && rule.type === 'complex-rule');
+function nodeOutput(result: Json[], rule: CompiledRule, strategy: Strategy, nodeVersion: number): Json {
+  const single = strategy === 'FIRST_MATCH' || strategy === 'ARRAY' || (nodeVersion >= 2 && rule.type === 'complex-rule');
   if (single) return result[0] ?? null;
   return result;
 }
@@ -282,39 +363,67 @@ function compileSwitch(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
   const firstOnly = strategy === 'FIRST_WINNING';
   return {
     ruleRefs: cases.flatMap((c) => c.conditions.flatMap((entry) => entry.condition.ruleRefs)),
-    run: async (scope, ctx) => {
-      const selected = new Set<string>();
-      const passed: string[] = [];
-      const tested: Record<string, unknown> = {};
-      for (const c of cases) {
-        if (c.isDefault) continue;
-        if (firstOnly && passed.length > 0) break;
-        let all = true;
-        for (const { variable, path, condition } of c.conditions) {
-          const left = scope.read(variable);
-          tested[path] = left ?? null;
-          const ok = await condition.test(left, scope, ctx);
-          if (!ok) {
-            all = false;
-            break;
-          }
-        }
-        if (all) {
-          passed.push(c.name);
-          selected.add(c.connectorId);
-        }
-      }
-      if (passed.length === 0) {
-        for (const c of cases) {
-          if (c.isDefault) {
-            passed.push(c.name);
-            selected.add(c.connectorId);
-          }
-        }
-      }
-      return { selected, input: tested, output: { cases: passed } };
-    },
+    run: (scope, ctx) => runSwitch({ cases, firstOnly, scope, ctx, selected: new Set(), passed: [], tested: {} }, 0, 0, true),
   };
+}
+
+/** One run of a Switch node: the cases tested so far and what they selected. */
+interface SwitchRun {
+  readonly cases: readonly SwitchCase[];
+  readonly firstOnly: boolean;
+  readonly scope: FlowScope;
+  readonly ctx: EvaluationContext;
+  readonly selected: Set<string>;
+  readonly passed: string[];
+  readonly tested: Record<string, unknown>;
+}
+
+/**
+ * Tests the cases from case `c`, condition `k` on (`all`: the conditions of case `c` before `k` held); continues
+ * after a condition that waits once it settles.
+ */
+function runSwitch(run: SwitchRun, c: number, k: number, all: boolean): MaybePromise<NodeOutcome> {
+  const { cases, scope, ctx } = run;
+  for (; c < cases.length; c++, k = 0, all = true) {
+    const current = cases[c]!;
+    if (current.isDefault) continue;
+    if (run.firstOnly && run.passed.length > 0) break;
+    const conditions = current.conditions;
+    for (; k < conditions.length; k++) {
+      const { variable, path, condition } = conditions[k]!;
+      const left = scope.read(variable);
+      run.tested[path] = left ?? null;
+      const ok = condition.test(left, scope, ctx);
+      if (ok instanceof Promise) return resumeSwitch(ok, run, c, k);
+      if (!ok) {
+        all = false;
+        break;
+      }
+    }
+    if (all) {
+      run.passed.push(current.name);
+      run.selected.add(current.connectorId);
+    }
+  }
+  if (run.passed.length === 0) {
+    for (const current of cases) {
+      if (current.isDefault) {
+        run.passed.push(current.name);
+        run.selected.add(current.connectorId);
+      }
+    }
+  }
+  return { selected: run.selected, input: run.tested, output: { cases: run.passed } };
+}
+
+function resumeSwitch(pending: Promise<boolean>, run: SwitchRun, c: number, k: number): Promise<NodeOutcome> {
+  // A failed condition ends its case: continue with the next case; a passed one with the case's next condition.
+  return pending.then((ok) => (ok ? runSwitch(run, c, k + 1, true) : runSwitch(run, c, pastConditions(run, c), false)));
+}
+
+/** The position just past the last condition of case `c` (resuming there records the case's outcome). */
+function pastConditions(run: SwitchRun, c: number): number {
+  return run.cases[c]!.conditions.length;
 }
 
 function compileAppend(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
@@ -330,7 +439,7 @@ function compileAppend(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
   return {
     ruleRefs: NO_REFS,
     run: (scope) => {
-      if (!targetSegments) return Promise.resolve({});
+      if (!targetSegments) return {};
       let list = scope.read(targetSegments);
       if (list === undefined || list === null) {
         list = [];
@@ -347,8 +456,8 @@ function compileAppend(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
         appended.push(copy);
       }
       // `{appendNode}` is the target array itself (§11 W4).
-      scope.variables[key] = list;
-      return Promise.resolve({ input: appended, output: list });
+      scope.set(key, list);
+      return { input: appended, output: list };
     },
   };
 }

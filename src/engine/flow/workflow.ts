@@ -16,7 +16,8 @@ import { flowRuleIdentity } from '../rule-identity.ts';
 import { buildFlowGraph } from './workflow-graph.ts';
 import type { FlowGraph, FlowNode, Region } from './workflow-graph.ts';
 import { compileNode, flowCellEnvironment } from './workflow-nodes.ts';
-import type { NodeExecutor } from './node-executor.ts';
+import type { NodeExecutor, NodeOutcome } from './node-executor.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
 
 /** Most nodes a decision flow may have (DecisionRules' documented limit). */
 export const MAX_WORKFLOW_NODES = 150;
@@ -124,6 +125,34 @@ function uniqueRefs(refs: readonly RuleRef[]): RuleRef[] {
 
 type NodeStatus = 'done' | 'canceled';
 
+/**
+ * One run of a region (the top level, or one iteration of a loop body): which nodes are done or canceled and
+ * what each Switch selected. The walk is written once (engine/maybe-promise.ts): a node answers directly or with a
+ * promise, and only a node that waits makes the walk continue later, from the next node; a flow whose nodes never
+ * wait runs as one synchronous chain.
+ */
+class RegionRun {
+  /** By node index (arrays, not maps: a flow has at most MAX_WORKFLOW_NODES nodes and runs many times). */
+  readonly status: (NodeStatus | undefined)[];
+  readonly selected: (ReadonlySet<string> | undefined)[];
+  readonly region: Region;
+  readonly iteration: number[];
+
+  constructor(region: Region, iteration: number[], nodeCount: number) {
+    this.region = region;
+    this.iteration = iteration;
+    this.status = new Array<NodeStatus | undefined>(nodeCount);
+    this.selected = new Array<ReadonlySet<string> | undefined>(nodeCount);
+  }
+}
+
+/** The state of one solve, shared by its regions. */
+interface FlowSolve {
+  readonly scope: FlowScope;
+  readonly ctx: EvaluationContext;
+  readonly trace: WorkflowTraceEntry[] | undefined;
+}
+
 class WorkflowRunner {
   readonly #graph: FlowGraph;
   readonly #executors: readonly NodeExecutor[];
@@ -133,82 +162,130 @@ class WorkflowRunner {
     this.#executors = executors;
   }
 
-  async solve(input: unknown, ctx: EvaluationContext): Promise<SolveResult> {
-    const scope = new FlowScope(input);
-    const trace: WorkflowTraceEntry[] | undefined = ctx.trace ? [] : undefined;
-    await this.#runRegion(this.#graph.top, scope, ctx, trace, []);
-    // Decision flows have only the STANDARD response shape (§3.1).
-    const result: Json[] = [scope.variables.output as Json];
-    return trace ? { result, trace } : { result };
+  solve(input: unknown, ctx: EvaluationContext): MaybePromise<SolveResult> {
+    const solve: FlowSolve = { scope: new FlowScope(input), ctx, trace: ctx.trace ? [] : undefined };
+    const done = this.#runRegion(solve, new RegionRun(this.#graph.top, [], this.#graph.nodes.length), 0);
+    return done instanceof Promise ? finishLater(done, solve) : finish(solve);
   }
 
-  async #runRegion(region: Region, scope: FlowScope, ctx: EvaluationContext, trace: WorkflowTraceEntry[] | undefined, iteration: number[]): Promise<void> {
-    const status = new Map<number, NodeStatus>();
-    const selected = new Map<number, ReadonlySet<string> | undefined>();
-    for (const index of region.order) {
+  /** Runs the region's nodes from position `from` in its order; continues after a node that waits once it settles. */
+  #runRegion(solve: FlowSolve, run: RegionRun, from: number): MaybePromise<void> {
+    const order = run.region.order;
+    const { status, selected } = run;
+    for (let position = from; position < order.length; position++) {
+      const index = order[position]!;
       const node = this.#graph.nodes[index]!;
       const plan = this.#graph.plans[index]!;
       if (plan.predecessors.length === 0 && !plan.loopEntry && node.type !== 'START') continue;
       let reached = true;
       let canceled = false;
       for (const predecessor of plan.predecessors) {
-        const state = status.get(predecessor.node);
+        const state = status[predecessor.node];
         if (state === undefined) reached = false;
         else if (state === 'canceled') canceled = true;
         else {
-          const chosen = selected.get(predecessor.node);
+          const chosen = selected[predecessor.node];
           if (chosen !== undefined && !predecessor.connectors.some((connector) => chosen.has(connector))) canceled = true;
         }
       }
       // A node waiting on one that never ran (not connected to START) never gets all its signals.
       if (!reached) continue;
       if (canceled) {
-        status.set(index, 'canceled');
-        trace?.push(entry(node, 'canceled', iteration));
+        status[index] = 'canceled';
+        solve.trace?.push(entry(node, 'canceled', run.iteration));
         continue;
       }
-      checkDeadline(ctx);
-      let outcome;
+      checkDeadline(solve.ctx);
+      let outcome: MaybePromise<NodeOutcome>;
       try {
-        outcome = await this.#executors[index]!.run(scope, ctx);
+        outcome = this.#executors[index]!.run(solve.scope, solve.ctx);
       } catch (error) {
         throw nodeError(error, node);
       }
-      status.set(index, 'done');
-      selected.set(index, outcome.selected);
-      if (trace) {
-        const done = entry(node, 'done', iteration);
-        if (outcome.input !== undefined) done.input = cloneJson(outcome.input);
-        if (outcome.output !== undefined) done.output = cloneJson(outcome.output);
-        trace.push(done);
-      }
-      if (outcome.items) await this.#runLoop(node, plan.body, outcome.items, scope, ctx, trace, iteration);
+      if (outcome instanceof Promise) return this.#resumeRegion(outcome, solve, run, position);
+      const loop = this.#afterNode(solve, run, position, outcome);
+      if (loop !== undefined) return this.#resumeAfterLoop(loop, solve, run, position);
     }
+    return undefined;
   }
 
-  async #runLoop(
-    node: FlowNode,
-    body: Region | undefined,
-    items: readonly unknown[],
-    scope: FlowScope,
-    ctx: EvaluationContext,
-    trace: WorkflowTraceEntry[] | undefined,
-    iteration: number[],
-  ): Promise<void> {
-    const state = scope.nodeObject(node.name ?? node.id);
-    // A new run of the loop node starts clean: an item from an earlier run must not look current.
-    delete state.currentItem;
-    delete state.index;
-    state.length = items.length;
-    for (let i = 0; i < items.length; i++) {
+  // The continuations after a wait are methods of their own, not arrows in the loops (engine/maybe-promise.ts).
+
+  /** Once the node at `position` settles: records it, runs its loop, then the nodes after it. */
+  #resumeRegion(pending: Promise<NodeOutcome>, solve: FlowSolve, run: RegionRun, position: number): Promise<void> {
+    const node = this.#graph.nodes[run.region.order[position]!]!;
+    return pending.then(
+      (outcome) => {
+        const loop = this.#afterNode(solve, run, position, outcome);
+        return loop === undefined ? this.#runRegion(solve, run, position + 1) : this.#resumeAfterLoop(loop, solve, run, position);
+      },
+      (error: unknown) => {
+        throw nodeError(error, node);
+      },
+    );
+  }
+
+  #resumeAfterLoop(loop: Promise<void>, solve: FlowSolve, run: RegionRun, position: number): Promise<void> {
+    return loop.then(() => this.#runRegion(solve, run, position + 1));
+  }
+
+  /** Records a node that ran and runs its loop body; a promise only when the body waits. */
+  #afterNode(solve: FlowSolve, run: RegionRun, position: number, outcome: NodeOutcome): Promise<void> | undefined {
+    const index = run.region.order[position]!;
+    const node = this.#graph.nodes[index]!;
+    run.status[index] = 'done';
+    run.selected[index] = outcome.selected;
+    if (solve.trace) {
+      const done = entry(node, 'done', run.iteration);
+      if (outcome.input !== undefined) done.input = cloneJson(outcome.input);
+      if (outcome.output !== undefined) done.output = cloneJson(outcome.output);
+      solve.trace.push(done);
+    }
+    if (!outcome.items) return undefined;
+    const state = solve.scope.nodeObject(node.name ?? node.id);
+    // A new run of the loop node starts clean: an item from an earlier run must not look current. (Deleting only
+    // what is there: a delete turns the object into a slow dictionary, and a first run has nothing to delete.)
+    if (Object.hasOwn(state, 'currentItem')) delete state.currentItem;
+    if (Object.hasOwn(state, 'index')) delete state.index;
+    state.length = outcome.items.length;
+    const looped = this.#runLoop(solve, node, this.#graph.plans[index]!.body, outcome.items, run.iteration, 0);
+    return looped instanceof Promise ? looped : undefined;
+  }
+
+  /** Runs the loop body once per item from item `from` on; continues after an iteration that waits. */
+  #runLoop(solve: FlowSolve, node: FlowNode, body: Region | undefined, items: readonly unknown[], iteration: number[], from: number): MaybePromise<void> {
+    const state = solve.scope.nodeObject(node.name ?? node.id);
+    if (body === undefined || body.order.length === 0) {
+      // Nothing runs per item (a rule node with nothing on its loop connector): only the state after the loop.
+      if (items.length > from) {
+        state.currentItem = items[items.length - 1];
+        state.index = items.length - 1;
+      }
+      return undefined;
+    }
+    for (let i = from; i < items.length; i++) {
       state.currentItem = items[i];
       state.index = i;
-      if (body && body.order.length > 0) {
-        checkDeadline(ctx);
-        await this.#runRegion(body, scope, ctx, trace, [...iteration, i]);
-      }
+      checkDeadline(solve.ctx);
+      const ran = this.#runRegion(solve, new RegionRun(body, [...iteration, i], this.#graph.nodes.length), 0);
+      if (ran instanceof Promise) return this.#resumeLoop(ran, solve, node, body, items, iteration, i);
     }
+    return undefined;
   }
+
+  #resumeLoop(pending: Promise<void>, solve: FlowSolve, node: FlowNode, body: Region, items: readonly unknown[], iteration: number[], i: number): Promise<void> {
+    return pending.then(() => this.#runLoop(solve, node, body, items, iteration, i + 1));
+  }
+}
+
+function finishLater(done: Promise<void>, solve: FlowSolve): Promise<SolveResult> {
+  return done.then(() => finish(solve));
+}
+
+/** Decision flows have only the STANDARD response shape (§3.1). */
+function finish(solve: FlowSolve): SolveResult {
+  const result: Json[] = [solve.scope.get('output') as Json];
+  return solve.trace ? { result, trace: solve.trace } : { result };
 }
 
 function entry(node: FlowNode, status: NodeStatus, iteration: number[]): WorkflowTraceEntry {

@@ -33,6 +33,9 @@ const SELECTIVE_SHARE = 0.5;
 const MAX_GROUPS = 16;
 const GROUP_MIN_ROWS = 2;
 
+/** See candidates(): how many rows of a column may be marked to remove one candidate. */
+const INTERSECT_RATIO = 16;
+
 const EMPTY: readonly number[] = [];
 
 /** Answers a repeatable function cell for the current solve (evaluated at most once per solve). */
@@ -209,6 +212,9 @@ export class TableIndex {
     if (candidates !== undefined && otherCount > 0 && candidates.length > 1) {
       const rest = others.slice(0, otherCount).sort((a, b) => a.selected - b.selected);
       for (const other of rest) {
+        // Marking a column's rows costs about as much per row as a candidate's cells cost to check per
+        // INTERSECT_RATIO rows: a column much wider than the candidates is cheaper left to the row checks.
+        if (other.selected > INTERSECT_RATIO * candidates.length) break;
         candidates = this.intersect(candidates, other, undefined);
         if (candidates.length <= 1) break;
       }
@@ -243,13 +249,10 @@ export class TableIndex {
     }
     const generation = this.generation;
     const stamps = this.stamps;
-    const mark = (list: readonly number[]): void => {
-      for (let i = 0; i < list.length; i++) stamps[list[i]!] = generation;
-    };
-    mark(column.hashHit);
-    mark(column.rangeHit);
-    mark(column.wildcard);
-    if (tester !== undefined) for (const group of column.groups) if (tester.passes(group.cell)) mark(group.rows);
+    mark(stamps, column.hashHit, generation);
+    mark(stamps, column.rangeHit, generation);
+    mark(stamps, column.wildcard, generation);
+    if (tester !== undefined) for (const group of column.groups) if (tester.passes(group.cell)) mark(stamps, group.rows, generation);
     let kept = 0;
     for (let i = 0; i < candidates.length; i++) {
       const row = candidates[i]!;
@@ -258,6 +261,11 @@ export class TableIndex {
     candidates.length = kept;
     return candidates;
   }
+}
+
+/** Stamps the rows of `list` with `generation` (a function of its own: no closure per intersection). */
+function mark(stamps: Uint32Array, list: readonly number[], generation: number): void {
+  for (let i = 0; i < list.length; i++) stamps[list[i]!] = generation;
 }
 
 interface Interval {
@@ -404,31 +412,67 @@ function intervalOf(condition: CompiledCondition): Interval | undefined {
   }
 }
 
-/** Elementary-segment lists; undefined when the stored lists would grow far beyond the row count (heavy overlap). */
+/**
+ * Segment lists over the column's bounds. With every distinct bound as a point, a segment's list holds exactly
+ * the rows whose interval contains it. Heavily overlapping intervals (age bands, amount bands, `>=` thresholds)
+ * would store far more entries than rows that way, so the points are thinned (every 2nd, 4th, ... bound) until
+ * the lists fit the budget: a segment then lists every row whose interval overlaps it, a superset of the rows
+ * that pass, which is all the index promises (every candidate's cells are checked anyway). undefined when even
+ * a handful of points exceeds the budget.
+ */
 function buildRange(rows: readonly number[], intervals: readonly Interval[], rowCount: number): RangeIndex | undefined {
   const finite = new Set<number>();
   for (const { lo, hi } of intervals) {
     if (Number.isFinite(lo)) finite.add(lo);
     if (Number.isFinite(hi)) finite.add(hi);
   }
-  const points = Float64Array.from([...finite].sort((a, b) => a - b));
-  const positionOf = new Map<number, number>();
-  points.forEach((point, i) => positionOf.set(point, i));
-  const segmentCount = 2 * points.length + 1;
-  const segments: number[][] = Array.from({ length: segmentCount }, () => []);
+  const all = [...finite].sort((a, b) => a - b);
   const budget = 8 * rowCount + 64;
+  for (let step = 1; ; step *= 2) {
+    const points = Float64Array.from(step === 1 ? all : all.filter((_, i) => i % step === 0));
+    const range = fillSegments(rows, intervals, points, budget);
+    if (range !== undefined) return range;
+    if (points.length <= MIN_RANGE_POINTS) return undefined;
+  }
+}
+
+/** Fewest points a thinned range index keeps: below this it narrows too little to be worth consulting. */
+const MIN_RANGE_POINTS = 4;
+
+function fillSegments(rows: readonly number[], intervals: readonly Interval[], points: Float64Array, budget: number): RangeIndex | undefined {
+  const segmentCount = 2 * points.length + 1;
   let stored = 0;
-  for (let i = 0; i < intervals.length; i++) {
-    const row = rows[i]!;
-    const { lo, loOpen, hi, hiOpen } = intervals[i]!;
-    const first = lo === Number.NEGATIVE_INFINITY ? 0 : 2 * positionOf.get(lo)! + (loOpen ? 2 : 1);
-    const last = hi === Number.POSITIVE_INFINITY ? segmentCount - 1 : 2 * positionOf.get(hi)! + (hiOpen ? 0 : 1);
-    if (first > last) continue;
-    stored += last - first + 1;
+  for (const { lo, loOpen, hi, hiOpen } of intervals) {
+    const first = segmentOf(points, lo, loOpen, true);
+    const last = segmentOf(points, hi, hiOpen, false);
+    if (first <= last) stored += last - first + 1;
     if (stored > budget) return undefined;
-    for (let s = first; s <= last; s++) segments[s]!.push(row);
+  }
+  const segments: number[][] = Array.from({ length: segmentCount }, () => []);
+  for (let i = 0; i < intervals.length; i++) {
+    const { lo, loOpen, hi, hiOpen } = intervals[i]!;
+    const last = segmentOf(points, hi, hiOpen, false);
+    for (let s = segmentOf(points, lo, loOpen, true); s <= last; s++) segments[s]!.push(rows[i]!);
   }
   return { points, segments };
+}
+
+/**
+ * The segment an interval's bound falls in (2i = open gap below points[i], 2i+1 = exactly points[i]), for the
+ * lower bound (`lower`) or the upper one. An open bound on a point excludes that point's segment.
+ */
+function segmentOf(points: Float64Array, bound: number, open: boolean, lower: boolean): number {
+  if (bound === Number.NEGATIVE_INFINITY) return 0;
+  if (bound === Number.POSITIVE_INFINITY) return 2 * points.length;
+  let lo = 0;
+  let hi = points.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (points[mid]! < bound) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < points.length && points[lo] === bound) return open ? (lower ? 2 * lo + 2 : 2 * lo) : 2 * lo + 1;
+  return 2 * lo;
 }
 
 /** The union of three sorted, disjoint lists, sorted. */

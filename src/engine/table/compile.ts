@@ -14,6 +14,7 @@ import type { Reference } from '../cells/references.ts';
 import { cellPosition, readTableModel, type ColumnModel, type RowModel } from './model.ts';
 import { compileTimeWindow } from './time-window.ts';
 import { SharedCells } from './shared-cells.ts';
+import { PerSolveSlots } from '../expression/index.ts';
 import { INDEX_MIN_ROWS, TableIndex } from './column-index.ts';
 import { DecisionTable } from './evaluate.ts';
 import {
@@ -50,7 +51,8 @@ export function compileDecisionTableWith(
   const model = readTableModel(document, problems);
   const variables = ruleVariablesOf(document.userVariables);
   const zone = options.timeZone;
-  const expressionOptions = { associativity: options.arithmeticAssociativity };
+  // Subexpressions fixed per solve are shared by every function cell of the table (expression/per-solve.ts).
+  const perSolveSlots = new PerSolveSlots();
 
   // Columns: condition columns get a condIndex, calc columns a calcIndex, result columns an output slot.
   const outputColumns = model.columns.filter((column) => column.kind === 'output');
@@ -78,7 +80,10 @@ export function compileDecisionTableWith(
     environments.set(column.id, {
       timeZone: zone,
       resolveStatic: staticResolver(variables, shadowed),
-      expressionOptions,
+      expressionOptions: {
+        associativity: options.arithmeticAssociativity,
+        perSolve: { slots: perSolveSlots, fixed: (segments) => !shadowed({ path: '', segments, literal: '' }) },
+      },
       compileExpression: tableOptions.compileExpression,
       warnings,
     });
@@ -153,6 +158,7 @@ export function compileDecisionTableWith(
     calcIndex,
     dependencies: [...dependencies.values()],
     memoCount,
+    perSolveCount: perSolveSlots.size,
     warnings,
     timeZone: zone,
   });

@@ -48,6 +48,8 @@ export interface DecisionTableParts extends RuleIdentity {
   readonly dependencies: readonly RuleRef[];
   /** Memo slots of repeatable function cells (ConditionStep.memo). */
   readonly memoCount: number;
+  /** Slots of subexpressions shared by the function cells within one solve (expression/per-solve.ts). */
+  readonly perSolveCount?: number;
   /** Function cells that did not compile (CompiledRule.warnings). */
   readonly warnings?: readonly Problem[];
   /** Zone the date cells were compiled with (read by the static analysis, engine/analysis). */
@@ -73,6 +75,8 @@ class TableScope extends RuleScope implements GroupTester {
   /** Outcome by memo slot; undefined = not evaluated yet in this solve. */
   private readonly memo: (boolean | undefined)[];
   private readonly ctx: EvaluationContext;
+  /** Scope.perSolve: the values of the shared subexpressions, filled as the cells first ask for them. */
+  readonly perSolve: unknown[] | undefined;
   /** The trace of the conditions of the row being run (tracing only). */
   rowTrace: ConditionTraceEntry[] | undefined = undefined;
 
@@ -82,10 +86,12 @@ class TableScope extends RuleScope implements GroupTester {
     layout: OutputLayout,
     calcIndex: ReadonlyMap<string, number>,
     memoCount: number,
+    perSolveCount: number,
     ctx: EvaluationContext,
   ) {
     super(input, variables, layout, calcIndex);
     this.memo = memoCount === 0 ? NO_MEMO : new Array<boolean | undefined>(memoCount);
+    this.perSolve = perSolveCount === 0 ? undefined : new Array<unknown>(perSolveCount);
     this.ctx = ctx;
   }
 
@@ -185,6 +191,7 @@ export class DecisionTable implements CompiledRule {
   private readonly variables: ReadonlyMap<string, unknown>;
   private readonly inputColumns: readonly ConditionColumn[];
   private readonly memoCount: number;
+  private readonly perSolveCount: number;
   private readonly timeZone: string;
   /** The index asks repeatable function cells: a solve then needs its scope before the first row. */
   private readonly indexEvaluates: boolean;
@@ -207,6 +214,7 @@ export class DecisionTable implements CompiledRule {
     this.async = parts.rows.some((row) => row.async);
     this.inputColumns = parts.conditionColumns.filter((column) => column.left.kind !== 'calc');
     this.memoCount = parts.memoCount;
+    this.perSolveCount = parts.perSolveCount ?? 0;
     this.timeZone = parts.timeZone ?? 'UTC';
     this.indexEvaluates = parts.index?.hasGroups ?? false;
   }
@@ -328,7 +336,7 @@ export class DecisionTable implements CompiledRule {
   }
 
   private newScope(solve: TableSolve): TableScope {
-    return new TableScope(solve.input, this.variables, this.layout, this.calcIndex, this.memoCount, solve.ctx);
+    return new TableScope(solve.input, this.variables, this.layout, this.calcIndex, this.memoCount, this.perSolveCount, solve.ctx);
   }
 
   /** Runs the cells of one row that is not fast, writing its outputs into `values`; true when the row matched. */

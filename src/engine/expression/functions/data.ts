@@ -40,6 +40,7 @@ const RAW_VALUE: SpecialFunction = {
   compile(call, api, position) {
     const inner = api.compile(call.args[0]!, { tail: position.tail });
     if (!position.tail) return inner;
+    api.markPerEvaluation();
     const ev = inner.ev;
     const mark = (value: unknown, f: Frame): unknown => {
       f.raw = true;

@@ -1,0 +1,104 @@
+// Subexpressions whose value is fixed for one solve, computed once per solve and shared by every cell of a table
+// that contains them (docs/decisions/perf-engine-shared-subexpressions.md).
+//
+// A table compiles each function cell with a PerSolveSharing: which references no calc variable or earlier
+// output can answer in that cell's column (those are the input or a rule variable, fixed for the whole solve),
+// and one registry of slots for the whole table. A subexpression made only of such references, constants and
+// pure functions gets the slot of its canonical text (the same text in another cell, another row or another
+// column gets the same slot), and its compiled node looks in the solve's array first. The scope of one table
+// solve carries the array (Scope.perSolve); any other scope has none, and the node then simply evaluates.
+import type { Node } from './ast.ts';
+import type { PerSolveSlotRegistry } from './contract.ts';
+import type { Evaluator, Frame } from './runtime.ts';
+import { Invalid } from './runtime.ts';
+
+/** One table's slots, by canonical subexpression text. */
+export class PerSolveSlots implements PerSolveSlotRegistry {
+  readonly #slots = new Map<string, number>();
+
+  get size(): number {
+    return this.#slots.size;
+  }
+
+  slotOf(key: string): number {
+    let slot = this.#slots.get(key);
+    if (slot === undefined) {
+      slot = this.#slots.size;
+      this.#slots.set(key, slot);
+    }
+    return slot;
+  }
+}
+
+/** A shared evaluation that was invalid: every later use is invalid with the same reason. */
+class Failed {
+  readonly error: Invalid;
+  constructor(error: Invalid) {
+    this.error = error;
+  }
+}
+
+/** `undefined` (a lenient reference that is missing), stored: the array's own undefined means "not computed yet". */
+const MISSING = new Failed(new Invalid('missing'));
+/**
+ * An object or array value: evaluated again at each use, so that no two results share one mutable object
+ * (only scalars, null and invalid outcomes are kept).
+ */
+const OBJECT = new Failed(new Invalid('object'));
+
+/** `ev` shared through slot `slot` of the solve's array, when the scope has one. */
+export function sharedEvaluator(ev: Evaluator, slot: number): Evaluator {
+  return (f) => {
+    const values = f.scope.perSolve;
+    if (values === undefined) return ev(f);
+    const known = values[slot];
+    if (known === undefined) return fill(values, slot, ev, f);
+    if (known instanceof Failed) {
+      if (known === OBJECT) return ev(f);
+      if (known === MISSING) return undefined;
+      throw known.error;
+    }
+    return known;
+  };
+}
+
+function fill(values: unknown[], slot: number, ev: Evaluator, f: Frame): unknown {
+  let value: unknown;
+  try {
+    value = ev(f);
+  } catch (error) {
+    // Only the language's own "invalid" is an outcome; anything else (a timeout, a limit) is not remembered.
+    if (error instanceof Invalid) values[slot] = new Failed(error);
+    throw error;
+  }
+  values[slot] = value === undefined ? MISSING : value !== null && typeof value === 'object' ? OBJECT : value;
+  return value;
+}
+
+/** Canonical text of a subexpression: equal for equal trees, different whenever evaluation could differ. */
+export function subexpressionKey(node: Node, lenient: boolean): string {
+  return (lenient ? '~' : '') + keyOf(node);
+}
+
+function keyOf(node: Node): string {
+  switch (node.kind) {
+    case 'literal':
+      return `${typeof node.value}:${typeof node.value === 'string' ? JSON.stringify(node.value) : String(node.value)}`;
+    case 'text':
+      return `text:${JSON.stringify(node.raw)}`;
+    case 'interpolated':
+      return `interpolated:${JSON.stringify(node.parts.map((part) => (typeof part === 'string' ? part : { ref: part.segments })))}`;
+    case 'var':
+      return `var:${JSON.stringify(node.segments)}`;
+    case 'array':
+      return `array(${node.items.map(keyOf).join(',')})`;
+    case 'object':
+      return `object(${node.members.map((m) => `${keyOf(m.key)}:${keyOf(m.value)}`).join(',')})`;
+    case 'unary':
+      return `unary${node.op}(${keyOf(node.operand)})`;
+    case 'binary':
+      return `binary${node.op}(${keyOf(node.left)},${keyOf(node.right)})`;
+    case 'call':
+      return `call:${node.name}(${node.args.map(keyOf).join(',')})`;
+  }
+}

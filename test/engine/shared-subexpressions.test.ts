@@ -1,0 +1,98 @@
+// Differential fuzz test of the shared subexpressions (expression/per-solve.ts): random decision tables whose
+// function cells are random expressions, solved for random inputs twice, once compiled with the sharing (what
+// compileRule does) and once with the plain compile mode, where every node of every cell evaluates each time it
+// is reached. Results and traces must be identical under every strategy.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import type { DecisionTable } from '../../src/engine/table/evaluate.ts';
+import type { SolveOptions } from '../../src/engine/types.ts';
+import { compileStoredExpression, type CompiledExpression, type ExpressionCompileOptions, type StoredExpression } from '../../src/engine/expression/index.ts';
+import { compileTable, cond, fn, fnCondition, run, tableDoc, type ColumnSpec, type RowSpec } from './table-helpers.ts';
+
+/**
+ * References: input paths, the calc variable `k` (left of every condition), the outputs `o1` (between the two
+ * condition columns: shadowed in the second, an input path in the first) and `o2` (right of everything), a
+ * missing one, and the lambda parameter `x` (only meaningful inside ARRAY_MAP, invalid elsewhere).
+ */
+const REFS = ['{a}', '{b}', '{c.d}', '{k}', '{o1}', '{o2}', '{missing}', '{x}'];
+const LITERALS = ['0', '1', '2.5', '-3', '10', '"x"', '"10"', '""', 'true', 'null'];
+
+const expression: fc.Arbitrary<string> = fc.letrec<{ e: string }>((tie) => ({
+  e: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    { weight: 3, arbitrary: fc.constantFrom(...REFS) },
+    { weight: 2, arbitrary: fc.constantFrom(...LITERALS) },
+    fc.tuple(tie('e'), fc.constantFrom('+', '-', '*', '/'), tie('e')).map(([l, op, r]) => `(${l} ${op} ${r})`),
+    tie('e').map((e) => `-(${e})`),
+    fc.tuple(tie('e'), tie('e'), tie('e')).map(([c, t, f]) => `IF(${c}, ${t}, ${f})`),
+    fc.tuple(fc.constantFrom('AND', 'OR', 'EQ', 'GT', 'NVL', 'CONCAT', 'MAX'), tie('e'), tie('e')).map(([name, l, r]) => `${name}(${l}, ${r})`),
+    fc.tuple(fc.constantFrom('NOT', 'IS_NULL', 'UPPER_CASE', 'LEN', 'RAW_VALUE', 'ABS'), tie('e')).map(([name, e]) => `${name}(${e})`),
+    tie('e').map((e) => `ROUND(${e}, 1)`),
+    fc.tuple(tie('e'), tie('e')).map(([l, body]) => `ARRAY_MAP([${l}, 2], "x", (${body} + {x}))`),
+    fc.tuple(tie('e'), tie('e')).map(([l, r]) => `SUM([${l}, ${r}])`),
+    fc.constantFrom('RANDOM()', 'NOW()'),
+  ),
+})).e;
+
+/** A few expressions many cells repeat, so that sharing between cells, rows and columns really happens. */
+const POOL = ['(({a} * {b}) + 1)', 'UPPER_CASE(CONCAT({c.d}, "-", {a}))', 'GT({a}, {o1})', 'NVL({k}, {b})', 'ROUND(({a} / 3), 1)'];
+/** Whole cells that recur: RAW_VALUE in the result's position must mark every evaluation, shared or not. */
+const RECURRING = ['RAW_VALUE(CONCAT({a}, "1"))', 'IF(GT({a}, 1), RAW_VALUE("10"), "7")', ...POOL];
+const cellExpression = fc.oneof(
+  { weight: 3, arbitrary: expression },
+  { weight: 1, arbitrary: fc.constantFrom(...RECURRING) },
+  { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...POOL), expression, fc.constantFrom('GT', 'EQ', 'CONCAT', 'IF')).map(([shared, e, name]) => (name === 'IF' ? `IF(${e}, ${shared}, ${e})` : `${name}(${shared}, ${e})`)) },
+);
+
+const value = fc.constantFrom<unknown>(undefined, null, 0, 1, 2, 3.5, -1, '3', '2.5', 'abc', 'x', '', true, false, [1, 2], { d: 1 });
+
+/** The plain compile mode: the same expression compiler with no sharing of subexpressions. */
+function compilePlain(stored: StoredExpression, where: string, options?: ExpressionCompileOptions): CompiledExpression {
+  return compileStoredExpression(stored, where, { associativity: options?.associativity });
+}
+
+/** Different every call but the same sequence for both compilations of a solve: RANDOM() is never shared. */
+function counter(): () => number {
+  let n = 0;
+  return () => (n++ % 10) / 10;
+}
+
+const COLUMNS: ColumnSpec[] = [
+  { id: 'k', kind: 'calc', target: 'k' },
+  { id: 'c0', kind: 'input', target: 'a' },
+  { id: 'o1', kind: 'output', target: 'o1' },
+  { id: 'c1', kind: 'input', target: 'b' },
+  { id: 'o2', kind: 'output', target: 'o2' },
+];
+
+test('shared subexpressions give the results and traces of the plain compile mode on random tables and inputs', () => {
+  let sharedTables = 0;
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(cellExpression, cellExpression, cellExpression, cellExpression, cellExpression, fc.boolean()), { minLength: 1, maxLength: 8 }),
+      fc.array(fc.tuple(value, value, value, value, value), { minLength: 1, maxLength: 4 }),
+      fc.constantFrom('STANDARD', 'FIRST_MATCH', 'ARRAY', 'EVALUATE_ALL'),
+      fc.boolean(),
+      (cells, inputs, strategy, trace) => {
+        const rows: RowSpec[] = cells.map(([k, c0, o1, c1, o2, anything]) => ({
+          cells: { k: fn(k), c0: fnCondition(c0), o1: fn(o1), c1: anything ? cond('anything') : fnCondition(c1), o2: fn(o2) },
+        }));
+        const doc = tableDoc({ columns: COLUMNS, rows });
+        const shared = compileTable(doc) as DecisionTable;
+        const plain = compileTable(doc, { compileExpression: compilePlain });
+        if ((shared as unknown as { perSolveCount: number }).perSolveCount > 0) sharedTables++;
+        for (const [a, b, d, o1, k] of inputs) {
+          const input: Record<string, unknown> = { a, b, c: { d }, o1, k };
+          const options = (): SolveOptions => ({ strategy, trace, random: counter() });
+          const expected = run(plain, input, options());
+          const actual = run(shared, input, options());
+          assert.deepEqual(actual.result, expected.result);
+          assert.deepEqual(actual.trace, expected.trace);
+        }
+      },
+    ),
+    { numRuns: 600 },
+  );
+  assert.ok(sharedTables > 400, `only ${sharedTables} tables shared a subexpression`);
+});
