@@ -9,6 +9,8 @@ import { PostgresChangeFeed } from '../../src/store/change-feed.ts';
 import type { ChangeEvent, Store } from '../../src/store/ports.ts';
 import { postgresBackend, postgresSkip, sqliteBackend } from './backends.ts';
 
+// Each test has a time limit: a notification that never comes fails the test instead of stalling the suite (a
+// listener that loses its connection under heavy load misses notifications by design and says so with `all`).
 function recorder(store: Store): { events: ChangeEvent[]; next: (match: (e: ChangeEvent) => boolean) => Promise<ChangeEvent> } {
   const events: ChangeEvent[] = [];
   const emitter = new EventEmitter();
@@ -29,7 +31,7 @@ function recorder(store: Store): { events: ChangeEvent[]; next: (match: (e: Chan
 
 const doc = { ruleId: 'r1', version: 1, name: 'R', ruleAlias: 'r', type: 'decision-table', status: 'published' };
 
-test('PostgreSQL: a rule write on one instance reaches the other through NOTIFY, well within a second', { skip: await postgresSkip() }, async () => {
+test('PostgreSQL: a rule write on one instance reaches the other through NOTIFY, well within a second', { skip: await postgresSkip(), timeout: 30_000 }, async () => {
   const backend = await postgresBackend();
   const writer = await openStore(backend.url, { listen: true });
   const reader = await openStore(backend.url, { listen: true });
@@ -53,7 +55,7 @@ test('PostgreSQL: a rule write on one instance reaches the other through NOTIFY,
   }
 });
 
-test('PostgreSQL: a lost listener connection emits "all", turns the feed not live, and reconnects', { skip: await postgresSkip() }, async () => {
+test('PostgreSQL: a lost listener connection emits "all", turns the feed not live, and reconnects', { skip: await postgresSkip(), timeout: 30_000 }, async () => {
   const backend = await postgresBackend();
   const store = await openStore(backend.url, { listen: true });
   try {
@@ -72,7 +74,7 @@ test('PostgreSQL: a lost listener connection emits "all", turns the feed not liv
   }
 });
 
-test('SQLite: a write by another process (connection) is noticed through data_version', async () => {
+test('SQLite: a write by another process (connection) is noticed through data_version', { timeout: 30_000 }, async () => {
   const backend = sqliteBackend();
   const server = await openStore(backend.url, { listen: true });
   const cli = await openStore(backend.url);
