@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { roundHalfAway, roundHalfEven } from '../../src/engine/expression/functions/math.ts';
-import { context, out } from './helpers.ts';
+import { context, out, raw } from './helpers.ts';
 
 test('operators follow standard precedence and left-to-right grouping by default', () => {
   assert.equal(out('4-2'), 2);
@@ -178,5 +178,41 @@ test('ROUND and ROUNDE agree with rounding the decimal digits exactly', () => {
       assert.equal(roundHalfEven(value, places), reference(value, places, true));
     }),
     { numRuns: 5000, seed: 11 },
+  );
+});
+
+test('two-argument MAX, MIN and ROUND (their impl2 fast path) answer as the general form on any arguments', async () => {
+  const { mathFunctions } = await import('../../src/engine/expression/functions/math.ts');
+  const general = (name: string, args: unknown[]): { value?: unknown; error?: string } => {
+    const def = mathFunctions.find((d) => d.name === name);
+    assert.ok(def && def.kind === 'eager' && def.impl2, `${name} has a two-argument form`);
+    try {
+      return { value: def.impl(args, undefined as never) };
+    } catch (error) {
+      return { error: String(error) };
+    }
+  };
+  const viaReferences = (name: string, a: unknown, b: unknown): { value?: unknown; error?: string } => {
+    try {
+      // References are not constants, so the compiled call takes impl2 (constants would be folded by impl).
+      return { value: raw(`${name}({a}, {b})`, { a, b }) };
+    } catch (error) {
+      return { error: String(error) };
+    }
+  };
+  const argument = fc.oneof(
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.integer({ min: -5, max: 5 }),
+    fc.constantFrom('1', '2.5', 'x', '', null, true, false),
+    fc.array(fc.integer({ min: -100, max: 100 }), { maxLength: 3 }),
+  );
+  fc.assert(
+    fc.property(fc.constantFrom('MAX', 'MIN', 'ROUND'), argument, argument, (name, a, b) => {
+      const fast = viaReferences(name, a, b);
+      const slow = general(name, [a, b]);
+      assert.equal(fast.error !== undefined, slow.error !== undefined, `${name}(${JSON.stringify(a)}, ${JSON.stringify(b)}): ${JSON.stringify(fast)} vs ${JSON.stringify(slow)}`);
+      if (fast.error === undefined) assert.deepEqual(fast.value, slow.value);
+    }),
+    { numRuns: 500 },
   );
 });

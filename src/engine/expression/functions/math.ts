@@ -97,6 +97,23 @@ export function roundHalfEven(value: number, places: number): number {
   return shift(whole, -places) * sign || 0;
 }
 
+/** ROUND(x, [places]): half away from zero; two arguments take it without an argument array (impl2). */
+function round(x: unknown, places: unknown): number {
+  return finite(roundHalfAway(toNum(x, 'ROUND'), places === undefined ? 0 : toInteger(places, 'ROUND')), 'ROUND');
+}
+
+function maxOf(args: unknown[]): number {
+  const values = numbers(args, 'MAX');
+  if (values.length === 0) invalid('MAX: no values');
+  return Math.max(...values);
+}
+
+function minOf(args: unknown[]): number {
+  const values = numbers(args, 'MIN');
+  if (values.length === 0) invalid('MIN: no values');
+  return Math.min(...values);
+}
+
 function numbers(args: unknown[], fn: string): number[] {
   return spread(args).map((v) => toNum(v, fn));
 }
@@ -199,11 +216,9 @@ export const mathFunctions: FunctionDef[] = [
     params: 'number…',
     min: 1,
     max: Infinity,
-    impl: (args) => {
-      const values = numbers(args, 'MAX');
-      if (values.length === 0) invalid('MAX: no values');
-      return Math.max(...values);
-    },
+    impl: (args) => maxOf(args),
+    // Two scalars (the common MAX(x, 0)) without the argument arrays; an array argument takes the general form.
+    impl2: (a, b) => (Array.isArray(a) || Array.isArray(b) ? maxOf([a, b]) : Math.max(toNum(a, 'MAX'), toNum(b, 'MAX'))),
   },
   {
     kind: 'eager',
@@ -211,11 +226,8 @@ export const mathFunctions: FunctionDef[] = [
     params: 'number…',
     min: 1,
     max: Infinity,
-    impl: (args) => {
-      const values = numbers(args, 'MIN');
-      if (values.length === 0) invalid('MIN: no values');
-      return Math.min(...values);
-    },
+    impl: (args) => minOf(args),
+    impl2: (a, b) => (Array.isArray(a) || Array.isArray(b) ? minOf([a, b]) : Math.min(toNum(a, 'MIN'), toNum(b, 'MIN'))),
   },
   {
     kind: 'eager',
@@ -273,8 +285,8 @@ export const mathFunctions: FunctionDef[] = [
     params: 'number, [places]',
     min: 1,
     max: 2,
-    impl: ([x, places]) =>
-      finite(roundHalfAway(toNum(x, 'ROUND'), places === undefined ? 0 : toInteger(places, 'ROUND')), 'ROUND'),
+    impl: ([x, places]) => round(x, places),
+    impl2: round,
   },
   {
     kind: 'eager',
