@@ -1,11 +1,13 @@
 // Solving a rule file for `verdict solve`: read the container, pick the rule, load the rules it may call,
 // read the input, solve each input and return what the command prints.
 import { collectDependencies } from '../engine/dependencies.ts';
-import { ValidationError, solve } from '../engine/index.ts';
-import type { CompiledRule, Json, ScriptSandbox, SolveOptions } from '../engine/types.ts';
+import { createContext } from '../engine/context.ts';
+import { ValidationError } from '../engine/index.ts';
+import type { CompiledRule, Json, ScriptSandbox } from '../engine/types.ts';
 import type { JsonObject } from '../rules/check.ts';
 import { joinPaths, ruleIdOf } from '../rules/containers.ts';
 import type { ContainerEntry, RuleContainer } from '../rules/containers.ts';
+import { InputLoop } from '../service/input-loop.ts';
 import { InputError, UsageError } from './errors.ts';
 import { FolderResolver, loadRulesDirectory, readContainerOf, readJsonFile } from './folder-resolver.ts';
 import { DEFAULT_TIMEOUT_MS, parseTimeZone, positiveInteger } from './solve-options.ts';
@@ -67,32 +69,42 @@ export async function sandboxFor(resolver: FolderResolver): Promise<ScriptSandbo
   return resolver.types().has('complex-rule') ? createSandbox() : undefined;
 }
 
-/** Solves and returns what the command prints. */
+/**
+ * Solves and returns what the command prints. The inputs go through the service's one input loop (as a bulk over
+ * HTTP does): each input with its own time limit and call budget, every input of a bulk at the same NOW().
+ */
 export async function runSolve(rulePath: string, inputPath: string | undefined, options: SolveCommandOptions): Promise<unknown> {
   const { compiled, resolver, timeZone } = await loadRuleFile(rulePath, options);
   const input = await readInput(inputPath);
   const sandbox = await sandboxFor(resolver);
   try {
     const timeoutMs = options.timeout ?? envTimeout();
-    const solveOptions: SolveOptions = {
-      ...(options.strategy !== undefined && { strategy: options.strategy }),
-      ...(options.include.length > 0 && { includedConditionCols: options.include }),
-      ...(options.exclude.length > 0 && { excludedConditionCols: options.exclude }),
-      ...(options.lookupMethod !== undefined && { lookupMethod: options.lookupMethod }),
-      ...(options.now !== undefined && { now: options.now }),
+    const ctx = createContext({
+      strategy: options.strategy,
+      includedConditionCols: options.include,
+      excludedConditionCols: options.exclude,
+      lookupMethod: options.lookupMethod,
+      now: options.now ?? Date.now(),
       timeZone,
       trace: options.debug === true,
       resolver,
-      ...(sandbox && { sandbox }),
+      sandbox,
       timeoutMs,
-    };
-    if (!Array.isArray(input)) return await solveOne(compiled, input, solveOptions, options.debug === true, undefined);
-    const results: unknown[] = [];
-    for (let i = 0; i < input.length; i++) results.push(await solveOne(compiled, input[i], solveOptions, options.debug === true, i));
-    return results;
+    });
+    const loop = new InputLoop({ compiled, ctx, data: input, timeoutMs, bulkFailure: namingInput });
+    await loop.run();
+    const { results, traces } = loop;
+    const printed = (i: number): unknown => (traces === undefined ? results[i] : { result: results[i], trace: traces[i] ?? [] });
+    return loop.bulk ? results.map((_, i) => printed(i)) : printed(0);
   } finally {
     sandbox?.dispose();
   }
+}
+
+/** A failed input of a bulk, named by its index in the input file. */
+function namingInput(error: unknown, index: number): unknown {
+  if (error instanceof Error) error.message = `input[${index}]: ${error.message}`;
+  return error;
 }
 
 /** Compiles the chosen rule; validation problems are reported with their paths inside the file. */
@@ -124,17 +136,6 @@ export function missingDependencies(root: CompiledRule, resolver: FolderResolver
     const which = version === undefined ? 'a published version of ' : `version ${version} of `;
     return `rule "${from.ruleAlias ?? from.ruleId ?? from.name}" refers to ${which}"${idOrAlias}", which no loaded file provides (add --rules DIR)`;
   });
-}
-
-async function solveOne(compiled: CompiledRule, input: unknown, options: SolveOptions, debug: boolean, index: number | undefined): Promise<unknown> {
-  try {
-    // Each input gets its own time budget, as each HTTP request would.
-    const outcome = await solve(compiled, input, { ...options, deadline: Date.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS) });
-    return debug ? { result: outcome.result, trace: outcome.trace ?? [] } : outcome.result;
-  } catch (error) {
-    if (index !== undefined && error instanceof Error) error.message = `input[${index}]: ${error.message}`;
-    throw error;
-  }
 }
 
 /**

@@ -1,17 +1,15 @@
 // The solve use case, shared by HTTP and Kafka: resolve the rule (id or alias, version or latest published) in
 // the caller's space -> compiled cache -> evaluate each input with a deadline -> audit -> metrics.
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
-import { TimeoutError, UnresolvedRuleError } from '../engine/errors.ts';
-import type { EvaluationContext, HttpClient, Json, SolveResult, Strategy } from '../engine/types.ts';
-import type { MaybePromise } from '../engine/maybe-promise.ts';
-import { createBudget, createContext, normaliseStrategy, supportedStrategy } from '../engine/context.ts';
+import type { HttpClient, Json, Strategy } from '../engine/types.ts';
+import { createContext, normaliseStrategy, supportedStrategy } from '../engine/context.ts';
 import type { SpaceSandboxes } from './sandbox.ts';
 import type { Config } from '../config.ts';
 import type { AuditRecord } from '../store/ports.ts';
 import type { AuditWriter } from './audit-writer.ts';
 import type { Clock } from './clock.ts';
 import { ambiguousAlias, classify, MESSAGES, prefixed, ServiceError } from './errors.ts';
+import { BULK_YIELD_EVERY, InputLoop } from './input-loop.ts';
 import type { Principal } from './keys.ts';
 import type { Metrics } from './metrics.ts';
 import type { SolveWindow } from './solve-window.ts';
@@ -84,10 +82,6 @@ export interface SolveResponse {
   strategy: Strategy;
 }
 
-/** How many times one input is re-solved after loading a rule it referenced that was not in memory. */
-const MAX_RESOLVE_RETRIES = 32;
-/** Bulk solves give the event loop a turn this often, so one large bulk cannot starve other requests. */
-const BULK_YIELD_EVERY = 64;
 const DAY_MS = 86_400_000;
 /** A fault of ours as the audit and metrics record it; the client gets the adapter's generic answer. */
 const INTERNAL = new ServiceError('internal', 'internal error');
@@ -122,18 +116,10 @@ interface Ready {
   loaded: LoadedRule;
 }
 
-/** One request's inputs being evaluated, in order; `next` is the first input not yet solved. */
+/** One request's inputs being evaluated (the one input loop) against the rule it resolved to. */
 interface Evaluation {
-  session: SolveSession;
   loaded: LoadedRule;
-  ctx: EvaluationContext;
-  bulk: boolean;
-  inputs: readonly unknown[];
-  results: Json[][];
-  traces: unknown[] | undefined;
-  next: number;
-  /** The input before which the event loop last had a turn. */
-  yieldedAt: number;
+  loop: InputLoop;
 }
 
 export class SolveService {
@@ -152,7 +138,7 @@ export class SolveService {
    * solve(), answered synchronously when it can be: the space catalog, the rule and its static dependencies are
    * compiled in memory, the rule never waits, and the inputs fit in one slice between event-loop turns (the warm
    * path of almost every request). Otherwise the rule is resolved and loaded asynchronously first. Either way the
-   * inputs go through the one evaluation loop (#evaluateInputs), which waits only when something does.
+   * inputs go through the one input loop (input-loop.ts), which waits only when something does.
    */
   solveNow(principal: Principal, request: SolveRequest): SolveResponse | Promise<SolveResponse> {
     const ready = this.#ready(principal, request);
@@ -161,7 +147,7 @@ export class SolveService {
     let evaluation: Evaluation;
     try {
       evaluation = this.#evaluation(principal.space, ready.session, ready.loaded, request, state);
-      const pending = this.#evaluateInputs(evaluation, 0);
+      const pending = evaluation.loop.run();
       if (pending !== undefined) return this.#finishLater(pending, principal, request, state, evaluation);
     } catch (err) {
       return this.#finish(principal, request, state, undefined, err);
@@ -190,11 +176,12 @@ export class SolveService {
       const session = new SolveSession(await this.#deps.cache.catalog(space), this.#deps.cache);
       await session.use(rule);
       const evaluation = this.#evaluation(space, session, rule, { ...request, debug: true }, state);
-      await this.#evaluateInputs(evaluation, 0);
-      const traces = evaluation.traces ?? [];
+      await evaluation.loop.run();
+      const { loop } = evaluation;
+      const traces = loop.traces ?? [];
       return {
         body: this.#response(evaluation, state).body,
-        trace: (evaluation.bulk ? traces : (traces[0] ?? null)) as Json,
+        trace: (loop.bulk ? traces : (traces[0] ?? null)) as Json,
         strategy: state.strategy,
       };
     } catch (err) {
@@ -228,7 +215,7 @@ export class SolveService {
       const loaded = await this.#resolve(session, request);
       await session.use(loaded);
       const evaluation = this.#evaluation(principal.space, session, loaded, request, state);
-      await this.#evaluateInputs(evaluation, 0);
+      await evaluation.loop.run();
       response = this.#response(evaluation, state);
     } catch (err) {
       failure = err;
@@ -246,18 +233,11 @@ export class SolveService {
     };
   }
 
-  /**
-   * One evaluation context serves every input of the request (the engine never writes to it): `now` is the
-   * request's start (so every input of a bulk sees the same NOW()), and only the deadline is renewed per input.
-   */
+  /** The request's evaluation context (shared by its inputs: input-loop.ts) and the loop over its inputs. */
   #evaluation(space: string, session: SolveSession, loaded: LoadedRule, request: EvaluationRequest, state: SolveState): Evaluation {
     const { config, http, sandbox } = this.#deps;
     state.loaded = loaded;
     state.strategy = supportedStrategy(loaded.head.type, state.strategy);
-    const trace = request.debug === true || loaded.audit.debug;
-    const bulk = Array.isArray(request.data);
-    const traces = trace ? [] : undefined;
-    state.traces = traces;
     const ctx = createContext({
       strategy: state.strategy,
       includedConditionCols: request.includedConditionCols,
@@ -265,83 +245,29 @@ export class SolveService {
       lookupMethod: request.lookupMethod,
       now: state.startedAt,
       timeZone: config.timeZone,
-      trace,
+      trace: request.debug === true || loaded.audit.debug,
       resolver: session,
       http,
       sandbox: sandbox?.forSpace(space),
       timeoutMs: config.ruleTimeoutMs,
       limits: config.solveLimits,
     });
-    const inputs = bulk ? (request.data as unknown[]) : [request.data];
-    return { session, loaded, ctx, bulk, inputs, results: [], traces, next: 0, yieldedAt: 0 };
-  }
-
-  /**
-   * Evaluates the inputs from `evaluation.next` on, in order: undefined when all of them were solved without
-   * waiting, else a promise of the rest. The event loop gets a turn every BULK_YIELD_EVERY inputs, so one large
-   * bulk cannot starve other requests; an input that referenced a rule not in memory yet is solved again once
-   * that rule is loaded (at most MAX_RESOLVE_RETRIES times in a row).
-   */
-  #evaluateInputs(evaluation: Evaluation, attempts: number): Promise<void> | undefined {
-    const { loaded, inputs } = evaluation;
-    for (let i = evaluation.next; i < inputs.length; i++) {
-      if (i % BULK_YIELD_EVERY === 0 && i > evaluation.yieldedAt) {
-        evaluation.yieldedAt = i;
-        return this.#afterYield(evaluation, attempts);
-      }
-      let outcome: MaybePromise<SolveResult>;
-      try {
-        outcome = loaded.compiled.evaluate(inputs[i], this.#inputContext(evaluation));
-      } catch (err) {
-        return this.#retry(evaluation, err, attempts);
-      }
-      if (outcome instanceof Promise) return this.#resumeInputs(outcome, evaluation, attempts);
-      record(evaluation, outcome);
-      attempts = 0;
-    }
-    return undefined;
-  }
-
-  #afterYield(evaluation: Evaluation, attempts: number): Promise<void> {
-    return yieldToEventLoop().then(() => this.#evaluateInputs(evaluation, attempts));
-  }
-
-  /** Once the answer to the input at `next` settles (or its deadline passes): records it and goes on. */
-  #resumeInputs(pending: Promise<SolveResult>, evaluation: Evaluation, attempts: number): Promise<void> {
-    return withDeadline(pending, this.#deps.config.ruleTimeoutMs).then(
-      (result) => {
-        record(evaluation, result);
-        return this.#evaluateInputs(evaluation, 0);
-      },
-      (err: unknown) => this.#retry(evaluation, err, attempts),
-    );
-  }
-
-  /**
-   * The context of the next input: its own deadline (real time, even when tests move the service clock) and its
-   * own call budget. A rule that may wait gets a context of its own per input, so that an evaluation abandoned at
-   * its deadline keeps its own; a rule that never waits reuses the request's.
-   */
-  #inputContext(evaluation: Evaluation): EvaluationContext {
-    const deadline = Date.now() + this.#deps.config.ruleTimeoutMs;
-    const { ctx } = evaluation;
-    if (evaluation.loaded.compiled.async) return { ...ctx, deadline, budget: createBudget(ctx.budget.limits) };
-    ctx.deadline = deadline;
-    ctx.budget.calls = 0;
-    return ctx;
-  }
-
-  /** After the input at `next` failed: loads the rule it referenced and solves it again, or fails the request. */
-  #retry(evaluation: Evaluation, err: unknown, attempts: number): Promise<void> {
-    if (!(err instanceof UnresolvedRuleError) || attempts >= MAX_RESOLVE_RETRIES) {
-      throw evaluation.bulk ? prefixed(err, `data[${evaluation.next}]`) : err;
-    }
-    return evaluation.session.load(err.idOrAlias, err.version).then(() => this.#evaluateInputs(evaluation, attempts + 1));
+    const loop = new InputLoop({
+      compiled: loaded.compiled,
+      ctx,
+      data: request.data,
+      timeoutMs: config.ruleTimeoutMs,
+      loader: session,
+      bulkFailure: namingInput,
+    });
+    state.traces = loop.traces;
+    return { loaded, loop };
   }
 
   #response(evaluation: Evaluation, state: SolveState): SolveResponse {
     const { head } = evaluation.loaded;
-    const body = evaluation.bulk ? evaluation.results : evaluation.results[0]!;
+    const { loop } = evaluation;
+    const body = loop.bulk ? loop.results : loop.results[0]!;
     return { body, ruleId: head.ruleId, version: head.version, ruleType: head.type, strategy: state.strategy };
   }
 
@@ -446,11 +372,9 @@ export class SolveService {
   }
 }
 
-/** Keeps the answer to the input at `next` and moves on to the one after it. */
-function record(evaluation: Evaluation, result: SolveResult): void {
-  evaluation.results.push(result.result);
-  if (evaluation.traces) evaluation.traces.push(evaluation.bulk ? (result.trace ?? []) : result.trace);
-  evaluation.next++;
+/** A failed input of a bulk, named as the request body names it. */
+function namingInput(err: unknown, index: number): unknown {
+  return prefixed(err, `data[${index}]`);
 }
 
 let auditSequence = 0;
@@ -463,17 +387,3 @@ function auditId(at: number): string {
   auditSequence = (auditSequence + 1) % 0x1_0000_0000;
   return `${Math.max(0, at).toString(16).padStart(12, '0')}-${auditSequence.toString(16).padStart(8, '0')}-${randomBytes(4).toString('hex')}`;
 }
-
-/** Backstop for asynchronous rules: the engine checks the deadline itself, this bounds anything that does not. */
-async function withDeadline<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TimeoutError(timeoutMs)), timeoutMs + 50);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-

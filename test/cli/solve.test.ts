@@ -47,6 +47,18 @@ describe('verdict solve', { concurrency: 4 }, () => {
     assert.deepEqual(assertSolved(run), [[{ output: 'AT' }], [{ output: null }], [{ output: 2 }]]);
   });
 
+  test('a bulk longer than one slice of the input loop keeps its order; --debug pairs each result with its trace', async () => {
+    const keys = ['ALPSATWW', 'NORDSESS', 'NOPE'];
+    const inputs = Array.from({ length: 150 }, (_, i) => ({ primaryKey: keys[i % 3], outputColumn: 'Country' }));
+    const run = await runCli(['solve', BANKS, '-', '--debug'], { stdin: JSON.stringify(inputs) });
+    const solved = assertSolved(run) as Array<{ result: unknown; trace: Array<{ primaryKey: string; found: boolean }> }>;
+    assert.equal(solved.length, 150);
+    solved.forEach((each, i) => {
+      assert.deepEqual(each.result, [{ output: [ 'AT', 'SE', null ][i % 3] }], `input ${i}`);
+      assert.deepEqual(each.trace.map((t) => [t.primaryKey, t.found]), [[keys[i % 3], i % 3 !== 2]], `trace of input ${i}`);
+    });
+  });
+
   test('--lookup-method and --debug', async () => {
     const exists = await runCli(['solve', BANKS, '-', '--lookup-method', 'lookup_exists'], { stdin: '{"primaryKey":"NORDSESS"}' });
     assert.deepEqual(assertSolved(exists), [{ output: true }]);
