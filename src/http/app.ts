@@ -17,7 +17,6 @@ import { healthPlugin } from './plugins/health.ts';
 import type { ReadinessCheck } from './plugins/health.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { solverPlugin } from './plugins/solver.ts';
-import { httpLogger, requestLoggerFactory } from './request-logger.ts';
 import { AJV_OPTIONS, schemaErrorFormatter } from './validation.ts';
 
 /** A plugin of the management API group (issue: management API). Receives the services. */
@@ -64,11 +63,8 @@ export async function buildApp(options: AppOptions): Promise<VerdictApp> {
   const { services } = options;
   const { config } = services;
   let shuttingDown = false;
-  // Fastify gets no logger instance: with one it would pay for a logger and a timer on every request whether or not
-  // anything is logged. The server's log and request.log are set up as it would, by request-logger.ts.
-  const serverLog = options.logger === undefined ? undefined : httpLogger(options.logger);
   const app = Fastify({
-    ...(serverLog !== undefined && { childLoggerFactory: requestLoggerFactory(serverLog) }),
+    loggerInstance: options.logger,
     // One log line per request comes from the onResponse hook below; every line of a request carries its id.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'correlationId' }),
     genReqId: (req) => correlationIdOf(req),
@@ -85,8 +81,6 @@ export async function buildApp(options: AppOptions): Promise<VerdictApp> {
       void (reply as FastifyReply).header('x-correlation-id', req.id).code(400).send(errorBody(`Bad request: ${error.message}`));
     },
   }) as unknown as VerdictApp;
-  // Set before any plugin is registered: every scope, and Fastify's own lines (listening, failed hooks), use it.
-  if (serverLog !== undefined) app.log = serverLog;
 
   app.decorate('markShuttingDown', () => {
     shuttingDown = true;
