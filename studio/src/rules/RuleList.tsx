@@ -149,7 +149,7 @@ export function RuleList() {
         <div className="content-header">
           <div>
             <h1 id="rules-title">Rules</h1>
-            <p className="muted">Decision tables open in the designer; drop a DecisionRules export anywhere here to import it.</p>
+            <p className="muted">Open a rule to edit and test it; drop a DecisionRules export anywhere here to import it.</p>
           </div>
           <div className="actions">
             <input ref={fileInput} type="file" accept="application/json,.json" multiple hidden aria-label="Export file to import"
