@@ -170,6 +170,23 @@ export interface CompiledRule {
   readonly warnings?: readonly Problem[];
   /** Internal: evaluate one input object. Use solve()/solveSync() from engine/index.ts. */
   evaluate(input: unknown, ctx: EvaluationContext): SolveResult | Promise<SolveResult>;
+  /**
+   * Internal, present on rules whose untraced solves read nothing of their input but a few fixed paths (decision
+   * tables whose rows are all constant): flow nodes solve them from the mapped values without building the input
+   * object (docs/decisions/perf-engine-sync-flows.md).
+   */
+  readonly columnInput?: ColumnInput;
+}
+
+/** See CompiledRule.columnInput. */
+export interface ColumnInput {
+  /** The input paths the rule reads (plain names only), one per value `evaluateColumns` takes. */
+  readonly paths: readonly (readonly string[])[];
+  /**
+   * evaluate() of an input that holds `values[i]` at `paths[i]` (undefined: missing) and nothing else the rule
+   * reads. Only for contexts that do not trace (a trace shows the input).
+   */
+  evaluateColumns(values: readonly unknown[], ctx: EvaluationContext): SolveResult | Promise<SolveResult>;
 }
 
 /** Direct access to a lookup table's rows (spec/rule-format.md §7, §4.9.7). */

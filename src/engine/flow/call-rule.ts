@@ -29,6 +29,15 @@ export function callRule(
   return solved instanceof Promise ? solved.then(resultOf) : solved.result;
 }
 
+/**
+ * callRule for one input given as the values of the rule's input columns (`rule.columnInput` present, the context
+ * not tracing: flow/column-call.ts).
+ */
+export function callColumns(rule: CompiledRule, values: readonly unknown[], ctx: EvaluationContext, strategy: Strategy): MaybePromise<Json[]> {
+  const solved = rule.columnInput!.evaluateColumns(values, enterCall(ctx, rule.name, { strategy }));
+  return solved instanceof Promise ? solved.then(resultOf) : solved.result;
+}
+
 type Overrides = { strategy: Strategy };
 
 /** Bulk data: each element is a call of its own against the solve's budget (fan-out too), in order. */

@@ -11,7 +11,8 @@ import type { RuleCompiler } from '../registry.ts';
 import type { CompiledRule, EvaluationContext, Json, RuleRef, SolveResult } from '../types.ts';
 import { cloneJson } from '../cells/index.ts';
 import { mergeAsArrays } from './array-merge.ts';
-import { callRule, resolveRule } from './call-rule.ts';
+import { callColumns, callRule, resolveRule } from './call-rule.ts';
+import { ColumnPlan } from './column-call.ts';
 import { checkDeadline } from '../deadline.ts';
 import { flowRuleIdentity } from '../rule-identity.ts';
 import type { MaybePromise } from '../maybe-promise.ts';
@@ -41,6 +42,8 @@ interface TreeNode {
   readonly mapping: readonly Mapping[];
   /** Names this node must run after: its parents and the sources of its mappings. */
   readonly after: Set<string>;
+  /** Which mapping feeds each input column of the node's rule, when it needs no input object. */
+  readonly columns: ColumnPlan;
 }
 
 export const compileComposition: RuleCompiler = (doc) => {
@@ -80,14 +83,19 @@ export const compileComposition: RuleCompiler = (doc) => {
     for (let i = from; i < order.length; i++) {
       const node = order[i]!;
       checkDeadline(ctx);
-      const nodeInput = buildObject(node.mapping, outputs);
       const rule = resolveRule(ctx, { idOrAlias: node.baseId!, version: node.version }, `rule flow node "${node.name}"`);
       if (!rule) {
         throw new RuleError(`rule "${node.baseId}" ${node.version === undefined ? '(latest version)' : `version ${node.version}`} was not found`, `rule flow node "${node.name}"`);
       }
+      const strategy = rule.type === 'decision-table' ? 'FIRST_MATCH' : 'STANDARD';
+      // A table reading only its columns gets their values; the node input object is built only when needed.
+      const sources = run.trace === undefined ? node.columns.sourcesFor(rule) : undefined;
+      const nodeInput = sources === undefined ? buildObject(node.mapping, outputs) : undefined;
       let result: MaybePromise<Json[]>;
       try {
-        result = callRule(rule, nodeInput, ctx, rule.type === 'decision-table' ? 'FIRST_MATCH' : 'STANDARD') as MaybePromise<Json[]>;
+        result = nodeInput === undefined
+          ? callColumns(rule, columnValues(node.mapping, sources!, outputs), ctx, strategy)
+          : (callRule(rule, nodeInput, ctx, strategy) as MaybePromise<Json[]>);
       } catch (error) {
         throw nodeError(error, node);
       }
@@ -97,7 +105,7 @@ export const compileComposition: RuleCompiler = (doc) => {
     return finish(run);
   }
 
-  function resumeNodes(pending: Promise<Json[]>, run: CompositionRun, i: number, nodeInput: Record<string, unknown>): Promise<SolveResult> {
+  function resumeNodes(pending: Promise<Json[]>, run: CompositionRun, i: number, nodeInput: Record<string, unknown> | undefined): Promise<SolveResult> {
     const node = order[i]!;
     return pending.then(
       (result) => {
@@ -146,7 +154,7 @@ interface CompositionRun {
 }
 
 /** A node's output (§11 W8: a rule that gave nothing, such as a table without a matching row, leaves {}). */
-function recordNode(run: CompositionRun, node: TreeNode, nodeInput: Record<string, unknown>, result: Json[]): void {
+function recordNode(run: CompositionRun, node: TreeNode, nodeInput: Record<string, unknown> | undefined, result: Json[]): void {
   const output = result[0] ?? {};
   run.outputs.set(node.name, output);
   run.trace?.push({ globalVariable: node.name, input: cloneJson(nodeInput), output: cloneJson(output) });
@@ -179,13 +187,15 @@ function collect(
   }
   let node = nodes.get(name);
   if (!node) {
+    const mapping = mappingsOf(raw.mapping, `${path}.mapping`, problems);
     node = {
       name,
       path,
       baseId: parent === undefined ? undefined : typeof raw.baseId === 'string' && raw.baseId !== '' ? raw.baseId : undefined,
       version: versionOf(raw.version),
-      mapping: mappingsOf(raw.mapping, `${path}.mapping`, problems),
+      mapping,
       after: new Set(),
+      columns: new ColumnPlan(mapping.map((entry) => entry.target)),
     };
     nodes.set(name, node);
   }
@@ -225,6 +235,16 @@ function buildObject(mapping: readonly Mapping[], outputs: ReadonlyMap<string, u
     if (value !== undefined) setAt(built, entry.target, cloneJson(value));
   }
   return built;
+}
+
+/** The values buildObject would write at the rule's column paths (`sources`: ColumnPlan.sourcesFor). */
+function columnValues(mapping: readonly Mapping[], sources: readonly number[], outputs: ReadonlyMap<string, unknown>): unknown[] {
+  const values = new Array<unknown>(sources.length);
+  for (let i = 0; i < sources.length; i++) {
+    const m = sources[i]!;
+    if (m >= 0) values[i] = getAt(outputs.get(mapping[m]!.source), mapping[m]!.from);
+  }
+  return values;
 }
 
 /** Every node after its parents and mapping sources; ties keep the order in which the tree lists the nodes. */

@@ -8,7 +8,8 @@ import type { PathSegment } from '../path.ts';
 import type { CompileOptions, CompiledRule, EvaluationContext, Json, RuleRef, Strategy } from '../types.ts';
 import { normaliseStrategy } from '../context.ts';
 import { compileStoredExpression } from '../expression/index.ts';
-import { callRule, resolveRule } from './call-rule.ts';
+import { callColumns, callRule, resolveRule } from './call-rule.ts';
+import { ColumnPlan } from './column-call.ts';
 import { flowPath } from './flow-scope.ts';
 import type { FlowNode } from './workflow-graph.ts';
 import { compileHttpNode } from './http-node.ts';
@@ -248,27 +249,47 @@ function compileBusinessRule(node: FlowNode, cc: NodeCompileContext): NodeExecut
   });
   const key = nodeKey(node);
   const primary = alias ?? baseId ?? '';
+  const columns = new ColumnPlan(mappings.map((mapping) => mapping.target));
   return {
     ruleRefs: primary === '' ? NO_REFS : [version === undefined ? { idOrAlias: primary } : { idOrAlias: primary, version }],
     run: (scope, ctx) => {
       const target = findRule(ctx, alias, baseId, version);
-      const input: Record<string, unknown> = {};
-      for (const mapping of mappings) {
-        const value = scope.read(mapping.source);
-        if (value !== undefined) setAt(input, mapping.target, cloneJson(value));
+      // A table reading only its columns gets their values; the input object is built only when needed (and traced).
+      const sources = ctx.trace ? undefined : columns.sourcesFor(target);
+      let input: Record<string, unknown> | undefined;
+      let result: MaybePromise<Json[]>;
+      if (sources !== undefined) {
+        result = callColumns(target, columnValues(mappings, sources, scope), ctx, strategy);
+      } else {
+        input = {};
+        for (const mapping of mappings) {
+          const value = scope.read(mapping.source);
+          if (value !== undefined) setAt(input, mapping.target, cloneJson(value));
+        }
+        result = callRule(target, input, ctx, strategy) as MaybePromise<Json[]>;
       }
-      const result = callRule(target, input, ctx, strategy) as MaybePromise<Json[]>;
       const call: RuleCall = { scope, key, input, target, strategy, nodeVersion: node.version };
       return result instanceof Promise ? resumeRuleNode(result, call) : ruleNodeOutcome(call, result);
     },
   };
 }
 
+/** The values a rule node's input object would hold at its rule's column paths (`sources`: ColumnPlan.sourcesFor). */
+function columnValues(mappings: readonly Mapping[], sources: readonly number[], scope: FlowScope): unknown[] {
+  const values = new Array<unknown>(sources.length);
+  for (let i = 0; i < sources.length; i++) {
+    const m = sources[i]!;
+    if (m >= 0) values[i] = scope.read(mappings[m]!.source);
+  }
+  return values;
+}
+
 /** What a BUSINESS_RULE node does with its rule's answer. */
 interface RuleCall {
   readonly scope: FlowScope;
   readonly key: string;
-  readonly input: Record<string, unknown>;
+  /** Undefined when the rule was given its column values (untraced). */
+  readonly input: Record<string, unknown> | undefined;
   readonly target: CompiledRule;
   readonly strategy: Strategy;
   readonly nodeVersion: number;

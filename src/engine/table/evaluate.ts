@@ -9,9 +9,9 @@
 // the loop then continues from the next cell, or the next row, once the promise settles.
 import type { Problem } from '../errors.ts';
 import { checkDeadline } from '../deadline.ts';
-import type { CompiledRule, EvaluationContext, Json, RuleRef, SolveResult, Strategy } from '../types.ts';
+import type { ColumnInput, CompiledRule, EvaluationContext, Json, RuleRef, SolveResult, Strategy } from '../types.ts';
 import type { MaybePromise } from '../maybe-promise.ts';
-import { getBelow } from '../path.ts';
+import { getBelow, parsePath } from '../path.ts';
 import type { RuleIdentity } from '../rule-identity.ts';
 import type { OutputLayout, SlotValues } from '../cells/output-layout.ts';
 import type { ConditionExplanation } from '../cells/condition.ts';
@@ -195,6 +195,7 @@ export class DecisionTable implements CompiledRule {
   private readonly timeZone: string;
   /** The index asks repeatable function cells: a solve then needs its scope before the first row. */
   private readonly indexEvaluates: boolean;
+  readonly columnInput: ColumnInput | undefined;
 
   constructor(parts: DecisionTableParts) {
     this.ruleId = parts.ruleId;
@@ -217,6 +218,30 @@ export class DecisionTable implements CompiledRule {
     this.perSolveCount = parts.perSolveCount ?? 0;
     this.timeZone = parts.timeZone ?? 'UTC';
     this.indexEvaluates = parts.index?.hasGroups ?? false;
+    this.columnInput = this.columnsOnly();
+  }
+
+  /**
+   * CompiledRule.columnInput: when every row is fast (constant cells only) and no column reads a calc variable,
+   * an untraced solve reads the input only through its input columns, and never puts the input in its answer.
+   */
+  private columnsOnly(): ColumnInput | undefined {
+    if (this.indexEvaluates || !this.rows.every((row) => row.fast) || this.columns.some((column) => column.left.kind === 'calc')) return undefined;
+    const read = this.columns.filter((column) => column.left.kind === 'input');
+    const paths = read.map((column) => parsePath(column.path));
+    if (paths.some((path) => path.length === 0 || path.some((segment) => typeof segment !== 'string'))) return undefined;
+    const readAt = read.map((column) => column.condIndex);
+    return { paths: paths as string[][], evaluateColumns: (values, ctx) => this.evaluateColumns(readAt, values, ctx) };
+  }
+
+  /** evaluate() from the values of the input columns (ColumnInput.evaluateColumns): no input object, no scope. */
+  private evaluateColumns(readAt: readonly number[], values: readonly unknown[], ctx: EvaluationContext): MaybePromise<SolveResult> {
+    // The columns bound to rule variables first (readLefts gives them no input), then the values given.
+    const lefts = this.readLefts(undefined);
+    for (let i = 0; i < readAt.length; i++) lefts[readAt[i]!] = values[i];
+    const solve = new TableSolve(undefined, ctx, lefts, this.skipMask(ctx), this.layout);
+    solve.order = this.rowOrder(solve);
+    return this.visitRows(solve, 0);
   }
 
   /** The compiled columns and rows, for static analysis; evaluation never reads this. */
