@@ -2,7 +2,7 @@
 // always awaited) and json-rules-engine. `race` checks that all give the same answers, then times each.
 import { ZenEngine } from '@gorules/zen-engine';
 import type { ZenDecision } from '@gorules/zen-engine';
-import { compileRule, solve, solveSync } from '../../src/engine/index.ts';
+import { compileRule, solveNow, solveSync } from '../../src/engine/index.ts';
 import type { CompiledRule, SolveOptions } from '../../src/engine/index.ts';
 import type { Answer } from './answers.ts';
 import { difference, fromVerdict, fromZen } from './answers.ts';
@@ -21,8 +21,8 @@ export interface Contender {
   answer(input: unknown): Promise<Answer>;
   /** Synchronous solve (Verdict tables). */
   sync?: (input: unknown) => unknown;
-  /** Awaited solve; measured once per entry of `concurrency`. */
-  async?: (input: unknown) => Promise<unknown>;
+  /** Awaited solve (awaited only when it answers with a promise); measured once per entry of `concurrency`. */
+  async?: (input: unknown) => unknown;
   concurrency?: number[];
   /** Check answers on only the first N inputs (for engines that take seconds per solve). */
   checkLimit?: number;
@@ -51,8 +51,9 @@ export function verdictContender(compiled: CompiledRule, options: SolveOptions, 
     return {
       engine: 'verdict',
       label,
-      answer: async (input) => fromVerdict(await solve(compiled, input, options)),
-      async: (input) => solve(compiled, input, options),
+      answer: async (input) => fromVerdict(await solveNow(compiled, input, options)),
+      // A rule that may wait (a flow) is awaited only when it did, as the service's input loop runs it.
+      async: (input) => solveNow(compiled, input, options),
       concurrency: [1],
     };
   }

@@ -64,7 +64,7 @@ export function measureSync(op: (i: number) => unknown, timing: TimingOptions): 
  * without pause from the warm-up to the last run; a run is the completions between two window boundaries, so
  * calls still in flight at a boundary count in the next window instead of being waited for (no drain per run).
  */
-export async function measureAsync(op: (i: number) => Promise<unknown>, concurrency: number, timing: TimingOptions): Promise<Sample> {
+export async function measureAsync(op: (i: number) => unknown, concurrency: number, timing: TimingOptions): Promise<Sample> {
   const rates: number[] = [];
   let next = 0;
   let completed = 0;
@@ -83,7 +83,9 @@ export async function measureAsync(op: (i: number) => Promise<unknown>, concurre
   };
   const worker = async (): Promise<void> => {
     while (!stop) {
-      lastResult = await op(next++);
+      // An answer that is not a promise (a Verdict flow that did not wait) is not awaited: the service does not.
+      const answer = op(next++);
+      lastResult = answer instanceof Promise ? await answer : answer;
       completed++;
       const now = performance.now();
       if (now >= boundary && !stop) closeWindow(now);

@@ -39,6 +39,15 @@ export async function solve(compiled: CompiledRule, input: unknown, options: Sol
   return compiled.evaluate(input, contextAt(options, options.now ?? Date.now()));
 }
 
+/**
+ * solve() without the promise when nothing waited: the answer, or a promise of it when something the rule called
+ * did wait. The service's input loop runs every rule so (src/service/input-loop.ts); errors are thrown, not rejected,
+ * when nothing waited.
+ */
+export function solveNow(compiled: CompiledRule, input: unknown, options: SolveOptions = {}): SolveResult | Promise<SolveResult> {
+  return compiled.evaluate(input, contextAt(options, options.now ?? Date.now()));
+}
+
 /** Synchronous solve for rules that never wait (tables, trees, lookups without HTTP or async SOLVE targets). */
 export function solveSync(compiled: CompiledRule, input: unknown, options: SolveOptions = {}): SolveResult {
   if (compiled.async) {

@@ -136,8 +136,8 @@ export class SolveService {
 
   /**
    * solve(), answered synchronously when it can be: the space catalog, the rule and its static dependencies are
-   * compiled in memory, the rule never waits, and the inputs fit in one slice between event-loop turns (the warm
-   * path of almost every request). Otherwise the rule is resolved and loaded asynchronously first. Either way the
+   * compiled in memory, nothing the solve calls waits, and the inputs fit in one slice between event-loop turns
+   * (the warm path of almost every request). Otherwise the rule is resolved and loaded asynchronously first. Either way the
    * inputs go through the one input loop (input-loop.ts), which waits only when something does.
    */
   solveNow(principal: Principal, request: SolveRequest): SolveResponse | Promise<SolveResponse> {
@@ -199,7 +199,9 @@ export class SolveService {
     // Every refusal (unknown, ambiguous, not published, not a rule flow) is answered by the asynchronous path.
     if (!resolution.ok || (request.ruleFlowsOnly && resolution.head.type !== 'composition')) return undefined;
     const loaded = cache.peek(principal.space, resolution.head.ruleId, resolution.head.version);
-    if (loaded === undefined || loaded.compiled.async) return undefined;
+    // A rule that may wait (a flow, a script) is admitted too: the input loop answers synchronously when nothing
+    // waited, and returns a promise of the rest when something does (perf-engine-sync-flows.md).
+    if (loaded === undefined) return undefined;
     if (Array.isArray(request.data) && request.data.length > BULK_YIELD_EVERY) return undefined;
     const session = new SolveSession(catalog, cache);
     return session.useCached(loaded) ? { session, loaded } : undefined;
