@@ -248,13 +248,12 @@ class WorkflowRunner {
     if (Object.hasOwn(state, 'currentItem')) delete state.currentItem;
     if (Object.hasOwn(state, 'index')) delete state.index;
     state.length = outcome.items.length;
-    const looped = this.#runLoop(solve, node, this.#graph.plans[index]!.body, outcome.items, run.iteration, 0);
+    const looped = this.#runLoop(solve, node, state, this.#graph.plans[index]!.body, outcome.items, run.iteration, 0);
     return looped instanceof Promise ? looped : undefined;
   }
 
   /** Runs the loop body once per item from item `from` on; continues after an iteration that waits. */
-  #runLoop(solve: FlowSolve, node: FlowNode, body: Region | undefined, items: readonly unknown[], iteration: number[], from: number): MaybePromise<void> {
-    const state = solve.scope.nodeObject(node.name ?? node.id);
+  #runLoop(solve: FlowSolve, node: FlowNode, state: Record<string, unknown>, body: Region | undefined, items: readonly unknown[], iteration: number[], from: number): MaybePromise<void> {
     if (body === undefined || body.order.length === 0) {
       // Nothing runs per item (a rule node with nothing on its loop connector): only the state after the loop.
       if (items.length > from) {
@@ -274,7 +273,8 @@ class WorkflowRunner {
   }
 
   #resumeLoop(pending: Promise<void>, solve: FlowSolve, node: FlowNode, body: Region, items: readonly unknown[], iteration: number[], i: number): Promise<void> {
-    return pending.then(() => this.#runLoop(solve, node, body, items, iteration, i + 1));
+    // After a wait the node's object is looked up again, as on every run of the loop.
+    return pending.then(() => this.#runLoop(solve, node, solve.scope.nodeObject(node.name ?? node.id), body, items, iteration, i + 1));
   }
 }
 
