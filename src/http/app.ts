@@ -5,8 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Fastify, { LogController } from 'fastify';
-import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
+import type { Logger } from 'pino';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Services } from '../service/index.ts';
 import { clientErrorHandler } from './client-errors.ts';
@@ -17,6 +18,7 @@ import { healthPlugin } from './plugins/health.ts';
 import type { ReadinessCheck } from './plugins/health.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { solverPlugin } from './plugins/solver.ts';
+import { attachRequestLog, httpLog } from './request-log.ts';
 import { AJV_OPTIONS, schemaErrorFormatter } from './validation.ts';
 
 /** A plugin of the management API group (issue: management API). Receives the services. */
@@ -24,8 +26,8 @@ export type ManagementPlugin = FastifyPluginAsync<{ services: Services }>;
 
 export interface AppOptions {
   services: Services;
-  /** A pino logger; omitted: silent. */
-  logger?: FastifyBaseLogger;
+  /** The server's pino logger; omitted: silent. */
+  logger?: Logger;
   /** Extra readiness checks (e.g. Kafka) for /health/ready, by name. */
   readinessChecks?: Record<string, ReadinessCheck>;
   /** Routes of the management API, registered in the management docs group under its auth conventions. */
@@ -38,9 +40,6 @@ export interface VerdictApp extends FastifyInstance {
   /** Marks the app as shutting down: readiness answers 503. */
   markShuttingDown(): void;
 }
-
-/** pino loggers can say whether a level is on; other loggers are simply called. */
-type LevelAwareLogger = FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
 
 const CORRELATION_ID = /^[\x21-\x7e]{1,256}$/;
 
@@ -63,10 +62,12 @@ export async function buildApp(options: AppOptions): Promise<VerdictApp> {
   const { services } = options;
   const { config } = services;
   let shuttingDown = false;
+  // Fastify gets no logger: with one it would make a pino child and time every response whether or not anything
+  // is logged. The server's logger is set on Fastify's public log properties instead (request-log.ts).
+  const log = options.logger === undefined ? undefined : httpLog(options.logger);
   const app = Fastify({
-    loggerInstance: options.logger,
     // One log line per request comes from the onResponse hook below; every line of a request carries its id.
-    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'correlationId' }),
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: (req) => correlationIdOf(req),
     bodyLimit: config.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
@@ -81,16 +82,25 @@ export async function buildApp(options: AppOptions): Promise<VerdictApp> {
       void (reply as FastifyReply).header('x-correlation-id', req.id).code(400).send(errorBody(`Bad request: ${error.message}`));
     },
   }) as unknown as VerdictApp;
+  // Set before any plugin is registered: every scope, and Fastify's own lines (listening, failed hooks), use it.
+  if (log !== undefined) app.log = log;
 
   app.decorate('markShuttingDown', () => {
     shuttingDown = true;
   });
 
   // Callback-style hooks: none of them waits, so none should cost a promise per request.
-  app.addHook('onRequest', (request, reply, done) => {
-    void reply.header('x-correlation-id', request.id);
-    done();
-  });
+  // The first hook of every request, routed or not: nothing has logged for it yet.
+  app.addHook('onRequest', log === undefined
+    ? (request, reply, done) => {
+      void reply.header('x-correlation-id', request.id);
+      done();
+    }
+    : (request, reply, done) => {
+      attachRequestLog(log, request, reply);
+      void reply.header('x-correlation-id', request.id);
+      done();
+    });
   app.addHook('onSend', (_request, reply, payload, done) => {
     // During shutdown every response closes its connection, so keep-alive clients cannot hold the drain open.
     if (shuttingDown) void reply.header('connection', 'close');
@@ -98,14 +108,13 @@ export async function buildApp(options: AppOptions): Promise<VerdictApp> {
   });
   // The per-request line is info (debug for health and metrics). Below that level the hook is not installed at
   // all: the level is fixed when the server starts.
-  if (options.logger !== undefined && (options.logger as LevelAwareLogger).isLevelEnabled?.('info') !== false) {
+  if (log !== undefined && log.isLevelEnabled('info')) {
     app.addHook('onResponse', (request: FastifyRequest, reply, done) => {
       const quiet = request.url === '/health-check' || request.url.startsWith('/health/') || request.url === '/metrics';
-      const log = request.log as LevelAwareLogger;
       const level = quiet ? 'debug' : 'info';
-      if (log.isLevelEnabled?.(level) !== false) {
+      if (log.isLevelEnabled(level)) {
         const line = { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 };
-        log[level](line, 'request');
+        request.log[level](line, 'request');
       }
       done();
     });

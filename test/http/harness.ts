@@ -41,6 +41,8 @@ export interface TestServerOptions {
   clock?: () => number;
   services?: StartServerOptions['services'];
   studioDir?: string;
+  /** Extra plugins (routes made for a test). */
+  plugins?: StartServerOptions['plugins'];
 }
 
 export async function call(baseUrl: string, method: string, path: string, options: CallOptions = {}): Promise<Reply> {
@@ -81,7 +83,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     },
   });
   const logger = pino({ level: config.logLevel }, sink);
-  const running = await startServer({ config, logger, clock: options.clock, services: { defaultMetrics: false, ...options.services }, studioDir: options.studioDir });
+  const running = await startServer({ config, logger, clock: options.clock, services: { defaultMetrics: false, ...options.services }, studioDir: options.studioDir, plugins: options.plugins });
   let space = running.createdDefaultSpace;
   if (!space) {
     // Reusing a database: make a fresh space for this server.
