@@ -11,7 +11,7 @@ import type { RuleCompiler } from '../registry.ts';
 import type { CompiledRule, EvaluationContext, Json, RuleRef, SolveResult } from '../types.ts';
 import { cloneJson } from '../cells/index.ts';
 import { mergeAsArrays } from './array-merge.ts';
-import { callColumns, callRule, resolveRule } from './call-rule.ts';
+import { callColumns, callFirstColumns, callRule, resolveRule } from './call-rule.ts';
 import { ColumnPlan } from './column-call.ts';
 import { checkDeadline } from '../deadline.ts';
 import { flowRuleIdentity } from '../rule-identity.ts';
@@ -90,6 +90,17 @@ export const compileComposition: RuleCompiler = (doc) => {
       const strategy = rule.type === 'decision-table' ? 'FIRST_MATCH' : 'STANDARD';
       // A table reading only its columns gets their values; the node input object is built only when needed.
       const sources = run.trace === undefined ? node.columns.sourcesFor(rule) : undefined;
+      if (sources !== undefined && strategy === 'FIRST_MATCH') {
+        // The matching row's shared output itself: outputs are only read, and copied where they are passed on.
+        let output: Json | undefined;
+        try {
+          output = callFirstColumns(rule, columnValues(node.mapping, sources, outputs), ctx);
+        } catch (error) {
+          throw nodeError(error, node);
+        }
+        outputs.set(node.name, output ?? {});
+        continue;
+      }
       const nodeInput = sources === undefined ? buildObject(node.mapping, outputs) : undefined;
       let result: MaybePromise<Json[]>;
       try {

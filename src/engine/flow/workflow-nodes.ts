@@ -8,7 +8,7 @@ import type { PathSegment } from '../path.ts';
 import type { CompileOptions, CompiledRule, EvaluationContext, Json, RuleRef, Strategy } from '../types.ts';
 import { normaliseStrategy } from '../context.ts';
 import { compileStoredExpression } from '../expression/index.ts';
-import { callColumns, callRule, resolveRule } from './call-rule.ts';
+import { callColumns, callFirstColumns, callRule, resolveRule } from './call-rule.ts';
 import { ColumnPlan } from './column-call.ts';
 import { flowPath } from './flow-scope.ts';
 import type { FlowNode } from './workflow-graph.ts';
@@ -259,6 +259,8 @@ function compileBusinessRule(node: FlowNode, cc: NodeCompileContext): NodeExecut
       let input: Record<string, unknown> | undefined;
       let result: MaybePromise<Json[]>;
       if (sources !== undefined) {
+        // FIRST_MATCH: the matching row's shared output itself (the node only exposes it to reads).
+        if (strategy === 'FIRST_MATCH') return exposeOutput(scope, key, callFirstColumns(target, columnValues(mappings, sources, scope), ctx) ?? null, undefined);
         result = callColumns(target, columnValues(mappings, sources, scope), ctx, strategy);
       } else {
         input = {};
@@ -300,11 +302,15 @@ function resumeRuleNode(pending: Promise<Json[]>, call: RuleCall): Promise<NodeO
 }
 
 function ruleNodeOutcome(call: RuleCall, result: Json[]): NodeOutcome {
-  const output = nodeOutput(result, call.target, call.strategy, call.nodeVersion);
-  const exposed = call.scope.nodeObject(call.key);
+  return exposeOutput(call.scope, call.key, nodeOutput(result, call.target, call.strategy, call.nodeVersion), call.input);
+}
+
+/** `{node.output}`, and the node's items (its loop runs once per item: the array, or the one object). */
+function exposeOutput(scope: FlowScope, key: string, output: Json, input: Record<string, unknown> | undefined): NodeOutcome {
+  const exposed = scope.nodeObject(key);
   exposed.output = output;
   const items = Array.isArray(output) ? output : output === null ? [] : [output];
-  return { items, input: call.input, output };
+  return { items, input, output };
 }
 
 /** `rule.version`: a version number, or null / missing / -1 / "latest" for the latest published version (§11 F9). */
