@@ -1,6 +1,7 @@
 // Flow nodes that give a table its column values instead of an input object (flow/column-call.ts): which mappings
 // qualify, and a differential test on random tables, mappings and inputs: the untraced solve (column values where
-// they qualify) answers exactly as the traced one, which always builds the node inputs.
+// they qualify, and a decision flow made of rule nodes and Assigns run as a chain: workflow.ts chainOf) answers
+// exactly as the traced one, which always builds the node inputs and walks the flow's regions.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileRule, solve, solveSync } from '../../src/engine/index.ts';
@@ -122,7 +123,11 @@ function decisionFlow(maps: ReturnType<typeof randomMappings>[], strategies: str
   const expression = (text: string) => ({ type: 1, outputScalarValue: { type: 'function', value: text, stringValue: text } });
   nodes.push({
     id: 'assign', type: 'DATA_MANIPULATION', name: 'assign', connectors: [connector('assign-in', 'in'), connector('assign-out', 'out')],
-    data: { mapping: maps.map((_, i) => ({ source: { expression: expression(`{rule${i}.output}`) }, target: { path: `output.r${i}` } })) },
+    // The whole node object too: its output and the state its loop left (length, currentItem, index).
+    data: { mapping: maps.flatMap((_, i) => [
+      { source: { expression: expression(`{rule${i}.output}`) }, target: { path: `output.r${i}` } },
+      { source: { expression: expression(`{rule${i}}`) }, target: { path: `output.n${i}` } },
+    ]) },
   });
   nodes.push({ id: 'end', type: 'END', connectors: [connector('end-in', 'in')] });
   connections.push({ source: previous, target: 'assign-in' }, { source: 'assign-out', target: 'end-in' });
