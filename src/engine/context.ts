@@ -97,17 +97,26 @@ export function enterCall(
   callee: string,
   overrides: Partial<Pick<EvaluationContext, 'strategy' | 'includedConditionCols' | 'excludedConditionCols' | 'lookupMethod'>>,
 ): EvaluationContext {
+  countCall(parent, callee);
+  const child = childContext(parent, overrides);
+  child.callPath = { name: callee, caller: parent.callPath };
+  return child;
+}
+
+/**
+ * The checks of enterCall without the child context, for a callee that needs none (a constant table solved from its
+ * column values, which calls nothing and reads only `now`): the call counts against the budget and the depth limit.
+ */
+export function countCall(parent: EvaluationContext, callee: string): void {
   const { budget } = parent;
-  const link: CallLink = { name: callee, caller: parent.callPath };
   if (parent.depth + 1 > budget.limits.maxDepth) {
+    const link: CallLink = { name: callee, caller: parent.callPath };
     throw new LimitError(`rules call each other more than ${budget.limits.maxDepth} levels deep: ${describeChain(link)} (does a rule call itself?)`);
   }
   if (++budget.calls > budget.limits.maxCalls) {
+    const link: CallLink = { name: callee, caller: parent.callPath };
     throw new LimitError(`the solve made more than ${budget.limits.maxCalls} nested rule calls (SOLVE, DR.solve, flow nodes); last: ${describeChain(link)}`);
   }
-  const child = childContext(parent, overrides);
-  child.callPath = link;
-  return child;
 }
 
 /** `a -> b -> a -> ...`, oldest first; long chains keep their start and end. */

@@ -187,6 +187,13 @@ export interface ColumnInput {
    * reads. Only for contexts that do not trace (a trace shows the input).
    */
   evaluateColumns(values: readonly unknown[], ctx: EvaluationContext): SolveResult | Promise<SolveResult>;
+  /**
+   * The FIRST_MATCH answer for the same values, without a solve: the output object of the first matching row, or
+   * undefined when no row matches. The object is the row's compiled constant, shared by every call and frozen: it
+   * is for flow nodes, which only read their rules' outputs and copy what they pass on. Reads only `ctx.now` (rows
+   * with a time window, date cells); the caller counts the call (context.ts countCall) and does not trace.
+   */
+  firstMatch(values: readonly unknown[], ctx: EvaluationContext): Json | undefined;
 }
 
 /** Direct access to a lookup table's rows (spec/rule-format.md §7, §4.9.7). */

@@ -1,9 +1,11 @@
 // Flow nodes that give a table its column values instead of an input object (flow/column-call.ts): which mappings
 // qualify, and a differential test on random tables, mappings and inputs: the untraced solve (column values where
-// they qualify) answers exactly as the traced one, which always builds the node inputs.
+// they qualify, and a decision flow made of rule nodes and Assigns run as a chain: workflow.ts chainOf) answers
+// exactly as the traced one, which always builds the node inputs and walks the flow's regions.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileRule, solve } from '../../src/engine/index.ts';
+import { compileRule, solve, solveSync } from '../../src/engine/index.ts';
+import { createContext } from '../../src/engine/context.ts';
 import type { CompiledRule } from '../../src/engine/types.ts';
 import { parsePath } from '../../src/engine/path.ts';
 import { columnSources } from '../../src/engine/flow/column-call.ts';
@@ -79,6 +81,28 @@ function randomMappings(random: () => number, second: boolean): { target: string
   });
 }
 
+/** Some output cells of `y.z` become JSON objects (a simple value holding JSON is cast on output). */
+function withObjectOutputs(doc: Record<string, unknown>, random: () => number): Record<string, unknown> {
+  const rows = (doc.decisionTable as { rows: { cells: { column: string; outputScalarValue?: { value: string } }[] }[] }).rows;
+  rows.forEach((row, r) => {
+    const cell = row.cells.find((c) => c.column === 'out-1');
+    if (cell?.outputScalarValue && random() < 0.4) cell.outputScalarValue.value = JSON.stringify({ k: [r, { m: r }] });
+  });
+  return doc;
+}
+
+/** Changes every value inside `value` in place (objects and arrays at every depth). */
+function scribble(value: unknown): void {
+  if (value === null || typeof value !== 'object') return;
+  for (const key of Object.keys(value)) {
+    const inner = (value as Record<string, unknown>)[key];
+    if (inner !== null && typeof inner === 'object') scribble(inner);
+    else (value as Record<string, unknown>)[key] = 'changed';
+  }
+  if (Array.isArray(value)) value.push('added');
+  else (value as Record<string, unknown>).added = true;
+}
+
 function decisionFlow(maps: ReturnType<typeof randomMappings>[], strategies: string[]): CompiledRule {
   const connector = (id: string, type: string, subType = 'none') => ({ id, type, subType });
   const nodes: Record<string, unknown>[] = [{ id: 'start', type: 'START', connectors: [connector('start-out', 'out')] }];
@@ -99,7 +123,11 @@ function decisionFlow(maps: ReturnType<typeof randomMappings>[], strategies: str
   const expression = (text: string) => ({ type: 1, outputScalarValue: { type: 'function', value: text, stringValue: text } });
   nodes.push({
     id: 'assign', type: 'DATA_MANIPULATION', name: 'assign', connectors: [connector('assign-in', 'in'), connector('assign-out', 'out')],
-    data: { mapping: maps.map((_, i) => ({ source: { expression: expression(`{rule${i}.output}`) }, target: { path: `output.r${i}` } })) },
+    // The whole node object too: its output and the state its loop left (length, currentItem, index).
+    data: { mapping: maps.flatMap((_, i) => [
+      { source: { expression: expression(`{rule${i}.output}`) }, target: { path: `output.r${i}` } },
+      { source: { expression: expression(`{rule${i}}`) }, target: { path: `output.n${i}` } },
+    ]) },
   });
   nodes.push({ id: 'end', type: 'END', connectors: [connector('end-in', 'in')] });
   connections.push({ source: previous, target: 'assign-in' }, { source: 'assign-out', target: 'end-in' });
@@ -122,8 +150,9 @@ describe('flows: column values against the built node input (differential)', () 
   test('random tables, mappings and inputs: untraced and traced solves answer the same', async () => {
     const random = seededRandom(2024);
     let columnCalls = 0;
+    let objectAnswers = 0;
     for (let flow = 0; flow < 150; flow++) {
-      const tables = [randomTable(random, 't0'), randomTable(random, 't1')].map((spec, i) => compileRule(toVerdictTable(spec, { ruleId: `t${i}`, ruleAlias: `t${i}` })));
+      const tables = [randomTable(random, 't0'), randomTable(random, 't1')].map((spec, i) => compileRule(withObjectOutputs(toVerdictTable(spec, { ruleId: `t${i}`, ruleAlias: `t${i}` }), random)));
       const resolver = new MapResolver().add(...tables);
       const maps = [randomMappings(random, false), randomMappings(random, true)];
       const compiled = [decisionFlow(maps, [pick(random, ['FIRST_MATCH', 'STANDARD']), pick(random, ['FIRST_MATCH', 'STANDARD'])]), ruleFlow(maps)];
@@ -136,10 +165,46 @@ describe('flows: column values against the built node input (differential)', () 
           const fast = await solve(rule, input, { resolver, now: 0 });
           const general = await solve(rule, input, { resolver, now: 0, trace: true });
           assert.deepEqual(fast.result, general.result, `${rule.type} ${JSON.stringify({ maps, input })}`);
+          if (JSON.stringify(fast.result).includes('"k":')) objectAnswers++;
+          // The answer is the caller's: changing it in place changes nothing the next solve gives (a first-match
+          // table's row output is shared between solves inside the flow, never handed out).
+          scribble(fast.result);
+          assert.deepEqual((await solve(rule, input, { resolver, now: 0 })).result, general.result, `${rule.type} after changing an answer`);
         }
       }
     }
     // The column path was taken for most nodes (the rest build their input).
     assert.ok(columnCalls > 100, `column values used by ${columnCalls} nodes`);
+    assert.ok(objectAnswers > 100, `answers holding a table's object output: ${objectAnswers}`);
+  });
+});
+
+describe('ColumnInput.firstMatch (differential)', () => {
+  test('random tables, small and indexed: the first match of the column values is the FIRST_MATCH answer, frozen and shared', () => {
+    const random = seededRandom(77);
+    let indexed = 0;
+    for (let t = 0; t < 60; t++) {
+      const spec = randomTable(random, `f${t}`);
+      spec.rows = Array.from({ length: intBetween(random, 1, t % 2 === 0 ? 6 : 48) }, (_, r) => ({
+        when: spec.inputs.map(() => randomCondition(random)),
+        then: [lit(r), lit(`f-${r}`)],
+      }));
+      const table = compileRule(withObjectOutputs(toVerdictTable(spec, { ruleId: 'f', ruleAlias: 'f' }), random)) as CompiledRule & { indexed?: boolean };
+      if (table.indexed) indexed++;
+      const columns = table.columnInput!;
+      for (let k = 0; k < 20; k++) {
+        const input = randomInput(random);
+        const values = columns.paths.map((path) => path.reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), input));
+        const expected = solveSync(table, input, { strategy: 'FIRST_MATCH', now: 0 }).result[0];
+        const ctx = createContext({ now: 0 });
+        const first = columns.firstMatch(values, ctx);
+        assert.deepEqual(first, expected, JSON.stringify({ spec, input }));
+        if (first !== undefined) {
+          assert.ok(Object.isFrozen(first));
+          assert.equal(columns.firstMatch(values, ctx), first, 'the same row gives the same shared object');
+        }
+      }
+    }
+    assert.ok(indexed > 10, `indexed tables: ${indexed}`);
   });
 });

@@ -161,3 +161,27 @@ describe('rule flow semantics', () => {
     assert.throws(() => composition({ globalVariable: 'start', children: [{ globalVariable: 'a', baseId: 'x', children: [{ globalVariable: 'b', baseId: 'y', children: [] }] }] }), /no end node/);
   });
 });
+
+describe('rule flow: where mappings read their values', () => {
+  test('a rule node named start under a root of another name: `start` is the input until that node ran; two end nodes merge, the later winning', async () => {
+    const echo = fakeRule({ alias: 'echo' }, (input) => [{ seen: input }]);
+    const resolver = new MapResolver().add(echo);
+    const flow = composition({
+      globalVariable: 'begin', mapping: [], children: [
+        { globalVariable: 'first', baseId: 'echo', mapping: [m('a', 'start', 'x'), m('b', 'begin', 'x')], children: [
+          { globalVariable: 'start', baseId: 'echo', mapping: [m('a', 'first', 'seen.a')], children: [
+            { globalVariable: 'after', baseId: 'echo', mapping: [m('a', 'start', 'seen'), m('b', 'begin', 'x'), m('c', 'end2', 'z')], children: [
+              { globalVariable: 'end', mapping: [m('p', 'after', 'seen'), m('q.r', 'first', 'seen.b')], children: [null] },
+              { globalVariable: 'end2', mapping: [m('q.s', 'start', 'seen'), m('p', 'begin', 'x')], children: [null] },
+            ] },
+          ] },
+        ] },
+      ],
+    });
+    for (const trace of [false, true]) {
+      const solved = await solve(flow, { x: 1 }, { resolver, trace });
+      assert.deepEqual(solved.result, [{ p: 1, q: { s: { a: 1 } } }]);
+      if (trace) assert.deepEqual(solved.trace?.map((entry) => (entry as { input: unknown }).input), [{ a: 1, b: 1 }, { a: 1 }, { a: { a: 1 }, b: 1 }, { p: { a: { a: 1 }, b: 1 }, q: { r: 1 } }, { q: { s: { a: 1 } }, p: 1 }]);
+    }
+  });
+});

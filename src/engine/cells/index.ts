@@ -17,7 +17,7 @@ export { compileCondition, anythingCondition } from './condition.ts';
 export type { CellEnvironment, CompiledCondition, ConditionExplanation, ConditionKind } from './condition.ts';
 export { compileResultValue, constantValue } from './result.ts';
 export type { CompiledValue } from './result.ts';
-export { OutputLayout, assignSlots, cloneJson } from './output-layout.ts';
+export { OutputLayout, assignSlots, cloneJson, frozenJson } from './output-layout.ts';
 export type { SlotValues } from './output-layout.ts';
 export { RuleScope, ruleVariablesOf, staticResolver, pathsOverlap } from './scope.ts';
 export { getBelow } from '../path.ts';

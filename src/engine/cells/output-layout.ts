@@ -196,6 +196,22 @@ export function cloneJson<T>(value: T): T {
   return out as T;
 }
 
+/**
+ * A deep copy of a JSON value, frozen at every level: a constant handed to several solves, which none of them can
+ * change (an attempt throws in strict code instead of changing the next solve's answer).
+ */
+export function frozenJson<T>(value: T): T {
+  const copy = cloneJson(value);
+  freezeDeep(copy);
+  return copy;
+}
+
+function freezeDeep(value: unknown): void {
+  if (value === null || typeof value !== 'object') return;
+  for (const key of Object.keys(value)) freezeDeep((value as Record<string, unknown>)[key]);
+  Object.freeze(value);
+}
+
 /** The distinct paths of a list in first-appearance order, and each input's slot. */
 export function assignSlots(paths: readonly string[]): { paths: string[]; slotOf: number[]; priority: number[] } {
   const distinct: string[] = [];

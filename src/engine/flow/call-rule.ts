@@ -1,6 +1,6 @@
 // Solving one rule from inside another (DR.solve, rule-flow and decision-flow nodes): resolution through the
 // context's resolver, a child context with the caller's strategy, bulk input, and the nesting limit.
-import { enterCall, normaliseStrategy } from '../context.ts';
+import { countCall, enterCall, normaliseStrategy } from '../context.ts';
 import { RuleError } from '../errors.ts';
 import type { CompiledRule, EvaluationContext, Json, RuleRef, SolveResult, Strategy } from '../types.ts';
 import type { MaybePromise } from '../maybe-promise.ts';
@@ -36,6 +36,16 @@ export function callRule(
 export function callColumns(rule: CompiledRule, values: readonly unknown[], ctx: EvaluationContext, strategy: Strategy): MaybePromise<Json[]> {
   const solved = rule.columnInput!.evaluateColumns(values, enterCall(ctx, rule.name, { strategy }));
   return solved instanceof Promise ? solved.then(resultOf) : solved.result;
+}
+
+/**
+ * callColumns with FIRST_MATCH, as its one answer: the first matching row's output, or undefined when none matched.
+ * The answer is shared between solves and frozen (ColumnInput.firstMatch): the node only reads it, and copies what
+ * it passes on.
+ */
+export function callFirstColumns(rule: CompiledRule, values: readonly unknown[], ctx: EvaluationContext): Json | undefined {
+  countCall(ctx, rule.name);
+  return rule.columnInput!.firstMatch(values, ctx);
 }
 
 type Overrides = { strategy: Strategy };

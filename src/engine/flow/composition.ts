@@ -11,7 +11,7 @@ import type { RuleCompiler } from '../registry.ts';
 import type { CompiledRule, EvaluationContext, Json, RuleRef, SolveResult } from '../types.ts';
 import { cloneJson } from '../cells/index.ts';
 import { mergeAsArrays } from './array-merge.ts';
-import { callColumns, callRule, resolveRule } from './call-rule.ts';
+import { callColumns, callFirstColumns, callRule, resolveRule } from './call-rule.ts';
 import { ColumnPlan } from './column-call.ts';
 import { checkDeadline } from '../deadline.ts';
 import { flowRuleIdentity } from '../rule-identity.ts';
@@ -32,6 +32,8 @@ interface Mapping {
   readonly source: string;
   /** Empty: the source node's whole output. */
   readonly from: readonly PathSegment[];
+  /** Where a solve keeps the source's value (CompositionRun.outputs), set once the run order is known; -1: none. */
+  slot: number;
 }
 
 interface TreeNode {
@@ -73,6 +75,7 @@ export const compileComposition: RuleCompiler = (doc) => {
   if (outputNodes.length === 0) problems.push({ path: 'dataTree', message: 'the rule flow has no end node (a node without a rule whose mapping builds the output)' });
   if (problems.length > 0) throw new ValidationError(problems);
   const order = runOrder(ruleNodes, startName);
+  const slots = assignSlots(order, startName, nodes);
 
   const dependencies = uniqueRefs(ruleNodes.map((node) => (node.version === undefined ? { idOrAlias: node.baseId! } : { idOrAlias: node.baseId!, version: node.version })));
 
@@ -90,6 +93,17 @@ export const compileComposition: RuleCompiler = (doc) => {
       const strategy = rule.type === 'decision-table' ? 'FIRST_MATCH' : 'STANDARD';
       // A table reading only its columns gets their values; the node input object is built only when needed.
       const sources = run.trace === undefined ? node.columns.sourcesFor(rule) : undefined;
+      if (sources !== undefined && strategy === 'FIRST_MATCH') {
+        // The matching row's shared output itself: outputs are only read, and copied where they are passed on.
+        let output: Json | undefined;
+        try {
+          output = callFirstColumns(rule, columnValues(node.mapping, sources, outputs), ctx);
+        } catch (error) {
+          throw nodeError(error, node);
+        }
+        outputs[i + 1] = output ?? {};
+        continue;
+      }
       const nodeInput = sources === undefined ? buildObject(node.mapping, outputs) : undefined;
       let result: MaybePromise<Json[]>;
       try {
@@ -100,7 +114,7 @@ export const compileComposition: RuleCompiler = (doc) => {
         throw nodeError(error, node);
       }
       if (result instanceof Promise) return resumeNodes(result, run, i, nodeInput);
-      recordNode(run, node, nodeInput, result);
+      recordNode(run, i, nodeInput, result);
     }
     return finish(run);
   }
@@ -109,7 +123,7 @@ export const compileComposition: RuleCompiler = (doc) => {
     const node = order[i]!;
     return pending.then(
       (result) => {
-        recordNode(run, node, nodeInput, result);
+        recordNode(run, i, nodeInput, result);
         return runNodes(run, i + 1);
       },
       (error: unknown) => {
@@ -120,10 +134,12 @@ export const compileComposition: RuleCompiler = (doc) => {
 
   function finish(run: CompositionRun): SolveResult {
     const { outputs, trace } = run;
-    const flowOutput: Record<string, unknown> = {};
+    let flowOutput: Record<string, unknown> | undefined;
     for (const node of outputNodes) {
       const built = buildObject(node.mapping, outputs);
-      for (const key of Object.keys(built)) setAt(flowOutput, [key], built[key]);
+      // One end node (the usual case): its object is the output, as copying its keys into {} would give.
+      if (flowOutput === undefined && outputNodes.length === 1) flowOutput = built;
+      else for (const key of Object.keys(built)) setAt((flowOutput ??= {}), [key], built[key]);
       trace?.push({ globalVariable: node.name, input: cloneJson(built), output: cloneJson(built) });
     }
     const value = flowOutput as Json;
@@ -132,8 +148,10 @@ export const compileComposition: RuleCompiler = (doc) => {
   }
 
   function evaluate(input: unknown, ctx: EvaluationContext): MaybePromise<SolveResult> {
-    const outputs = new Map<string, unknown>([[startName, input], ['start', input]]);
-    return runNodes({ ctx, outputs, trace: ctx.trace ? [] : undefined }, 0);
+    const outputs = new Array<unknown>(order.length + 1);
+    outputs[0] = input;
+    if (slots.start !== 0) outputs[slots.start] = input;
+    return runNodes({ ctx, outputs, trace: ctx.trace ? [] : undefined, order }, 0);
   }
 
   const compiled: CompiledRule = {
@@ -146,18 +164,39 @@ export const compileComposition: RuleCompiler = (doc) => {
   return compiled;
 };
 
-/** One solve of a rule flow: every node's output so far, by name. */
+/** One solve of a rule flow. */
 interface CompositionRun {
   readonly ctx: EvaluationContext;
-  readonly outputs: Map<string, unknown>;
+  /** The values mappings read, by slot (assignSlots): the flow input at 0, then each rule node's output once it ran. */
+  readonly outputs: unknown[];
   readonly trace: CompositionTraceEntry[] | undefined;
+  readonly order: readonly TreeNode[];
 }
 
-/** A node's output (§11 W8: a rule that gave nothing, such as a table without a matching row, leaves {}). */
-function recordNode(run: CompositionRun, node: TreeNode, nodeInput: Record<string, unknown> | undefined, result: Json[]): void {
+/**
+ * The output of the node at position `i` of the run order (§11 W8: a rule that gave nothing, such as a table
+ * without a matching row, leaves {}).
+ */
+function recordNode(run: CompositionRun, i: number, nodeInput: Record<string, unknown> | undefined, result: Json[]): void {
   const output = result[0] ?? {};
-  run.outputs.set(node.name, output);
-  run.trace?.push({ globalVariable: node.name, input: cloneJson(nodeInput), output: cloneJson(output) });
+  run.outputs[i + 1] = output;
+  run.trace?.push({ globalVariable: run.order[i]!.name, input: cloneJson(nodeInput), output: cloneJson(output) });
+}
+
+/**
+ * Slots of the values a solve keeps, fixed once the run order is known (an array per solve, not a map by name):
+ * the input at 0 (under the root's name and `start`), the rule node at position i of the run order at i + 1.
+ * A mapping reading a node that never gets a value (an end node) gets -1. A rule node named `start` under a root
+ * of another name shares its slot with `start`, which holds the input until that node ran, as one map entry would.
+ */
+function assignSlots(order: readonly TreeNode[], startName: string, nodes: ReadonlyMap<string, TreeNode>): { start: number } {
+  const slotOf = new Map<string, number>([[startName, 0]]);
+  order.forEach((node, i) => slotOf.set(node.name, i + 1));
+  if (!slotOf.has('start')) slotOf.set('start', 0);
+  for (const node of nodes.values()) {
+    for (const mapping of node.mapping) mapping.slot = slotOf.get(mapping.source) ?? -1;
+  }
+  return { start: slotOf.get('start')! };
 }
 
 /** A rule error of a node's rule, named after the node; other failures pass through. */
@@ -223,14 +262,19 @@ function mappingsOf(raw: unknown, path: string, problems: Problem[]): Mapping[] 
       problems.push({ path: `${path}[${i}]`, message: 'a mapping needs key and source' });
       return [];
     }
-    return [{ target: parsePath(key), source, from: typeof sourceVariable === 'string' ? parsePath(sourceVariable) : [] }];
+    return [{ target: parsePath(key), source, from: typeof sourceVariable === 'string' ? parsePath(sourceVariable) : [], slot: -1 }];
   });
 }
 
-function buildObject(mapping: readonly Mapping[], outputs: ReadonlyMap<string, unknown>): Record<string, unknown> {
+/** The value a mapping reads: in its source's slot, at its path. */
+function sourceValue(entry: Mapping, outputs: readonly unknown[]): unknown {
+  return entry.slot < 0 ? undefined : getAt(outputs[entry.slot], entry.from);
+}
+
+function buildObject(mapping: readonly Mapping[], outputs: readonly unknown[]): Record<string, unknown> {
   const built: Record<string, unknown> = {};
   for (const entry of mapping) {
-    const value = getAt(outputs.get(entry.source), entry.from);
+    const value = sourceValue(entry, outputs);
     // A value the source does not have stays missing (it is not written as null).
     if (value !== undefined) setAt(built, entry.target, cloneJson(value));
   }
@@ -238,11 +282,11 @@ function buildObject(mapping: readonly Mapping[], outputs: ReadonlyMap<string, u
 }
 
 /** The values buildObject would write at the rule's column paths (`sources`: ColumnPlan.sourcesFor). */
-function columnValues(mapping: readonly Mapping[], sources: readonly number[], outputs: ReadonlyMap<string, unknown>): unknown[] {
+function columnValues(mapping: readonly Mapping[], sources: readonly number[], outputs: readonly unknown[]): unknown[] {
   const values = new Array<unknown>(sources.length);
   for (let i = 0; i < sources.length; i++) {
     const m = sources[i]!;
-    if (m >= 0) values[i] = getAt(outputs.get(mapping[m]!.source), mapping[m]!.from);
+    if (m >= 0) values[i] = sourceValue(mapping[m]!, outputs);
   }
   return values;
 }

@@ -8,7 +8,7 @@ import type { PathSegment } from '../path.ts';
 import type { CompileOptions, CompiledRule, EvaluationContext, Json, RuleRef, Strategy } from '../types.ts';
 import { normaliseStrategy } from '../context.ts';
 import { compileStoredExpression } from '../expression/index.ts';
-import { callColumns, callRule, resolveRule } from './call-rule.ts';
+import { callColumns, callFirstColumns, callRule, resolveRule } from './call-rule.ts';
 import { ColumnPlan } from './column-call.ts';
 import { flowPath } from './flow-scope.ts';
 import type { FlowNode } from './workflow-graph.ts';
@@ -249,29 +249,61 @@ function compileBusinessRule(node: FlowNode, cc: NodeCompileContext): NodeExecut
   });
   const key = nodeKey(node);
   const primary = alias ?? baseId ?? '';
-  const columns = new ColumnPlan(mappings.map((mapping) => mapping.target));
+  const call: RuleNodeCall = { alias, baseId, version, strategy, mappings, key, nodeVersion: node.version, columns: new ColumnPlan(mappings.map((mapping) => mapping.target)) };
   return {
     ruleRefs: primary === '' ? NO_REFS : [version === undefined ? { idOrAlias: primary } : { idOrAlias: primary, version }],
-    run: (scope, ctx) => {
-      const target = findRule(ctx, alias, baseId, version);
-      // A table reading only its columns gets their values; the input object is built only when needed (and traced).
-      const sources = ctx.trace ? undefined : columns.sourcesFor(target);
-      let input: Record<string, unknown> | undefined;
-      let result: MaybePromise<Json[]>;
-      if (sources !== undefined) {
-        result = callColumns(target, columnValues(mappings, sources, scope), ctx, strategy);
-      } else {
-        input = {};
-        for (const mapping of mappings) {
-          const value = scope.read(mapping.source);
-          if (value !== undefined) setAt(input, mapping.target, cloneJson(value));
-        }
-        result = callRule(target, input, ctx, strategy) as MaybePromise<Json[]>;
-      }
-      const call: RuleCall = { scope, key, input, target, strategy, nodeVersion: node.version };
-      return result instanceof Promise ? resumeRuleNode(result, call) : ruleNodeOutcome(call, result);
-    },
+    run: (scope, ctx) => (ctx.trace ? runRuleNodeTraced(call, scope, ctx) : runRuleNode(call, scope, ctx)),
   };
+}
+
+/** What a BUSINESS_RULE node calls and how, fixed at compile time. */
+interface RuleNodeCall {
+  readonly alias: string | undefined;
+  readonly baseId: string | undefined;
+  readonly version: number | undefined;
+  readonly strategy: Strategy;
+  readonly mappings: readonly Mapping[];
+  readonly key: string;
+  readonly nodeVersion: number;
+  /** Which mapping feeds each input column of the rule, when it needs no input object. */
+  readonly columns: ColumnPlan;
+}
+
+/**
+ * An untraced run: the outcome holds only the items the node loops over. A table reading only its columns gets
+ * their values (flow/column-call.ts), and under FIRST_MATCH its matching row's shared output itself (the flow only
+ * reads a node's output, and copies what it passes on); other rules get the node input object.
+ */
+function runRuleNode(call: RuleNodeCall, scope: FlowScope, ctx: EvaluationContext): MaybePromise<NodeOutcome> {
+  const target = findRule(ctx, call.alias, call.baseId, call.version);
+  const sources = call.columns.sourcesFor(target);
+  let result: MaybePromise<Json[]>;
+  if (sources !== undefined) {
+    const values = columnValues(call.mappings, sources, scope);
+    if (call.strategy === 'FIRST_MATCH') return { items: exposeOutput(scope, call.key, callFirstColumns(target, values, ctx) ?? null) };
+    result = callColumns(target, values, ctx, call.strategy);
+  } else {
+    result = callRule(target, nodeInput(call.mappings, scope), ctx, call.strategy) as MaybePromise<Json[]>;
+  }
+  return result instanceof Promise ? result.then((settled) => ruleNodeOutcome(call, scope, target, undefined, settled)) : ruleNodeOutcome(call, scope, target, undefined, result);
+}
+
+/** A traced run: the node input is always built (the trace shows it). */
+function runRuleNodeTraced(call: RuleNodeCall, scope: FlowScope, ctx: EvaluationContext): MaybePromise<NodeOutcome> {
+  const target = findRule(ctx, call.alias, call.baseId, call.version);
+  const input = nodeInput(call.mappings, scope);
+  const result = callRule(target, input, ctx, call.strategy) as MaybePromise<Json[]>;
+  return result instanceof Promise ? result.then((settled) => ruleNodeOutcome(call, scope, target, input, settled)) : ruleNodeOutcome(call, scope, target, input, result);
+}
+
+/** The input object a rule node's mappings build (copies of the values they read). */
+function nodeInput(mappings: readonly Mapping[], scope: FlowScope): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const mapping of mappings) {
+    const value = scope.read(mapping.source);
+    if (value !== undefined) setAt(input, mapping.target, cloneJson(value));
+  }
+  return input;
 }
 
 /** The values a rule node's input object would hold at its rule's column paths (`sources`: ColumnPlan.sourcesFor). */
@@ -284,27 +316,17 @@ function columnValues(mappings: readonly Mapping[], sources: readonly number[], 
   return values;
 }
 
-/** What a BUSINESS_RULE node does with its rule's answer. */
-interface RuleCall {
-  readonly scope: FlowScope;
-  readonly key: string;
-  /** Undefined when the rule was given its column values (untraced). */
-  readonly input: Record<string, unknown> | undefined;
-  readonly target: CompiledRule;
-  readonly strategy: Strategy;
-  readonly nodeVersion: number;
+/** What a BUSINESS_RULE node does with its rule's answer; `input` only when tracing. */
+function ruleNodeOutcome(call: RuleNodeCall, scope: FlowScope, target: CompiledRule, input: Record<string, unknown> | undefined, result: Json[]): NodeOutcome {
+  const output = nodeOutput(result, target, call.strategy, call.nodeVersion);
+  const items = exposeOutput(scope, call.key, output);
+  return input === undefined ? { items } : { items, input, output };
 }
 
-function resumeRuleNode(pending: Promise<Json[]>, call: RuleCall): Promise<NodeOutcome> {
-  return pending.then((settled) => ruleNodeOutcome(call, settled));
-}
-
-function ruleNodeOutcome(call: RuleCall, result: Json[]): NodeOutcome {
-  const output = nodeOutput(result, call.target, call.strategy, call.nodeVersion);
-  const exposed = call.scope.nodeObject(call.key);
-  exposed.output = output;
-  const items = Array.isArray(output) ? output : output === null ? [] : [output];
-  return { items, input: call.input, output };
+/** Sets `{node.output}`; the node's items (its loop runs once per item: the array, or the one object). */
+function exposeOutput(scope: FlowScope, key: string, output: Json): readonly unknown[] {
+  scope.nodeObject(key).output = output;
+  return Array.isArray(output) ? output : output === null ? [] : [output];
 }
 
 /** `rule.version`: a version number, or null / missing / -1 / "latest" for the latest published version (§11 F9). */

@@ -106,7 +106,7 @@ export const compileWorkflow: RuleCompiler = (doc, options) => {
   const executors = nodes.map((node) => compileNode(node, cc));
   if (problems.length > 0) throw new ValidationError(problems);
 
-  const flow = new WorkflowRunner(graph, executors);
+  const flow = new WorkflowRunner(graph, executors, chainOf(graph));
   const compiled: CompiledRule = {
     type: 'workflow',
     ...identity,
@@ -124,6 +124,32 @@ function uniqueRefs(refs: readonly RuleRef[]): RuleRef[] {
 }
 
 type NodeStatus = 'done' | 'canceled';
+
+/** Node types that run the same in a chain as in the region walk when nothing traces: no branch, no loop body. */
+const CHAIN_TYPES: ReadonlySet<string> = new Set(['START', 'BUSINESS_RULE', 'DATA_MANIPULATION', 'VARIABLES']);
+
+/**
+ * The nodes an untraced solve runs, in order, when the walk cannot depend on the solve: every node is of a chain
+ * type (no Switch, so no node is ever canceled; no loop body, so a rule node's loop only sets its state) and the
+ * flow has no loop regions. A node runs when it is START, or when all the nodes it waits for ran, as #runRegion
+ * decides; START itself only gives its trace entry, so it is left out. Undefined: the flow needs the region walk.
+ */
+function chainOf(graph: FlowGraph): number[] | undefined {
+  const ran = new Array<boolean>(graph.nodes.length).fill(false);
+  const chain: number[] = [];
+  if (graph.top.order.length !== graph.nodes.length) return undefined;
+  for (const index of graph.top.order) {
+    const node = graph.nodes[index]!;
+    const plan = graph.plans[index]!;
+    if (!CHAIN_TYPES.has(node.type) || (plan.body !== undefined && plan.body.order.length > 0) || plan.loopEntry) return undefined;
+    if (node.type === 'START') ran[index] = true;
+    else if (plan.predecessors.length > 0 && plan.predecessors.every((predecessor) => ran[predecessor.node])) {
+      ran[index] = true;
+      chain.push(index);
+    }
+  }
+  return chain;
+}
 
 /**
  * One run of a region (the top level, or one iteration of a loop body): which nodes are done or canceled and
@@ -157,15 +183,60 @@ class WorkflowRunner {
   readonly #graph: FlowGraph;
   readonly #executors: readonly NodeExecutor[];
 
-  constructor(graph: FlowGraph, executors: readonly NodeExecutor[]) {
+  /** chainOf(graph): the nodes an untraced solve runs in order, when that does not depend on the solve. */
+  readonly #chain: readonly number[] | undefined;
+
+  constructor(graph: FlowGraph, executors: readonly NodeExecutor[], chain: readonly number[] | undefined) {
     this.#graph = graph;
     this.#executors = executors;
+    this.#chain = chain;
   }
 
   solve(input: unknown, ctx: EvaluationContext): MaybePromise<SolveResult> {
     const solve: FlowSolve = { scope: new FlowScope(input), ctx, trace: ctx.trace ? [] : undefined };
-    const done = this.#runRegion(solve, new RegionRun(this.#graph.top, [], this.#graph.nodes.length), 0);
+    const done = this.#chain !== undefined && solve.trace === undefined
+      ? this.#runChain(solve, this.#chain, 0)
+      : this.#runRegion(solve, new RegionRun(this.#graph.top, [], this.#graph.nodes.length), 0);
     return done instanceof Promise ? finishLater(done, solve) : finish(solve);
+  }
+
+  /**
+   * The untraced run of a chain flow (chainOf): each node in turn, as #runRegion would run them, without the
+   * bookkeeping of which node is done (nothing can cancel a node) or trace entries.
+   */
+  #runChain(solve: FlowSolve, chain: readonly number[], from: number): MaybePromise<void> {
+    const { scope, ctx } = solve;
+    for (let position = from; position < chain.length; position++) {
+      const index = chain[position]!;
+      checkDeadline(ctx);
+      let outcome: MaybePromise<NodeOutcome>;
+      try {
+        outcome = this.#executors[index]!.run(scope, ctx);
+      } catch (error) {
+        throw nodeError(error, this.#graph.nodes[index]!);
+      }
+      if (outcome instanceof Promise) return this.#resumeChain(outcome, solve, chain, position);
+      if (outcome.items !== undefined) this.#loopWithoutBody(scope, this.#graph.nodes[index]!, outcome.items);
+    }
+    return undefined;
+  }
+
+  #resumeChain(pending: Promise<NodeOutcome>, solve: FlowSolve, chain: readonly number[], position: number): Promise<void> {
+    const node = this.#graph.nodes[chain[position]!]!;
+    return pending.then(
+      (outcome) => {
+        if (outcome.items !== undefined) this.#loopWithoutBody(solve.scope, node, outcome.items);
+        return this.#runChain(solve, chain, position + 1);
+      },
+      (error: unknown) => {
+        throw nodeError(error, node);
+      },
+    );
+  }
+
+  /** A loop node whose body is empty (chainOf): #afterNode and #runLoop leave only the state after the loop. */
+  #loopWithoutBody(scope: FlowScope, node: FlowNode, items: readonly unknown[]): void {
+    lastItemCurrent(this.#loopState(scope, node, items), items, 0);
   }
 
   /** Runs the region's nodes from position `from` in its order; continues after a node that waits once it settles. */
@@ -242,24 +313,26 @@ class WorkflowRunner {
       solve.trace.push(done);
     }
     if (!outcome.items) return undefined;
-    const state = solve.scope.nodeObject(node.name ?? node.id);
+    const state = this.#loopState(solve.scope, node, outcome.items);
+    const looped = this.#runLoop(solve, node, state, this.#graph.plans[index]!.body, outcome.items, run.iteration, 0);
+    return looped instanceof Promise ? looped : undefined;
+  }
+
+  /** The loop node's object at the start of a run of its loop. */
+  #loopState(scope: FlowScope, node: FlowNode, items: readonly unknown[]): Record<string, unknown> {
+    const state = scope.nodeObject(node.name ?? node.id);
     // A new run of the loop node starts clean: an item from an earlier run must not look current. (Deleting only
     // what is there: a delete turns the object into a slow dictionary, and a first run has nothing to delete.)
     if (Object.hasOwn(state, 'currentItem')) delete state.currentItem;
     if (Object.hasOwn(state, 'index')) delete state.index;
-    state.length = outcome.items.length;
-    const looped = this.#runLoop(solve, node, state, this.#graph.plans[index]!.body, outcome.items, run.iteration, 0);
-    return looped instanceof Promise ? looped : undefined;
+    state.length = items.length;
+    return state;
   }
 
   /** Runs the loop body once per item from item `from` on; continues after an iteration that waits. */
   #runLoop(solve: FlowSolve, node: FlowNode, state: Record<string, unknown>, body: Region | undefined, items: readonly unknown[], iteration: number[], from: number): MaybePromise<void> {
     if (body === undefined || body.order.length === 0) {
-      // Nothing runs per item (a rule node with nothing on its loop connector): only the state after the loop.
-      if (items.length > from) {
-        state.currentItem = items[items.length - 1];
-        state.index = items.length - 1;
-      }
+      lastItemCurrent(state, items, from);
       return undefined;
     }
     for (let i = from; i < items.length; i++) {
@@ -275,6 +348,17 @@ class WorkflowRunner {
   #resumeLoop(pending: Promise<void>, solve: FlowSolve, node: FlowNode, body: Region, items: readonly unknown[], iteration: number[], i: number): Promise<void> {
     // After a wait the node's object is looked up again, as on every run of the loop.
     return pending.then(() => this.#runLoop(solve, node, solve.scope.nodeObject(node.name ?? node.id), body, items, iteration, i + 1));
+  }
+}
+
+/**
+ * A loop whose body is empty (a rule node with nothing on its loop connector) from item `from` on: nothing runs per
+ * item, only the state after the loop.
+ */
+function lastItemCurrent(state: Record<string, unknown>, items: readonly unknown[], from: number): void {
+  if (items.length > from) {
+    state.currentItem = items[items.length - 1];
+    state.index = items.length - 1;
   }
 }
 

@@ -13,6 +13,7 @@ import type { ColumnInput, CompiledRule, EvaluationContext, Json, RuleRef, Solve
 import type { MaybePromise } from '../maybe-promise.ts';
 import { getBelow, parsePath } from '../path.ts';
 import type { RuleIdentity } from '../rule-identity.ts';
+import { frozenJson } from '../cells/output-layout.ts';
 import type { OutputLayout, SlotValues } from '../cells/output-layout.ts';
 import type { ConditionExplanation } from '../cells/condition.ts';
 import { RuleScope } from '../cells/scope.ts';
@@ -196,6 +197,8 @@ export class DecisionTable implements CompiledRule {
   /** The index asks repeatable function cells: a solve then needs its scope before the first row. */
   private readonly indexEvaluates: boolean;
   readonly columnInput: ColumnInput | undefined;
+  /** ColumnInput.firstMatch: each fast row's output object, built and frozen on the row's first match. */
+  private readonly sharedOutputs: (Json | undefined)[];
 
   constructor(parts: DecisionTableParts) {
     this.ruleId = parts.ruleId;
@@ -218,6 +221,7 @@ export class DecisionTable implements CompiledRule {
     this.perSolveCount = parts.perSolveCount ?? 0;
     this.timeZone = parts.timeZone ?? 'UTC';
     this.indexEvaluates = parts.index?.hasGroups ?? false;
+    this.sharedOutputs = [];
     this.columnInput = this.columnsOnly();
   }
 
@@ -231,15 +235,51 @@ export class DecisionTable implements CompiledRule {
     const paths = read.map((column) => parsePath(column.path));
     if (paths.some((path) => path.length === 0 || path.some((segment) => typeof segment !== 'string'))) return undefined;
     const readAt = read.map((column) => column.condIndex);
-    return { paths: paths as string[][], evaluateColumns: (values, ctx) => this.evaluateColumns(readAt, values, ctx) };
+    // The values are the left operands themselves when every column reads the input, in column order.
+    const direct = readAt.length === this.columns.length && readAt.every((condIndex, i) => condIndex === i);
+    return {
+      paths: paths as string[][],
+      evaluateColumns: (values, ctx) => this.evaluateColumns(readAt, values, ctx),
+      firstMatch: (values, ctx) => this.firstMatch(direct ? values : this.columnLefts(readAt, values), ctx),
+    };
+  }
+
+  /** The left operands of a solve from the values of the input columns (readAt: their condition indexes). */
+  private columnLefts(readAt: readonly number[], values: readonly unknown[]): unknown[] {
+    // The columns bound to rule variables first (readLefts gives them no input), then the values given.
+    const lefts = this.readLefts(undefined);
+    for (let i = 0; i < readAt.length; i++) lefts[readAt[i]!] = values[i];
+    return lefts;
+  }
+
+  /**
+   * ColumnInput.firstMatch: the rows visitRows would visit for an untraced FIRST_MATCH solve without switched-off
+   * columns, stopping at the first match, whose constant output is built once and then shared (frozen).
+   */
+  private firstMatch(lefts: readonly unknown[], ctx: EvaluationContext): Json | undefined {
+    const order = this.index === undefined ? this.allRows : (this.index.candidates(lefts, undefined) ?? this.allRows);
+    const rows = this.rows;
+    const now = ctx.now;
+    for (let i = 0; i < order.length; i++) {
+      const at = order[i]!;
+      const row = rows[at]!;
+      if (row.window !== undefined && !row.window.contains(now)) continue;
+      // No earlier row matched: an ELSE cell passes, as in visitRows before the first match.
+      if (fastMatch(row, lefts, undefined, false, ctx)) return this.sharedOutputs[at] ?? this.shareOutput(at);
+    }
+    return undefined;
+  }
+
+  private shareOutput(at: number): Json {
+    const row = this.rows[at]!;
+    const output = frozenJson(this.layout.build(row.constValues, row.hasObjectConstants)) as Json;
+    this.sharedOutputs[at] = output;
+    return output;
   }
 
   /** evaluate() from the values of the input columns (ColumnInput.evaluateColumns): no input object, no scope. */
   private evaluateColumns(readAt: readonly number[], values: readonly unknown[], ctx: EvaluationContext): MaybePromise<SolveResult> {
-    // The columns bound to rule variables first (readLefts gives them no input), then the values given.
-    const lefts = this.readLefts(undefined);
-    for (let i = 0; i < readAt.length; i++) lefts[readAt[i]!] = values[i];
-    const solve = new TableSolve(undefined, ctx, lefts, this.skipMask(ctx), this.layout);
+    const solve = new TableSolve(undefined, ctx, this.columnLefts(readAt, values), this.skipMask(ctx), this.layout);
     solve.order = this.rowOrder(solve);
     return this.visitRows(solve, 0);
   }
