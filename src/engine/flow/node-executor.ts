@@ -4,7 +4,7 @@
 import type { Problem } from '../errors.ts';
 import type { CellEnvironment } from '../cells/index.ts';
 import type { EvaluationContext, RuleRef } from '../types.ts';
-import type { FlowScope } from './flow-scope.ts';
+import type { FlowLayout, FlowScope } from './flow-scope.ts';
 import type { MaybePromise } from '../maybe-promise.ts';
 
 export interface NodeOutcome {
@@ -27,5 +27,7 @@ export interface NodeCompileContext {
   readonly env: CellEnvironment;
   /** Node types by node name, to refuse assignments to values that nodes own. */
   readonly nodeTypes: ReadonlyMap<string, string>;
+  /** The slots of the flow's top-level names: paths of node data are resolved to them once. */
+  readonly layout: FlowLayout;
   readonly problems: Problem[];
 }
