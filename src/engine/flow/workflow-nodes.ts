@@ -7,7 +7,7 @@ import { setAt } from '../path.ts';
 import type { PathSegment } from '../path.ts';
 import type { CompileOptions, CompiledRule, EvaluationContext, Json, RuleRef, Strategy } from '../types.ts';
 import { normaliseStrategy } from '../context.ts';
-import { compileStoredExpression } from '../expression/index.ts';
+import { castExpressionOutput, compileStoredExpression } from '../expression/index.ts';
 import { callColumns, callFirstColumns, callRule, resolveRule } from './call-rule.ts';
 import { ColumnPlan } from './column-call.ts';
 import { INPUT_SLOT, flowPath } from './flow-scope.ts';
@@ -167,20 +167,46 @@ function compileAssign(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
     const target = entry.target !== null && typeof entry.target === 'object' ? (entry.target as Record<string, unknown>).path : undefined;
     const path = targetPath(target, `${where}[${i}].target.path`, cc);
     const value = expressionOf(source, `${where}[${i}].source.expression`, cc);
-    return path ? [{ text: String(target), path, value }] : [];
+    return path ? [{ text: String(target), path, value, reads: value.reference === undefined ? undefined : cc.layout.resolved(value.reference) }] : [];
   });
   const values = assignments.map((assignment) => assignment.value);
+  const waits = values.some((value) => value.async);
   return {
     ruleRefs: refsOf(values),
     // What was written, by path, is kept only for the trace.
-    run: (scope, ctx) => eachValue<Assigning>(values, scope, ctx, { scope, assignments, written: ctx.trace ? {} : undefined }, assignValue, assignedOutcome),
+    run: (scope, ctx) => (ctx.trace || waits
+      ? eachValue<Assigning>(values, scope, ctx, { scope, assignments, written: ctx.trace ? {} : undefined }, assignValue, assignedOutcome)
+      : assignNow(assignments, scope, ctx)),
   };
+}
+
+interface Assignment {
+  readonly text: string;
+  readonly path: FlowPath;
+  readonly value: CompiledValue;
+  /** The slot and path of a value that is one reference (CompiledValue.reference). */
+  readonly reads: FlowPath | undefined;
+}
+
+/**
+ * An untraced run of an Assign node none of whose values waits: eachValue's loop without its run state, and a
+ * value that is one reference (`{rule.output.x}`, the usual Assign) read by its slot instead of through the
+ * expression's frame and the scope's lookup by name, cast as the expression would cast it.
+ */
+function assignNow(assignments: readonly Assignment[], scope: FlowScope, ctx: EvaluationContext): NodeOutcome {
+  for (let i = 0; i < assignments.length; i++) {
+    const assignment = assignments[i]!;
+    const computed = assignment.reads === undefined ? assignment.value.evaluate(scope, ctx) : castExpressionOutput(scope.read(assignment.reads));
+    // Copies, as assignValue does.
+    scope.write(assignment.path, cloneJson(computed));
+  }
+  return NOTHING_TRACED;
 }
 
 /** One run of an Assign node. */
 interface Assigning {
   readonly scope: FlowScope;
-  readonly assignments: readonly { readonly text: string; readonly path: FlowPath }[];
+  readonly assignments: readonly Assignment[];
   readonly written: Record<string, unknown> | undefined;
 }
 
