@@ -82,6 +82,11 @@ export class FlowScope implements Scope {
   readonly #values: unknown[];
   /** The slots in the order of their first write, when the layout asks for it (FlowLayout.readsWhole). */
   readonly #order: number[] | undefined;
+  /**
+   * True while `output` is the empty object the solve started with, never written into: nothing else holds it to
+   * change it later (readers copy what they take), so it may be replaced by a built one (freshOutput).
+   */
+  #outputFresh = true;
 
   constructor(layout: FlowLayout, input: unknown) {
     this.#layout = layout;
@@ -114,6 +119,7 @@ export class FlowScope implements Scope {
   write(path: FlowPath, value: unknown): void {
     const { slot, segments } = path;
     if (slot < 0) return;
+    if (slot === OUTPUT_SLOT) this.#outputFresh = false;
     if (segments.length === 1) {
       this.set(slot, value);
       return;
@@ -133,8 +139,20 @@ export class FlowScope implements Scope {
 
   /** Sets a top-level name (the value a node exposes under its name). */
   set(slot: number, value: unknown): void {
+    if (slot === OUTPUT_SLOT) this.#outputFresh = false;
     if (this.#order !== undefined && this.#values[slot] === undefined) this.#order.push(slot);
     this.#values[slot] = value;
+  }
+
+  /** Whether `output` is still the empty object the solve started with (see #outputFresh). */
+  get outputFresh(): boolean {
+    return this.#outputFresh;
+  }
+
+  /** `output` replaced by `built`, which the caller made and gives up. */
+  replaceOutput(built: Record<string, unknown>): void {
+    this.#values[OUTPUT_SLOT] = built;
+    this.#outputFresh = false;
   }
 
   /** The object a node exposes under its name, created on first use. */

@@ -21,6 +21,11 @@ export interface NodeExecutor {
   readonly ruleRefs: readonly RuleRef[];
   /** The outcome, or a promise of it when something the node calls waits (engine/maybe-promise.ts). */
   run(scope: FlowScope, ctx: EvaluationContext): MaybePromise<NodeOutcome>;
+  /**
+   * An untraced run of a node whose loop has no body (workflow.ts chainOf): like `run`, but a node may leave its
+   * state after the loop itself, and then answers without items. Absent: `run`.
+   */
+  runAlone?(scope: FlowScope, ctx: EvaluationContext): MaybePromise<NodeOutcome>;
 }
 
 export interface NodeCompileContext {

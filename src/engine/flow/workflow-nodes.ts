@@ -10,7 +10,9 @@ import { normaliseStrategy } from '../context.ts';
 import { castExpressionOutput, compileStoredExpression } from '../expression/index.ts';
 import { callColumns, callFirstColumns, callRule, resolveRule } from './call-rule.ts';
 import { ColumnPlan } from './column-call.ts';
-import { INPUT_SLOT, flowPath } from './flow-scope.ts';
+import { INPUT_SLOT, OUTPUT_SLOT, flowPath } from './flow-scope.ts';
+import { buildOutput, outputShape } from './output-layout.ts';
+import type { OutputShape } from './output-layout.ts';
 import type { FlowNode } from './workflow-graph.ts';
 import { compileHttpNode } from './http-node.ts';
 import { NO_REFS, listOf, nodeKey, textField } from './node-helpers.ts';
@@ -171,13 +173,37 @@ function compileAssign(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
   });
   const values = assignments.map((assignment) => assignment.value);
   const waits = values.some((value) => value.async);
+  const shape = outputOnly(assignments) ? outputShape(assignments.map((assignment) => assignment.path.segments)) : undefined;
   return {
     ruleRefs: refsOf(values),
     // What was written, by path, is kept only for the trace.
     run: (scope, ctx) => (ctx.trace || waits
       ? eachValue<Assigning>(values, scope, ctx, { scope, assignments, written: ctx.trace ? {} : undefined }, assignValue, assignedOutcome)
-      : assignNow(assignments, scope, ctx)),
+      : shape !== undefined && scope.outputFresh ? assignOutput(assignments, shape, scope, ctx) : assignNow(assignments, scope, ctx)),
   };
+}
+
+/**
+ * True when the assignments write only below `output` and no value reads it (each value is one reference elsewhere
+ * or a constant): computing every value first and writing them afterwards then gives what writing each in turn
+ * gives.
+ */
+function outputOnly(assignments: readonly Assignment[]): boolean {
+  return assignments.length > 0 && assignments.every((assignment) =>
+    assignment.path.slot === OUTPUT_SLOT && (assignment.value.isConstant || (assignment.reads !== undefined && assignment.reads.slot !== OUTPUT_SLOT && assignment.reads.slot >= 0)));
+}
+
+/** assignNow into an `output` nothing wrote yet (FlowScope.outputFresh): the values, then the output built at once. */
+function assignOutput(assignments: readonly Assignment[], shape: OutputShape, scope: FlowScope, ctx: EvaluationContext): NodeOutcome {
+  const values = new Array<unknown>(assignments.length);
+  for (let i = 0; i < assignments.length; i++) values[i] = cloneJson(valueNow(assignments[i]!, scope, ctx));
+  scope.replaceOutput(buildOutput(shape, values));
+  return NOTHING_TRACED;
+}
+
+/** An assignment's value when it does not wait; a single reference read by its slot (Assignment.reads). */
+function valueNow(assignment: Assignment, scope: FlowScope, ctx: EvaluationContext): unknown {
+  return assignment.reads === undefined ? assignment.value.evaluate(scope, ctx) : castExpressionOutput(scope.read(assignment.reads));
 }
 
 interface Assignment {
@@ -196,9 +222,8 @@ interface Assignment {
 function assignNow(assignments: readonly Assignment[], scope: FlowScope, ctx: EvaluationContext): NodeOutcome {
   for (let i = 0; i < assignments.length; i++) {
     const assignment = assignments[i]!;
-    const computed = assignment.reads === undefined ? assignment.value.evaluate(scope, ctx) : castExpressionOutput(scope.read(assignment.reads));
     // Copies, as assignValue does.
-    scope.write(assignment.path, cloneJson(computed));
+    scope.write(assignment.path, cloneJson(valueNow(assignment, scope, ctx)));
   }
   return NOTHING_TRACED;
 }
@@ -278,7 +303,8 @@ function compileBusinessRule(node: FlowNode, cc: NodeCompileContext): NodeExecut
   const call: RuleNodeCall = { alias, baseId, version, strategy, mappings, slot, nodeVersion: node.version, columns: new ColumnPlan(mappings.map((mapping) => mapping.target)) };
   return {
     ruleRefs: primary === '' ? NO_REFS : [version === undefined ? { idOrAlias: primary } : { idOrAlias: primary, version }],
-    run: (scope, ctx) => (ctx.trace ? runRuleNodeTraced(call, scope, ctx) : runRuleNode(call, scope, ctx)),
+    run: (scope, ctx) => (ctx.trace ? runRuleNodeTraced(call, scope, ctx) : runRuleNode(call, scope, ctx, false)),
+    runAlone: (scope, ctx) => runRuleNode(call, scope, ctx, true),
   };
 }
 
@@ -301,13 +327,20 @@ interface RuleNodeCall {
  * their values (flow/column-call.ts), and under FIRST_MATCH its matching row's shared output itself (the flow only
  * reads a node's output, and copies what it passes on); other rules get the node input object.
  */
-function runRuleNode(call: RuleNodeCall, scope: FlowScope, ctx: EvaluationContext): MaybePromise<NodeOutcome> {
+function runRuleNode(call: RuleNodeCall, scope: FlowScope, ctx: EvaluationContext, alone: boolean): MaybePromise<NodeOutcome> {
   const target = findRule(ctx, call.alias, call.baseId, call.version);
   const sources = call.columns.sourcesFor(target);
   let result: MaybePromise<Json[]>;
   if (sources !== undefined) {
     const values = columnValues(call.mappings, sources, scope);
-    if (call.strategy === 'FIRST_MATCH') return { items: exposeOutput(scope, call.slot, callFirstColumns(target, values, ctx) ?? null) };
+    if (call.strategy === 'FIRST_MATCH') {
+      const output = callFirstColumns(target, values, ctx) ?? null;
+      if (alone && scope.get(call.slot) === undefined && !Array.isArray(output)) {
+        scope.set(call.slot, loneRuleState(output));
+        return NOTHING_TRACED;
+      }
+      return { items: exposeOutput(scope, call.slot, output) };
+    }
     result = callColumns(target, values, ctx, call.strategy);
   } else {
     result = callRule(target, nodeInput(call.mappings, scope), ctx, call.strategy) as MaybePromise<Json[]>;
@@ -348,6 +381,15 @@ function ruleNodeOutcome(call: RuleNodeCall, scope: FlowScope, target: CompiledR
   const output = nodeOutput(result, target, call.strategy, call.nodeVersion);
   const items = exposeOutput(scope, call.slot, output);
   return input === undefined ? { items } : { items, input, output };
+}
+
+/**
+ * The object of a rule node that runs alone (NodeExecutor.runAlone) and answered one object or null, when nothing
+ * exposed that name before: what exposeOutput and then a loop without a body (workflow.ts #loopState,
+ * lastItemCurrent) leave, in the same key order, built as one literal instead of four property additions.
+ */
+function loneRuleState(output: Json): Record<string, unknown> {
+  return output === null ? { output, length: 0 } : { output, length: 1, currentItem: output, index: 0 };
 }
 
 /** Sets `{node.output}`; the node's items (its loop runs once per item: the array, or the one object). */

@@ -219,7 +219,8 @@ class WorkflowRunner {
       checkDeadline(ctx);
       let outcome: MaybePromise<NodeOutcome>;
       try {
-        outcome = this.#executors[index]!.run(scope, ctx);
+        const executor = this.#executors[index]!;
+        outcome = executor.runAlone === undefined ? executor.run(scope, ctx) : executor.runAlone(scope, ctx);
       } catch (error) {
         throw nodeError(error, this.#graph.nodes[index]!);
       }
