@@ -93,9 +93,9 @@ describe('decision flows run as a chain (differential)', () => {
 /** A constant table (columnInput, and under FIRST_MATCH its shared rows): reads `n` and `s`, answers x and y.z. */
 function table(alias: string): CompiledRule {
   const rows = [
-    { when: [{ op: 'ge', value: 15 }, any()], then: [lit(`${alias}-high`), lit({ deep: [1, { two: 2 }] })] },
+    { when: [{ op: 'ge', value: 15 }, any()], then: [lit(`${alias}-high`), lit('deep')] },
     { when: [{ op: 'between', lo: 5, hi: 9 }, any()], then: [lit('twelve'), lit('text')] },
-    { when: [{ op: 'le', value: 2 }, { op: 'eq', value: 'b' }], then: [lit(3), lit(null)] },
+    { when: [{ op: 'le', value: 2 }, { op: 'eq', value: 'b' }], then: [lit(3), lit(-1)] },
     { when: [{ op: 'eq', value: 11 }, any()], then: [lit(false), lit(0)] },
   ];
   const spec: TableSpec = { name: alias, hitPolicy: 'first', inputs: [{ field: 'n' }, { field: 's' }], outputs: [{ field: 'x' }, { field: 'y.z' }], rows: rows as TableSpec['rows'] };
@@ -118,7 +118,7 @@ function randomTableFlow(random: () => number): Record<string, unknown> {
     } else {
       const read = () => {
         const name = pick(random, names);
-        return pick(random, [`{${name}.output.x}`, `{${name}.output.y}`, `{${name}.output.y.z.deep}`, `{${name}}`, `{${name}.currentItem.x}`, `{${name}.index}`, '{input.s}', '{input.n}', '{missing.x}', '{free.v}', '{output.a}', '{input.n} + 1', '{output}']);
+        return pick(random, [`{${name}.output.x}`, `{${name}.output.y}`, `{${name}}`, `{${name}.currentItem.x}`, `{${name}.index}`, '{input.s}', '{input.n}', '{missing.x}', '{free.v}', '{output.a}', '{input.n} + 1', '{output}']);
       };
       const pairs = Array.from({ length: intBetween(random, 1, 4) }, () => [pick(random, targets), read()] as [string, string]);
       nodes.push({ id, type: 'DATA_MANIPULATION', name: id, data: assign(...pairs) });
