@@ -7,8 +7,10 @@ import assert from 'node:assert/strict';
 import { compileRule, solve } from '../../src/engine/index.ts';
 import { RuleError } from '../../src/engine/errors.ts';
 import type { CompiledRule, EvaluationContext, Json, SolveResult } from '../../src/engine/types.ts';
-import { intBetween, pick, seededRandom } from '../../bench/lib/table-spec.ts';
-import { MapResolver } from './helpers.ts';
+import { any, intBetween, lit, pick, seededRandom } from '../../bench/lib/table-spec.ts';
+import type { TableSpec } from '../../bench/lib/table-spec.ts';
+import { toVerdictTable } from '../../bench/lib/to-verdict.ts';
+import { MapResolver, fakeRule } from './helpers.ts';
 import { assign, businessRule, declare, workflow } from './workflow-builder.ts';
 import type { NodeSpec } from './workflow-builder.ts';
 
@@ -85,5 +87,102 @@ describe('decision flows run as a chain (differential)', () => {
       }
     }
     assert.ok(errors > 20, `node errors compared: ${errors}`);
+  });
+});
+
+/** A constant table (columnInput, and under FIRST_MATCH its shared rows): reads `n` and `s`, answers x and y.z. */
+function table(alias: string): CompiledRule {
+  const rows = [
+    { when: [{ op: 'ge', value: 15 }, any()], then: [lit(`${alias}-high`), lit('deep')] },
+    { when: [{ op: 'between', lo: 5, hi: 9 }, any()], then: [lit('twelve'), lit('text')] },
+    { when: [{ op: 'le', value: 2 }, { op: 'eq', value: 'b' }], then: [lit(3), lit(-1)] },
+    { when: [{ op: 'eq', value: 11 }, any()], then: [lit(false), lit(0)] },
+  ];
+  const spec: TableSpec = { name: alias, hitPolicy: 'first', inputs: [{ field: 'n' }, { field: 's' }], outputs: [{ field: 'x' }, { field: 'y.z' }], rows: rows as TableSpec['rows'] };
+  return compileRule(toVerdictTable(spec, { ruleId: alias, ruleAlias: alias }));
+}
+
+function randomTableFlow(random: () => number): Record<string, unknown> {
+  const nodes: NodeSpec[] = [{ id: 'start', type: 'START' }];
+  const edges: [string, string][] = [];
+  const names: string[] = [];
+  let previous = 'start-out';
+  const count = intBetween(random, 1, 6);
+  const targets = ['output.a', 'output.b.c', 'output.b.d', 'output.b', 'output.e', 'output.b.c.f', 'free.v', 'output.__proto__'];
+  for (let i = 0; i < count; i++) {
+    const id = `n${i}`;
+    if (names.length === 0 || random() < 0.45) {
+      const from = names.length > 0 && random() < 0.5 ? `${pick(random, names)}.output` : 'input';
+      nodes.push({ id, type: 'BUSINESS_RULE', name: id, data: businessRule(pick(random, ['t1', 't2']), [['n', `${from}.n`], ['s', random() < 0.5 ? 'input.s' : `${from}.x`]], { strategy: pick(random, ['FIRST_MATCH', 'FIRST_MATCH', 'FIRST_MATCH', 'STANDARD']) }) });
+      names.push(id);
+    } else {
+      const read = () => {
+        const name = pick(random, names);
+        return pick(random, [`{${name}.output.x}`, `{${name}.output.y}`, `{${name}}`, `{${name}.currentItem.x}`, `{${name}.index}`, '{input.s}', '{input.n}', '{missing.x}', '{free.v}', '{output.a}', '{input.n} + 1', '{output}']);
+      };
+      const pairs = Array.from({ length: intBetween(random, 1, 4) }, () => [pick(random, targets), read()] as [string, string]);
+      nodes.push({ id, type: 'DATA_MANIPULATION', name: id, data: assign(...pairs) });
+    }
+    if (random() < 0.9) edges.push([previous, id]);
+    previous = nodes.at(-1)!.type === 'BUSINESS_RULE' ? `${id}-end` : `${id}-out`;
+  }
+  nodes.push({ id: 'end', type: 'END' });
+  edges.push([previous, 'end']);
+  return workflow(nodes, edges);
+}
+
+/** Changes every object and array of an answer in place (a caller owns its answer). */
+function scribble(value: unknown): void {
+  if (value === null || typeof value !== 'object') return;
+  for (const key of Object.keys(value)) {
+    const inner = (value as Record<string, unknown>)[key];
+    scribble(inner);
+    (value as Record<string, unknown>)[key] = 'scribbled';
+  }
+  if (Array.isArray(value)) value.push('scribbled');
+  else (value as Record<string, unknown>).added = 'scribbled';
+}
+
+describe('decision flow chains over constant tables (differential)', () => {
+  test('slots, lone rule objects, references read by slot and built outputs answer as the traced walk, and answers share nothing', async () => {
+    const random = seededRandom(5150);
+    const resolver = new MapResolver().add(table('t1'), table('t2'));
+    let built = 0;
+    for (let f = 0; f < 300; f++) {
+      const doc = randomTableFlow(random);
+      const flow = compileRule(doc);
+      for (let k = 0; k < 5; k++) {
+        const input = { n: intBetween(random, 0, 20), s: pick(random, ['a', 'b', '7', 'true']) };
+        const chained = await outcome(flow, input, resolver, false);
+        const walked = await outcome(flow, input, resolver, true);
+        // As JSON text: key order too (objects built at once must keep the order of writes one by one).
+        assert.equal(JSON.stringify(chained), JSON.stringify(walked), JSON.stringify({ doc, input }));
+        scribble(chained);
+        assert.deepEqual(await outcome(flow, input, resolver, false), walked, `solved again after the answer was changed: ${JSON.stringify({ doc, input })}`);
+        if (Array.isArray(walked) && Object.keys(walked[0] as object).length > 1) built++;
+      }
+    }
+    assert.ok(built > 200, `answers with several output keys: ${built}`);
+  });
+});
+
+describe('the flow variables by slot (flow-scope.ts FlowLayout)', () => {
+  test('a read of the whole scope lists the names in the order they were first written, not the order of their slots', async () => {
+    const echo = fakeRule({ alias: 'echo' }, (input: { all: unknown }) => [{ keys: Object.keys(input.all as object) }]);
+    const resolver = new MapResolver().add(echo);
+    // Listed in another order than they run: slots are given in document order, writes happen in run order.
+    const doc = workflow([
+      { id: 'start', type: 'START' },
+      { id: 'whole2', type: 'BUSINESS_RULE', name: 'whole2', data: businessRule('echo', [['all', '{}']], { strategy: 'FIRST_MATCH' }) },
+      { id: 'whole1', type: 'BUSINESS_RULE', name: 'whole1', data: businessRule('echo', [['all', '{}']], { strategy: 'FIRST_MATCH' }) },
+      { id: 'late', type: 'DATA_MANIPULATION', name: 'late', data: assign(['later.x', '{input.n}']) },
+      { id: 'early', type: 'DATA_MANIPULATION', name: 'early', data: assign(['earlier.x', '{input.n}'], ['output.k', '1']) },
+      { id: 'shape', type: 'DATA_MANIPULATION', name: 'shape', data: assign(['output.first', '{whole1.output.keys}'], ['output.second', '{whole2.output.keys}']) },
+      { id: 'end', type: 'END' },
+    ], [['start-out', 'early'], ['early-out', 'late'], ['late-out', 'whole1'], ['whole1-end', 'whole2'], ['whole2-end', 'shape'], ['shape-out', 'end']]);
+    for (const trace of [false, true]) {
+      const { result } = await solve(compileRule(doc), { n: 3 }, { resolver, trace });
+      assert.deepEqual(result, [{ k: 1, first: ['input', 'output', 'earlier', 'later'], second: ['input', 'output', 'earlier', 'later', 'whole1'] }]);
+    }
   });
 });

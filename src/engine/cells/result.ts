@@ -4,6 +4,7 @@
 import type { Problem } from '../errors.ts';
 import { castSimpleValueText, compileStoredExpression, type CompiledExpression, type Scope } from '../expression/index.ts';
 import type { EvaluationContext, RuleRef } from '../types.ts';
+import type { PathSegment } from '../path.ts';
 import type { MaybePromise } from '../maybe-promise.ts';
 import { uncompiledCell, type CellEnvironment } from './condition.ts';
 import { cloneJson } from './output-layout.ts';
@@ -18,6 +19,11 @@ export interface CompiledValue {
   readonly ruleRefs: readonly RuleRef[];
   /** For traces: the cell's source text. */
   readonly source: string;
+  /**
+   * Set when the value is an expression that is one reference `{a.b}` (ExpressionFootprint.reference): its value
+   * is castExpressionOutput of what the scope holds there (null for nothing).
+   */
+  readonly reference?: readonly PathSegment[];
   /** The value, or a promise of it when `async`. */
   evaluate(scope: Scope | undefined, ctx: EvaluationContext): MaybePromise<unknown>;
 }
@@ -117,6 +123,7 @@ class ExpressionValue implements CompiledValue {
   readonly async: boolean;
   readonly ruleRefs: readonly RuleRef[];
   readonly source: string;
+  readonly reference: readonly PathSegment[] | undefined;
   private readonly expression: CompiledExpression;
 
   constructor(expression: CompiledExpression) {
@@ -124,6 +131,7 @@ class ExpressionValue implements CompiledValue {
     this.async = expression.async;
     this.ruleRefs = expression.ruleRefs;
     this.source = expression.source;
+    this.reference = expression.footprint?.reference;
   }
 
   evaluate(scope: Scope | undefined, ctx: EvaluationContext): MaybePromise<unknown> {

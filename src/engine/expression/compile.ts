@@ -259,13 +259,14 @@ class Program implements CompiledExpression {
   private readonly slots: number;
   private readonly sharedConstants: boolean;
 
-  constructor(source: string, root: CNode, compiler: Compiler) {
+  constructor(source: string, root: CNode, compiler: Compiler, reference: readonly PathSegment[] | undefined) {
     this.source = source;
     this.ev = root.ev;
     this.async = root.waits;
     this.slots = compiler.slots;
     this.ruleRefs = compiler.ruleRefs;
-    this.footprint = { references: compiler.references, repeatable: compiler.repeatable && !this.async };
+    const repeatable = compiler.repeatable && !this.async;
+    this.footprint = reference === undefined ? { references: compiler.references, repeatable } : { references: compiler.references, repeatable, reference };
     // a folded object may be returned more than once; copy it so callers can never alter the constant
     this.sharedConstants = compiler.sharedConstants;
   }
@@ -368,5 +369,6 @@ function conditionOutcome(value: unknown): ConditionOutcome {
 export function compileAst(ast: Node, source: string, sharing?: PerSolveSharing): CompiledExpression {
   const compiler = new Compiler(sharing);
   const root = compiler.compile(ast, { tail: true });
-  return new Program(source, root, compiler);
+  // A top-level reference is strict (undefined throws, giving null) and binds no lambda parameter: see footprint.reference.
+  return new Program(source, root, compiler, ast.kind === 'var' ? ast.segments : undefined);
 }

@@ -37,6 +37,12 @@ export interface ExpressionFootprint {
    * time). NOW and the other clock functions are repeatable: ctx.now is fixed for a solve.
    */
   readonly repeatable: boolean;
+  /**
+   * Set when the whole expression is one reference (`{a.b}`): evaluateOutput then gives castExpressionOutput of
+   * what the scope answers for these segments (null when it answers undefined), so a caller that can read the
+   * reference faster (a flow's slots) may do that instead.
+   */
+  readonly reference?: readonly PathSegment[];
 }
 
 export interface CompiledExpression {

@@ -2,66 +2,177 @@
 // (`rule.output`, `foreach.currentItem`, `declare.total`, an Append node's array, an HTTP node's response) and the
 // free variables that Assign and Append nodes create. Expressions, mappings, list paths and Switch variables all
 // read the same object, with or without braces.
+//
+// Every top-level name a flow can write is known when it is compiled (node names, Assign and Append targets), so
+// each name gets a slot in an array fixed at compile time (FlowLayout), and paths written in node data are resolved
+// to their slot once (FlowPath): a solve keeps its variables in an array instead of a Map it builds and grows per
+// solve (docs/decisions/perf-engine-sync-flows.md, fifth round). References of expressions, known only by their
+// segments, look their slot up by name in the layout's map, which is built once.
 import type { Scope } from '../expression/index.ts';
 import { getBelow, parsePath, setBelow } from '../path.ts';
 import type { PathSegment } from '../path.ts';
 
-export class FlowScope implements Scope {
+export const INPUT_SLOT = 0;
+export const OUTPUT_SLOT = 1;
+
+/** A path written in node data, resolved at compile time: the slot of its top-level name and its segments. */
+export interface FlowPath {
+  /** -1 when the path has no top-level name (empty, or an index first): reads give the whole scope or nothing. */
+  readonly slot: number;
+  readonly segments: readonly PathSegment[];
+}
+
+/** The slots of one flow's top-level names, assigned while its nodes compile. */
+export class FlowLayout {
+  readonly #slots = new Map<string, number>([['input', INPUT_SLOT], ['output', OUTPUT_SLOT]]);
+  readonly #names: string[] = ['input', 'output'];
+  #ordered = false;
+
+  /** The slot of a top-level name, given on first use. */
+  slotOf(name: string): number {
+    let slot = this.#slots.get(name);
+    if (slot === undefined) {
+      slot = this.#names.length;
+      this.#slots.set(name, slot);
+      this.#names.push(name);
+    }
+    return slot;
+  }
+
+  /** The slot of a name at run time: undefined for a name no node writes or reads by a fixed path. */
+  lookup(name: string): number | undefined {
+    return this.#slots.get(name);
+  }
+
+  /** A path of node data (`input.order.items` or `{input.order.items}`), resolved to its slot. */
+  path(text: string): FlowPath {
+    return this.resolved(flowPath(text));
+  }
+
+  resolved(segments: readonly PathSegment[]): FlowPath {
+    const head = segments[0];
+    if (segments.length === 0) this.#ordered = true;
+    return { slot: typeof head === 'string' ? this.slotOf(head) : -1, segments };
+  }
+
   /**
-   * By top-level name. A Map rather than a null-prototype object: such objects are slow dictionaries in V8, and
-   * every mapping, expression and node of a solve starts with a lookup here. No name can reach a prototype.
+   * Solves must remember the order in which names were first written: a read of the whole scope (an empty path
+   * in node data, or one an HTTP node fills in at run time) lists the names in that order, as a Map would.
    */
-  readonly #variables = new Map<string, unknown>();
-
-  constructor(input: unknown) {
-    this.#variables.set('input', input);
-    this.#variables.set('output', {});
+  readsWhole(): void {
+    this.#ordered = true;
   }
 
+  get size(): number {
+    return this.#names.length;
+  }
+
+  get ordered(): boolean {
+    return this.#ordered;
+  }
+
+  name(slot: number): string {
+    return this.#names[slot]!;
+  }
+}
+
+export class FlowScope implements Scope {
+  readonly #layout: FlowLayout;
+  /** By slot; undefined: not written yet (no value a flow writes is undefined). */
+  readonly #values: unknown[];
+  /** The slots in the order of their first write, when the layout asks for it (FlowLayout.readsWhole). */
+  readonly #order: number[] | undefined;
+  /**
+   * True while `output` is the empty object the solve started with, never written into: nothing else holds it to
+   * change it later (readers copy what they take), so it may be replaced by a built one (freshOutput).
+   */
+  #outputFresh = true;
+
+  constructor(layout: FlowLayout, input: unknown) {
+    this.#layout = layout;
+    this.#values = new Array<unknown>(layout.size);
+    this.#values[INPUT_SLOT] = input;
+    this.#values[OUTPUT_SLOT] = {};
+    this.#order = layout.ordered ? [INPUT_SLOT, OUTPUT_SLOT] : undefined;
+  }
+
+  /** A reference of an expression (or a path filled in at run time). */
   resolve(segments: readonly PathSegment[]): unknown {
-    return this.read(segments);
-  }
-
-  read(segments: readonly PathSegment[]): unknown {
-    if (segments.length === 0) return Object.fromEntries(this.#variables);
+    if (segments.length === 0) return this.#whole();
     const head = segments[0]!;
     if (typeof head !== 'string') return undefined;
-    const value = this.#variables.get(head);
+    const slot = this.#layout.lookup(head);
+    if (slot === undefined) return undefined;
+    const value = this.#values[slot];
     return segments.length === 1 || value === undefined ? value : getBelow(value, segments, 1);
   }
 
-  write(segments: readonly PathSegment[], value: unknown): void {
-    if (segments.length === 0) return;
-    const head = String(segments[0]);
+  /** The value at a path of node data. */
+  read(path: FlowPath): unknown {
+    const { slot, segments } = path;
+    if (slot < 0) return segments.length === 0 ? this.#whole() : undefined;
+    const value = this.#values[slot];
+    return segments.length === 1 || value === undefined ? value : getBelow(value, segments, 1);
+  }
+
+  /** Writes at a path of node data (a target: its top-level name is a name, never the input). */
+  write(path: FlowPath, value: unknown): void {
+    const { slot, segments } = path;
+    if (slot < 0) return;
+    if (slot === OUTPUT_SLOT) this.#outputFresh = false;
     if (segments.length === 1) {
-      this.#variables.set(head, value);
+      this.set(slot, value);
       return;
     }
-    let root = this.#variables.get(head);
+    let root = this.#values[slot];
     if (root === null || typeof root !== 'object' || Array.isArray(root)) {
       root = {};
-      this.#variables.set(head, root);
+      this.set(slot, root);
     }
     setBelow(root as Record<string, unknown>, segments, 1, value);
   }
 
   /** The value of a top-level name (`input`, `output`, a node's name). */
-  get(name: string): unknown {
-    return this.#variables.get(name);
+  get(slot: number): unknown {
+    return this.#values[slot];
   }
 
   /** Sets a top-level name (the value a node exposes under its name). */
-  set(name: string, value: unknown): void {
-    this.#variables.set(name, value);
+  set(slot: number, value: unknown): void {
+    if (slot === OUTPUT_SLOT) this.#outputFresh = false;
+    if (this.#order !== undefined && this.#values[slot] === undefined) this.#order.push(slot);
+    this.#values[slot] = value;
+  }
+
+  /** Whether `output` is still the empty object the solve started with (see #outputFresh). */
+  get outputFresh(): boolean {
+    return this.#outputFresh;
+  }
+
+  /** `output` replaced by `built`, which the caller made and gives up. */
+  replaceOutput(built: Record<string, unknown>): void {
+    this.#values[OUTPUT_SLOT] = built;
+    this.#outputFresh = false;
   }
 
   /** The object a node exposes under its name, created on first use. */
-  nodeObject(name: string): Record<string, unknown> {
-    const existing = this.#variables.get(name);
+  nodeObject(slot: number): Record<string, unknown> {
+    const existing = this.#values[slot];
     if (existing !== null && typeof existing === 'object' && !Array.isArray(existing)) return existing as Record<string, unknown>;
     const created: Record<string, unknown> = {};
-    this.#variables.set(name, created);
+    this.set(slot, created);
     return created;
+  }
+
+  /** Every name written so far, in the order of first writes. */
+  #whole(): Record<string, unknown> {
+    const whole: Record<string, unknown> = {};
+    const slots = this.#order ?? this.#values.keys();
+    for (const slot of slots) {
+      const value = this.#values[slot];
+      if (value !== undefined) Object.defineProperty(whole, this.#layout.name(slot), { value, enumerable: true, writable: true, configurable: true });
+    }
+    return whole;
   }
 }
 

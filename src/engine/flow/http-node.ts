@@ -21,7 +21,9 @@ export function compileHttpNode(node: FlowNode, cc: NodeCompileContext): NodeExe
     const name = textField(entry.header);
     return name === undefined ? [] : [{ name: name.trim(), value: typeof entry.value === 'string' ? entry.value : textOf(entry.value) }];
   });
-  const key = nodeKey(node);
+  const slot = cc.layout.slotOf(nodeKey(node));
+  // Its `{path}` references are read at run time, and one may name the whole scope.
+  cc.layout.readsWhole();
   return {
     ruleRefs: NO_REFS,
     run: async (scope, ctx) => {
@@ -56,7 +58,7 @@ export function compileHttpNode(node: FlowNode, cc: NodeCompileContext): NodeExe
         responseHeaders: response.headers,
         state: 'SUCCESS',
       };
-      scope.set(key, exposed);
+      scope.set(slot, exposed);
       return { input: request, output: exposed };
     },
   };
@@ -71,7 +73,7 @@ const REFERENCE = /\{([\p{L}\p{N}_$\- .[\]]+)\}/gu;
 /** `{path}` references in text replaced by their values' text; unresolved references stay as written. */
 function interpolateText(text: string, scope: FlowScope): string {
   return text.replace(REFERENCE, (literal, path: string) => {
-    const value = scope.read(flowPath(path));
+    const value = scope.resolve(flowPath(path));
     return value === undefined ? literal : textOf(value);
   });
 }
@@ -83,7 +85,7 @@ function interpolateText(text: string, scope: FlowScope): string {
 function interpolateJson(text: string, scope: FlowScope): string {
   const inString = stringRanges(text);
   return text.replace(REFERENCE, (literal, path: string, offset: number) => {
-    const value = scope.read(flowPath(path));
+    const value = scope.resolve(flowPath(path));
     if (inString(offset)) return value === undefined ? literal : JSON.stringify(textOf(value)).slice(1, -1);
     return value === undefined ? 'null' : (JSON.stringify(value) ?? 'null');
   });

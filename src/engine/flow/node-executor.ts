@@ -4,7 +4,7 @@
 import type { Problem } from '../errors.ts';
 import type { CellEnvironment } from '../cells/index.ts';
 import type { EvaluationContext, RuleRef } from '../types.ts';
-import type { FlowScope } from './flow-scope.ts';
+import type { FlowLayout, FlowScope } from './flow-scope.ts';
 import type { MaybePromise } from '../maybe-promise.ts';
 
 export interface NodeOutcome {
@@ -21,11 +21,18 @@ export interface NodeExecutor {
   readonly ruleRefs: readonly RuleRef[];
   /** The outcome, or a promise of it when something the node calls waits (engine/maybe-promise.ts). */
   run(scope: FlowScope, ctx: EvaluationContext): MaybePromise<NodeOutcome>;
+  /**
+   * An untraced run of a node whose loop has no body (workflow.ts chainOf): like `run`, but a node may leave its
+   * state after the loop itself, and then answers without items. Absent: `run`.
+   */
+  runAlone?(scope: FlowScope, ctx: EvaluationContext): MaybePromise<NodeOutcome>;
 }
 
 export interface NodeCompileContext {
   readonly env: CellEnvironment;
   /** Node types by node name, to refuse assignments to values that nodes own. */
   readonly nodeTypes: ReadonlyMap<string, string>;
+  /** The slots of the flow's top-level names: paths of node data are resolved to them once. */
+  readonly layout: FlowLayout;
   readonly problems: Problem[];
 }

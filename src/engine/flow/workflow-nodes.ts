@@ -7,16 +7,18 @@ import { setAt } from '../path.ts';
 import type { PathSegment } from '../path.ts';
 import type { CompileOptions, CompiledRule, EvaluationContext, Json, RuleRef, Strategy } from '../types.ts';
 import { normaliseStrategy } from '../context.ts';
-import { compileStoredExpression } from '../expression/index.ts';
+import { castExpressionOutput, compileStoredExpression } from '../expression/index.ts';
 import { callColumns, callFirstColumns, callRule, resolveRule } from './call-rule.ts';
 import { ColumnPlan } from './column-call.ts';
-import { flowPath } from './flow-scope.ts';
+import { INPUT_SLOT, OUTPUT_SLOT, flowPath } from './flow-scope.ts';
+import { buildOutput, outputShape } from './output-layout.ts';
+import type { OutputShape } from './output-layout.ts';
 import type { FlowNode } from './workflow-graph.ts';
 import { compileHttpNode } from './http-node.ts';
 import { NO_REFS, listOf, nodeKey, textField } from './node-helpers.ts';
 import type { NodeCompileContext, NodeExecutor, NodeOutcome } from './node-executor.ts';
 import type { MaybePromise } from '../maybe-promise.ts';
-import type { FlowScope } from './flow-scope.ts';
+import type { FlowPath, FlowScope } from './flow-scope.ts';
 
 /** Node types whose named value is written by the node itself; Assign cannot target them (§8.2). */
 const READ_ONLY_NODE_TYPES: ReadonlySet<string> = new Set(['FOREACH', 'BUSINESS_RULE', 'HTTP_CLIENT', 'ARRAY_APPEND', 'IF_STATEMENT', 'START']);
@@ -33,13 +35,13 @@ export function flowCellEnvironment(options: Required<CompileOptions>): CellEnvi
 export function compileNode(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
   switch (node.type) {
     case 'START':
-      return { ruleRefs: NO_REFS, run: (scope) => ({ output: scope.get('input') }) };
+      return { ruleRefs: NO_REFS, run: (scope) => ({ output: scope.get(INPUT_SLOT) }) };
     case 'VARIABLES':
       return compileVariables(node, cc);
     case 'DATA_MANIPULATION':
       return compileAssign(node, cc);
     case 'FOREACH':
-      return compileForeach(node);
+      return compileForeach(node, cc);
     case 'BUSINESS_RULE':
       return compileBusinessRule(node, cc);
     case 'IF_STATEMENT':
@@ -64,14 +66,14 @@ function refsOf(values: readonly { ruleRefs: readonly RuleRef[] }[]): RuleRef[] 
 }
 
 /** A path a node writes to: not the input, and not a value another node owns. */
-function targetPath(text: unknown, where: string, cc: NodeCompileContext): PathSegment[] | undefined {
+function targetPath(text: unknown, where: string, cc: NodeCompileContext): FlowPath | undefined {
   const path = textField(text);
   if (path === undefined) {
     cc.problems.push({ path: where, message: 'needs the path to write to' });
     return undefined;
   }
-  const segments = flowPath(path);
-  const head = segments[0];
+  const target = cc.layout.path(path);
+  const head = target.segments[0];
   if (typeof head !== 'string') {
     cc.problems.push({ path: where, message: `${JSON.stringify(path)} is not a variable path` });
     return undefined;
@@ -85,7 +87,7 @@ function targetPath(text: unknown, where: string, cc: NodeCompileContext): PathS
     cc.problems.push({ path: where, message: `${JSON.stringify(path)} would change the value of ${owner} node "${head}", which only that node writes` });
     return undefined;
   }
-  return segments;
+  return target;
 }
 
 function compileVariables(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
@@ -98,12 +100,12 @@ function compileVariables(node: FlowNode, cc: NodeCompileContext): NodeExecutor 
     }
     return [{ name, value: expressionOf(entry.expression, `${where}[${i}].expression`, cc) }];
   });
-  const key = nodeKey(node);
+  const slot = cc.layout.slotOf(nodeKey(node));
   const values = variables.map((variable) => variable.value);
   const names = variables.map((variable) => variable.name);
   return {
     ruleRefs: refsOf(values),
-    run: (scope, ctx) => eachValue<Declaring>(values, scope, ctx, { names, declared: scope.nodeObject(key) }, declareValue, declaredOutcome),
+    run: (scope, ctx) => eachValue<Declaring>(values, scope, ctx, { names, declared: scope.nodeObject(slot) }, declareValue, declaredOutcome),
   };
 }
 
@@ -165,22 +167,71 @@ function compileAssign(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
   const assignments = listOf(node.data.mapping).flatMap((entry, i) => {
     const source = entry.source !== null && typeof entry.source === 'object' ? (entry.source as Record<string, unknown>).expression : undefined;
     const target = entry.target !== null && typeof entry.target === 'object' ? (entry.target as Record<string, unknown>).path : undefined;
-    const segments = targetPath(target, `${where}[${i}].target.path`, cc);
+    const path = targetPath(target, `${where}[${i}].target.path`, cc);
     const value = expressionOf(source, `${where}[${i}].source.expression`, cc);
-    return segments ? [{ path: String(target), segments, value }] : [];
+    return path ? [{ text: String(target), path, value, reads: value.reference === undefined ? undefined : cc.layout.resolved(value.reference) }] : [];
   });
   const values = assignments.map((assignment) => assignment.value);
+  const waits = values.some((value) => value.async);
+  const shape = outputOnly(assignments) ? outputShape(assignments.map((assignment) => assignment.path.segments)) : undefined;
   return {
     ruleRefs: refsOf(values),
     // What was written, by path, is kept only for the trace.
-    run: (scope, ctx) => eachValue<Assigning>(values, scope, ctx, { scope, assignments, written: ctx.trace ? {} : undefined }, assignValue, assignedOutcome),
+    run: (scope, ctx) => (ctx.trace || waits
+      ? eachValue<Assigning>(values, scope, ctx, { scope, assignments, written: ctx.trace ? {} : undefined }, assignValue, assignedOutcome)
+      : shape !== undefined && scope.outputFresh ? assignOutput(assignments, shape, scope, ctx) : assignNow(assignments, scope, ctx)),
   };
+}
+
+/**
+ * True when the assignments write only below `output` and no value reads it (each value is one reference elsewhere
+ * or a constant): computing every value first and writing them afterwards then gives what writing each in turn
+ * gives.
+ */
+function outputOnly(assignments: readonly Assignment[]): boolean {
+  return assignments.length > 0 && assignments.every((assignment) =>
+    assignment.path.slot === OUTPUT_SLOT && (assignment.value.isConstant || (assignment.reads !== undefined && assignment.reads.slot !== OUTPUT_SLOT && assignment.reads.slot >= 0)));
+}
+
+/** assignNow into an `output` nothing wrote yet (FlowScope.outputFresh): the values, then the output built at once. */
+function assignOutput(assignments: readonly Assignment[], shape: OutputShape, scope: FlowScope, ctx: EvaluationContext): NodeOutcome {
+  const values = new Array<unknown>(assignments.length);
+  for (let i = 0; i < assignments.length; i++) values[i] = cloneJson(valueNow(assignments[i]!, scope, ctx));
+  scope.replaceOutput(buildOutput(shape, values));
+  return NOTHING_TRACED;
+}
+
+/** An assignment's value when it does not wait; a single reference read by its slot (Assignment.reads). */
+function valueNow(assignment: Assignment, scope: FlowScope, ctx: EvaluationContext): unknown {
+  return assignment.reads === undefined ? assignment.value.evaluate(scope, ctx) : castExpressionOutput(scope.read(assignment.reads));
+}
+
+interface Assignment {
+  readonly text: string;
+  readonly path: FlowPath;
+  readonly value: CompiledValue;
+  /** The slot and path of a value that is one reference (CompiledValue.reference). */
+  readonly reads: FlowPath | undefined;
+}
+
+/**
+ * An untraced run of an Assign node none of whose values waits: eachValue's loop without its run state, and a
+ * value that is one reference (`{rule.output.x}`, the usual Assign) read by its slot instead of through the
+ * expression's frame and the scope's lookup by name, cast as the expression would cast it.
+ */
+function assignNow(assignments: readonly Assignment[], scope: FlowScope, ctx: EvaluationContext): NodeOutcome {
+  for (let i = 0; i < assignments.length; i++) {
+    const assignment = assignments[i]!;
+    // Copies, as assignValue does.
+    scope.write(assignment.path, cloneJson(valueNow(assignment, scope, ctx)));
+  }
+  return NOTHING_TRACED;
 }
 
 /** One run of an Assign node. */
 interface Assigning {
   readonly scope: FlowScope;
-  readonly assignments: readonly { readonly path: string; readonly segments: readonly PathSegment[] }[];
+  readonly assignments: readonly Assignment[];
   readonly written: Record<string, unknown> | undefined;
 }
 
@@ -188,8 +239,8 @@ function assignValue(run: Assigning, i: number, computed: unknown): void {
   const assignment = run.assignments[i]!;
   // Copies, so that a later Assign into `output.x` never changes the input or a rule's result in place.
   const value = cloneJson(computed);
-  run.scope.write(assignment.segments, value);
-  if (run.written !== undefined) run.written[assignment.path] = value;
+  run.scope.write(assignment.path, value);
+  if (run.written !== undefined) run.written[assignment.text] = value;
 }
 
 function assignedOutcome(run: Assigning): NodeOutcome {
@@ -199,13 +250,13 @@ function assignedOutcome(run: Assigning): NodeOutcome {
 /** The outcome of a node whose trace entry is not wanted: nothing selected, no items, nothing to show. */
 const NOTHING_TRACED: NodeOutcome = Object.freeze({});
 
-function compileForeach(node: FlowNode): NodeExecutor {
+function compileForeach(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
   const listPath = textField(node.data.listPath) ?? '';
-  const segments = flowPath(listPath);
+  const path = cc.layout.path(listPath);
   return {
     ruleRefs: NO_REFS,
     run: (scope) => {
-      const list = scope.read(segments);
+      const list = scope.read(path);
       if (list === undefined || list === null) return { items: [], input: list ?? null, output: { length: 0 } };
       if (!Array.isArray(list)) {
         throw new RuleError(`the list to loop over, "${listPath}", is not an array (it is ${describe(list)})`);
@@ -223,7 +274,7 @@ function describe(value: unknown): string {
 
 interface Mapping {
   readonly target: readonly PathSegment[];
-  readonly source: readonly PathSegment[];
+  readonly source: FlowPath;
 }
 
 function compileBusinessRule(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
@@ -245,14 +296,15 @@ function compileBusinessRule(node: FlowNode, cc: NodeCompileContext): NodeExecut
     const sourcePath = textField(source.path);
     // `source: {}` or `disabled: true` leaves that input unmapped.
     if (target === undefined || sourcePath === undefined || source.disabled === true) return [];
-    return [{ target: flowPath(target), source: flowPath(sourcePath) }];
+    return [{ target: flowPath(target), source: cc.layout.path(sourcePath) }];
   });
-  const key = nodeKey(node);
+  const slot = cc.layout.slotOf(nodeKey(node));
   const primary = alias ?? baseId ?? '';
-  const call: RuleNodeCall = { alias, baseId, version, strategy, mappings, key, nodeVersion: node.version, columns: new ColumnPlan(mappings.map((mapping) => mapping.target)) };
+  const call: RuleNodeCall = { alias, baseId, version, strategy, mappings, slot, nodeVersion: node.version, columns: new ColumnPlan(mappings.map((mapping) => mapping.target)) };
   return {
     ruleRefs: primary === '' ? NO_REFS : [version === undefined ? { idOrAlias: primary } : { idOrAlias: primary, version }],
-    run: (scope, ctx) => (ctx.trace ? runRuleNodeTraced(call, scope, ctx) : runRuleNode(call, scope, ctx)),
+    run: (scope, ctx) => (ctx.trace ? runRuleNodeTraced(call, scope, ctx) : runRuleNode(call, scope, ctx, false)),
+    runAlone: (scope, ctx) => runRuleNode(call, scope, ctx, true),
   };
 }
 
@@ -263,7 +315,8 @@ interface RuleNodeCall {
   readonly version: number | undefined;
   readonly strategy: Strategy;
   readonly mappings: readonly Mapping[];
-  readonly key: string;
+  /** The slot of the node's name. */
+  readonly slot: number;
   readonly nodeVersion: number;
   /** Which mapping feeds each input column of the rule, when it needs no input object. */
   readonly columns: ColumnPlan;
@@ -274,13 +327,20 @@ interface RuleNodeCall {
  * their values (flow/column-call.ts), and under FIRST_MATCH its matching row's shared output itself (the flow only
  * reads a node's output, and copies what it passes on); other rules get the node input object.
  */
-function runRuleNode(call: RuleNodeCall, scope: FlowScope, ctx: EvaluationContext): MaybePromise<NodeOutcome> {
+function runRuleNode(call: RuleNodeCall, scope: FlowScope, ctx: EvaluationContext, alone: boolean): MaybePromise<NodeOutcome> {
   const target = findRule(ctx, call.alias, call.baseId, call.version);
   const sources = call.columns.sourcesFor(target);
   let result: MaybePromise<Json[]>;
   if (sources !== undefined) {
     const values = columnValues(call.mappings, sources, scope);
-    if (call.strategy === 'FIRST_MATCH') return { items: exposeOutput(scope, call.key, callFirstColumns(target, values, ctx) ?? null) };
+    if (call.strategy === 'FIRST_MATCH') {
+      const output = callFirstColumns(target, values, ctx) ?? null;
+      if (alone && scope.get(call.slot) === undefined && !Array.isArray(output)) {
+        scope.set(call.slot, loneRuleState(output));
+        return NOTHING_TRACED;
+      }
+      return { items: exposeOutput(scope, call.slot, output) };
+    }
     result = callColumns(target, values, ctx, call.strategy);
   } else {
     result = callRule(target, nodeInput(call.mappings, scope), ctx, call.strategy) as MaybePromise<Json[]>;
@@ -319,13 +379,22 @@ function columnValues(mappings: readonly Mapping[], sources: readonly number[], 
 /** What a BUSINESS_RULE node does with its rule's answer; `input` only when tracing. */
 function ruleNodeOutcome(call: RuleNodeCall, scope: FlowScope, target: CompiledRule, input: Record<string, unknown> | undefined, result: Json[]): NodeOutcome {
   const output = nodeOutput(result, target, call.strategy, call.nodeVersion);
-  const items = exposeOutput(scope, call.key, output);
+  const items = exposeOutput(scope, call.slot, output);
   return input === undefined ? { items } : { items, input, output };
 }
 
+/**
+ * The object of a rule node that runs alone (NodeExecutor.runAlone) and answered one object or null, when nothing
+ * exposed that name before: what exposeOutput and then a loop without a body (workflow.ts #loopState,
+ * lastItemCurrent) leave, in the same key order, built as one literal instead of four property additions.
+ */
+function loneRuleState(output: Json): Record<string, unknown> {
+  return output === null ? { output, length: 0 } : { output, length: 1, currentItem: output, index: 0 };
+}
+
 /** Sets `{node.output}`; the node's items (its loop runs once per item: the array, or the one object). */
-function exposeOutput(scope: FlowScope, key: string, output: Json): readonly unknown[] {
-  scope.nodeObject(key).output = output;
+function exposeOutput(scope: FlowScope, slot: number, output: Json): readonly unknown[] {
+  scope.nodeObject(slot).output = output;
   return Array.isArray(output) ? output : output === null ? [] : [output];
 }
 
@@ -370,7 +439,7 @@ interface SwitchCase {
   readonly name: string;
   readonly isDefault: boolean;
   readonly connectorId: string;
-  readonly conditions: readonly { variable: readonly PathSegment[]; path: string; condition: CompiledCondition }[];
+  readonly conditions: readonly { variable: FlowPath; path: string; condition: CompiledCondition }[];
 }
 
 function compileSwitch(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
@@ -386,7 +455,7 @@ function compileSwitch(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
       const variable = textField(condition.variable) ?? '';
       const decisionNode = (condition.decisionNode ?? {}) as Record<string, unknown>;
       return {
-        variable: flowPath(variable),
+        variable: cc.layout.path(variable),
         path: variable,
         condition: compileCondition(decisionNode.scalarCondition, `${conditionPath}.decisionNode.scalarCondition`, cc.env, cc.problems),
       };
@@ -475,9 +544,9 @@ function compileAppend(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
   const targetSegments = targetPath(target.path, `${where}.target.path`, cc);
   const values = listOf(node.data.values).flatMap((entry) => {
     const path = textField(entry.path);
-    return path === undefined ? [] : [flowPath(path)];
+    return path === undefined ? [] : [cc.layout.path(path)];
   });
-  const key = nodeKey(node);
+  const slot = cc.layout.slotOf(nodeKey(node));
   const targetText = String(target.path);
   return {
     ruleRefs: NO_REFS,
@@ -499,7 +568,7 @@ function compileAppend(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
         appended.push(copy);
       }
       // `{appendNode}` is the target array itself (§11 W4).
-      scope.set(key, list);
+      scope.set(slot, list);
       return { input: appended, output: list };
     },
   };

@@ -11,11 +11,12 @@ import type { RuleCompiler } from '../registry.ts';
 import type { CompiledRule, EvaluationContext, Json, RuleRef, SolveResult } from '../types.ts';
 import { cloneJson } from '../cells/index.ts';
 import { checkDeadline } from '../deadline.ts';
-import { FlowScope } from './flow-scope.ts';
+import { FlowLayout, FlowScope, OUTPUT_SLOT } from './flow-scope.ts';
 import { flowRuleIdentity } from '../rule-identity.ts';
 import { buildFlowGraph } from './workflow-graph.ts';
 import type { FlowGraph, FlowNode, Region } from './workflow-graph.ts';
 import { compileNode, flowCellEnvironment } from './workflow-nodes.ts';
+import { nodeKey } from './node-helpers.ts';
 import type { NodeExecutor, NodeOutcome } from './node-executor.ts';
 import type { MaybePromise } from '../maybe-promise.ts';
 
@@ -102,11 +103,13 @@ export const compileWorkflow: RuleCompiler = (doc, options) => {
   const graph = buildFlowGraph(nodes, connectors, connections, endConnectors);
 
   const nodeTypes = new Map(nodes.flatMap((node) => (node.name === undefined ? [] : [[node.name, node.type] as const])));
-  const cc = { env: flowCellEnvironment(options), nodeTypes, problems };
+  const layout = new FlowLayout();
+  const cc = { env: flowCellEnvironment(options), nodeTypes, layout, problems };
   const executors = nodes.map((node) => compileNode(node, cc));
   if (problems.length > 0) throw new ValidationError(problems);
+  const keySlots = nodes.map((node) => layout.slotOf(nodeKey(node)));
 
-  const flow = new WorkflowRunner(graph, executors, chainOf(graph));
+  const flow = new WorkflowRunner(graph, executors, chainOf(graph), layout, keySlots);
   const compiled: CompiledRule = {
     type: 'workflow',
     ...identity,
@@ -185,15 +188,20 @@ class WorkflowRunner {
 
   /** chainOf(graph): the nodes an untraced solve runs in order, when that does not depend on the solve. */
   readonly #chain: readonly number[] | undefined;
+  readonly #layout: FlowLayout;
+  /** By node index: the slot of the node's name (a loop node's state lives there). */
+  readonly #keySlots: readonly number[];
 
-  constructor(graph: FlowGraph, executors: readonly NodeExecutor[], chain: readonly number[] | undefined) {
+  constructor(graph: FlowGraph, executors: readonly NodeExecutor[], chain: readonly number[] | undefined, layout: FlowLayout, keySlots: readonly number[]) {
     this.#graph = graph;
     this.#executors = executors;
     this.#chain = chain;
+    this.#layout = layout;
+    this.#keySlots = keySlots;
   }
 
   solve(input: unknown, ctx: EvaluationContext): MaybePromise<SolveResult> {
-    const solve: FlowSolve = { scope: new FlowScope(input), ctx, trace: ctx.trace ? [] : undefined };
+    const solve: FlowSolve = { scope: new FlowScope(this.#layout, input), ctx, trace: ctx.trace ? [] : undefined };
     const done = this.#chain !== undefined && solve.trace === undefined
       ? this.#runChain(solve, this.#chain, 0)
       : this.#runRegion(solve, new RegionRun(this.#graph.top, [], this.#graph.nodes.length), 0);
@@ -211,7 +219,8 @@ class WorkflowRunner {
       checkDeadline(ctx);
       let outcome: MaybePromise<NodeOutcome>;
       try {
-        outcome = this.#executors[index]!.run(scope, ctx);
+        const executor = this.#executors[index]!;
+        outcome = executor.runAlone === undefined ? executor.run(scope, ctx) : executor.runAlone(scope, ctx);
       } catch (error) {
         throw nodeError(error, this.#graph.nodes[index]!);
       }
@@ -320,7 +329,7 @@ class WorkflowRunner {
 
   /** The loop node's object at the start of a run of its loop. */
   #loopState(scope: FlowScope, node: FlowNode, items: readonly unknown[]): Record<string, unknown> {
-    const state = scope.nodeObject(node.name ?? node.id);
+    const state = scope.nodeObject(this.#keySlots[node.index]!);
     // A new run of the loop node starts clean: an item from an earlier run must not look current. (Deleting only
     // what is there: a delete turns the object into a slow dictionary, and a first run has nothing to delete.)
     if (Object.hasOwn(state, 'currentItem')) delete state.currentItem;
@@ -347,7 +356,7 @@ class WorkflowRunner {
 
   #resumeLoop(pending: Promise<void>, solve: FlowSolve, node: FlowNode, body: Region, items: readonly unknown[], iteration: number[], i: number): Promise<void> {
     // After a wait the node's object is looked up again, as on every run of the loop.
-    return pending.then(() => this.#runLoop(solve, node, solve.scope.nodeObject(node.name ?? node.id), body, items, iteration, i + 1));
+    return pending.then(() => this.#runLoop(solve, node, solve.scope.nodeObject(this.#keySlots[node.index]!), body, items, iteration, i + 1));
   }
 }
 
@@ -368,7 +377,7 @@ function finishLater(done: Promise<void>, solve: FlowSolve): Promise<SolveResult
 
 /** Decision flows have only the STANDARD response shape (§3.1). */
 function finish(solve: FlowSolve): SolveResult {
-  const result: Json[] = [solve.scope.get('output') as Json];
+  const result: Json[] = [solve.scope.get(OUTPUT_SLOT) as Json];
   return solve.trace ? { result, trace: solve.trace } : { result };
 }
 
