@@ -96,3 +96,51 @@ test('shared subexpressions give the results and traces of the plain compile mod
   );
   assert.ok(sharedTables > 400, `only ${sharedTables} tables shared a subexpression`);
 });
+
+/**
+ * Conditions first, outputs after, no calc column: rows whose function cells are all memoised run directly
+ * (TableRow.direct: conditions tested first, outputs only for a matching row). The traced solve and EVALUATE_ALL
+ * take the general step loop, so each untraced answer is checked against the traced one of the same table, and
+ * against the plain compile mode. `{o1}` in a condition is the input's o1 (no output is written yet).
+ */
+const DIRECT_COLUMNS: ColumnSpec[] = [
+  { id: 'c0', kind: 'input', target: 'a' },
+  { id: 'c1', kind: 'input', target: 'b' },
+  { id: 'o1', kind: 'output', target: 'o1' },
+  { id: 'o2', kind: 'output', target: 'o.p' },
+];
+/** Conditions often true (so that later rows meet ELSE), some reading the outputs' paths (the input's values). */
+const LIKELY = ['GT({a}, 1)', 'GTE(({a} * {b}), 2)', 'EQ({b}, "x")', 'OR(EQ({a}, 1), GT({b}, 2))', 'true', 'IS_NULL({o.p})', 'NOT(IS_NULL({o1}))', 'EQ({o1}, 1)'];
+const directCondition = fc.oneof(
+  { weight: 3, arbitrary: cellExpression.map(fnCondition) },
+  { weight: 3, arbitrary: fc.constantFrom(...LIKELY).map(fnCondition) },
+  { weight: 2, arbitrary: fc.constantFrom(cond('anything'), cond('ELSE'), cond('>=', '2'), cond('=', 'x')) },
+);
+
+test('rows run directly answer as the general step loop and the plain compile mode', () => {
+  let directRows = 0;
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(directCondition, directCondition, cellExpression, cellExpression), { minLength: 1, maxLength: 10 }),
+      fc.array(fc.tuple(value, value, value, value), { minLength: 1, maxLength: 4 }),
+      fc.constantFrom('STANDARD', 'FIRST_MATCH', 'ARRAY'),
+      (cells, inputs, strategy) => {
+        const rows: RowSpec[] = cells.map(([c0, c1, o1, o2]) => ({ cells: { c0, c1, o1: fn(o1), o2: fn(o2) } }));
+        const doc = tableDoc({ columns: DIRECT_COLUMNS, rows });
+        const shared = compileTable(doc) as DecisionTable;
+        const plain = compileTable(doc, { compileExpression: compilePlain });
+        directRows += shared.structure.rows.filter((row) => row.direct && !row.fast).length;
+        for (const [a, b, d, o1] of inputs) {
+          const input: Record<string, unknown> = { a, b, c: { d }, o1 };
+          const options = (trace: boolean): SolveOptions => ({ strategy, trace, random: counter() });
+          const direct = run(shared, input, options(false));
+          assert.deepEqual(direct.result, run(shared, input, options(true)).result);
+          assert.deepEqual(direct.result, run(plain, input, options(false)).result);
+          assert.deepEqual(direct.result, run(plain, input, options(true)).result);
+        }
+      },
+    ),
+    { numRuns: 600 },
+  );
+  assert.ok(directRows > 1000, `only ${directRows} rows were direct`);
+});

@@ -8,7 +8,7 @@ import type { Evaluator, Frame } from './runtime.ts';
 import type { EvaluationContext, RuleRef } from '../types.ts';
 import { getAt, type PathSegment } from '../path.ts';
 import { SyntaxProblem } from './lexer.ts';
-import { constantNode, failingNode, combineNode } from './nodes.ts';
+import { binaryEvaluator, constantNode, failingNode, combineNode } from './nodes.ts';
 import { Invalid, cloneJson, defineKey, describe, invalidReason, mustPropagate, toNum, toText } from './runtime.ts';
 import { castExpressionOutput, rawOutput } from './cast.ts';
 import { findFunction } from './functions/index.ts';
@@ -63,7 +63,7 @@ class Compiler implements CompileApi {
     // function): computed once per solve and shared, unless it is a constant already or may wait.
     if (this.perEvaluation !== before || compiled.isConst || compiled.waits) return compiled;
     const slot = sharing.slots.slotOf(subexpressionKey(node, options.lenient === true));
-    return { ev: sharedEvaluator(compiled.ev, slot), waits: false, isConst: false, value: undefined };
+    return { ev: sharedEvaluator(compiled.ev, slot), waits: false, isConst: false, value: undefined, shared: { slot, ev: compiled.ev } };
   }
 
   markPerEvaluation(): void {
@@ -207,19 +207,7 @@ class Compiler implements CompileApi {
     if ((left.isConst && right.isConst) || left.waits || right.waits) {
       return combineNode([left, right], (values) => impl(values[0], values[1]), { foldable: true, api: this });
     }
-    const l = left.ev;
-    const r = right.ev;
-    let ev: Evaluator;
-    if (right.isConst) {
-      const rv = right.value;
-      ev = (f) => impl(l(f), rv);
-    } else if (left.isConst) {
-      const lv = left.value;
-      ev = (f) => impl(lv, r(f));
-    } else {
-      ev = (f) => impl(l(f), r(f));
-    }
-    return { ev, waits: false, isConst: false, value: undefined };
+    return { ev: binaryEvaluator(left, right, impl), waits: false, isConst: false, value: undefined };
   }
 
   private call(node: Extract<Node, { kind: 'call' }>, options: CompileOptionsForNode): CNode {

@@ -4,6 +4,7 @@ import type { Node } from './ast.ts';
 import type { RuleRef } from '../types.ts';
 import type { Evaluator, Frame } from './runtime.ts';
 import { Invalid, mustPropagate } from './runtime.ts';
+import { sharedValue } from './per-solve.ts';
 
 export interface CNode {
   /** The value, or a promise of it; a promise only when `waits`. */
@@ -13,6 +14,13 @@ export interface CNode {
   isConst: boolean;
   /** The value when isConst. */
   value: unknown;
+  /** Set when `ev` is a subexpression shared per solve (per-solve.ts): its slot and unshared evaluator. */
+  shared?: SharedRead;
+}
+
+export interface SharedRead {
+  readonly slot: number;
+  readonly ev: Evaluator;
 }
 
 export interface CompileOptionsForNode {
@@ -157,7 +165,7 @@ export function combineNode(
   } else if (n === 2) {
     const a = children[0]!.ev;
     const b = children[1]!.ev;
-    ev = binary ? (f) => binary(a(f), b(f)) : (f) => combine([a(f), b(f)], f);
+    ev = binary ? binaryEvaluator(children[0]!, children[1]!, binary) : (f) => combine([a(f), b(f)], f);
   } else {
     const a = children[0]!.ev;
     const b = children[1]!.ev;
@@ -165,4 +173,29 @@ export function combineNode(
     ev = (f) => combine([a(f), b(f), c(f)], f);
   }
   return { ev, waits: waits || childWaits, isConst: false, value: undefined };
+}
+
+/**
+ * `binary` of two children that never wait. A constant child is captured rather than called, and a shared left
+ * child is read from its slot (comparisons and arithmetic against a literal are the usual cells): every closure
+ * call saved is an indirect call, as every node's closure is called from many sites.
+ */
+export function binaryEvaluator(left: CNode, right: CNode, binary: (a: unknown, b: unknown) => unknown): Evaluator {
+  if (right.isConst) {
+    const rv = right.value;
+    const shared = left.shared;
+    if (shared !== undefined) {
+      const { slot, ev } = shared;
+      return (f) => binary(sharedValue(f, slot, ev), rv);
+    }
+    const a = left.ev;
+    return (f) => binary(a(f), rv);
+  }
+  const b = right.ev;
+  if (left.isConst) {
+    const lv = left.value;
+    return (f) => binary(lv, b(f));
+  }
+  const a = left.ev;
+  return (f) => binary(a(f), b(f));
 }

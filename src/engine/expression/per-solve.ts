@@ -48,18 +48,25 @@ const OBJECT = new Failed(new Invalid('object'));
 
 /** `ev` shared through slot `slot` of the solve's array, when the scope has one. */
 export function sharedEvaluator(ev: Evaluator, slot: number): Evaluator {
-  return (f) => {
-    const values = f.scope.perSolve;
-    if (values === undefined) return ev(f);
-    const known = values[slot];
-    if (known === undefined) return fill(values, slot, ev, f);
-    if (known instanceof Failed) {
-      if (known === OBJECT) return ev(f);
-      if (known === MISSING) return undefined;
-      throw known.error;
-    }
-    return known;
-  };
+  return (f) => sharedValue(f, slot, ev);
+}
+
+/**
+ * The value of the shared subexpression `ev` in slot `slot`: computed on its first use in the solve, then read.
+ * A plain function (not a closure per node), so parents that know their child is shared read the slot without a
+ * call (nodes.ts binaryEvaluator).
+ */
+export function sharedValue(f: Frame, slot: number, ev: Evaluator): unknown {
+  const values = f.scope.perSolve;
+  if (values === undefined) return ev(f);
+  const known = values[slot];
+  if (known === undefined) return fill(values, slot, ev, f);
+  if (known instanceof Failed) {
+    if (known === OBJECT) return ev(f);
+    if (known === MISSING) return undefined;
+    throw known.error;
+  }
+  return known;
 }
 
 function fill(values: unknown[], slot: number, ev: Evaluator, f: Frame): unknown {

@@ -24,6 +24,7 @@ import {
   type ConditionColumn,
   type ConditionStep,
   type LeftBinding,
+  type OutputStep,
   type TableRow,
   type TableStep,
 } from './steps.ts';
@@ -220,40 +221,56 @@ function isRepeatable(condition: CompiledCondition, shadowed: (ref: Reference) =
 }
 
 function compileRow(number: number, window: TableRow['window'], steps: TableStep[], slotCount: number): TableRow {
-  // First what kind of row it is, then the fast rows' arrays at their final size (a large table has many rows).
+  // First what kind of row it is, then the checked conditions and the fast rows' constants at their final size
+  // (a large table has many rows).
   let fast = true;
+  let direct = true;
   let async = false;
   let checked = 0;
+  let outputCount = 0;
   for (const step of steps) {
     if (step.kind === STEP_CONDITION) {
       const condition = step.condition;
       if (condition.async) async = true;
+      if (outputCount > 0) direct = false;
       if (condition.kind === 'else' || (condition.kind === 'static' && step.column.left.kind !== 'calc')) {
         if (condition.operator !== 'anything') checked++;
-      } else fast = false;
+      } else {
+        fast = false;
+        if (step.memo >= 0) checked++;
+        else direct = false;
+      }
     } else {
       if (step.value.async) async = true;
+      if (step.kind === STEP_CALC) direct = false;
+      else outputCount++;
       if (step.kind === STEP_CALC || !step.value.isConstant) fast = false;
     }
   }
-  if (!fast) return { number, window, steps, fast, async, constValues: NO_VALUES, hasObjectConstants: false, fastConditions: NO_STEPS };
-  const constValues = new Array<unknown>(slotCount);
+  if (async) direct = false;
+  if (!direct) return { number, window, steps, fast, direct, async, constValues: NO_VALUES, hasObjectConstants: false, fastConditions: NO_STEPS, outputs: NO_OUTPUTS };
+  const constValues = fast ? new Array<unknown>(slotCount) : NO_VALUES;
   const fastConditions = new Array<ConditionStep>(checked);
+  const outputs = new Array<OutputStep>(outputCount);
   let hasObjectConstants = false;
   let c = 0;
+  let o = 0;
   for (const step of steps) {
     if (step.kind === STEP_CONDITION) {
       if (step.condition.operator !== 'anything') fastConditions[c++] = step;
     } else if (step.kind === STEP_OUTPUT) {
+      outputs[o++] = step;
+      if (!fast) continue;
       const constant = step.value.constant;
-      constValues[step.slot] = constant;
+      (constValues as unknown[])[step.slot] = constant;
       if (constant !== null && typeof constant === 'object') hasObjectConstants = true;
     }
   }
-  return { number, window, steps, fast, async, constValues, hasObjectConstants, fastConditions };
+  return { number, window, steps, fast, direct, async, constValues, hasObjectConstants, fastConditions, outputs };
 }
 
 const NO_VALUES: readonly unknown[] = [];
 const NO_STEPS: readonly ConditionStep[] = [];
+const NO_OUTPUTS: readonly OutputStep[] = [];
 
 

@@ -85,13 +85,13 @@ class TableScope extends RuleScope implements GroupTester {
     variables: ReadonlyMap<string, unknown>,
     layout: OutputLayout,
     calcIndex: ReadonlyMap<string, number>,
-    memoCount: number,
-    perSolveCount: number,
+    blankMemo: readonly (boolean | undefined)[],
+    blankPerSolve: readonly unknown[] | undefined,
     ctx: EvaluationContext,
   ) {
     super(input, variables, layout, calcIndex);
-    this.memo = memoCount === 0 ? NO_MEMO : new Array<boolean | undefined>(memoCount);
-    this.perSolve = perSolveCount === 0 ? undefined : new Array<unknown>(perSolveCount);
+    this.memo = blankMemo.length === 0 ? NO_MEMO : blankMemo.slice();
+    this.perSolve = blankPerSolve?.slice();
     this.ctx = ctx;
   }
 
@@ -190,8 +190,10 @@ export class DecisionTable implements CompiledRule {
   private readonly index: TableIndex | undefined;
   private readonly variables: ReadonlyMap<string, unknown>;
   private readonly inputColumns: readonly ConditionColumn[];
-  private readonly memoCount: number;
   private readonly perSolveCount: number;
+  private readonly blankMemo: readonly (boolean | undefined)[];
+  private readonly blankPerSolve: readonly unknown[] | undefined;
+  private readonly blankOutputs: readonly unknown[];
   private readonly timeZone: string;
   /** The index asks repeatable function cells: a solve then needs its scope before the first row. */
   private readonly indexEvaluates: boolean;
@@ -213,8 +215,10 @@ export class DecisionTable implements CompiledRule {
     this.warnings = parts.warnings ?? [];
     this.async = parts.rows.some((row) => row.async);
     this.inputColumns = parts.conditionColumns.filter((column) => column.left.kind !== 'calc');
-    this.memoCount = parts.memoCount;
     this.perSolveCount = parts.perSolveCount ?? 0;
+    this.blankMemo = blankArray(parts.memoCount);
+    this.blankPerSolve = this.perSolveCount === 0 ? undefined : blankArray(this.perSolveCount);
+    this.blankOutputs = blankArray(this.layout.slotCount);
     this.timeZone = parts.timeZone ?? 'UTC';
     this.indexEvaluates = parts.index?.hasGroups ?? false;
   }
@@ -257,6 +261,8 @@ export class DecisionTable implements CompiledRule {
     const lefts = solve.lefts;
     const skip = solve.skip;
     const untraced = solve.trace === undefined;
+    // Direct rows (TableRow.direct) skip the step loop when nothing asks for every cell or for a trace.
+    const direct = untraced && ctx.strategy !== 'EVALUATE_ALL';
     let anyMatched = solve.anyMatched;
     for (let i = from; i < order.length; i++) {
       const row = rows[order[i]!]!;
@@ -268,9 +274,18 @@ export class DecisionTable implements CompiledRule {
         matched = fastMatch(row, lefts, skip, anyMatched, ctx);
         values = row.constValues;
         clone = row.hasObjectConstants;
+      } else if (row.direct && direct) {
+        checkDeadline(ctx);
+        const scope = (solve.scope ??= this.newScope(solve));
+        // No output of this row is written while its conditions run (they come first in the row).
+        scope.outputValues = NO_OUTPUTS;
+        // A row that does not match adds nothing outside EVALUATE_ALL, which takes the general loop.
+        if (!directMatch(row, lefts, skip, anyMatched, scope, ctx)) continue;
+        matched = true;
+        values = this.directOutputs(row, scope, ctx);
       } else {
         checkDeadline(ctx);
-        const written = new Array<unknown>(this.layout.slotCount);
+        const written = this.blankOutputs.slice();
         solve.anyMatched = anyMatched;
         const outcome = this.runRow(solve, row, written);
         if (typeof outcome !== 'boolean') return this.resumeRows(outcome, solve, i, written);
@@ -336,7 +351,20 @@ export class DecisionTable implements CompiledRule {
   }
 
   private newScope(solve: TableSolve): TableScope {
-    return new TableScope(solve.input, this.variables, this.layout, this.calcIndex, this.memoCount, this.perSolveCount, solve.ctx);
+    return new TableScope(solve.input, this.variables, this.layout, this.calcIndex, this.blankMemo, this.blankPerSolve, solve.ctx);
+  }
+
+  /** The outputs of a direct row that matched, in column order (they may read the ones on their left). */
+  private directOutputs(row: TableRow, scope: TableScope, ctx: EvaluationContext): SlotValues {
+    const values = this.blankOutputs.slice();
+    scope.outputValues = values;
+    const outputs = row.outputs;
+    for (let j = 0; j < outputs.length; j++) {
+      const step = outputs[j]!;
+      // Direct rows never wait (TableRow.direct).
+      values[step.slot] = step.value.evaluate(scope, ctx);
+    }
+    return values;
   }
 
   /** Runs the cells of one row that is not fast, writing its outputs into `values`; true when the row matched. */
@@ -443,6 +471,46 @@ function fastMatch(row: TableRow, lefts: readonly unknown[], skip: readonly bool
     if (!(c.test !== undefined ? c.test(left) : (c.condition.test(left, undefined, ctx) as boolean))) return false;
   }
   return true;
+}
+
+/** fastMatch for a direct row: its function cells are memoised per solve (TableScope.passes). */
+function directMatch(
+  row: TableRow,
+  lefts: readonly unknown[],
+  skip: readonly boolean[] | undefined,
+  anyMatched: boolean,
+  scope: TableScope,
+  ctx: EvaluationContext,
+): boolean {
+  const conditions = row.fastConditions;
+  for (let i = 0; i < conditions.length; i++) {
+    const c = conditions[i]!;
+    if (skip !== undefined && skip[c.condIndex]) continue;
+    if (c.memo >= 0) {
+      if (!scope.passes(c)) return false;
+      continue;
+    }
+    if (c.isElse) {
+      if (anyMatched) return false;
+      continue;
+    }
+    const left = lefts[c.condIndex];
+    if (!(c.test !== undefined ? c.test(left) : (c.condition.test(left, undefined, ctx) as boolean))) return false;
+  }
+  return true;
+}
+
+const NO_OUTPUTS: SlotValues = [];
+
+/**
+ * `length` undefined values in an array whose elements are generic from the start, copied (slice) for each solve
+ * or row: `new Array(n)` starts as small integers and changes kind, copying itself, on the first fraction and again
+ * on the first text, and the sites that read such arrays then see several kinds.
+ */
+function blankArray<T>(length: number): T[] {
+  const blank = new Array<T | undefined>(length);
+  for (let i = 0; i < length; i++) blank[i] = undefined;
+  return blank as T[];
 }
 
 function traceEntry(
