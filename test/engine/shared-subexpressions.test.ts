@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { DecisionTable } from '../../src/engine/table/evaluate.ts';
 import type { SolveOptions } from '../../src/engine/types.ts';
-import { compileStoredExpression, type CompiledExpression, type ExpressionCompileOptions, type StoredExpression } from '../../src/engine/expression/index.ts';
-import { compileTable, cond, fn, fnCondition, run, tableDoc, type ColumnSpec, type RowSpec } from './table-helpers.ts';
+import { compileStoredExpression, PerSolveSlots, type CompiledExpression, type ExpressionCompileOptions, type StoredExpression } from '../../src/engine/expression/index.ts';
+import { getAt, type PathSegment } from '../../src/engine/path.ts';
+import { compileTable, cond, context, fn, fnCondition, run, tableDoc, type ColumnSpec, type RowSpec } from './table-helpers.ts';
 
 /**
  * References: input paths, the calc variable `k` (left of every condition), the outputs `o1` (between the two
@@ -143,4 +144,38 @@ test('rows run directly answer as the general step loop and the plain compile mo
     { numRuns: 600 },
   );
   assert.ok(directRows > 1000, `only ${directRows} rows were direct`);
+});
+
+/**
+ * Comparisons and arithmetic against a constant number compile by argument shape (expression/number-operand.ts):
+ * inline for a number, the general function otherwise. Each is checked against the same call with the constant
+ * given as a reference (which takes the general form), for operands of every type, plain and shared per solve.
+ */
+test('calls with a constant number operand answer as with the same number from a reference', () => {
+  const operand = fc.constantFrom<unknown>(undefined, null, 0, -0, 1, -2.5, 7, 1e308, Number.NaN, Number.POSITIVE_INFINITY, '3', ' 4 ', '2.5e1', 'abc', '', 'true', true, false, [1], [], {}, { a: 1 });
+  const constant = fc.constantFrom('0', '1', '2.5', '-3', '1e300', '1e400', '(0 - 0)');
+  const form = fc.constantFrom(
+    ...['+', '-', '*', '/', '%'].flatMap((op) => [`({a} ${op} C)`, `(C ${op} {a})`]),
+    ...['GT', 'GTE', 'LT', 'LTE', 'EQ', 'MAX', 'ROUND'].flatMap((name) => [`${name}({a}, C)`, `${name}(C, {a})`]),
+  );
+  const ctx = context();
+  const outcome = (text: string, shared: boolean, variables: Record<string, unknown>): unknown => {
+    const options: ExpressionCompileOptions = shared ? { perSolve: { slots: new PerSolveSlots(), fixed: () => true } } : {};
+    const expression = compileStoredExpression({ stringValue: text }, 'test', options);
+    const scope = { resolve: (segments: readonly PathSegment[]) => getAt(variables, segments), perSolve: shared ? [] : undefined };
+    try {
+      return { value: expression.evaluateRaw(scope, ctx) };
+    } catch (error) {
+      return { error: (error as Error).message };
+    }
+  };
+  fc.assert(
+    fc.property(form, constant, operand, fc.boolean(), (text, c, a, shared) => {
+      const k = outcome(c, false, {}) as { value: unknown };
+      const byShape = outcome(text.replace('C', c), shared, { a });
+      const general = outcome(text.replace('C', '{k}'), shared, { a, k: k.value });
+      assert.deepEqual(byShape, general, `${text} with C = ${c}, a = ${String(a)}`);
+    }),
+    { numRuns: 3000 },
+  );
 });

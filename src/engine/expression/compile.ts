@@ -3,7 +3,7 @@
 // closure returning its value, or a promise of it when a call below it waits (engine/maybe-promise.ts).
 import type { Node, VarRef } from './ast.ts';
 import type { CompiledExpression, ConditionOutcome, ExpressionFootprint, PerSolveSharing, Scope } from './contract.ts';
-import type { CNode, CompileApi, CompileOptionsForNode } from './nodes.ts';
+import type { CNode, CompileApi, CompileOptionsForNode, SharedRead } from './nodes.ts';
 import type { Evaluator, Frame } from './runtime.ts';
 import type { EvaluationContext, RuleRef } from '../types.ts';
 import { getAt, type PathSegment } from '../path.ts';
@@ -13,7 +13,7 @@ import { Invalid, cloneJson, defineKey, describe, invalidReason, mustPropagate, 
 import { castExpressionOutput, rawOutput } from './cast.ts';
 import { findFunction } from './functions/index.ts';
 import { OPERATOR_IMPLS, negate } from './functions/math.ts';
-import { sharedEvaluator, subexpressionKey } from './per-solve.ts';
+import { knownValue, NOT_KNOWN, sharedEvaluator, sharedValue, subexpressionKey } from './per-solve.ts';
 
 /** The evaluation of an expression was invalid (evaluateRaw only; the other methods turn it into null/false). */
 export class ExpressionError extends Error {
@@ -207,7 +207,7 @@ class Compiler implements CompileApi {
     if ((left.isConst && right.isConst) || left.waits || right.waits) {
       return combineNode([left, right], (values) => impl(values[0], values[1]), { foldable: true, api: this });
     }
-    return { ev: binaryEvaluator(left, right, impl), waits: false, isConst: false, value: undefined };
+    return { ev: binaryEvaluator(left, right, impl, op), waits: false, isConst: false, value: undefined };
   }
 
   private call(node: Extract<Node, { kind: 'call' }>, options: CompileOptionsForNode): CNode {
@@ -229,6 +229,7 @@ class Compiler implements CompileApi {
       api: this,
       waits: def.waits,
       binary: count === 2 ? def.impl2 : undefined,
+      name: def.name,
     });
   }
 }
@@ -244,12 +245,15 @@ class Program implements CompiledExpression {
   readonly ruleRefs: readonly RuleRef[];
   readonly footprint: ExpressionFootprint;
   private readonly ev: Evaluator;
+  /** The root is a subexpression shared per solve (a whole cell fixed for the solve): its slot, read directly. */
+  private readonly shared: SharedRead | undefined;
   private readonly slots: number;
   private readonly sharedConstants: boolean;
 
   constructor(source: string, root: CNode, compiler: Compiler) {
     this.source = source;
     this.ev = root.ev;
+    this.shared = root.shared;
     this.async = root.waits;
     this.slots = compiler.slots;
     this.ruleRefs = compiler.ruleRefs;
@@ -262,6 +266,12 @@ class Program implements CompiledExpression {
     return { scope, ctx, locals: this.slots === 0 ? NO_LOCALS : new Array<unknown>(this.slots), raw: false };
   }
 
+  /** The root's value: `ev`, or for a shared root its slot read without the call (per-solve.ts sharedValue). */
+  private run(f: Frame): unknown {
+    const shared = this.shared;
+    return shared === undefined ? this.ev(f) : sharedValue(f, shared.slot, shared.ev);
+  }
+
   private result(value: unknown): unknown {
     return this.sharedConstants && value !== null && typeof value === 'object' ? cloneJson(value) : value;
   }
@@ -270,10 +280,16 @@ class Program implements CompiledExpression {
   // give a promise, so only then is the answer tested for one and the same ending chained to it.
 
   evaluateOutput(scope: Scope, ctx: EvaluationContext): unknown {
+    if (this.shared !== undefined) {
+      // Another cell of this solve computed the same value: a scalar, so no copy, and never RAW_VALUE's (a
+      // result-position RAW_VALUE is never shared).
+      const known = knownValue(scope.perSolve, this.shared.slot);
+      if (known !== NOT_KNOWN) return castExpressionOutput(known);
+    }
     const f = this.frame(scope, ctx);
     let value: unknown;
     try {
-      value = this.ev(f);
+      value = this.run(f);
     } catch (error) {
       return invalidOutput(error);
     }
@@ -298,7 +314,7 @@ class Program implements CompiledExpression {
   evaluateCondition(scope: Scope, ctx: EvaluationContext): ConditionOutcome | Promise<ConditionOutcome> {
     let value: unknown;
     try {
-      value = this.ev(this.frame(scope, ctx));
+      value = this.run(this.frame(scope, ctx));
     } catch (error) {
       return invalidCondition(error);
     }
@@ -309,7 +325,7 @@ class Program implements CompiledExpression {
   evaluateRaw(scope: Scope, ctx: EvaluationContext): unknown {
     let value: unknown;
     try {
-      value = this.ev(this.frame(scope, ctx));
+      value = this.run(this.frame(scope, ctx));
     } catch (error) {
       return this.invalidRaw(error);
     }

@@ -5,6 +5,7 @@ import type { RuleRef } from '../types.ts';
 import type { Evaluator, Frame } from './runtime.ts';
 import { Invalid, mustPropagate } from './runtime.ts';
 import { sharedValue } from './per-solve.ts';
+import { numberOperandEvaluator } from './number-operand.ts';
 
 export interface CNode {
   /** The value, or a promise of it; a promise only when `waits`. */
@@ -132,6 +133,8 @@ export function combineNode(
     waits?: boolean;
     /** Used instead of `combine` for two children, without allocating an argument array. */
     binary?: (a: unknown, b: unknown) => unknown;
+    /** The function's name, for nodes compiled by argument shape (binaryEvaluator). */
+    name?: string;
   },
 ): CNode {
   const { foldable, api, binary } = options;
@@ -165,7 +168,7 @@ export function combineNode(
   } else if (n === 2) {
     const a = children[0]!.ev;
     const b = children[1]!.ev;
-    ev = binary ? binaryEvaluator(children[0]!, children[1]!, binary) : (f) => combine([a(f), b(f)], f);
+    ev = binary ? binaryEvaluator(children[0]!, children[1]!, binary, options.name) : (f) => combine([a(f), b(f)], f);
   } else {
     const a = children[0]!.ev;
     const b = children[1]!.ev;
@@ -176,11 +179,13 @@ export function combineNode(
 }
 
 /**
- * `binary` of two children that never wait. A constant child is captured rather than called, and a shared left
+ * `binary` of two children that never wait: by argument shape when `name` has such a form (number-operand.ts). A constant child is captured rather than called, and a shared left
  * child is read from its slot (comparisons and arithmetic against a literal are the usual cells): every closure
  * call saved is an indirect call, as every node's closure is called from many sites.
  */
-export function binaryEvaluator(left: CNode, right: CNode, binary: (a: unknown, b: unknown) => unknown): Evaluator {
+export function binaryEvaluator(left: CNode, right: CNode, binary: (a: unknown, b: unknown) => unknown, name?: string): Evaluator {
+  const byShape = name === undefined ? undefined : numberOperandEvaluator(name, left, right, binary);
+  if (byShape !== undefined) return byShape;
   if (right.isConst) {
     const rv = right.value;
     const shared = left.shared;

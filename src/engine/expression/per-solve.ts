@@ -69,6 +69,19 @@ export function sharedValue(f: Frame, slot: number, ev: Evaluator): unknown {
   return known;
 }
 
+/** What knownValue answers for a slot not computed yet in this solve, or holding no scalar. */
+export const NOT_KNOWN: unique symbol = Symbol('not known');
+
+/**
+ * The scalar in slot `slot` of the solve's array (null included) when it has been computed in this solve, else
+ * NOT_KNOWN: lets the owner of a shared root answer without a frame (compile.ts Program).
+ */
+export function knownValue(values: unknown[] | undefined, slot: number): unknown {
+  if (values === undefined) return NOT_KNOWN;
+  const known = values[slot];
+  return known === undefined || known instanceof Failed ? NOT_KNOWN : known;
+}
+
 function fill(values: unknown[], slot: number, ev: Evaluator, f: Frame): unknown {
   let value: unknown;
   try {
