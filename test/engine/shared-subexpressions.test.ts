@@ -147,16 +147,16 @@ test('rows run directly answer as the general step loop and the plain compile mo
 });
 
 /**
- * Comparisons and arithmetic against a constant number compile by argument shape (expression/number-operand.ts):
- * inline for a number, the general function otherwise. Each is checked against the same call with the constant
+ * Calls with a constant operand compile by argument shape (expression/constant-operand.ts): inline for a number
+ * (or text, for EQ/NE), the general function otherwise. Each is checked against the same call with the constant
  * given as a reference (which takes the general form), for operands of every type, plain and shared per solve.
  */
-test('calls with a constant number operand answer as with the same number from a reference', () => {
+test('calls with a constant operand answer as with the same value from a reference', () => {
   const operand = fc.constantFrom<unknown>(undefined, null, 0, -0, 1, -2.5, 7, 1e308, Number.NaN, Number.POSITIVE_INFINITY, '3', ' 4 ', '2.5e1', 'abc', '', 'true', true, false, [1], [], {}, { a: 1 });
-  const constant = fc.constantFrom('0', '1', '2.5', '-3', '1e300', '1e400', '(0 - 0)');
+  const constant = fc.constantFrom('0', '1', '2.5', '-3', '1e300', '1e400', '(0 - 0)', '"gold"', '"3"', '" 3"', '"25"', '"true"', '""', '" x "', 'true', 'null');
   const form = fc.constantFrom(
     ...['+', '-', '*', '/', '%'].flatMap((op) => [`({a} ${op} C)`, `(C ${op} {a})`]),
-    ...['GT', 'GTE', 'LT', 'LTE', 'EQ', 'MAX', 'ROUND'].flatMap((name) => [`${name}({a}, C)`, `${name}(C, {a})`]),
+    ...['GT', 'GTE', 'LT', 'LTE', 'EQ', 'NE', 'MAX', 'MIN', 'ROUND'].flatMap((name) => [`${name}({a}, C)`, `${name}(C, {a})`]),
   );
   const ctx = context();
   const outcome = (text: string, shared: boolean, variables: Record<string, unknown>): unknown => {
@@ -176,6 +176,35 @@ test('calls with a constant number operand answer as with the same number from a
       const general = outcome(text.replace('C', '{k}'), shared, { a, k: k.value });
       assert.deepEqual(byShape, general, `${text} with C = ${c}, a = ${String(a)}`);
     }),
-    { numRuns: 3000 },
+    { numRuns: 4000 },
+  );
+});
+
+/** Two-argument AND/OR and IF have forms of their own; the general forms answer the same. */
+test('two-argument AND/OR and IF answer as their general forms', () => {
+  const operand = fc.constantFrom<unknown>(undefined, null, 0, 1, 2, 'true', 'false', 'x', '', true, false, [], [true], [0, 1], {});
+  const pairs = [
+    ['OR({a}, {b})', 'OR({a}, {b}, false)'],
+    ['AND({a}, {b})', 'AND({a}, {b}, true)'],
+    ['OR(GT({a}, 1), EQ({b}, "x"))', 'OR(GT({a}, 1), EQ({b}, "x"), false)'],
+    ['IF({a}, "yes", 2)', 'IF({a}, {yes}, {two})'],
+    ['IF(GT({a}, 1), "yes", {b})', 'IF(GT({a}, 1), {yes}, {b})'],
+  ];
+  const ctx = context();
+  const outcome = (text: string, shared: boolean, variables: Record<string, unknown>): unknown => {
+    const options: ExpressionCompileOptions = shared ? { perSolve: { slots: new PerSolveSlots(), fixed: () => true } } : {};
+    const scope = { resolve: (segments: readonly PathSegment[]) => getAt(variables, segments), perSolve: shared ? [] : undefined };
+    try {
+      return { value: compileStoredExpression({ stringValue: text }, 'test', options).evaluateRaw(scope, ctx) };
+    } catch (error) {
+      return { error: (error as Error).message };
+    }
+  };
+  fc.assert(
+    fc.property(fc.constantFrom(...pairs), operand, operand, fc.boolean(), ([specific, general], a, b, shared) => {
+      const variables = { a, b, yes: 'yes', two: 2 };
+      assert.deepEqual(outcome(specific!, shared, variables), outcome(general!, shared, variables), `${specific} with a = ${String(a)}, b = ${String(b)}`);
+    }),
+    { numRuns: 2000 },
   );
 });

@@ -5,7 +5,7 @@ import type { RuleRef } from '../types.ts';
 import type { Evaluator, Frame } from './runtime.ts';
 import { Invalid, mustPropagate } from './runtime.ts';
 import { sharedValue } from './per-solve.ts';
-import { numberOperandEvaluator } from './number-operand.ts';
+import { constantOperandEvaluator } from './constant-operand.ts';
 
 export interface CNode {
   /** The value, or a promise of it; a promise only when `waits`. */
@@ -22,6 +22,18 @@ export interface CNode {
 export interface SharedRead {
   readonly slot: number;
   readonly ev: Evaluator;
+}
+
+/**
+ * How a parent reads `node` without calling its closure when it is shared per solve: pass both to
+ * per-solve.ts operandValue (slot -1 and `node.ev` when it is not shared).
+ */
+export function sharedSlot(node: CNode): number {
+  return node.shared === undefined ? -1 : node.shared.slot;
+}
+
+export function unsharedEvaluator(node: CNode): Evaluator {
+  return node.shared === undefined ? node.ev : node.shared.ev;
 }
 
 export interface CompileOptionsForNode {
@@ -179,12 +191,12 @@ export function combineNode(
 }
 
 /**
- * `binary` of two children that never wait: by argument shape when `name` has such a form (number-operand.ts). A constant child is captured rather than called, and a shared left
+ * `binary` of two children that never wait: by argument shape when `name` has such a form (constant-operand.ts). A constant child is captured rather than called, and a shared left
  * child is read from its slot (comparisons and arithmetic against a literal are the usual cells): every closure
  * call saved is an indirect call, as every node's closure is called from many sites.
  */
 export function binaryEvaluator(left: CNode, right: CNode, binary: (a: unknown, b: unknown) => unknown, name?: string): Evaluator {
-  const byShape = name === undefined ? undefined : numberOperandEvaluator(name, left, right, binary);
+  const byShape = name === undefined ? undefined : constantOperandEvaluator(name, left, right, binary);
   if (byShape !== undefined) return byShape;
   if (right.isConst) {
     const rv = right.value;

@@ -82,6 +82,11 @@ export function knownValue(values: unknown[] | undefined, slot: number): unknown
   return known === undefined || known instanceof Failed ? NOT_KNOWN : known;
 }
 
+/** A child's value: read from its slot when shared (`slot` >= 0, see nodes.ts sharedSlot), else evaluated. */
+export function operandValue(f: Frame, slot: number, ev: Evaluator): unknown {
+  return slot < 0 ? ev(f) : sharedValue(f, slot, ev);
+}
+
 function fill(values: unknown[], slot: number, ev: Evaluator, f: Frame): unknown {
   let value: unknown;
   try {
