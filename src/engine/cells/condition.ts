@@ -81,6 +81,8 @@ export interface CompiledCondition {
   readonly footprint: ExpressionFootprint | undefined;
   /** A boolean, or a promise of one when `async`. */
   test(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): MaybePromise<boolean>;
+  /** Function cells that do not wait: `test`, for a caller that remembers the outcome for the solve. */
+  matches?(scope: Scope, ctx: EvaluationContext): boolean;
   explain(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): MaybePromise<ConditionExplanation>;
 }
 
@@ -269,6 +271,12 @@ class FunctionCondition implements CompiledCondition {
   explain(_left: unknown, scope: Scope | undefined, ctx: EvaluationContext): MaybePromise<ConditionExplanation> {
     const outcome = this.expression.evaluateCondition(requireScope(scope), ctx);
     return outcome instanceof Promise ? this.explainLater(outcome) : this.explained(outcome);
+  }
+
+  /** `test` of a cell that does not wait, for a caller that remembers the outcome (CompiledExpression.matches). */
+  matches(scope: Scope, ctx: EvaluationContext): boolean {
+    const expression = this.expression;
+    return expression.matches !== undefined ? expression.matches(scope, ctx) : (this.test(undefined, scope, ctx) as boolean);
   }
 
   private explainLater(pending: Promise<ConditionOutcome>): Promise<ConditionExplanation> {

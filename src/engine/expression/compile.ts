@@ -322,6 +322,17 @@ class Program implements CompiledExpression {
     return conditionOutcome(value);
   }
 
+  matches(scope: Scope, ctx: EvaluationContext): boolean {
+    let value: unknown;
+    try {
+      value = (this.shared === undefined ? this.ev : this.shared.ev)(this.frame(scope, ctx));
+    } catch (error) {
+      if (mustPropagate(error)) throw error;
+      return false;
+    }
+    return value === true;
+  }
+
   evaluateRaw(scope: Scope, ctx: EvaluationContext): unknown {
     let value: unknown;
     try {

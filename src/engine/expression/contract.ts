@@ -56,6 +56,12 @@ export interface CompiledExpression {
   evaluateOutput(scope: Scope, ctx: EvaluationContext): MaybePromise<unknown>;
   /** Function condition, §2.12: matched only when the value is boolean true; errors and non-booleans are false. */
   evaluateCondition(scope: Scope, ctx: EvaluationContext): MaybePromise<ConditionOutcome>;
+  /**
+   * evaluateCondition(...).matched of an expression that does not wait, for a caller that remembers the outcome
+   * for the solve itself (a table's memo, table/evaluate.ts): no outcome object, and the root is not stored in
+   * its per-solve slot. Absent from test doubles.
+   */
+  matches?(scope: Scope, ctx: EvaluationContext): boolean;
   /** The raw value (no output casting). Throws (or rejects with) ExpressionError when the evaluation is invalid. */
   evaluateRaw(scope: Scope, ctx: EvaluationContext): MaybePromise<unknown>;
 }

@@ -99,8 +99,8 @@ class TableScope extends RuleScope implements GroupTester {
     const slot = cell.memo;
     let known = this.memo[slot];
     if (known === undefined) {
-      // Memoised cells never wait (table/compile.ts gives slots to synchronous repeatable cells only).
-      known = cell.condition.test(undefined, this, this.ctx) as boolean;
+      // Memoised cells are function cells that never wait (table/compile.ts isRepeatable).
+      known = cell.condition.matches!(this, this.ctx);
       this.memo[slot] = known;
     }
     return known;
