@@ -46,7 +46,7 @@ const cellExpression = fc.oneof(
   { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...POOL), expression, fc.constantFrom('GT', 'EQ', 'CONCAT', 'IF')).map(([shared, e, name]) => (name === 'IF' ? `IF(${e}, ${shared}, ${e})` : `${name}(${shared}, ${e})`)) },
 );
 
-const value = fc.constantFrom<unknown>(undefined, null, 0, 1, 2, 3.5, -1, '3', '2.5', 'abc', 'x', '', true, false, [1, 2], { d: 1 });
+const value = fc.constantFrom<unknown>(undefined, null, 0, 1, 2, 3.5, -1, '3', '2.5', 'abc', 'x', '', true, false, [1, 2], { d: 1 }, 1e308, Number.POSITIVE_INFINITY);
 
 /** The plain compile mode: the same expression compiler with no sharing of subexpressions. */
 function compilePlain(stored: StoredExpression, where: string, options?: ExpressionCompileOptions): CompiledExpression {
@@ -112,14 +112,18 @@ const DIRECT_COLUMNS: ColumnSpec[] = [
 ];
 /** Conditions often true (so that later rows meet ELSE), some reading the outputs' paths (the input's values). */
 const LIKELY = ['GT({a}, 1)', 'GTE(({a} * {b}), 2)', 'EQ({b}, "x")', 'OR(EQ({a}, 1), GT({b}, 2))', 'true', 'IS_NULL({o.p})', 'NOT(IS_NULL({o1}))', 'EQ({o1}, 1)'];
+/** Comparisons of one shared value with different constants: set together per solve (TableScope.prefill). */
+const COMPARED = ['({a} * {b})', '{a}', '{o1}'].flatMap((x) => ['GT', 'GTE', 'LT', 'LTE'].flatMap((name) => ['-1', '0', '1', '2.5', '3'].map((c) => `${name}(${x}, ${c})`)));
 const directCondition = fc.oneof(
   { weight: 3, arbitrary: cellExpression.map(fnCondition) },
   { weight: 3, arbitrary: fc.constantFrom(...LIKELY).map(fnCondition) },
+  { weight: 3, arbitrary: fc.constantFrom(...COMPARED).map(fnCondition) },
   { weight: 2, arbitrary: fc.constantFrom(cond('anything'), cond('ELSE'), cond('>=', '2'), cond('=', 'x')) },
 );
 
 test('rows run directly answer as the general step loop and the plain compile mode', () => {
   let directRows = 0;
+  let comparisonGroups = 0;
   fc.assert(
     fc.property(
       fc.array(fc.tuple(directCondition, directCondition, cellExpression, cellExpression), { minLength: 1, maxLength: 10 }),
@@ -131,6 +135,7 @@ test('rows run directly answer as the general step loop and the plain compile mo
         const shared = compileTable(doc) as DecisionTable;
         const plain = compileTable(doc, { compileExpression: compilePlain });
         directRows += shared.structure.rows.filter((row) => row.direct && !row.fast).length;
+        comparisonGroups += (shared as unknown as { comparisons: unknown[] }).comparisons.length;
         for (const [a, b, d, o1] of inputs) {
           const input: Record<string, unknown> = { a, b, c: { d }, o1 };
           const options = (trace: boolean): SolveOptions => ({ strategy, trace, random: counter() });
@@ -144,6 +149,7 @@ test('rows run directly answer as the general step loop and the plain compile mo
     { numRuns: 600 },
   );
   assert.ok(directRows > 1000, `only ${directRows} rows were direct`);
+  assert.ok(comparisonGroups > 200, `only ${comparisonGroups} groups of comparisons`);
 });
 
 /**

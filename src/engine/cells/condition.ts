@@ -83,6 +83,8 @@ export interface CompiledCondition {
   test(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): MaybePromise<boolean>;
   /** Function cells that do not wait: `test`, for a caller that remembers the outcome for the solve. */
   matches?(scope: Scope, ctx: EvaluationContext): boolean;
+  /** Function cells: the compiled expression. */
+  readonly expression?: CompiledExpression;
   explain(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): MaybePromise<ConditionExplanation>;
 }
 
@@ -254,7 +256,7 @@ class FunctionCondition implements CompiledCondition {
   readonly operand = undefined;
   readonly leftTest = undefined;
   readonly footprint: ExpressionFootprint | undefined;
-  private readonly expression: CompiledExpression;
+  readonly expression: CompiledExpression;
 
   constructor(expression: CompiledExpression) {
     this.expression = expression;

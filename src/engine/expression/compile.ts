@@ -3,7 +3,7 @@
 // closure returning its value, or a promise of it when a call below it waits (engine/maybe-promise.ts).
 import type { Node, VarRef } from './ast.ts';
 import type { CompiledExpression, ConditionOutcome, ExpressionFootprint, PerSolveSharing, Scope } from './contract.ts';
-import type { CNode, CompileApi, CompileOptionsForNode, SharedRead } from './nodes.ts';
+import type { CNode, CompileApi, CompileOptionsForNode, Comparison, ComparisonName, SharedRead } from './nodes.ts';
 import type { Evaluator, Frame } from './runtime.ts';
 import type { EvaluationContext, RuleRef } from '../types.ts';
 import { getAt, type PathSegment } from '../path.ts';
@@ -63,7 +63,9 @@ class Compiler implements CompileApi {
     // function): computed once per solve and shared, unless it is a constant already or may wait.
     if (this.perEvaluation !== before || compiled.isConst || compiled.waits) return compiled;
     const slot = sharing.slots.slotOf(subexpressionKey(node, options.lenient === true));
-    return { ev: sharedEvaluator(compiled.ev, slot), waits: false, isConst: false, value: undefined, shared: { slot, ev: compiled.ev } };
+    const shared: CNode = { ev: sharedEvaluator(compiled.ev, slot), waits: false, isConst: false, value: undefined, shared: { slot, ev: compiled.ev } };
+    if (compiled.comparison !== undefined) shared.comparison = compiled.comparison;
+    return shared;
   }
 
   markPerEvaluation(): void {
@@ -224,15 +226,23 @@ class Compiler implements CompileApi {
     if (def.kind === 'special') return def.compile(node, this, { tail: options.tail === true });
     const children = node.args.map((arg) => this.compile(arg, { lenient: def.lenient === true }));
     def.collectRefs?.(children, this);
-    return combineNode(children, def.impl, {
+    const compiled = combineNode(children, def.impl, {
       foldable: def.contextual !== true,
       api: this,
       waits: def.waits,
       binary: count === 2 ? def.impl2 : undefined,
       name: def.name,
     });
+    const [operand, constant] = children;
+    if (COMPARISONS.has(def.name) && count === 2 && operand!.shared !== undefined && constant!.isConst && !compiled.isConst) {
+      const value = constant!.value;
+      if (typeof value === 'number' && Number.isFinite(value)) compiled.comparison = { name: def.name as ComparisonName, operand: operand!.shared, constant: value };
+    }
+    return compiled;
   }
 }
+
+const COMPARISONS: ReadonlySet<string> = new Set<ComparisonName>(['GT', 'GTE', 'LT', 'LTE']);
 
 const MATCHED: ConditionOutcome = Object.freeze({ matched: true });
 const NOT_MATCHED: ConditionOutcome = Object.freeze({ matched: false });
@@ -247,6 +257,7 @@ class Program implements CompiledExpression {
   private readonly ev: Evaluator;
   /** The root is a subexpression shared per solve (a whole cell fixed for the solve): its slot, read directly. */
   private readonly shared: SharedRead | undefined;
+  readonly comparison: Comparison | undefined;
   private readonly slots: number;
   private readonly sharedConstants: boolean;
 
@@ -254,6 +265,7 @@ class Program implements CompiledExpression {
     this.source = source;
     this.ev = root.ev;
     this.shared = root.shared;
+    this.comparison = root.comparison;
     this.async = root.waits;
     this.slots = compiler.slots;
     this.ruleRefs = compiler.ruleRefs;
@@ -331,6 +343,17 @@ class Program implements CompiledExpression {
       return false;
     }
     return value === true;
+  }
+
+  comparedOperand(scope: Scope, ctx: EvaluationContext): unknown {
+    const comparison = this.comparison;
+    if (comparison === undefined) return undefined;
+    try {
+      return sharedValue(this.frame(scope, ctx), comparison.operand.slot, comparison.operand.ev);
+    } catch {
+      // The cells themselves meet the failure again when they run.
+      return undefined;
+    }
   }
 
   evaluateRaw(scope: Scope, ctx: EvaluationContext): unknown {

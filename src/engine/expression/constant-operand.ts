@@ -125,3 +125,17 @@ export function constantOperandEvaluator(name: string, left: CNode, right: CNode
   const build = constant === right ? RIGHT[name] : LEFT[name];
   return build?.(slot, ev, c, general);
 }
+
+/** GT/GTE/LT/LTE of two finite numbers: what those nodes answer for them (a table's comparison groups). */
+export function compareFinite(name: 'GT' | 'GTE' | 'LT' | 'LTE', v: number, c: number): boolean {
+  switch (name) {
+    case 'GT':
+      return v > c;
+    case 'GTE':
+      return v >= c;
+    case 'LT':
+      return v < c;
+    case 'LTE':
+      return v <= c;
+  }
+}

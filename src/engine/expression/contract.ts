@@ -62,8 +62,22 @@ export interface CompiledExpression {
    * its per-solve slot. Absent from test doubles.
    */
   matches?(scope: Scope, ctx: EvaluationContext): boolean;
+  /**
+   * Set when the whole expression compares a subexpression shared per solve with a constant number
+   * (`GTE({a} * {b}, 500)`): a table compares all such cells of a column against one evaluation of it.
+   */
+  readonly comparison?: ExpressionComparison;
+  /** The value of `comparison`'s shared operand in this solve; undefined when it fails. */
+  comparedOperand?(scope: Scope, ctx: EvaluationContext): unknown;
   /** The raw value (no output casting). Throws (or rejects with) ExpressionError when the evaluation is invalid. */
   evaluateRaw(scope: Scope, ctx: EvaluationContext): MaybePromise<unknown>;
+}
+
+export interface ExpressionComparison {
+  readonly name: 'GT' | 'GTE' | 'LT' | 'LTE';
+  /** The operand's slot among the table's per-solve slots: cells with the same slot compare the same value. */
+  readonly operand: { readonly slot: number };
+  readonly constant: number;
 }
 
 export type ArithmeticAssociativity = 'left' | 'right';

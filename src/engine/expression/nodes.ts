@@ -17,7 +17,18 @@ export interface CNode {
   value: unknown;
   /** Set when `ev` is a subexpression shared per solve (per-solve.ts): its slot and unshared evaluator. */
   shared?: SharedRead;
+  /** Set when this node is GT/GTE/LT/LTE of a shared subexpression and a constant number (compile.ts call). */
+  comparison?: Comparison;
 }
+
+/** `name(operand, constant)`: how a table compares many cells against one shared value (table/compile.ts). */
+export interface Comparison {
+  readonly name: ComparisonName;
+  readonly operand: SharedRead;
+  readonly constant: number;
+}
+
+export type ComparisonName = 'GT' | 'GTE' | 'LT' | 'LTE';
 
 export interface SharedRead {
   readonly slot: number;

@@ -14,7 +14,7 @@ import type { Reference } from '../cells/references.ts';
 import { cellPosition, readTableModel, type ColumnModel, type RowModel } from './model.ts';
 import { compileTimeWindow } from './time-window.ts';
 import { SharedCells } from './shared-cells.ts';
-import { PerSolveSlots } from '../expression/index.ts';
+import { PerSolveSlots, type CompiledExpression } from '../expression/index.ts';
 import { INDEX_MIN_ROWS, TableIndex } from './column-index.ts';
 import { DecisionTable } from './evaluate.ts';
 import {
@@ -23,6 +23,8 @@ import {
   STEP_OUTPUT,
   type ConditionColumn,
   type ConditionStep,
+  type ComparisonCell,
+  type ComparisonGroup,
   type LeftBinding,
   type OutputStep,
   type TableRow,
@@ -150,6 +152,7 @@ export function compileDecisionTableWith(
 
   return new DecisionTable({
     ...ruleIdentity(document),
+    comparisons: comparisonGroups(rows),
     conditionColumns,
     calcCount: calcIndex.size,
     layout,
@@ -218,6 +221,30 @@ function isRepeatable(condition: CompiledCondition, shadowed: (ref: Reference) =
   const footprint = condition.footprint;
   if (condition.kind !== 'function' || condition.async || footprint === undefined || !footprint.repeatable) return false;
   return footprint.references.every((segments) => !shadowed({ path: '', segments, literal: '' }));
+}
+
+/**
+ * Memoised function cells that compare one shared subexpression with a constant number (`GTE({price} *
+ * {quantity}, 900)` in every row, each with its own threshold), grouped by that subexpression: a solve evaluates
+ * it once and sets the outcome of every cell of the group (TableScope.prefill) instead of running them one by one.
+ * Groups of one cell are left out.
+ */
+function comparisonGroups(rows: readonly TableRow[]): ComparisonGroup[] {
+  const bySlot = new Map<number, { expression: CompiledExpression; cells: ComparisonCell[]; seen: Set<number> }>();
+  for (const row of rows) {
+    for (const step of row.steps) {
+      if (step.kind !== STEP_CONDITION || step.memo < 0) continue;
+      const expression = step.condition.expression;
+      const comparison = expression?.comparison;
+      if (expression === undefined || comparison === undefined || expression.comparedOperand === undefined) continue;
+      let group = bySlot.get(comparison.operand.slot);
+      if (group === undefined) bySlot.set(comparison.operand.slot, (group = { expression, cells: [], seen: new Set() }));
+      if (group.seen.has(step.memo)) continue;
+      group.seen.add(step.memo);
+      group.cells.push({ memo: step.memo, name: comparison.name, constant: comparison.constant });
+    }
+  }
+  return [...bySlot.values()].filter((group) => group.cells.length > 1).map(({ expression, cells }) => ({ expression, cells }));
 }
 
 function compileRow(number: number, window: TableRow['window'], steps: TableStep[], slotCount: number): TableRow {

@@ -17,7 +17,8 @@ import type { OutputLayout, SlotValues } from '../cells/output-layout.ts';
 import type { ConditionExplanation } from '../cells/condition.ts';
 import { RuleScope } from '../cells/scope.ts';
 import type { GroupTester, TableIndex } from './column-index.ts';
-import { STEP_CALC, STEP_CONDITION, type ConditionColumn, type ConditionStep, type TableRow, type TableStep } from './steps.ts';
+import { STEP_CALC, STEP_CONDITION, type ComparisonGroup, type ConditionColumn, type ConditionStep, type TableRow, type TableStep } from './steps.ts';
+import { compareFinite } from '../expression/index.ts';
 
 export interface ConditionTraceEntry {
   columnId: string;
@@ -50,6 +51,8 @@ export interface DecisionTableParts extends RuleIdentity {
   readonly memoCount: number;
   /** Slots of subexpressions shared by the function cells within one solve (expression/per-solve.ts). */
   readonly perSolveCount?: number;
+  /** Memoised cells comparing one shared value with constants, set together (TableScope.prefill). */
+  readonly comparisons?: readonly ComparisonGroup[];
   /** Function cells that did not compile (CompiledRule.warnings). */
   readonly warnings?: readonly Problem[];
   /** Zone the date cells were compiled with (read by the static analysis, engine/analysis). */
@@ -93,6 +96,24 @@ class TableScope extends RuleScope implements GroupTester {
     this.memo = blankMemo.length === 0 ? NO_MEMO : blankMemo.slice();
     this.perSolve = blankPerSolve?.slice();
     this.ctx = ctx;
+  }
+
+  /**
+   * Sets the outcome of each group's cells from one evaluation of the value they compare (a finite number:
+   * `v >= c` is then exactly what the cell answers, constant-operand.ts). Any other value: the cells run as usual.
+   */
+  prefill(groups: readonly ComparisonGroup[]): void {
+    const memo = this.memo;
+    for (let g = 0; g < groups.length; g++) {
+      const group = groups[g]!;
+      const v = group.expression.comparedOperand!(this, this.ctx);
+      if (typeof v !== 'number' || !Number.isFinite(v)) continue;
+      const cells = group.cells;
+      for (let i = 0; i < cells.length; i++) {
+        const cell = cells[i]!;
+        memo[cell.memo] = compareFinite(cell.name, v, cell.constant);
+      }
+    }
   }
 
   passes(cell: ConditionStep): boolean {
@@ -191,6 +212,7 @@ export class DecisionTable implements CompiledRule {
   private readonly variables: ReadonlyMap<string, unknown>;
   private readonly inputColumns: readonly ConditionColumn[];
   private readonly perSolveCount: number;
+  private readonly comparisons: readonly ComparisonGroup[];
   private readonly blankMemo: readonly (boolean | undefined)[];
   private readonly blankPerSolve: readonly unknown[] | undefined;
   private readonly blankOutputs: readonly unknown[];
@@ -216,6 +238,7 @@ export class DecisionTable implements CompiledRule {
     this.async = parts.rows.some((row) => row.async);
     this.inputColumns = parts.conditionColumns.filter((column) => column.left.kind !== 'calc');
     this.perSolveCount = parts.perSolveCount ?? 0;
+    this.comparisons = parts.comparisons ?? [];
     this.blankMemo = blankArray(parts.memoCount);
     this.blankPerSolve = this.perSolveCount === 0 ? undefined : blankArray(this.perSolveCount);
     this.blankOutputs = blankArray(this.layout.slotCount);
@@ -351,7 +374,10 @@ export class DecisionTable implements CompiledRule {
   }
 
   private newScope(solve: TableSolve): TableScope {
-    return new TableScope(solve.input, this.variables, this.layout, this.calcIndex, this.blankMemo, this.blankPerSolve, solve.ctx);
+    const scope = new TableScope(solve.input, this.variables, this.layout, this.calcIndex, this.blankMemo, this.blankPerSolve, solve.ctx);
+    // The memo is read by untraced solves only.
+    if (this.comparisons.length > 0 && solve.trace === undefined) scope.prefill(this.comparisons);
+    return scope;
   }
 
   /** The outputs of a direct row that matched, in column order (they may read the ones on their left). */

@@ -6,6 +6,7 @@ import type { LeftTest } from '../cells/general.ts';
 import type { CompiledValue } from '../cells/result.ts';
 import type { SlotValues } from '../cells/output-layout.ts';
 import type { TimeWindow } from './time-window.ts';
+import type { CompiledExpression } from '../expression/index.ts';
 
 export const STEP_CONDITION = 0;
 export const STEP_CALC = 1;
@@ -76,4 +77,18 @@ export interface TableRow {
   readonly fastConditions: readonly ConditionStep[];
   /** Direct rows: the output cells, in column order. */
   readonly outputs: readonly OutputStep[];
+}
+
+/** Memoised cells comparing one shared value with constants (table/compile.ts comparisonGroups). */
+export interface ComparisonGroup {
+  /** One of the cells' expressions: evaluates the shared value (CompiledExpression.comparedOperand). */
+  readonly expression: CompiledExpression;
+  readonly cells: readonly ComparisonCell[];
+}
+
+export interface ComparisonCell {
+  /** The cell's memo slot (ConditionStep.memo). */
+  readonly memo: number;
+  readonly name: 'GT' | 'GTE' | 'LT' | 'LTE';
+  readonly constant: number;
 }
