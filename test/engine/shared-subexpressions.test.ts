@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { DecisionTable } from '../../src/engine/table/evaluate.ts';
 import type { SolveOptions } from '../../src/engine/types.ts';
-import { compileStoredExpression, type CompiledExpression, type ExpressionCompileOptions, type StoredExpression } from '../../src/engine/expression/index.ts';
-import { compileTable, cond, fn, fnCondition, run, tableDoc, type ColumnSpec, type RowSpec } from './table-helpers.ts';
+import { compileStoredExpression, PerSolveSlots, type CompiledExpression, type ExpressionCompileOptions, type StoredExpression } from '../../src/engine/expression/index.ts';
+import { getAt, type PathSegment } from '../../src/engine/path.ts';
+import { compileTable, cond, context, fn, fnCondition, run, tableDoc, type ColumnSpec, type RowSpec } from './table-helpers.ts';
 
 /**
  * References: input paths, the calc variable `k` (left of every condition), the outputs `o1` (between the two
@@ -45,7 +46,7 @@ const cellExpression = fc.oneof(
   { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...POOL), expression, fc.constantFrom('GT', 'EQ', 'CONCAT', 'IF')).map(([shared, e, name]) => (name === 'IF' ? `IF(${e}, ${shared}, ${e})` : `${name}(${shared}, ${e})`)) },
 );
 
-const value = fc.constantFrom<unknown>(undefined, null, 0, 1, 2, 3.5, -1, '3', '2.5', 'abc', 'x', '', true, false, [1, 2], { d: 1 });
+const value = fc.constantFrom<unknown>(undefined, null, 0, 1, 2, 3.5, -1, '3', '2.5', 'abc', 'x', '', true, false, [1, 2], { d: 1 }, 1e308, Number.POSITIVE_INFINITY);
 
 /** The plain compile mode: the same expression compiler with no sharing of subexpressions. */
 function compilePlain(stored: StoredExpression, where: string, options?: ExpressionCompileOptions): CompiledExpression {
@@ -95,4 +96,121 @@ test('shared subexpressions give the results and traces of the plain compile mod
     { numRuns: 600 },
   );
   assert.ok(sharedTables > 400, `only ${sharedTables} tables shared a subexpression`);
+});
+
+/**
+ * Conditions first, outputs after, no calc column: rows whose function cells are all memoised run directly
+ * (TableRow.direct: conditions tested first, outputs only for a matching row). The traced solve and EVALUATE_ALL
+ * take the general step loop, so each untraced answer is checked against the traced one of the same table, and
+ * against the plain compile mode. `{o1}` in a condition is the input's o1 (no output is written yet).
+ */
+const DIRECT_COLUMNS: ColumnSpec[] = [
+  { id: 'c0', kind: 'input', target: 'a' },
+  { id: 'c1', kind: 'input', target: 'b' },
+  { id: 'o1', kind: 'output', target: 'o1' },
+  { id: 'o2', kind: 'output', target: 'o.p' },
+];
+/** Conditions often true (so that later rows meet ELSE), some reading the outputs' paths (the input's values). */
+const LIKELY = ['GT({a}, 1)', 'GTE(({a} * {b}), 2)', 'EQ({b}, "x")', 'OR(EQ({a}, 1), GT({b}, 2))', 'true', 'IS_NULL({o.p})', 'NOT(IS_NULL({o1}))', 'EQ({o1}, 1)'];
+/** Comparisons of one shared value with different constants: set together per solve (TableScope.prefill). */
+const COMPARED = ['({a} * {b})', '{a}', '{o1}'].flatMap((x) => ['GT', 'GTE', 'LT', 'LTE'].flatMap((name) => ['-1', '0', '1', '2.5', '3'].map((c) => `${name}(${x}, ${c})`)));
+const directCondition = fc.oneof(
+  { weight: 3, arbitrary: cellExpression.map(fnCondition) },
+  { weight: 3, arbitrary: fc.constantFrom(...LIKELY).map(fnCondition) },
+  { weight: 3, arbitrary: fc.constantFrom(...COMPARED).map(fnCondition) },
+  { weight: 2, arbitrary: fc.constantFrom(cond('anything'), cond('ELSE'), cond('>=', '2'), cond('=', 'x')) },
+);
+
+test('rows run directly answer as the general step loop and the plain compile mode', () => {
+  let directRows = 0;
+  let comparisonGroups = 0;
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(directCondition, directCondition, cellExpression, cellExpression), { minLength: 1, maxLength: 10 }),
+      fc.array(fc.tuple(value, value, value, value), { minLength: 1, maxLength: 4 }),
+      fc.constantFrom('STANDARD', 'FIRST_MATCH', 'ARRAY'),
+      (cells, inputs, strategy) => {
+        const rows: RowSpec[] = cells.map(([c0, c1, o1, o2]) => ({ cells: { c0, c1, o1: fn(o1), o2: fn(o2) } }));
+        const doc = tableDoc({ columns: DIRECT_COLUMNS, rows });
+        const shared = compileTable(doc) as DecisionTable;
+        const plain = compileTable(doc, { compileExpression: compilePlain });
+        directRows += shared.structure.rows.filter((row) => row.direct && !row.fast).length;
+        comparisonGroups += (shared as unknown as { comparisons: unknown[] }).comparisons.length;
+        for (const [a, b, d, o1] of inputs) {
+          const input: Record<string, unknown> = { a, b, c: { d }, o1 };
+          const options = (trace: boolean): SolveOptions => ({ strategy, trace, random: counter() });
+          const direct = run(shared, input, options(false));
+          assert.deepEqual(direct.result, run(shared, input, options(true)).result);
+          assert.deepEqual(direct.result, run(plain, input, options(false)).result);
+          assert.deepEqual(direct.result, run(plain, input, options(true)).result);
+        }
+      },
+    ),
+    { numRuns: 600 },
+  );
+  assert.ok(directRows > 1000, `only ${directRows} rows were direct`);
+  assert.ok(comparisonGroups > 200, `only ${comparisonGroups} groups of comparisons`);
+});
+
+/**
+ * Calls with a constant operand compile by argument shape (expression/constant-operand.ts): inline for a number
+ * (or text, for EQ/NE), the general function otherwise. Each is checked against the same call with the constant
+ * given as a reference (which takes the general form), for operands of every type, plain and shared per solve.
+ */
+test('calls with a constant operand answer as with the same value from a reference', () => {
+  const operand = fc.constantFrom<unknown>(undefined, null, 0, -0, 1, -2.5, 7, 1e308, Number.NaN, Number.POSITIVE_INFINITY, '3', ' 4 ', '2.5e1', 'abc', '', 'true', true, false, [1], [], {}, { a: 1 });
+  const constant = fc.constantFrom('0', '1', '2.5', '-3', '1e300', '1e400', '(0 - 0)', '"gold"', '"3"', '" 3"', '"25"', '"true"', '""', '" x "', 'true', 'null');
+  const form = fc.constantFrom(
+    ...['+', '-', '*', '/', '%'].flatMap((op) => [`({a} ${op} C)`, `(C ${op} {a})`]),
+    ...['GT', 'GTE', 'LT', 'LTE', 'EQ', 'NE', 'MAX', 'MIN', 'ROUND'].flatMap((name) => [`${name}({a}, C)`, `${name}(C, {a})`]),
+  );
+  const ctx = context();
+  const outcome = (text: string, shared: boolean, variables: Record<string, unknown>): unknown => {
+    const options: ExpressionCompileOptions = shared ? { perSolve: { slots: new PerSolveSlots(), fixed: () => true } } : {};
+    const expression = compileStoredExpression({ stringValue: text }, 'test', options);
+    const scope = { resolve: (segments: readonly PathSegment[]) => getAt(variables, segments), perSolve: shared ? [] : undefined };
+    try {
+      return { value: expression.evaluateRaw(scope, ctx) };
+    } catch (error) {
+      return { error: (error as Error).message };
+    }
+  };
+  fc.assert(
+    fc.property(form, constant, operand, fc.boolean(), (text, c, a, shared) => {
+      const k = outcome(c, false, {}) as { value: unknown };
+      const byShape = outcome(text.replace('C', c), shared, { a });
+      const general = outcome(text.replace('C', '{k}'), shared, { a, k: k.value });
+      assert.deepEqual(byShape, general, `${text} with C = ${c}, a = ${String(a)}`);
+    }),
+    { numRuns: 4000 },
+  );
+});
+
+/** Two-argument AND/OR and IF have forms of their own; the general forms answer the same. */
+test('two-argument AND/OR and IF answer as their general forms', () => {
+  const operand = fc.constantFrom<unknown>(undefined, null, 0, 1, 2, 'true', 'false', 'x', '', true, false, [], [true], [0, 1], {});
+  const pairs = [
+    ['OR({a}, {b})', 'OR({a}, {b}, false)'],
+    ['AND({a}, {b})', 'AND({a}, {b}, true)'],
+    ['OR(GT({a}, 1), EQ({b}, "x"))', 'OR(GT({a}, 1), EQ({b}, "x"), false)'],
+    ['IF({a}, "yes", 2)', 'IF({a}, {yes}, {two})'],
+    ['IF(GT({a}, 1), "yes", {b})', 'IF(GT({a}, 1), {yes}, {b})'],
+  ];
+  const ctx = context();
+  const outcome = (text: string, shared: boolean, variables: Record<string, unknown>): unknown => {
+    const options: ExpressionCompileOptions = shared ? { perSolve: { slots: new PerSolveSlots(), fixed: () => true } } : {};
+    const scope = { resolve: (segments: readonly PathSegment[]) => getAt(variables, segments), perSolve: shared ? [] : undefined };
+    try {
+      return { value: compileStoredExpression({ stringValue: text }, 'test', options).evaluateRaw(scope, ctx) };
+    } catch (error) {
+      return { error: (error as Error).message };
+    }
+  };
+  fc.assert(
+    fc.property(fc.constantFrom(...pairs), operand, operand, fc.boolean(), ([specific, general], a, b, shared) => {
+      const variables = { a, b, yes: 'yes', two: 2 };
+      assert.deepEqual(outcome(specific!, shared, variables), outcome(general!, shared, variables), `${specific} with a = ${String(a)}, b = ${String(b)}`);
+    }),
+    { numRuns: 2000 },
+  );
 });

@@ -81,6 +81,10 @@ export interface CompiledCondition {
   readonly footprint: ExpressionFootprint | undefined;
   /** A boolean, or a promise of one when `async`. */
   test(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): MaybePromise<boolean>;
+  /** Function cells that do not wait: `test`, for a caller that remembers the outcome for the solve. */
+  matches?(scope: Scope, ctx: EvaluationContext): boolean;
+  /** Function cells: the compiled expression. */
+  readonly expression?: CompiledExpression;
   explain(left: unknown, scope: Scope | undefined, ctx: EvaluationContext): MaybePromise<ConditionExplanation>;
 }
 
@@ -252,7 +256,7 @@ class FunctionCondition implements CompiledCondition {
   readonly operand = undefined;
   readonly leftTest = undefined;
   readonly footprint: ExpressionFootprint | undefined;
-  private readonly expression: CompiledExpression;
+  readonly expression: CompiledExpression;
 
   constructor(expression: CompiledExpression) {
     this.expression = expression;
@@ -269,6 +273,12 @@ class FunctionCondition implements CompiledCondition {
   explain(_left: unknown, scope: Scope | undefined, ctx: EvaluationContext): MaybePromise<ConditionExplanation> {
     const outcome = this.expression.evaluateCondition(requireScope(scope), ctx);
     return outcome instanceof Promise ? this.explainLater(outcome) : this.explained(outcome);
+  }
+
+  /** `test` of a cell that does not wait, for a caller that remembers the outcome (CompiledExpression.matches). */
+  matches(scope: Scope, ctx: EvaluationContext): boolean {
+    const expression = this.expression;
+    return expression.matches !== undefined ? expression.matches(scope, ctx) : (this.test(undefined, scope, ctx) as boolean);
   }
 
   private explainLater(pending: Promise<ConditionOutcome>): Promise<ConditionExplanation> {

@@ -3,17 +3,17 @@
 // closure returning its value, or a promise of it when a call below it waits (engine/maybe-promise.ts).
 import type { Node, VarRef } from './ast.ts';
 import type { CompiledExpression, ConditionOutcome, ExpressionFootprint, PerSolveSharing, Scope } from './contract.ts';
-import type { CNode, CompileApi, CompileOptionsForNode } from './nodes.ts';
+import type { CNode, CompileApi, CompileOptionsForNode, Comparison, ComparisonName, SharedRead } from './nodes.ts';
 import type { Evaluator, Frame } from './runtime.ts';
 import type { EvaluationContext, RuleRef } from '../types.ts';
 import { getAt, type PathSegment } from '../path.ts';
 import { SyntaxProblem } from './lexer.ts';
-import { constantNode, failingNode, combineNode } from './nodes.ts';
+import { binaryEvaluator, constantNode, failingNode, combineNode } from './nodes.ts';
 import { Invalid, cloneJson, defineKey, describe, invalidReason, mustPropagate, toNum, toText } from './runtime.ts';
 import { castExpressionOutput, rawOutput } from './cast.ts';
 import { findFunction } from './functions/index.ts';
 import { OPERATOR_IMPLS, negate } from './functions/math.ts';
-import { sharedEvaluator, subexpressionKey } from './per-solve.ts';
+import { knownValue, NOT_KNOWN, sharedEvaluator, sharedValue, subexpressionKey } from './per-solve.ts';
 
 /** The evaluation of an expression was invalid (evaluateRaw only; the other methods turn it into null/false). */
 export class ExpressionError extends Error {
@@ -63,7 +63,9 @@ class Compiler implements CompileApi {
     // function): computed once per solve and shared, unless it is a constant already or may wait.
     if (this.perEvaluation !== before || compiled.isConst || compiled.waits) return compiled;
     const slot = sharing.slots.slotOf(subexpressionKey(node, options.lenient === true));
-    return { ev: sharedEvaluator(compiled.ev, slot), waits: false, isConst: false, value: undefined };
+    const shared: CNode = { ev: sharedEvaluator(compiled.ev, slot), waits: false, isConst: false, value: undefined, shared: { slot, ev: compiled.ev } };
+    if (compiled.comparison !== undefined) shared.comparison = compiled.comparison;
+    return shared;
   }
 
   markPerEvaluation(): void {
@@ -207,19 +209,7 @@ class Compiler implements CompileApi {
     if ((left.isConst && right.isConst) || left.waits || right.waits) {
       return combineNode([left, right], (values) => impl(values[0], values[1]), { foldable: true, api: this });
     }
-    const l = left.ev;
-    const r = right.ev;
-    let ev: Evaluator;
-    if (right.isConst) {
-      const rv = right.value;
-      ev = (f) => impl(l(f), rv);
-    } else if (left.isConst) {
-      const lv = left.value;
-      ev = (f) => impl(lv, r(f));
-    } else {
-      ev = (f) => impl(l(f), r(f));
-    }
-    return { ev, waits: false, isConst: false, value: undefined };
+    return { ev: binaryEvaluator(left, right, impl, op), waits: false, isConst: false, value: undefined };
   }
 
   private call(node: Extract<Node, { kind: 'call' }>, options: CompileOptionsForNode): CNode {
@@ -236,14 +226,23 @@ class Compiler implements CompileApi {
     if (def.kind === 'special') return def.compile(node, this, { tail: options.tail === true });
     const children = node.args.map((arg) => this.compile(arg, { lenient: def.lenient === true }));
     def.collectRefs?.(children, this);
-    return combineNode(children, def.impl, {
+    const compiled = combineNode(children, def.impl, {
       foldable: def.contextual !== true,
       api: this,
       waits: def.waits,
       binary: count === 2 ? def.impl2 : undefined,
+      name: def.name,
     });
+    const [operand, constant] = children;
+    if (COMPARISONS.has(def.name) && count === 2 && operand!.shared !== undefined && constant!.isConst && !compiled.isConst) {
+      const value = constant!.value;
+      if (typeof value === 'number' && Number.isFinite(value)) compiled.comparison = { name: def.name as ComparisonName, operand: operand!.shared, constant: value };
+    }
+    return compiled;
   }
 }
+
+const COMPARISONS: ReadonlySet<string> = new Set<ComparisonName>(['GT', 'GTE', 'LT', 'LTE']);
 
 const MATCHED: ConditionOutcome = Object.freeze({ matched: true });
 const NOT_MATCHED: ConditionOutcome = Object.freeze({ matched: false });
@@ -256,12 +255,17 @@ class Program implements CompiledExpression {
   readonly ruleRefs: readonly RuleRef[];
   readonly footprint: ExpressionFootprint;
   private readonly ev: Evaluator;
+  /** The root is a subexpression shared per solve (a whole cell fixed for the solve): its slot, read directly. */
+  private readonly shared: SharedRead | undefined;
+  readonly comparison: Comparison | undefined;
   private readonly slots: number;
   private readonly sharedConstants: boolean;
 
   constructor(source: string, root: CNode, compiler: Compiler, reference: readonly PathSegment[] | undefined) {
     this.source = source;
     this.ev = root.ev;
+    this.shared = root.shared;
+    this.comparison = root.comparison;
     this.async = root.waits;
     this.slots = compiler.slots;
     this.ruleRefs = compiler.ruleRefs;
@@ -275,6 +279,12 @@ class Program implements CompiledExpression {
     return { scope, ctx, locals: this.slots === 0 ? NO_LOCALS : new Array<unknown>(this.slots), raw: false };
   }
 
+  /** The root's value: `ev`, or for a shared root its slot read without the call (per-solve.ts sharedValue). */
+  private run(f: Frame): unknown {
+    const shared = this.shared;
+    return shared === undefined ? this.ev(f) : sharedValue(f, shared.slot, shared.ev);
+  }
+
   private result(value: unknown): unknown {
     return this.sharedConstants && value !== null && typeof value === 'object' ? cloneJson(value) : value;
   }
@@ -283,10 +293,16 @@ class Program implements CompiledExpression {
   // give a promise, so only then is the answer tested for one and the same ending chained to it.
 
   evaluateOutput(scope: Scope, ctx: EvaluationContext): unknown {
+    if (this.shared !== undefined) {
+      // Another cell of this solve computed the same value: a scalar, so no copy, and never RAW_VALUE's (a
+      // result-position RAW_VALUE is never shared).
+      const known = knownValue(scope.perSolve, this.shared.slot);
+      if (known !== NOT_KNOWN) return castExpressionOutput(known);
+    }
     const f = this.frame(scope, ctx);
     let value: unknown;
     try {
-      value = this.ev(f);
+      value = this.run(f);
     } catch (error) {
       return invalidOutput(error);
     }
@@ -311,7 +327,7 @@ class Program implements CompiledExpression {
   evaluateCondition(scope: Scope, ctx: EvaluationContext): ConditionOutcome | Promise<ConditionOutcome> {
     let value: unknown;
     try {
-      value = this.ev(this.frame(scope, ctx));
+      value = this.run(this.frame(scope, ctx));
     } catch (error) {
       return invalidCondition(error);
     }
@@ -319,10 +335,32 @@ class Program implements CompiledExpression {
     return conditionOutcome(value);
   }
 
+  matches(scope: Scope, ctx: EvaluationContext): boolean {
+    let value: unknown;
+    try {
+      value = (this.shared === undefined ? this.ev : this.shared.ev)(this.frame(scope, ctx));
+    } catch (error) {
+      if (mustPropagate(error)) throw error;
+      return false;
+    }
+    return value === true;
+  }
+
+  comparedOperand(scope: Scope, ctx: EvaluationContext): unknown {
+    const comparison = this.comparison;
+    if (comparison === undefined) return undefined;
+    try {
+      return sharedValue(this.frame(scope, ctx), comparison.operand.slot, comparison.operand.ev);
+    } catch {
+      // The cells themselves meet the failure again when they run.
+      return undefined;
+    }
+  }
+
   evaluateRaw(scope: Scope, ctx: EvaluationContext): unknown {
     let value: unknown;
     try {
-      value = this.ev(this.frame(scope, ctx));
+      value = this.run(this.frame(scope, ctx));
     } catch (error) {
       return this.invalidRaw(error);
     }

@@ -62,8 +62,28 @@ export interface CompiledExpression {
   evaluateOutput(scope: Scope, ctx: EvaluationContext): MaybePromise<unknown>;
   /** Function condition, §2.12: matched only when the value is boolean true; errors and non-booleans are false. */
   evaluateCondition(scope: Scope, ctx: EvaluationContext): MaybePromise<ConditionOutcome>;
+  /**
+   * evaluateCondition(...).matched of an expression that does not wait, for a caller that remembers the outcome
+   * for the solve itself (a table's memo, table/evaluate.ts): no outcome object, and the root is not stored in
+   * its per-solve slot. Absent from test doubles.
+   */
+  matches?(scope: Scope, ctx: EvaluationContext): boolean;
+  /**
+   * Set when the whole expression compares a subexpression shared per solve with a constant number
+   * (`GTE({a} * {b}, 500)`): a table compares all such cells of a column against one evaluation of it.
+   */
+  readonly comparison?: ExpressionComparison;
+  /** The value of `comparison`'s shared operand in this solve; undefined when it fails. */
+  comparedOperand?(scope: Scope, ctx: EvaluationContext): unknown;
   /** The raw value (no output casting). Throws (or rejects with) ExpressionError when the evaluation is invalid. */
   evaluateRaw(scope: Scope, ctx: EvaluationContext): MaybePromise<unknown>;
+}
+
+export interface ExpressionComparison {
+  readonly name: 'GT' | 'GTE' | 'LT' | 'LTE';
+  /** The operand's slot among the table's per-solve slots: cells with the same slot compare the same value. */
+  readonly operand: { readonly slot: number };
+  readonly constant: number;
 }
 
 export type ArithmeticAssociativity = 'left' | 'right';

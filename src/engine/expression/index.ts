@@ -21,10 +21,12 @@ export type {
   ArithmeticAssociativity,
   ExpressionCompileOptions,
   PerSolveSharing,
+  ExpressionComparison,
 } from './contract.ts';
 export { ExpressionError } from './compile.ts';
 export { castExpressionOutput, castSimpleValueText } from './cast.ts';
 export { PerSolveSlots } from './per-solve.ts';
+export { compareFinite } from './constant-operand.ts';
 export { functionNames } from './functions/index.ts';
 
 function compileText(text: string, path: string, options: ExpressionCompileOptions | undefined): CompiledExpression {

@@ -4,6 +4,8 @@ import type { Node } from './ast.ts';
 import type { RuleRef } from '../types.ts';
 import type { Evaluator, Frame } from './runtime.ts';
 import { Invalid, mustPropagate } from './runtime.ts';
+import { sharedValue } from './per-solve.ts';
+import { constantOperandEvaluator } from './constant-operand.ts';
 
 export interface CNode {
   /** The value, or a promise of it; a promise only when `waits`. */
@@ -13,6 +15,36 @@ export interface CNode {
   isConst: boolean;
   /** The value when isConst. */
   value: unknown;
+  /** Set when `ev` is a subexpression shared per solve (per-solve.ts): its slot and unshared evaluator. */
+  shared?: SharedRead;
+  /** Set when this node is GT/GTE/LT/LTE of a shared subexpression and a constant number (compile.ts call). */
+  comparison?: Comparison;
+}
+
+/** `name(operand, constant)`: how a table compares many cells against one shared value (table/compile.ts). */
+export interface Comparison {
+  readonly name: ComparisonName;
+  readonly operand: SharedRead;
+  readonly constant: number;
+}
+
+export type ComparisonName = 'GT' | 'GTE' | 'LT' | 'LTE';
+
+export interface SharedRead {
+  readonly slot: number;
+  readonly ev: Evaluator;
+}
+
+/**
+ * How a parent reads `node` without calling its closure when it is shared per solve: pass both to
+ * per-solve.ts operandValue (slot -1 and `node.ev` when it is not shared).
+ */
+export function sharedSlot(node: CNode): number {
+  return node.shared === undefined ? -1 : node.shared.slot;
+}
+
+export function unsharedEvaluator(node: CNode): Evaluator {
+  return node.shared === undefined ? node.ev : node.shared.ev;
 }
 
 export interface CompileOptionsForNode {
@@ -124,6 +156,8 @@ export function combineNode(
     waits?: boolean;
     /** Used instead of `combine` for two children, without allocating an argument array. */
     binary?: (a: unknown, b: unknown) => unknown;
+    /** The function's name, for nodes compiled by argument shape (binaryEvaluator). */
+    name?: string;
   },
 ): CNode {
   const { foldable, api, binary } = options;
@@ -157,7 +191,7 @@ export function combineNode(
   } else if (n === 2) {
     const a = children[0]!.ev;
     const b = children[1]!.ev;
-    ev = binary ? (f) => binary(a(f), b(f)) : (f) => combine([a(f), b(f)], f);
+    ev = binary ? binaryEvaluator(children[0]!, children[1]!, binary, options.name) : (f) => combine([a(f), b(f)], f);
   } else {
     const a = children[0]!.ev;
     const b = children[1]!.ev;
@@ -165,4 +199,31 @@ export function combineNode(
     ev = (f) => combine([a(f), b(f), c(f)], f);
   }
   return { ev, waits: waits || childWaits, isConst: false, value: undefined };
+}
+
+/**
+ * `binary` of two children that never wait: by argument shape when `name` has such a form (constant-operand.ts). A constant child is captured rather than called, and a shared left
+ * child is read from its slot (comparisons and arithmetic against a literal are the usual cells): every closure
+ * call saved is an indirect call, as every node's closure is called from many sites.
+ */
+export function binaryEvaluator(left: CNode, right: CNode, binary: (a: unknown, b: unknown) => unknown, name?: string): Evaluator {
+  const byShape = name === undefined ? undefined : constantOperandEvaluator(name, left, right, binary);
+  if (byShape !== undefined) return byShape;
+  if (right.isConst) {
+    const rv = right.value;
+    const shared = left.shared;
+    if (shared !== undefined) {
+      const { slot, ev } = shared;
+      return (f) => binary(sharedValue(f, slot, ev), rv);
+    }
+    const a = left.ev;
+    return (f) => binary(a(f), rv);
+  }
+  const b = right.ev;
+  if (left.isConst) {
+    const lv = left.value;
+    return (f) => binary(lv, b(f));
+  }
+  const a = left.ev;
+  return (f) => binary(a(f), b(f));
 }

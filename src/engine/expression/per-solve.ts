@@ -48,18 +48,43 @@ const OBJECT = new Failed(new Invalid('object'));
 
 /** `ev` shared through slot `slot` of the solve's array, when the scope has one. */
 export function sharedEvaluator(ev: Evaluator, slot: number): Evaluator {
-  return (f) => {
-    const values = f.scope.perSolve;
-    if (values === undefined) return ev(f);
-    const known = values[slot];
-    if (known === undefined) return fill(values, slot, ev, f);
-    if (known instanceof Failed) {
-      if (known === OBJECT) return ev(f);
-      if (known === MISSING) return undefined;
-      throw known.error;
-    }
-    return known;
-  };
+  return (f) => sharedValue(f, slot, ev);
+}
+
+/**
+ * The value of the shared subexpression `ev` in slot `slot`: computed on its first use in the solve, then read.
+ * A plain function (not a closure per node), so parents that know their child is shared read the slot without a
+ * call (nodes.ts binaryEvaluator).
+ */
+export function sharedValue(f: Frame, slot: number, ev: Evaluator): unknown {
+  const values = f.scope.perSolve;
+  if (values === undefined) return ev(f);
+  const known = values[slot];
+  if (known === undefined) return fill(values, slot, ev, f);
+  if (known instanceof Failed) {
+    if (known === OBJECT) return ev(f);
+    if (known === MISSING) return undefined;
+    throw known.error;
+  }
+  return known;
+}
+
+/** What knownValue answers for a slot not computed yet in this solve, or holding no scalar. */
+export const NOT_KNOWN: unique symbol = Symbol('not known');
+
+/**
+ * The scalar in slot `slot` of the solve's array (null included) when it has been computed in this solve, else
+ * NOT_KNOWN: lets the owner of a shared root answer without a frame (compile.ts Program).
+ */
+export function knownValue(values: unknown[] | undefined, slot: number): unknown {
+  if (values === undefined) return NOT_KNOWN;
+  const known = values[slot];
+  return known === undefined || known instanceof Failed ? NOT_KNOWN : known;
+}
+
+/** A child's value: read from its slot when shared (`slot` >= 0, see nodes.ts sharedSlot), else evaluated. */
+export function operandValue(f: Frame, slot: number, ev: Evaluator): unknown {
+  return slot < 0 ? ev(f) : sharedValue(f, slot, ev);
 }
 
 function fill(values: unknown[], slot: number, ev: Evaluator, f: Frame): unknown {

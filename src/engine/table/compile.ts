@@ -14,7 +14,7 @@ import type { Reference } from '../cells/references.ts';
 import { cellPosition, readTableModel, type ColumnModel, type RowModel } from './model.ts';
 import { compileTimeWindow } from './time-window.ts';
 import { SharedCells } from './shared-cells.ts';
-import { PerSolveSlots } from '../expression/index.ts';
+import { PerSolveSlots, type CompiledExpression } from '../expression/index.ts';
 import { INDEX_MIN_ROWS, TableIndex } from './column-index.ts';
 import { DecisionTable } from './evaluate.ts';
 import {
@@ -23,7 +23,10 @@ import {
   STEP_OUTPUT,
   type ConditionColumn,
   type ConditionStep,
+  type ComparisonCell,
+  type ComparisonGroup,
   type LeftBinding,
+  type OutputStep,
   type TableRow,
   type TableStep,
 } from './steps.ts';
@@ -149,6 +152,7 @@ export function compileDecisionTableWith(
 
   return new DecisionTable({
     ...ruleIdentity(document),
+    comparisons: comparisonGroups(rows),
     conditionColumns,
     calcCount: calcIndex.size,
     layout,
@@ -219,41 +223,81 @@ function isRepeatable(condition: CompiledCondition, shadowed: (ref: Reference) =
   return footprint.references.every((segments) => !shadowed({ path: '', segments, literal: '' }));
 }
 
+/**
+ * Memoised function cells that compare one shared subexpression with a constant number (`GTE({price} *
+ * {quantity}, 900)` in every row, each with its own threshold), grouped by that subexpression: a solve evaluates
+ * it once and sets the outcome of every cell of the group (TableScope.prefill) instead of running them one by one.
+ * Groups of one cell are left out.
+ */
+function comparisonGroups(rows: readonly TableRow[]): ComparisonGroup[] {
+  const bySlot = new Map<number, { expression: CompiledExpression; cells: ComparisonCell[]; seen: Set<number> }>();
+  for (const row of rows) {
+    for (const step of row.steps) {
+      if (step.kind !== STEP_CONDITION || step.memo < 0) continue;
+      const expression = step.condition.expression;
+      const comparison = expression?.comparison;
+      if (expression === undefined || comparison === undefined || expression.comparedOperand === undefined) continue;
+      let group = bySlot.get(comparison.operand.slot);
+      if (group === undefined) bySlot.set(comparison.operand.slot, (group = { expression, cells: [], seen: new Set() }));
+      if (group.seen.has(step.memo)) continue;
+      group.seen.add(step.memo);
+      group.cells.push({ memo: step.memo, name: comparison.name, constant: comparison.constant });
+    }
+  }
+  return [...bySlot.values()].filter((group) => group.cells.length > 1).map(({ expression, cells }) => ({ expression, cells }));
+}
+
 function compileRow(number: number, window: TableRow['window'], steps: TableStep[], slotCount: number): TableRow {
-  // First what kind of row it is, then the fast rows' arrays at their final size (a large table has many rows).
+  // First what kind of row it is, then the checked conditions and the fast rows' constants at their final size
+  // (a large table has many rows).
   let fast = true;
+  let direct = true;
   let async = false;
   let checked = 0;
+  let outputCount = 0;
   for (const step of steps) {
     if (step.kind === STEP_CONDITION) {
       const condition = step.condition;
       if (condition.async) async = true;
+      if (outputCount > 0) direct = false;
       if (condition.kind === 'else' || (condition.kind === 'static' && step.column.left.kind !== 'calc')) {
         if (condition.operator !== 'anything') checked++;
-      } else fast = false;
+      } else {
+        fast = false;
+        if (step.memo >= 0) checked++;
+        else direct = false;
+      }
     } else {
       if (step.value.async) async = true;
+      if (step.kind === STEP_CALC) direct = false;
+      else outputCount++;
       if (step.kind === STEP_CALC || !step.value.isConstant) fast = false;
     }
   }
-  if (!fast) return { number, window, steps, fast, async, constValues: NO_VALUES, hasObjectConstants: false, fastConditions: NO_STEPS };
-  const constValues = new Array<unknown>(slotCount);
+  if (async) direct = false;
+  if (!direct) return { number, window, steps, fast, direct, async, constValues: NO_VALUES, hasObjectConstants: false, fastConditions: NO_STEPS, outputs: NO_OUTPUTS };
+  const constValues = fast ? new Array<unknown>(slotCount) : NO_VALUES;
   const fastConditions = new Array<ConditionStep>(checked);
+  const outputs = new Array<OutputStep>(outputCount);
   let hasObjectConstants = false;
   let c = 0;
+  let o = 0;
   for (const step of steps) {
     if (step.kind === STEP_CONDITION) {
       if (step.condition.operator !== 'anything') fastConditions[c++] = step;
     } else if (step.kind === STEP_OUTPUT) {
+      outputs[o++] = step;
+      if (!fast) continue;
       const constant = step.value.constant;
-      constValues[step.slot] = constant;
+      (constValues as unknown[])[step.slot] = constant;
       if (constant !== null && typeof constant === 'object') hasObjectConstants = true;
     }
   }
-  return { number, window, steps, fast, async, constValues, hasObjectConstants, fastConditions };
+  return { number, window, steps, fast, direct, async, constValues, hasObjectConstants, fastConditions, outputs };
 }
 
 const NO_VALUES: readonly unknown[] = [];
 const NO_STEPS: readonly ConditionStep[] = [];
+const NO_OUTPUTS: readonly OutputStep[] = [];
 
 

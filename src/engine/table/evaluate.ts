@@ -18,7 +18,8 @@ import type { OutputLayout, SlotValues } from '../cells/output-layout.ts';
 import type { ConditionExplanation } from '../cells/condition.ts';
 import { RuleScope } from '../cells/scope.ts';
 import type { GroupTester, TableIndex } from './column-index.ts';
-import { STEP_CALC, STEP_CONDITION, type ConditionColumn, type ConditionStep, type TableRow, type TableStep } from './steps.ts';
+import { STEP_CALC, STEP_CONDITION, type ComparisonGroup, type ConditionColumn, type ConditionStep, type TableRow, type TableStep } from './steps.ts';
+import { compareFinite } from '../expression/index.ts';
 
 export interface ConditionTraceEntry {
   columnId: string;
@@ -51,6 +52,8 @@ export interface DecisionTableParts extends RuleIdentity {
   readonly memoCount: number;
   /** Slots of subexpressions shared by the function cells within one solve (expression/per-solve.ts). */
   readonly perSolveCount?: number;
+  /** Memoised cells comparing one shared value with constants, set together (TableScope.prefill). */
+  readonly comparisons?: readonly ComparisonGroup[];
   /** Function cells that did not compile (CompiledRule.warnings). */
   readonly warnings?: readonly Problem[];
   /** Zone the date cells were compiled with (read by the static analysis, engine/analysis). */
@@ -86,22 +89,40 @@ class TableScope extends RuleScope implements GroupTester {
     variables: ReadonlyMap<string, unknown>,
     layout: OutputLayout,
     calcIndex: ReadonlyMap<string, number>,
-    memoCount: number,
-    perSolveCount: number,
+    blankMemo: readonly (boolean | undefined)[],
+    blankPerSolve: readonly unknown[] | undefined,
     ctx: EvaluationContext,
   ) {
     super(input, variables, layout, calcIndex);
-    this.memo = memoCount === 0 ? NO_MEMO : new Array<boolean | undefined>(memoCount);
-    this.perSolve = perSolveCount === 0 ? undefined : new Array<unknown>(perSolveCount);
+    this.memo = blankMemo.length === 0 ? NO_MEMO : blankMemo.slice();
+    this.perSolve = blankPerSolve?.slice();
     this.ctx = ctx;
+  }
+
+  /**
+   * Sets the outcome of each group's cells from one evaluation of the value they compare (a finite number:
+   * `v >= c` is then exactly what the cell answers, constant-operand.ts). Any other value: the cells run as usual.
+   */
+  prefill(groups: readonly ComparisonGroup[]): void {
+    const memo = this.memo;
+    for (let g = 0; g < groups.length; g++) {
+      const group = groups[g]!;
+      const v = group.expression.comparedOperand!(this, this.ctx);
+      if (typeof v !== 'number' || !Number.isFinite(v)) continue;
+      const cells = group.cells;
+      for (let i = 0; i < cells.length; i++) {
+        const cell = cells[i]!;
+        memo[cell.memo] = compareFinite(cell.name, v, cell.constant);
+      }
+    }
   }
 
   passes(cell: ConditionStep): boolean {
     const slot = cell.memo;
     let known = this.memo[slot];
     if (known === undefined) {
-      // Memoised cells never wait (table/compile.ts gives slots to synchronous repeatable cells only).
-      known = cell.condition.test(undefined, this, this.ctx) as boolean;
+      // Memoised cells are function cells that never wait (table/compile.ts isRepeatable).
+      known = cell.condition.matches!(this, this.ctx);
       this.memo[slot] = known;
     }
     return known;
@@ -191,8 +212,11 @@ export class DecisionTable implements CompiledRule {
   private readonly index: TableIndex | undefined;
   private readonly variables: ReadonlyMap<string, unknown>;
   private readonly inputColumns: readonly ConditionColumn[];
-  private readonly memoCount: number;
   private readonly perSolveCount: number;
+  private readonly comparisons: readonly ComparisonGroup[];
+  private readonly blankMemo: readonly (boolean | undefined)[];
+  private readonly blankPerSolve: readonly unknown[] | undefined;
+  private readonly blankOutputs: readonly unknown[];
   private readonly timeZone: string;
   /** The index asks repeatable function cells: a solve then needs its scope before the first row. */
   private readonly indexEvaluates: boolean;
@@ -217,8 +241,11 @@ export class DecisionTable implements CompiledRule {
     this.warnings = parts.warnings ?? [];
     this.async = parts.rows.some((row) => row.async);
     this.inputColumns = parts.conditionColumns.filter((column) => column.left.kind !== 'calc');
-    this.memoCount = parts.memoCount;
     this.perSolveCount = parts.perSolveCount ?? 0;
+    this.comparisons = parts.comparisons ?? [];
+    this.blankMemo = blankArray(parts.memoCount);
+    this.blankPerSolve = this.perSolveCount === 0 ? undefined : blankArray(this.perSolveCount);
+    this.blankOutputs = blankArray(this.layout.slotCount);
     this.timeZone = parts.timeZone ?? 'UTC';
     this.indexEvaluates = parts.index?.hasGroups ?? false;
     this.sharedOutputs = [];
@@ -322,6 +349,8 @@ export class DecisionTable implements CompiledRule {
     const lefts = solve.lefts;
     const skip = solve.skip;
     const untraced = solve.trace === undefined;
+    // Direct rows (TableRow.direct) skip the step loop when nothing asks for every cell or for a trace.
+    const direct = untraced && ctx.strategy !== 'EVALUATE_ALL';
     let anyMatched = solve.anyMatched;
     for (let i = from; i < order.length; i++) {
       const row = rows[order[i]!]!;
@@ -333,9 +362,18 @@ export class DecisionTable implements CompiledRule {
         matched = fastMatch(row, lefts, skip, anyMatched, ctx);
         values = row.constValues;
         clone = row.hasObjectConstants;
+      } else if (row.direct && direct) {
+        checkDeadline(ctx);
+        const scope = (solve.scope ??= this.newScope(solve));
+        // No output of this row is written while its conditions run (they come first in the row).
+        scope.outputValues = NO_OUTPUTS;
+        // A row that does not match adds nothing outside EVALUATE_ALL, which takes the general loop.
+        if (!directMatch(row, lefts, skip, anyMatched, scope, ctx)) continue;
+        matched = true;
+        values = this.directOutputs(row, scope, ctx);
       } else {
         checkDeadline(ctx);
-        const written = new Array<unknown>(this.layout.slotCount);
+        const written = this.blankOutputs.slice();
         solve.anyMatched = anyMatched;
         const outcome = this.runRow(solve, row, written);
         if (typeof outcome !== 'boolean') return this.resumeRows(outcome, solve, i, written);
@@ -401,7 +439,23 @@ export class DecisionTable implements CompiledRule {
   }
 
   private newScope(solve: TableSolve): TableScope {
-    return new TableScope(solve.input, this.variables, this.layout, this.calcIndex, this.memoCount, this.perSolveCount, solve.ctx);
+    const scope = new TableScope(solve.input, this.variables, this.layout, this.calcIndex, this.blankMemo, this.blankPerSolve, solve.ctx);
+    // The memo is read by untraced solves only.
+    if (this.comparisons.length > 0 && solve.trace === undefined) scope.prefill(this.comparisons);
+    return scope;
+  }
+
+  /** The outputs of a direct row that matched, in column order (they may read the ones on their left). */
+  private directOutputs(row: TableRow, scope: TableScope, ctx: EvaluationContext): SlotValues {
+    const values = this.blankOutputs.slice();
+    scope.outputValues = values;
+    const outputs = row.outputs;
+    for (let j = 0; j < outputs.length; j++) {
+      const step = outputs[j]!;
+      // Direct rows never wait (TableRow.direct).
+      values[step.slot] = step.value.evaluate(scope, ctx);
+    }
+    return values;
   }
 
   /** Runs the cells of one row that is not fast, writing its outputs into `values`; true when the row matched. */
@@ -508,6 +562,46 @@ function fastMatch(row: TableRow, lefts: readonly unknown[], skip: readonly bool
     if (!(c.test !== undefined ? c.test(left) : (c.condition.test(left, undefined, ctx) as boolean))) return false;
   }
   return true;
+}
+
+/** fastMatch for a direct row: its function cells are memoised per solve (TableScope.passes). */
+function directMatch(
+  row: TableRow,
+  lefts: readonly unknown[],
+  skip: readonly boolean[] | undefined,
+  anyMatched: boolean,
+  scope: TableScope,
+  ctx: EvaluationContext,
+): boolean {
+  const conditions = row.fastConditions;
+  for (let i = 0; i < conditions.length; i++) {
+    const c = conditions[i]!;
+    if (skip !== undefined && skip[c.condIndex]) continue;
+    if (c.memo >= 0) {
+      if (!scope.passes(c)) return false;
+      continue;
+    }
+    if (c.isElse) {
+      if (anyMatched) return false;
+      continue;
+    }
+    const left = lefts[c.condIndex];
+    if (!(c.test !== undefined ? c.test(left) : (c.condition.test(left, undefined, ctx) as boolean))) return false;
+  }
+  return true;
+}
+
+const NO_OUTPUTS: SlotValues = [];
+
+/**
+ * `length` undefined values in an array whose elements are generic from the start, copied (slice) for each solve
+ * or row: `new Array(n)` starts as small integers and changes kind, copying itself, on the first fraction and again
+ * on the first text, and the sites that read such arrays then see several kinds.
+ */
+function blankArray<T>(length: number): T[] {
+  const blank = new Array<T | undefined>(length);
+  for (let i = 0; i < length; i++) blank[i] = undefined;
+  return blank as T[];
 }
 
 function traceEntry(

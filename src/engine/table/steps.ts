@@ -6,6 +6,7 @@ import type { LeftTest } from '../cells/general.ts';
 import type { CompiledValue } from '../cells/result.ts';
 import type { SlotValues } from '../cells/output-layout.ts';
 import type { TimeWindow } from './time-window.ts';
+import type { CompiledExpression } from '../expression/index.ts';
 
 export const STEP_CONDITION = 0;
 export const STEP_CALC = 1;
@@ -45,10 +46,13 @@ export interface ConditionStep {
   readonly memo: number;
 }
 
-export type TableStep =
-  | ConditionStep
-  | { readonly kind: typeof STEP_CALC; readonly calcIndex: number; readonly value: CompiledValue }
-  | { readonly kind: typeof STEP_OUTPUT; readonly slot: number; readonly value: CompiledValue };
+export interface OutputStep {
+  readonly kind: typeof STEP_OUTPUT;
+  readonly slot: number;
+  readonly value: CompiledValue;
+}
+
+export type TableStep = ConditionStep | { readonly kind: typeof STEP_CALC; readonly calcIndex: number; readonly value: CompiledValue } | OutputStep;
 
 export interface TableRow {
   /** 1-based position in the document's rows (inactive rows keep their numbers). */
@@ -62,6 +66,29 @@ export interface TableRow {
   /** Fast rows: the output value of each slot. */
   readonly constValues: SlotValues;
   readonly hasObjectConstants: boolean;
-  /** Fast rows: the conditions to check, `anything` left out. */
+  /**
+   * Every condition before every output, each one ELSE, constant on an input column, or a function cell memoised
+   * per solve (ConditionStep.memo); no calc cell and nothing that waits. Its conditions cannot read its outputs,
+   * so an untraced solve tests them all first and evaluates the outputs of a matching row only, without the
+   * general step loop (table/evaluate.ts). Fast rows are direct too.
+   */
+  readonly direct: boolean;
+  /** Fast and direct rows: the conditions to check, `anything` left out. */
   readonly fastConditions: readonly ConditionStep[];
+  /** Direct rows: the output cells, in column order. */
+  readonly outputs: readonly OutputStep[];
+}
+
+/** Memoised cells comparing one shared value with constants (table/compile.ts comparisonGroups). */
+export interface ComparisonGroup {
+  /** One of the cells' expressions: evaluates the shared value (CompiledExpression.comparedOperand). */
+  readonly expression: CompiledExpression;
+  readonly cells: readonly ComparisonCell[];
+}
+
+export interface ComparisonCell {
+  /** The cell's memo slot (ConditionStep.memo). */
+  readonly memo: number;
+  readonly name: 'GT' | 'GTE' | 'LT' | 'LTE';
+  readonly constant: number;
 }

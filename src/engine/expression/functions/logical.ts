@@ -2,8 +2,10 @@
 // IF, AND, OR, NVL that evaluate only what they need.
 import type { FunctionDef, SpecialFunction } from './types.ts';
 import type { Frame } from '../runtime.ts';
+import type { CNode } from '../nodes.ts';
 import { compareLoose, looseEquals } from '../../values.ts';
-import { constantNode, failingNode, resume, runtimeNode } from '../nodes.ts';
+import { constantNode, failingNode, resume, runtimeNode, sharedSlot, unsharedEvaluator } from '../nodes.ts';
+import { operandValue } from '../per-solve.ts';
 import { Invalid, describe, invalid, isNullish, toCondition, toLogical } from '../runtime.ts';
 import { regexTest } from './text.ts';
 
@@ -58,6 +60,17 @@ const IF: SpecialFunction = {
     const cond = condition.ev;
     const a = whenTrue.ev;
     const b = whenFalse.ev;
+    if (!condition.waits) {
+      // The usual IF: a condition that never waits, read from its slot when shared, and constant branches.
+      const slot = sharedSlot(condition);
+      const test = unsharedEvaluator(condition);
+      if (whenTrue.isConst && whenFalse.isConst) {
+        const yes = whenTrue.value;
+        const no = whenFalse.value;
+        return runtimeNode([condition], (f) => (toCondition(operandValue(f, slot, test), 'IF') ? yes : no));
+      }
+      return runtimeNode([condition, whenTrue, whenFalse], (f) => (toCondition(operandValue(f, slot, test), 'IF') ? a(f) : b(f)));
+    }
     const branch = (settled: unknown, f: Frame): unknown => (toCondition(settled, 'IF') ? a(f) : b(f));
     return runtimeNode([condition, whenTrue, whenFalse], (f) => {
       const c = cond(f);
@@ -87,6 +100,15 @@ function chain(name: 'AND' | 'OR'): SpecialFunction {
     max: Infinity,
     compile(call, api) {
       const parts = call.args.map((arg) => api.compile(arg, { lenient: true }));
+      if (parts.length === 2 && !parts[0]!.waits && !parts[1]!.waits) {
+        // Two arguments that never wait (the usual form), read from their slots when shared.
+        const [first, second] = parts as [CNode, CNode];
+        const s1 = sharedSlot(first);
+        const e1 = unsharedEvaluator(first);
+        const s2 = sharedSlot(second);
+        const e2 = unsharedEvaluator(second);
+        return runtimeNode(parts, (f) => decides(operandValue(f, s1, e1)) || decides(operandValue(f, s2, e2)) ? decisive : !decisive);
+      }
       const evs = parts.map((p) => p.ev);
       const from = (f: Frame, start: number): unknown => {
         for (let i = start; i < evs.length; i++) {

@@ -8,28 +8,41 @@ function num2(a: unknown, b: unknown, op: string): [number, number] {
   return [toNum(a, op), toNum(b, op)];
 }
 
+/**
+ * The arithmetic operators once both operands are numbers (the general forms below check and convert first).
+ * Nodes compiled by argument shape call these directly (expression/number-operand.ts).
+ */
+export const NUMBER_ARITHMETIC = {
+  '+': (x: number, y: number): number => finite(x + y, "operator '+'"),
+  '-': (x: number, y: number): number => finite(x - y, "operator '-'"),
+  '*': (x: number, y: number): number => finite(x * y, "operator '*'"),
+  '/': (x: number, y: number): number => {
+    if (y === 0) invalid("operator '/': division by zero");
+    return finite(x / y, "operator '/'");
+  },
+};
+
 export const add: Arithmetic = (a, b) => {
-  if (typeof a === 'number' && typeof b === 'number') return finite(a + b, "operator '+'");
+  if (typeof a === 'number' && typeof b === 'number') return NUMBER_ARITHMETIC['+'](a, b);
   const [x, y] = num2(a, b, "operator '+'");
-  return finite(x + y, "operator '+'");
+  return NUMBER_ARITHMETIC['+'](x, y);
 };
 
 export const subtract: Arithmetic = (a, b) => {
-  if (typeof a === 'number' && typeof b === 'number') return finite(a - b, "operator '-'");
+  if (typeof a === 'number' && typeof b === 'number') return NUMBER_ARITHMETIC['-'](a, b);
   const [x, y] = num2(a, b, "operator '-'");
-  return finite(x - y, "operator '-'");
+  return NUMBER_ARITHMETIC['-'](x, y);
 };
 
 export const multiply: Arithmetic = (a, b) => {
-  if (typeof a === 'number' && typeof b === 'number') return finite(a * b, "operator '*'");
+  if (typeof a === 'number' && typeof b === 'number') return NUMBER_ARITHMETIC['*'](a, b);
   const [x, y] = num2(a, b, "operator '*'");
-  return finite(x * y, "operator '*'");
+  return NUMBER_ARITHMETIC['*'](x, y);
 };
 
 export const divide: Arithmetic = (a, b) => {
   const [x, y] = num2(a, b, "operator '/'");
-  if (y === 0) invalid("operator '/': division by zero");
-  return finite(x / y, "operator '/'");
+  return NUMBER_ARITHMETIC['/'](x, y);
 };
 
 export const modulo: Arithmetic = (a, b) => {
