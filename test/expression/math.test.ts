@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { roundHalfAway, roundHalfEven } from '../../src/engine/expression/functions/math.ts';
+import { roundHalfAway, roundHalfEven } from '../../src/engine/expression/arithmetic.ts';
 import { context, out, raw } from './helpers.ts';
 
 test('operators follow standard precedence and left-to-right grouping by default', () => {

@@ -3,7 +3,8 @@
 // closure returning its value, or a promise of it when a call below it waits (engine/maybe-promise.ts).
 import type { Node, VarRef } from './ast.ts';
 import type { CompiledExpression, ConditionOutcome, ExpressionFootprint, PerSolveSharing, Scope } from './contract.ts';
-import type { CNode, CompileApi, CompileOptionsForNode, Comparison, ComparisonName, SharedRead } from './nodes.ts';
+import type { CNode, CompileApi, CompileOptionsForNode, Comparison, ComparisonName } from './nodes.ts';
+import type { SharedRead } from './per-solve.ts';
 import type { Evaluator, Frame } from './runtime.ts';
 import type { EvaluationContext, RuleRef } from '../types.ts';
 import { getAt, type PathSegment } from '../path.ts';
@@ -12,7 +13,7 @@ import { binaryEvaluator, constantNode, failingNode, combineNode } from './nodes
 import { Invalid, cloneJson, defineKey, describe, invalidReason, mustPropagate, toNum, toText } from './runtime.ts';
 import { castExpressionOutput, rawOutput } from './cast.ts';
 import { findFunction } from './functions/index.ts';
-import { OPERATOR_IMPLS, negate } from './functions/math.ts';
+import { OPERATOR_IMPLS, negate } from './arithmetic.ts';
 import { knownValue, NOT_KNOWN, sharedEvaluator, sharedValue, subexpressionKey } from './per-solve.ts';
 
 /** The evaluation of an expression was invalid (evaluateRaw only; the other methods turn it into null/false). */

@@ -4,9 +4,9 @@
 // anything else (numeric text, null, booleans, arrays...), so every value and message is the general one's. Each operator is a closure literal of its own, so
 // neither the inline test nor the call of the general form is shared between operators, and a shared operand
 // (per-solve.ts) is read from its slot without a call. docs/decisions/perf-engine-expression-rows.md.
-import type { CNode } from './nodes.ts';
 import type { Evaluator } from './runtime.ts';
-import { NUMBER_ARITHMETIC, roundHalfAway } from './functions/math.ts';
+import type { SharedRead } from './per-solve.ts';
+import { NUMBER_ARITHMETIC, roundHalfAway } from './arithmetic.ts';
 import { finite } from './runtime.ts';
 import { isBooleanLike, isNumeric } from '../values.ts';
 import { operandValue as operand } from './per-solve.ts';
@@ -15,6 +15,13 @@ type General = (a: unknown, b: unknown) => unknown;
 /** The node for `general(operand, c)` (RIGHT) or `general(c, operand)` (LEFT); `slot` < 0: not shared. */
 type Builder = (slot: number, ev: Evaluator, c: number, general: General) => Evaluator;
 type TextBuilder = (slot: number, ev: Evaluator, c: string, general: General) => Evaluator;
+/** What this module reads of a compiled child (nodes.ts CNode, which builds these nodes and so is not imported). */
+interface Operand {
+  readonly ev: Evaluator;
+  readonly isConst: boolean;
+  readonly value: unknown;
+  readonly shared?: SharedRead;
+}
 
 const { '+': plus, '-': minus, '*': times, '/': over } = NUMBER_ARITHMETIC;
 
@@ -110,7 +117,7 @@ const LEFT: Partial<Record<string, Builder>> = {
  * the right, plain text) and the other is not constant; undefined otherwise. `name` is an arithmetic operator or a
  * function's name; `general` its two-argument implementation. Neither child may wait.
  */
-export function constantOperandEvaluator(name: string, left: CNode, right: CNode, general: General): Evaluator | undefined {
+export function constantOperandEvaluator(name: string, left: Operand, right: Operand, general: General): Evaluator | undefined {
   const constant = right.isConst ? right : left.isConst ? left : undefined;
   const other = constant === right ? left : right;
   if (constant === undefined || other.isConst) return undefined;

@@ -5,6 +5,7 @@ import type { RuleRef } from '../types.ts';
 import type { Evaluator, Frame } from './runtime.ts';
 import { Invalid, mustPropagate } from './runtime.ts';
 import { sharedValue } from './per-solve.ts';
+import type { SharedRead } from './per-solve.ts';
 import { constantOperandEvaluator } from './constant-operand.ts';
 
 export interface CNode {
@@ -29,11 +30,6 @@ export interface Comparison {
 }
 
 export type ComparisonName = 'GT' | 'GTE' | 'LT' | 'LTE';
-
-export interface SharedRead {
-  readonly slot: number;
-  readonly ev: Evaluator;
-}
 
 /**
  * How a parent reads `node` without calling its closure when it is shared per solve: pass both to

@@ -12,6 +12,12 @@ import type { PerSolveSlotRegistry } from './contract.ts';
 import type { Evaluator, Frame } from './runtime.ts';
 import { Invalid } from './runtime.ts';
 
+/** A subexpression shared per solve: its slot, and its evaluator without the sharing. */
+export interface SharedRead {
+  readonly slot: number;
+  readonly ev: Evaluator;
+}
+
 /** One table's slots, by canonical subexpression text. */
 export class PerSolveSlots implements PerSolveSlotRegistry {
   readonly #slots = new Map<string, number>();
