@@ -9,6 +9,7 @@ import type { DecisionTable } from '../../src/engine/table/evaluate.ts';
 import type { SolveOptions } from '../../src/engine/types.ts';
 import { compileStoredExpression, PerSolveSlots, type CompiledExpression, type ExpressionCompileOptions, type StoredExpression } from '../../src/engine/expression/index.ts';
 import { getAt, type PathSegment } from '../../src/engine/path.ts';
+import { OutputLayout } from '../../src/engine/cells/output-layout.ts';
 import { compileTable, cond, context, fn, fnCondition, run, tableDoc, type ColumnSpec, type RowSpec } from './table-helpers.ts';
 
 /**
@@ -124,6 +125,7 @@ const directCondition = fc.oneof(
 test('rows run directly answer as the general step loop and the plain compile mode', () => {
   let directRows = 0;
   let comparisonGroups = 0;
+  let gatedRows = 0;
   fc.assert(
     fc.property(
       fc.array(fc.tuple(directCondition, directCondition, cellExpression, cellExpression), { minLength: 1, maxLength: 10 }),
@@ -135,6 +137,8 @@ test('rows run directly answer as the general step loop and the plain compile mo
         const shared = compileTable(doc) as DecisionTable;
         const plain = compileTable(doc, { compileExpression: compilePlain });
         directRows += shared.structure.rows.filter((row) => row.direct && !row.fast).length;
+        // Rows passed over once their first (memoised) condition is known to fail (TableRow.firstMemo).
+        gatedRows += shared.structure.rows.filter((row) => row.firstMemo >= 0).length;
         comparisonGroups += (shared as unknown as { comparisons: unknown[] }).comparisons.length;
         for (const [a, b, d, o1] of inputs) {
           const input: Record<string, unknown> = { a, b, c: { d }, o1 };
@@ -150,6 +154,35 @@ test('rows run directly answer as the general step loop and the plain compile mo
   );
   assert.ok(directRows > 1000, `only ${directRows} rows were direct`);
   assert.ok(comparisonGroups > 200, `only ${comparisonGroups} groups of comparisons`);
+  assert.ok(gatedRows > 500, `only ${gatedRows} rows start with a memoised cell`);
+});
+
+/**
+ * Output objects of nested layouts are copies of templates filled in when every leaf was written
+ * (output-layout.ts fillTemplate): same keys, same order, same values (cloned when asked) as when each key is
+ * added in turn (the same layout with its template taken away), for random paths, schemas and written leaves.
+ */
+test('output objects filled from templates equal those built key by key, key order included', () => {
+  const segment = fc.constantFrom('a', 'b', 'c', '0', '1', '__proto__');
+  const paths = fc.uniqueArray(fc.array(segment, { minLength: 1, maxLength: 3 }).map((s) => s.join('.')), { minLength: 1, maxLength: 6 });
+  const leaf = fc.constantFrom<unknown>(undefined, null, 0, 2.5, 'x', '', true, [1, { d: 2 }], { e: [3] });
+  const schema = fc.constantFrom<unknown>(undefined, { c: {}, b: { 1: {}, a: {} } }, { 1: {}, a: { c: {}, b: {} } });
+  let templated = 0;
+  fc.assert(
+    fc.property(paths, fc.array(leaf, { minLength: 6, maxLength: 6 }), schema, fc.boolean(), (ps, leaves, sch, clone) => {
+      const layout = new OutputLayout(ps, sch);
+      const keyByKey = Object.assign(Object.create(OutputLayout.prototype), layout, { template: undefined }) as OutputLayout;
+      const values = leaves.slice(0, ps.length);
+      if ((layout as unknown as { template: unknown }).template !== undefined && values.every((v) => v !== undefined)) templated++;
+      const built = layout.build(values, clone);
+      const expected = keyByKey.build(values, clone);
+      assert.equal(JSON.stringify(built), JSON.stringify(expected));
+      assert.deepEqual(built, expected);
+      if (clone) for (const value of Object.values(built)) assert.ok(!values.includes(value) || value === null || typeof value !== 'object');
+    }),
+    { numRuns: 3000 },
+  );
+  assert.ok(templated > 100, `only ${templated} objects were filled from templates`);
 });
 
 /**

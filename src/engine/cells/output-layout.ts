@@ -24,6 +24,9 @@ export class OutputLayout {
   private readonly flatOrder: readonly number[] | undefined;
   /** Nested paths, but every written path a leaf and no `__proto__` key: build without precedence checks. */
   private readonly plain: boolean;
+  /** Plain layouts: the output object as templates to copy, used when every leaf was written (see fillTemplate). */
+  private readonly template: TemplateLevel | undefined;
+  private readonly leafSlots: readonly number[];
   private readonly slotSegments: readonly (readonly PathSegment[])[];
 
   /**
@@ -57,6 +60,8 @@ export class OutputLayout {
     this.flatOrder = flat ? this.roots.map((node) => node.slot) : undefined;
     this.flatKeys = flat ? this.roots.map((node) => node.key) : undefined;
     this.plain = isPlain(this.roots);
+    this.template = this.plain && flat === false ? templateLevel(this.roots) : undefined;
+    this.leafSlots = this.template === undefined ? [] : leafSlotsOf(this.roots);
   }
 
   /** The output object of one row. Object values are cloned when `cloneObjects` (compiled constants). */
@@ -71,6 +76,7 @@ export class OutputLayout {
       }
       return out;
     }
+    if (this.template !== undefined && allWritten(this.leafSlots, values)) return fillTemplate(this.template, values, cloneObjects);
     if (this.plain) return buildPlain(this.roots, values, cloneObjects) ?? {};
     return this.buildLevel(this.roots, values, cloneObjects) ?? {};
   }
@@ -161,6 +167,59 @@ function buildPlain(nodes: readonly LayoutNode[], values: SlotValues, cloneObjec
       if (value === undefined) continue;
     }
     (out ??= {})[node.key] = value;
+  }
+  return out;
+}
+
+/**
+ * One level of a plain nested layout: an object with the level's keys in order (values null), and where each key's
+ * value comes from (a leaf's slot, or the level below it).
+ */
+interface TemplateLevel {
+  readonly template: Record<string, unknown>;
+  readonly keys: readonly string[];
+  /** The leaf's slot, or -1 for an inner node (then `inner[i]`). */
+  readonly slots: readonly number[];
+  readonly inner: readonly (TemplateLevel | undefined)[];
+}
+
+function templateLevel(nodes: readonly LayoutNode[]): TemplateLevel {
+  const template: Record<string, unknown> = {};
+  for (const node of nodes) template[node.key] = null;
+  return {
+    template,
+    keys: nodes.map((node) => node.key),
+    slots: nodes.map((node) => (node.children.length === 0 ? node.slot : -1)),
+    inner: nodes.map((node) => (node.children.length === 0 ? undefined : templateLevel(node.children))),
+  };
+}
+
+function leafSlotsOf(nodes: readonly LayoutNode[]): number[] {
+  return nodes.flatMap((node) => (node.children.length === 0 ? [node.slot] : leafSlotsOf(node.children)));
+}
+
+function allWritten(slots: readonly number[], values: SlotValues): boolean {
+  for (let i = 0; i < slots.length; i++) if (values[slots[i]!] === undefined) return false;
+  return true;
+}
+
+/**
+ * buildPlain when every leaf was written: the same keys in the same order, but each object starts as a copy of
+ * its template (one allocation with every property in place) and its properties are then overwritten, which costs
+ * less than adding them one by one (~60 against ~86 ns for `{quote: {4 keys}}`).
+ */
+function fillTemplate(level: TemplateLevel, values: SlotValues, cloneObjects: boolean): Record<string, unknown> {
+  const out = { ...level.template };
+  const { keys, slots, inner } = level;
+  for (let i = 0; i < keys.length; i++) {
+    const slot = slots[i]!;
+    let value: unknown;
+    if (slot < 0) value = fillTemplate(inner[i]!, values, cloneObjects);
+    else {
+      value = values[slot];
+      if (cloneObjects) value = cloneJson(value);
+    }
+    out[keys[i]!] = value;
   }
   return out;
 }

@@ -5,6 +5,9 @@
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 export function castExpressionOutput(value: unknown): unknown {
+  // Numbers and booleans (most computed results) are returned as they are, before the other tests.
+  const type = typeof value;
+  if (type === 'number' || type === 'boolean') return value;
   if (typeof value === 'string') {
     if (value === 'true') return true;
     if (value === 'false') return false;

@@ -275,7 +275,7 @@ function compileRow(number: number, window: TableRow['window'], steps: TableStep
     }
   }
   if (async) direct = false;
-  if (!direct) return { number, window, steps, fast, direct, async, constValues: NO_VALUES, hasObjectConstants: false, fastConditions: NO_STEPS, outputs: NO_OUTPUTS };
+  if (!direct) return { number, window, steps, fast, direct, async, constValues: NO_VALUES, hasObjectConstants: false, fastConditions: NO_STEPS, firstMemo: -1, outputs: NO_OUTPUTS };
   const constValues = fast ? new Array<unknown>(slotCount) : NO_VALUES;
   const fastConditions = new Array<ConditionStep>(checked);
   const outputs = new Array<OutputStep>(outputCount);
@@ -293,7 +293,8 @@ function compileRow(number: number, window: TableRow['window'], steps: TableStep
       if (constant !== null && typeof constant === 'object') hasObjectConstants = true;
     }
   }
-  return { number, window, steps, fast, direct, async, constValues, hasObjectConstants, fastConditions, outputs };
+  const firstMemo = !fast && checked > 0 ? fastConditions[0]!.memo : -1;
+  return { number, window, steps, fast, direct, async, constValues, hasObjectConstants, fastConditions, firstMemo, outputs };
 }
 
 const NO_VALUES: readonly unknown[] = [];

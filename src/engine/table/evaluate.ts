@@ -117,6 +117,11 @@ class TableScope extends RuleScope implements GroupTester {
     }
   }
 
+  /** True when the memoised cell in `slot` has been evaluated in this solve and failed. */
+  failed(slot: number): boolean {
+    return this.memo[slot] === false;
+  }
+
   passes(cell: ConditionStep): boolean {
     const slot = cell.memo;
     let known = this.memo[slot];
@@ -363,8 +368,16 @@ export class DecisionTable implements CompiledRule {
         values = row.constValues;
         clone = row.hasObjectConstants;
       } else if (row.direct && direct) {
+        let scope = solve.scope;
+        if (scope === undefined) {
+          // Making the scope runs the comparison groups (TableScope.prefill): user logic, checked first.
+          checkDeadline(ctx);
+          scope = solve.scope = this.newScope(solve);
+        }
+        // Its first condition is known to fail (and no column is switched off): the row runs nothing, as
+        // directMatch would find at once; like a fast row, it needs no deadline check.
+        if (row.firstMemo >= 0 && skip === undefined && scope.failed(row.firstMemo)) continue;
         checkDeadline(ctx);
-        const scope = (solve.scope ??= this.newScope(solve));
         // No output of this row is written while its conditions run (they come first in the row).
         scope.outputValues = NO_OUTPUTS;
         // A row that does not match adds nothing outside EVALUATE_ALL, which takes the general loop.

@@ -75,6 +75,11 @@ export interface TableRow {
   readonly direct: boolean;
   /** Fast and direct rows: the conditions to check, `anything` left out. */
   readonly fastConditions: readonly ConditionStep[];
+  /**
+   * Direct rows whose first checked condition is a memoised function cell: its memo slot, else -1. Once that cell
+   * is known to fail in a solve (a comparison group set it, or an earlier row asked), the row is passed over.
+   */
+  readonly firstMemo: number;
   /** Direct rows: the output cells, in column order. */
   readonly outputs: readonly OutputStep[];
 }
