@@ -159,7 +159,7 @@ test('rows run directly answer as the general step loop and the plain compile mo
 
 /**
  * Output objects of nested layouts are copies of templates filled in when every leaf was written
- * (output-layout.ts fillTemplate): same keys, same order, same values (cloned when asked) as when each key is
+ * (cells/output-layout.ts, flow/output-layout.ts buildOutput): same keys, same order, same values (cloned when asked) as when each key is
  * added in turn (the same layout with its template taken away), for random paths, schemas and written leaves.
  */
 test('output objects filled from templates equal those built key by key, key order included', () => {
