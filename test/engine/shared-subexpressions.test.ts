@@ -158,9 +158,9 @@ test('rows run directly answer as the general step loop and the plain compile mo
 });
 
 /**
- * Output objects of nested layouts are copies of templates filled in when every leaf was written
- * (cells/output-layout.ts, flow/output-layout.ts buildOutput): same keys, same order, same values (cloned when asked) as when each key is
- * added in turn (the same layout with its template taken away), for random paths, schemas and written leaves.
+ * Output objects of nested layouts are copies of templates filled in when every leaf was written and nothing is
+ * cloned (cells/output-layout.ts, flow/output-layout.ts buildOutput): same keys, same order, same values as when
+ * each key is added in turn (the same layout with its template taken away), for random paths, schemas and leaves.
  */
 test('output objects filled from templates equal those built key by key, key order included', () => {
   const segment = fc.constantFrom('a', 'b', 'c', '0', '1', '__proto__');
