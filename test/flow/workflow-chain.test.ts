@@ -11,6 +11,7 @@ import { any, intBetween, lit, pick, seededRandom } from '../../bench/lib/table-
 import type { TableSpec } from '../../bench/lib/table-spec.ts';
 import { toVerdictTable } from '../../bench/lib/to-verdict.ts';
 import { MapResolver, fakeRule } from './helpers.ts';
+import { FlowLayout, FlowScope } from '../../src/engine/flow/flow-scope.ts';
 import { assign, businessRule, declare, workflow } from './workflow-builder.ts';
 import type { NodeSpec } from './workflow-builder.ts';
 
@@ -183,6 +184,67 @@ describe('the flow variables by slot (flow-scope.ts FlowLayout)', () => {
     for (const trace of [false, true]) {
       const { result } = await solve(compileRule(doc), { n: 3 }, { resolver, trace });
       assert.deepEqual(result, [{ k: 1, first: ['input', 'output', 'earlier', 'later'], second: ['input', 'output', 'earlier', 'later', 'whole1'] }]);
+    }
+  });
+
+  test('a read below a rule node\'s `output` (FlowPath.ruleOutput) gives what the checked read gives, for every state of its object', () => {
+    const random = seededRandom(61);
+    const states = (): unknown[] => [
+      undefined,
+      { output: null, length: 0 },
+      { output: { a: 1, b: { c: 'x' } }, length: 1, currentItem: { a: 1 }, index: 0 },
+      { output: [{ a: 2 }, { a: 3 }], length: 2, currentItem: { a: 3 }, index: 1 },
+      { output: { a: null, b: [1, { c: 2 }], __proto__x: 1 } },
+      { output: 'text' },
+    ];
+    const paths = ['r.output', 'r.output.a', 'r.output.b.c', 'r.output[0].a', 'r.output.b[1].c', 'r.output.length', 'r.output.constructor', 'r.output.toString', 'r.output.__proto__', 'r.length', 'r.currentItem.a'];
+    const fast = new FlowLayout(new Set(['r']));
+    const checked = new FlowLayout();
+    const fastPaths = paths.map((path) => fast.path(path));
+    const checkedPaths = paths.map((path) => checked.path(path));
+    assert.ok(fastPaths.some((path) => path.ruleOutput) && !checkedPaths.some((path) => path.ruleOutput));
+    for (let round = 0; round < 50; round++) {
+      const state = pick(random, states());
+      const a = new FlowScope(fast, {});
+      const b = new FlowScope(checked, {});
+      if (state !== undefined) {
+        a.set(fast.slotOf('r'), state);
+        b.set(checked.slotOf('r'), state);
+      }
+      for (let i = 0; i < paths.length; i++) assert.deepEqual(a.read(fastPaths[i]!), b.read(checkedPaths[i]!), `${paths[i]} of ${JSON.stringify(state)}`);
+    }
+  });
+
+  test('only a named rule node alone with its name is read without the check; the others stay checked under a polluted Object.prototype', async () => {
+    const echo = fakeRule({ alias: 'echo' }, (input: { n?: Json }) => [{ v: input.n ?? 'none' }]);
+    const resolver = new MapResolver().add(echo);
+    const doc = workflow([
+      { id: 'start', type: 'START' },
+      // Keyed by its id: Assign targets are not checked against ids, so `anon` may be written before it runs.
+      { id: 'anon', type: 'DATA_MANIPULATION', name: 'pre', data: assign(['anonRule.x', '1']) },
+      { id: 'anonRule', type: 'BUSINESS_RULE', data: businessRule('echo', [['n', 'input.n']], { strategy: 'FIRST_MATCH' }) },
+      { id: 'named', type: 'BUSINESS_RULE', name: 'named', data: businessRule('echo', [['n', 'input.n']], { strategy: 'FIRST_MATCH' }) },
+      { id: 'vars', type: 'VARIABLES', name: 'vars', data: declare(['k', '2']) },
+      // An unnamed Variables node keyed by the name of a rule node that runs later: that name keeps the check.
+      { id: 'twin', type: 'VARIABLES', data: declare(['k', '3']) },
+      {
+        id: 'shape', type: 'DATA_MANIPULATION', name: 'shape',
+        data: assign(['output.named', '{named.output.v}'], ['output.vars', '{vars.output}'], ['output.before', '{late.output}'], ['output.anon', '{anonRule.output.v}'], ['output.twin', '{twin.output}']),
+      },
+      { id: 'late', type: 'BUSINESS_RULE', name: 'late', data: businessRule('echo', [], { strategy: 'FIRST_MATCH' }) },
+      { id: 'twinRule', type: 'BUSINESS_RULE', name: 'twin', data: businessRule('echo', [], { strategy: 'FIRST_MATCH' }) },
+      { id: 'end', type: 'END' },
+    ], [['start-out', 'anon'], ['anon-out', 'anonRule'], ['anonRule-end', 'named'], ['named-end', 'vars'], ['vars-out', 'twin'], ['twin-out', 'shape'], ['shape-out', 'late'], ['late-end', 'twinRule'], ['twinRule-end', 'end']]);
+    const compiled = compileRule(doc);
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.output = 'polluted';
+    try {
+      for (const trace of [false, true]) {
+        const { result } = await solve(compiled, { n: 3 }, { resolver, trace });
+        assert.deepEqual(result, [{ named: 3, vars: null, before: null, anon: 3, twin: null }], `trace ${trace}`);
+      }
+    } finally {
+      delete proto.output;
     }
   });
 });

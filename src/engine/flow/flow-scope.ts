@@ -20,13 +20,27 @@ export interface FlowPath {
   /** -1 when the path has no top-level name (empty, or an index first): reads give the whole scope or nothing. */
   readonly slot: number;
   readonly segments: readonly PathSegment[];
+  /**
+   * The path reads below `output` of a rule node's object (`{rule.output.x}`), which always holds `output` as its
+   * own property once the node ran (FlowLayout's ruleObjects): that level is read without the own-key check.
+   */
+  readonly ruleOutput: boolean;
 }
 
 /** The slots of one flow's top-level names, assigned while its nodes compile. */
 export class FlowLayout {
   readonly #slots = new Map<string, number>([['input', INPUT_SLOT], ['output', OUTPUT_SLOT]]);
   readonly #names: string[] = ['input', 'output'];
+  readonly #ruleObjects: ReadonlySet<string>;
   #ordered = false;
+
+  /**
+   * `ruleObjects`: names whose value only a BUSINESS_RULE node writes (it alone has that name, so Assign and Append
+   * may not target it): undefined until it ran, then its object with `output` (exposeOutput, loneRuleState).
+   */
+  constructor(ruleObjects: ReadonlySet<string> = new Set()) {
+    this.#ruleObjects = ruleObjects;
+  }
 
   /** The slot of a top-level name, given on first use. */
   slotOf(name: string): number {
@@ -52,7 +66,8 @@ export class FlowLayout {
   resolved(segments: readonly PathSegment[]): FlowPath {
     const head = segments[0];
     if (segments.length === 0) this.#ordered = true;
-    return { slot: typeof head === 'string' ? this.slotOf(head) : -1, segments };
+    const ruleOutput = typeof head === 'string' && this.#ruleObjects.has(head) && segments[1] === 'output';
+    return { slot: typeof head === 'string' ? this.slotOf(head) : -1, segments, ruleOutput };
   }
 
   /**
@@ -112,7 +127,12 @@ export class FlowScope implements Scope {
     const { slot, segments } = path;
     if (slot < 0) return segments.length === 0 ? this.#whole() : undefined;
     const value = this.#values[slot];
-    return segments.length === 1 || value === undefined ? value : getBelow(value, segments, 1);
+    if (segments.length === 1 || value === undefined) return value;
+    if (path.ruleOutput) {
+      const output = (value as { output: unknown }).output;
+      return segments.length === 2 ? output : getBelow(output, segments, 2);
+    }
+    return getBelow(value, segments, 1);
   }
 
   /** Writes at a path of node data (a target: its top-level name is a name, never the input). */

@@ -394,7 +394,11 @@ function loneRuleState(output: Json): Record<string, unknown> {
 
 /** Sets `{node.output}`; the node's items (its loop runs once per item: the array, or the one object). */
 function exposeOutput(scope: FlowScope, slot: number, output: Json): readonly unknown[] {
-  scope.nodeObject(slot).output = output;
+  // A new node object is a literal: `output` is then its own data property whatever Object.prototype holds, as
+  // FlowPath.ruleOutput reads it (a later run assigns the property the object already has).
+  const existing = scope.get(slot);
+  if (existing !== null && typeof existing === 'object' && !Array.isArray(existing)) (existing as Record<string, unknown>).output = output;
+  else scope.set(slot, { output });
   return Array.isArray(output) ? output : output === null ? [] : [output];
 }
 

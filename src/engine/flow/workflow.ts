@@ -103,7 +103,7 @@ export const compileWorkflow: RuleCompiler = (doc, options) => {
   const graph = buildFlowGraph(nodes, connectors, connections, endConnectors);
 
   const nodeTypes = new Map(nodes.flatMap((node) => (node.name === undefined ? [] : [[node.name, node.type] as const])));
-  const layout = new FlowLayout();
+  const layout = new FlowLayout(ruleObjects(nodes));
   const cc = { env: flowCellEnvironment(options), nodeTypes, layout, problems };
   const executors = nodes.map((node) => compileNode(node, cc));
   if (problems.length > 0) throw new ValidationError(problems);
@@ -119,6 +119,16 @@ export const compileWorkflow: RuleCompiler = (doc, options) => {
   };
   return compiled;
 };
+
+/**
+ * The names only a BUSINESS_RULE node writes (FlowLayout): a named rule node no other node shares its key with.
+ * Unnamed nodes are keyed by id, which Assign and Append targets are not checked against, so they are left out.
+ */
+function ruleObjects(nodes: readonly FlowNode[]): Set<string> {
+  const count = new Map<string, number>();
+  for (const node of nodes) count.set(nodeKey(node), (count.get(nodeKey(node)) ?? 0) + 1);
+  return new Set(nodes.filter((node) => node.type === 'BUSINESS_RULE' && node.name !== undefined && count.get(node.name) === 1).map((node) => node.name!));
+}
 
 function uniqueRefs(refs: readonly RuleRef[]): RuleRef[] {
   const seen = new Map<string, RuleRef>();
