@@ -3,33 +3,23 @@
 // the fix makes them go), "Select row" selects the row in the grid. Accessible names only; any browser console
 // error fails the scenario.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { chromiumSkip, gridCell, screenshot, signIn, startStudio, withFailureShot } from './support.ts';
-import type { StudioHarness } from './support.ts';
+import { describe, test } from 'node:test';
+import { chromiumSkip, gridCell, screenshot, signIn, StudioSuite, withFailureShot } from './support.ts';
 import { pricingTable } from './tables.ts';
 
 const skip = chromiumSkip();
 
 describe('Studio Analysis tab in Chromium', { skip }, () => {
-  let studio: StudioHarness;
-  let key: string;
-
-  before(async () => {
-    studio = await startStudio();
-    key = studio.server.space.managementKey;
-  });
-  after(async () => {
-    await studio?.close();
-  });
+  const suite = new StudioSuite();
 
   test('a duplicated row is reported unreachable and duplicate as it is made, Select row selects it, the fix clears the findings', async () => {
-    const reply = await studio.server.call('POST', '/api/rule', { key, body: pricingTable('Senior gold') });
+    const reply = await suite.studio.server.call('POST', '/api/rule', { key: suite.key, body: pricingTable('Senior gold') });
     assert.equal(reply.status, 200, reply.text);
-    const handle = await studio.open();
+    const handle = await suite.studio.open();
     const { page } = handle;
     await withFailureShot(page, 'analysis', async () => {
-      await signIn(page, key);
-      await page.goto(`${studio.studioUrl}#/rules/${reply.json.ruleId}/1`);
+      await signIn(page, suite.key);
+      await page.goto(`${suite.studio.studioUrl}#/rules/${reply.json.ruleId}/1`);
       await page.getByRole('grid', { name: 'Decision table' }).waitFor();
       await page.getByRole('tab', { name: 'Analysis' }).click();
       const analysis = page.getByRole('region', { name: 'Analysis' });

@@ -7,10 +7,9 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { chromiumSkip, managementApi, replaceEditorText, screenshot, signIn, startStudio, withFailureShot } from './support.ts';
-import type { StudioHarness } from './support.ts';
+import { chromiumSkip, replaceEditorText, screenshot, StudioSuite, withFailureShot } from './support.ts';
 import { pricingTable } from './tables.ts';
 import type { Doc } from './tables.ts';
 
@@ -41,25 +40,9 @@ function feeTable(): Doc {
 }
 
 describe('Verdict Studio flows in Chromium', { skip }, () => {
-  let studio: StudioHarness;
-  let key: string;
-  let api: ReturnType<typeof managementApi>;
+  const suite = new StudioSuite();
+  const { api } = suite;
 
-  before(async () => {
-    studio = await startStudio();
-    key = studio.server.space.managementKey;
-    api = managementApi(studio, key);
-  });
-  after(async () => {
-    await studio?.close();
-  });
-
-  async function signedIn(hash = '') {
-    const handle = await studio.open();
-    await signIn(handle.page, key);
-    if (hash) await handle.page.goto(`${studio.studioUrl}${hash}`);
-    return handle;
-  }
 
   const node = (page: Page, name: string): Locator => page.getByRole('group', { name, exact: true });
   const inspector = (page: Page): Locator => page.getByRole('complementary', { name: 'Node inspector' });
@@ -86,7 +69,7 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
   test('build a decision flow of three nodes from the empty canvas, see a problem on its node, run it in the bench, publish, solve over HTTP', async () => {
     await api('POST', '/api/rule', { ...pricingTable('Membership discount'), ruleAlias: 'membership' });
     await api('POST', '/api/rule', feeTable());
-    const { page, assertClean, close } = await signedIn();
+    const { page, assertClean, close } = await suite.signedIn();
     await withFailureShot(page, 'flow', async () => {
       await page.getByRole('button', { name: 'New rule' }).click();
       const dialog = page.getByRole('dialog', { name: 'New rule' });
@@ -194,7 +177,7 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
       const item = (await api('GET', '/api/space/items')).find((i: { name: string }) => i.name === 'Order pricing');
       assert.equal(item.status, 'published');
       assert.equal(item.type, 'workflow');
-      const solved = await studio.server.solve(`/rule/solve/${item.ruleAlias}`, { data: { customer: { tier: 'silver', age: 30 }, country: 'DE', price: 100 } });
+      const solved = await suite.studio.server.solve(`/rule/solve/${item.ruleAlias}`, { data: { customer: { tier: 'silver', age: 30 }, country: 'DE', price: 100 } });
       assert.equal(solved.status, 200, solved.text);
       assert.deepEqual(solved.json, [{ discount: 10, total: 102 }]);
       assertClean([400]);
@@ -204,7 +187,7 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
 
   test('build a rule flow by clicking: a rule node between start and end, mappings, bench, publish, solve over HTTP', async () => {
     await api('POST', '/api/rule', { ...pricingTable('Loyalty table'), ruleAlias: 'loyalty' });
-    const { page, assertClean, close } = await signedIn();
+    const { page, assertClean, close } = await suite.signedIn();
     await withFailureShot(page, 'rule-flow-build', async () => {
       await page.getByRole('button', { name: 'New rule' }).click();
       const dialog = page.getByRole('dialog', { name: 'New rule' });
@@ -259,7 +242,7 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
       await page.getByRole('status').filter({ hasText: 'Published v1' }).waitFor();
       const item = (await api('GET', '/api/space/items')).find((i: { name: string }) => i.name === 'Loyalty flow');
       assert.equal(item.type, 'composition');
-      const solved = await studio.server.solve(`/rule/solve/${item.ruleAlias}`, { data: { customer: { tier: 'gold', age: 50 } } });
+      const solved = await suite.studio.server.solve(`/rule/solve/${item.ruleAlias}`, { data: { customer: { tier: 'gold', age: 50 } } });
       assert.equal(solved.status, 200, solved.text);
       assert.deepEqual(solved.json, [{ loyalty: { discount: 20 } }]);
 
@@ -288,7 +271,7 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
   test('flows imported without positions (a decision flow, a rule flow with a node under two parents) open laid out; the rule flow runs in the bench', async () => {
     await api('POST', '/api/folder/import', fixtureFlow('order'));
     await api('POST', '/api/folder/import', fixtureFlow('loan'));
-    const { page, assertClean, close } = await signedIn('#/rules/order-evaluation/1');
+    const { page, assertClean, close } = await suite.signedIn('#/rules/order-evaluation/1');
     await withFailureShot(page, 'flow-import', async () => {
       await page.getByRole('region', { name: 'Decision flow canvas' }).waitFor();
       const order = ['Start node', 'Declare node declare', 'For each node foreach', 'Business rule node rule_1', 'Assign node assign_1', 'Switch node switch_1'];
@@ -304,7 +287,7 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
       assertClean();
     });
 
-    await page.goto(`${studio.studioUrl}#/rules/loan-flow/1`);
+    await page.goto(`${suite.studio.studioUrl}#/rules/loan-flow/1`);
     await withFailureShot(page, 'rule-flow', async () => {
       await page.getByRole('region', { name: 'Rule flow canvas' }).waitFor();
       const [start, clients, loanType, bank, end] = await Promise.all(['Start node', 'Rule node clients', 'Rule node loanType', 'Rule node bank', 'End node'].map(async (name) => (await node(page, name).boundingBox())!));

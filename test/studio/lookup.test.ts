@@ -3,10 +3,9 @@
 // with LOOKUP_VALUE and LOOKUP_EXISTS, export the CSV; a decision table calling the lookup through the
 // LOOKUP_VALUE / LOOKUP_EXISTS functions in the bench; a 40,000-row table imported, edited and saved.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { chromiumSkip, managementApi, replaceEditorText, screenshot, signIn, startStudio, withFailureShot } from './support.ts';
-import type { StudioHarness } from './support.ts';
+import { chromiumSkip, replaceEditorText, screenshot, signIn, StudioSuite, withFailureShot } from './support.ts';
 
 const skip = chromiumSkip();
 
@@ -52,18 +51,8 @@ async function runBench(page: Page, input: unknown, method: 'LOOKUP_VALUE' | 'LO
 }
 
 describe('Lookup tables in the Studio (Chromium)', { skip }, () => {
-  let studio: StudioHarness;
-  let key: string;
-  let api: ReturnType<typeof managementApi>;
-
-  before(async () => {
-    studio = await startStudio();
-    key = studio.server.space.managementKey;
-    api = managementApi(studio, key);
-  });
-  after(async () => {
-    await studio?.close();
-  });
+  const suite = new StudioSuite();
+  const { api } = suite;
 
   async function newLookup(page: Page, name: string): Promise<string> {
     await page.getByRole('button', { name: 'New rule' }).click();
@@ -79,9 +68,9 @@ describe('Lookup tables in the Studio (Chromium)', { skip }, () => {
   }
 
   test('New rule -> Lookup table: import a CSV, edit, a duplicate key flagged as typed, save, LOOKUP_VALUE and LOOKUP_EXISTS in the bench, export the CSV', async () => {
-    const { page, assertClean, close } = await studio.open();
+    const { page, assertClean, close } = await suite.studio.open();
     await withFailureShot(page, 'lookup', async () => {
-      await signIn(page, key);
+      await signIn(page, suite.key);
       const ruleId = await newLookup(page, 'Wire routes');
 
       // A malformed CSV is refused whole, with the line and the column named; the table stays as it was.
@@ -204,10 +193,10 @@ describe('Lookup tables in the Studio (Chromium)', { skip }, () => {
       },
     });
     assert.equal(lookup.ruleAlias, 'fee-rates');
-    const { page, assertClean, close } = await studio.open();
+    const { page, assertClean, close } = await suite.studio.open();
     await withFailureShot(page, 'lookup-functions', async () => {
-      await signIn(page, key);
-      await page.goto(`${studio.studioUrl}#/rules/${caller.ruleId}/1`);
+      await signIn(page, suite.key);
+      await page.goto(`${suite.studio.studioUrl}#/rules/${caller.ruleId}/1`);
       await page.getByRole('grid', { name: 'Decision table' }).waitFor();
       const results = page.getByRole('region', { name: 'Bench result' });
       for (const [tier, expected] of [['GOLD', { fee: 0.5, known: true }], ['NONE', { fee: null, known: false }]] as const) {
@@ -232,10 +221,10 @@ describe('Lookup tables in the Studio (Chromium)', { skip }, () => {
     changed.data.B.fee = '2.5';
     changed.data.C = { code: 'C', fee: '3', _position: 2 };
     await api('POST', `/api/rule/${v1.ruleId}/new-version`, changed);
-    const { page, assertClean, close } = await studio.open();
+    const { page, assertClean, close } = await suite.studio.open();
     await withFailureShot(page, 'lookup-compare', async () => {
-      await signIn(page, key);
-      await page.goto(`${studio.studioUrl}#/rules/${v1.ruleId}/2`);
+      await signIn(page, suite.key);
+      await page.goto(`${suite.studio.studioUrl}#/rules/${v1.ruleId}/2`);
       await page.getByRole('tab', { name: 'Versions' }).click();
       await page.getByLabel('Left version').selectOption('1');
       await page.getByLabel('Right version').selectOption('2');
@@ -256,9 +245,9 @@ describe('Lookup tables in the Studio (Chromium)', { skip }, () => {
     const rows = [['Code', 'Name', 'Country', 'Rate']];
     for (let i = 0; i < 40_000; i++) rows.push([`K${String(i).padStart(6, '0')}`, `Name ${i}`, `C${i % 50}`, String((i % 997) / 10)]);
     const text = csv(rows);
-    const { page, assertClean, close } = await studio.open();
+    const { page, assertClean, close } = await suite.studio.open();
     await withFailureShot(page, 'lookup-40k', async () => {
-      await signIn(page, key);
+      await signIn(page, suite.key);
       const ruleId = await newLookup(page, 'Forty thousand keys');
 
       let started = Date.now();

@@ -3,10 +3,9 @@
 // with DR.solve, see the result and the console in the bench, see an endless loop stopped with a clear message,
 // publish, and solve it over HTTP with a solver key.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { chromiumSkip, compareVersions, managementApi, replaceEditorText, screenshot, signIn, startStudio, withFailureShot } from './support.ts';
-import type { StudioHarness } from './support.ts';
+import { chromiumSkip, compareVersions, replaceEditorText, screenshot, signIn, StudioSuite, withFailureShot } from './support.ts';
 import { pricingTable } from './tables.ts';
 
 const skip = chromiumSkip();
@@ -23,18 +22,13 @@ const SCRIPT = [
 ].join('\n');
 
 describe('Scripting rules in the Studio', { skip }, () => {
-  let studio: StudioHarness;
-  let api: ReturnType<typeof managementApi>;
+  const suite = new StudioSuite({ RULE_TIMEOUT_MS: String(TIME_LIMIT_MS) });
+  const { api } = suite;
 
   before(async () => {
-    studio = await startStudio({ RULE_TIMEOUT_MS: String(TIME_LIMIT_MS) });
-    api = managementApi(studio, studio.server.space.managementKey);
     await api('POST', '/api/rule', pricingTable('Membership discount', { ruleAlias: 'membership-discount' }));
     // Starts a script worker, so the first bench run does not spend its time limit waiting for one.
     await api('POST', '/api/tools/solve', { rule: { type: 'complex-rule', name: 'warm-up', inputSchema: {}, outputSchema: {}, script: 'return output;' }, data: {} });
-  });
-  after(async () => {
-    await studio?.close();
   });
 
   /** The options of the open completion list, each as its label followed by its detail. */
@@ -45,9 +39,9 @@ describe('Scripting rules in the Studio', { skip }, () => {
   }
 
   test('write a script that calls a table with DR.solve, see its result and console in the bench, stop an endless loop, publish and solve it', async () => {
-    const { page, assertClean, close } = await studio.open();
+    const { page, assertClean, close } = await suite.studio.open();
     await withFailureShot(page, 'script', async () => {
-      await signIn(page, studio.server.space.managementKey);
+      await signIn(page, suite.key);
       await page.getByRole('button', { name: 'New rule' }).click();
       const dialog = page.getByRole('dialog', { name: 'New rule' });
       await dialog.getByLabel('Rule name').fill('Member note');
@@ -114,7 +108,7 @@ describe('Scripting rules in the Studio', { skip }, () => {
       await page.getByRole('status').filter({ hasText: 'Published v1' }).waitFor();
       const item = (await api('GET', '/api/space/items')).find((i: { name: string }) => i.name === 'Member note');
       assert.equal(item.status, 'published');
-      const solved = await studio.server.solve(`/rule/solve/${item.ruleAlias}`, { data: { customer: { tier: 'silver', age: 30 } } });
+      const solved = await suite.studio.server.solve(`/rule/solve/${item.ruleAlias}`, { data: { customer: { tier: 'silver', age: 30 } } });
       assert.equal(solved.status, 200, solved.text);
       assert.deepEqual(solved.json, [{ result: 'Member' }]);
       assertClean([400]);
@@ -125,10 +119,10 @@ describe('Scripting rules in the Studio', { skip }, () => {
   test('compare two versions of a script: model changes listed, the script as a line diff', async () => {
     const v1 = await api('POST', '/api/rule', { type: 'complex-rule', name: 'Versioned script', inputSchema: { a: {} }, outputSchema: { sum: {} }, script: 'const a = input.a;\noutput.sum = a + 1;\nreturn output;' });
     await api('POST', `/api/rule/${v1.ruleId}/new-version`, { ...v1, outputSchema: { sum: {}, note: {} }, script: "const a = input.a;\noutput.sum = a + 2;\noutput.note = 'v2';\nreturn output;" });
-    const { page, assertClean, close } = await studio.open();
+    const { page, assertClean, close } = await suite.studio.open();
     await withFailureShot(page, 'script-compare', async () => {
-      await signIn(page, studio.server.space.managementKey);
-      await page.goto(`${studio.studioUrl}#/rules/${v1.ruleId}/2`);
+      await signIn(page, suite.key);
+      await page.goto(`${suite.studio.studioUrl}#/rules/${v1.ruleId}/2`);
       await compareVersions(page, 1, 2);
       const table = page.getByRole('table', { name: 'Comparison of v1 and v2' });
       await table.waitFor();

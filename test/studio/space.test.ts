@@ -3,10 +3,10 @@
 // the Audit log (a record made with X-Audit and X-Debug opened with its trace), the Overview charts, Kafka, and
 // the Dependencies graph (click through to the called rule). Controls by role and accessible name only.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { bankLookup, plantFlow, plantTable, PLANT_INPUT } from '../http/fixtures.ts';
-import { chromiumSkip, managementApi, screenshot, signIn, startStudio, withFailureShot } from './support.ts';
-import type { StudioHarness, StudioPage } from './support.ts';
+import { chromiumSkip, screenshot, StudioSuite, withFailureShot } from './support.ts';
+import type { StudioPage } from './support.ts';
 import { pricingTable } from './tables.ts';
 
 const skip = chromiumSkip();
@@ -36,34 +36,26 @@ function bankCheck() {
 }
 
 describe('Verdict Studio space pages in Chromium', { skip }, () => {
-  let studio: StudioHarness;
-  let key: string;
-  let api: ReturnType<typeof managementApi>;
+  const suite = new StudioSuite();
+  const { api } = suite;
 
   before(async () => {
-    studio = await startStudio();
-    key = studio.server.space.managementKey;
-    api = managementApi(studio, key);
     await api('POST', '/api/rule', { ...pricingTable('Membership discount'), ruleAlias: 'membership-discount' });
     await api('POST', '/api/rule', plantTable());
     await api('POST', '/api/rule', plantFlow());
     await api('POST', '/api/rule', bankLookup());
     await api('POST', '/api/rule', bankCheck());
   });
-  after(async () => {
-    await studio?.close();
-  });
 
   async function openPage(name: string): Promise<StudioPage> {
-    const handle = await studio.open();
-    await signIn(handle.page, key);
+    const handle = await suite.signedIn();
     await handle.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
     await handle.page.getByRole('heading', { name, level: 1 }).waitFor();
     return handle;
   }
 
   const solve = (path: string, data: unknown, headers: Record<string, string> = {}, solverKey?: string) =>
-    studio.server.solve(path, { data }, headers, solverKey);
+    suite.studio.server.solve(path, { data }, headers, solverKey);
 
   test('API keys: create a solver key (shown once, copied), it solves; revoke it with confirmation, the solver refuses it', async () => {
     const { page, assertClean, close } = await openPage('API keys');
@@ -180,8 +172,8 @@ describe('Verdict Studio space pages in Chromium', { skip }, () => {
 
       // For the screenshot, an hour of earlier traffic fed into the same window the solves above went through.
       const now = Date.now();
-      const window = studio.server.running.services.solveWindow;
-      const space = studio.server.space.space;
+      const window = suite.studio.server.running.services.solveWindow;
+      const space = suite.studio.server.space.space;
       for (let minute = 59; minute >= 1; minute--) {
         const at = now - minute * 60_000;
         const wave = 1 + Math.sin(minute / 6);
@@ -200,9 +192,9 @@ describe('Verdict Studio space pages in Chromium', { skip }, () => {
     const { page, assertClean, close } = await openPage('Kafka');
     await withFailureShot(page, 'kafka', async () => {
       await page.getByText('Kafka is not enabled for this space').waitFor();
-      await page.getByText(`verdict kafka enable --space ${studio.server.space.space} --company <company>`).waitFor();
-      await studio.server.running.store.kafka.bind({
-        space: studio.server.space.space, company: 'acme', requestTopic: 'acme-7f3a-request', responseTopic: 'acme-7f3a-response', createdAt: new Date().toISOString(),
+      await page.getByText(`verdict kafka enable --space ${suite.studio.server.space.space} --company <company>`).waitFor();
+      await suite.studio.server.running.store.kafka.bind({
+        space: suite.studio.server.space.space, company: 'acme', requestTopic: 'acme-7f3a-request', responseTopic: 'acme-7f3a-response', createdAt: new Date().toISOString(),
       });
       await page.getByRole('button', { name: 'Refresh' }).click();
       const topics = page.getByRole('table', { name: 'Kafka topics' });

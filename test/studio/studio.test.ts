@@ -2,35 +2,18 @@
 // SQLite database. One server and one browser for the whole file; a fresh browser context per scenario. Every
 // scenario finds controls by role and accessible name only, and fails on any browser console error.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { chromiumSkip, compareVersions, gridCell, managementApi, replaceEditorText, screenshot, signIn, startStudio, withFailureShot } from './support.ts';
-import type { StudioHarness } from './support.ts';
+import { chromiumSkip, compareVersions, gridCell, replaceEditorText, screenshot, signIn, StudioSuite, withFailureShot } from './support.ts';
 import { bigTable, pricingTable } from './tables.ts';
 import { timeToFirstCell } from '../../bench/lib/studio-measure.ts';
 
 const skip = chromiumSkip();
 
 describe('Verdict Studio in Chromium', { skip }, () => {
-  let studio: StudioHarness;
-  let key: string;
-  let api: ReturnType<typeof managementApi>;
+  const suite = new StudioSuite();
+  const { api } = suite;
 
-  before(async () => {
-    studio = await startStudio();
-    key = studio.server.space.managementKey;
-    api = managementApi(studio, key);
-  });
-  after(async () => {
-    await studio?.close();
-  });
-
-  async function signedIn(hash = ''): Promise<ReturnType<StudioHarness['open']> extends Promise<infer T> ? T : never> {
-    const handle = await studio.open();
-    await signIn(handle.page, key);
-    if (hash) await handle.page.goto(`${studio.studioUrl}${hash}`);
-    return handle;
-  }
 
   /** Types a cell's one-line text (as in a spreadsheet) and commits it with Enter. */
   async function typeCell(page: Page, row: number, column: number, text: string) {
@@ -49,14 +32,14 @@ describe('Verdict Studio in Chromium', { skip }, () => {
   }
 
   test('sign in: a wrong key is refused with a clear error, the right one opens the rule list, sign out forgets it', async () => {
-    const { page, assertClean, close } = await studio.open();
+    const { page, assertClean, close } = await suite.studio.open();
     await page.getByLabel('Management key').fill('vmk_not-a-key');
     await page.getByRole('button', { name: 'Sign in' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
     assert.match(await alert.innerText(), /refused this key/);
     await screenshot(page, 'sign-in');
-    await signIn(page, key);
+    await signIn(page, suite.key);
     assert.equal(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('key')).length), 0, 'the key is not in localStorage');
     assert.ok(await page.evaluate(() => Object.values(sessionStorage).length === 1));
     await page.reload();
@@ -72,7 +55,7 @@ describe('Verdict Studio in Chromium', { skip }, () => {
     await api('POST', '/api/folder', { type: 'FOLDER', name: 'Pricing', children: [] });
     await api('POST', '/api/rule?path=/Pricing', pricingTable('Membership discount'));
     await api('POST', '/api/rule', pricingTable('Shipping surcharge', { tags: ['logistics'] }));
-    const { page, assertClean, close } = await signedIn();
+    const { page, assertClean, close } = await suite.signedIn();
     const rules = page.getByRole('table', { name: 'Rules' });
     await rules.getByRole('link', { name: 'Membership discount' }).waitFor();
     await page.getByRole('button', { name: /^Pricing/ }).click();
@@ -114,17 +97,17 @@ describe('Verdict Studio in Chromium', { skip }, () => {
     await page.getByRole('button', { name: 'Delete Imported loyalty table' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete rule' });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
-    assert.equal((await studio.server.call('GET', '/api/rule/imported-loyalty/1', { key })).status, 200, 'cancel keeps the rule');
+    assert.equal((await suite.studio.server.call('GET', '/api/rule/imported-loyalty/1', { key: suite.key })).status, 200, 'cancel keeps the rule');
     await page.getByRole('button', { name: 'Delete Imported loyalty table' }).click();
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await rules.getByRole('link', { name: 'Imported loyalty table' }).waitFor({ state: 'detached' });
-    assert.equal((await studio.server.call('GET', '/api/rule/imported-loyalty/1', { key })).status, 404);
+    assert.equal((await suite.studio.server.call('GET', '/api/rule/imported-loyalty/1', { key: suite.key })).status, 404);
     assertClean();
     await close();
   });
 
   test('author a table: three conditions (between, function) and two results, a server problem on its cell, bench, paste 50 rows, save, publish, solve', async () => {
-    const { page, assertClean, close } = await signedIn();
+    const { page, assertClean, close } = await suite.signedIn();
     await withFailureShot(page, 'authoring', async () => {
     await page.getByRole('button', { name: 'New rule' }).click();
     await page.getByRole('dialog', { name: 'New rule' }).getByLabel('Rule name').fill('Loan offer');
@@ -203,7 +186,7 @@ describe('Verdict Studio in Chromium', { skip }, () => {
     const stored = await api('GET', '/api/space/items');
     const item = stored.find((i: { name: string }) => i.name === 'Loan offer');
     assert.equal(item.status, 'published');
-    const solved = await studio.server.solve(`/rule/solve/${item.ruleAlias}`, { data: [{ applicant: { age: 30, income: 5000, score: 700 } }, { applicant: { age: 70, income: 2000, score: 1 } }] });
+    const solved = await suite.studio.server.solve(`/rule/solve/${item.ruleAlias}`, { data: [{ applicant: { age: 30, income: 5000, score: 700 } }, { applicant: { age: 70, income: 2000, score: 1 } }] });
     assert.equal(solved.status, 200, solved.text);
     assert.deepEqual(solved.json, [[{ offer: { rate: 3.5, message: 'Offer-30' } }], [{ offer: { rate: 5.3, message: 'Senior offer 4' } }, { offer: { rate: 5.4, message: 'Senior offer 5' } }]]);
     assertClean([400]);
@@ -213,7 +196,7 @@ describe('Verdict Studio in Chromium', { skip }, () => {
 
   test('reload after an unsaved edit offers the draft back; a conflicting save is refused, offers Compare, and Overwrite wins', async () => {
     const v1 = await api('POST', '/api/rule', pricingTable('Contested table'));
-    const { page, assertClean, close } = await signedIn(`#/rules/${v1.ruleId}/1`);
+    const { page, assertClean, close } = await suite.signedIn(`#/rules/${v1.ruleId}/1`);
     await withFailureShot(page, 'drafts', async () => {
       await typeCell(page, 1, 2, '22');
       await page.getByText(/^Kept in this browser/).waitFor();
@@ -250,10 +233,10 @@ describe('Verdict Studio in Chromium', { skip }, () => {
   test('versions: new version, lock and unlock, history with time and who, restore an old version as a new one', async () => {
     const v1 = await api('POST', '/api/rule', pricingTable('Versioned table'));
     // Signed in with a named key: history says who made each change.
-    const alice = await studio.server.running.services.keys.create(studio.server.space.space, 'management', 'Alice (pricing)');
-    const handle = await studio.open();
+    const alice = await suite.studio.server.running.services.keys.create(suite.studio.server.space.space, 'management', 'Alice (pricing)');
+    const handle = await suite.studio.open();
     await signIn(handle.page, alice.key);
-    await handle.page.goto(`${studio.studioUrl}#/rules/${v1.ruleId}/1`);
+    await handle.page.goto(`${suite.studio.studioUrl}#/rules/${v1.ruleId}/1`);
     const { page, assertClean, close } = handle;
     await withFailureShot(page, 'versions', async () => {
       await page.getByRole('grid', { name: 'Decision table' }).waitFor();
@@ -292,9 +275,9 @@ describe('Verdict Studio in Chromium', { skip }, () => {
 
   test('the 10,000-row x 20-column table opens and scrolls to its last row', async () => {
     const created = await api('POST', '/api/rule', bigTable(10_000, 20));
-    const { page, assertClean, close } = await signedIn();
+    const { page, assertClean, close } = await suite.signedIn();
     await withFailureShot(page, 'big-table', async () => {
-      const open = await timeToFirstCell(page, `${studio.studioUrl}#/rules/${created.ruleId}/1`);
+      const open = await timeToFirstCell(page, `${suite.studio.studioUrl}#/rules/${created.ruleId}/1`);
       // Reported, not asserted (timing under a loaded CI machine is not a test); `npm run bench` measures it.
       console.log(`# Studio: the 10,000 x 20 table showed its first cell ${open.openMs} ms after navigation (rule downloaded at ${open.ruleLoadedMs} ms)`);
       const grid = page.getByRole('grid', { name: 'Decision table' });
@@ -315,7 +298,7 @@ describe('Verdict Studio in Chromium', { skip }, () => {
     changed.decisionTable.rows.splice(2, 0, structuredClone(changed.decisionTable.rows[0]));
     changed.decisionTable.rows[2].cells[0].scalarCondition.value = 'platinum';
     await api('POST', `/api/rule/${v1.ruleId}/new-version`, changed);
-    const { page, assertClean, close } = await signedIn(`#/rules/${v1.ruleId}/2`);
+    const { page, assertClean, close } = await suite.signedIn(`#/rules/${v1.ruleId}/2`);
     await compareVersions(page, 1, 2);
     const table = page.getByRole('table', { name: 'Comparison of v1 and v2' });
     await table.waitFor();

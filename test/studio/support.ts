@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CHROMIUM, chromiumInstalled, launchChromium } from '../../scripts/chromium.ts';
 import { ensureStudioBuilt } from '../../scripts/studio-build.ts';
@@ -145,4 +146,43 @@ export function managementApi(studio: StudioHarness, key: string): (method: stri
     assert.ok(reply.status < 300, `${method} ${path}: ${reply.status} ${reply.text}`);
     return reply.json;
   };
+}
+
+/**
+ * One server and browser for the describe block that makes it (its before/after hooks are registered here, so a
+ * file's own `before` registered afterwards runs once the server is up): the harness, the space's management key,
+ * a management API caller with that key, and a fresh page signed in with it.
+ */
+export class StudioSuite {
+  #studio: StudioHarness | undefined;
+
+  /** `env`: as startStudio's. */
+  constructor(env: Record<string, string> = {}) {
+    before(async () => {
+      this.#studio = await startStudio(env);
+    });
+    after(async () => {
+      await this.#studio?.close();
+    });
+  }
+
+  get studio(): StudioHarness {
+    assert.ok(this.#studio, 'the Studio suite is used before its server started');
+    return this.#studio;
+  }
+
+  get key(): string {
+    return this.studio.server.space.managementKey;
+  }
+
+  /** managementApi with the space's management key. */
+  readonly api = (method: string, path: string, body?: unknown): Promise<any> => managementApi(this.studio, this.key)(method, path, body);
+
+  /** A fresh page, signed in; `hash`: a Studio route to go to then (`#/rule/...`). */
+  async signedIn(hash = ''): Promise<StudioPage> {
+    const handle = await this.studio.open();
+    await signIn(handle.page, this.key);
+    if (hash) await handle.page.goto(`${this.studio.studioUrl}${hash}`);
+    return handle;
+  }
 }

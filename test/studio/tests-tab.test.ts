@@ -3,34 +3,23 @@
 // test fails and see the difference, run selected, the run history, edit and delete. Accessible names only; any
 // browser console error fails the scenario.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { chromiumSkip, gridCell, managementApi, replaceEditorText, screenshot, signIn, startStudio, withFailureShot } from './support.ts';
-import type { StudioHarness } from './support.ts';
+import { describe, test } from 'node:test';
+import { chromiumSkip, gridCell, replaceEditorText, screenshot, signIn, StudioSuite, withFailureShot } from './support.ts';
 import { pricingTable } from './tables.ts';
 
 const skip = chromiumSkip();
 
 describe('Studio Tests tab in Chromium', { skip }, () => {
-  let studio: StudioHarness;
-  let key: string;
-  let api: ReturnType<typeof managementApi>;
-
-  before(async () => {
-    studio = await startStudio();
-    key = studio.server.space.managementKey;
-    api = managementApi(studio, key);
-  });
-  after(async () => {
-    await studio?.close();
-  });
+  const suite = new StudioSuite();
+  const { api } = suite;
 
   test('Save as test from the bench, run it green, break the table and see the difference, run selected, history, edit and delete', async () => {
     const created = await api('POST', '/api/rule', pricingTable('Shipping discount'));
-    const handle = await studio.open();
+    const handle = await suite.studio.open();
     const { page } = handle;
     await withFailureShot(page, 'tests-tab', async () => {
-      await signIn(page, key);
-      await page.goto(`${studio.studioUrl}#/rules/${created.ruleId}/1`);
+      await signIn(page, suite.key);
+      await page.goto(`${suite.studio.studioUrl}#/rules/${created.ruleId}/1`);
       await page.getByRole('grid', { name: 'Decision table' }).waitFor();
 
       // The bench runs an input; "Save as test" opens the Tests tab on that input and the received result.

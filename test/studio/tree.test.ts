@@ -3,24 +3,14 @@
 // taken, fold, move and drag nodes, publish and solve over HTTP, then compare two versions with the generic
 // compare. Controls are found by role and accessible name only.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { chromiumSkip, compareVersions, replaceEditorText, screenshot, signIn, startStudio, withFailureShot } from './support.ts';
-import type { StudioHarness } from './support.ts';
+import { chromiumSkip, compareVersions, replaceEditorText, screenshot, signIn, StudioSuite, withFailureShot } from './support.ts';
 
 const skip = chromiumSkip();
 
 describe('Decision trees in the Studio', { skip }, () => {
-  let studio: StudioHarness;
-  let key: string;
-
-  before(async () => {
-    studio = await startStudio();
-    key = studio.server.space.managementKey;
-  });
-  after(async () => {
-    await studio?.close();
-  });
+  const suite = new StudioSuite();
 
   const tree = (page: Page) => page.getByRole('tree', { name: 'Decision tree' });
   const node = (page: Page, name: string) => tree(page).getByRole('treeitem', { name, exact: true });
@@ -55,9 +45,9 @@ describe('Decision trees in the Studio', { skip }, () => {
   }
 
   test('build a two-level tree, see a problem on its node, run the bench path, publish, solve, compare versions', async () => {
-    const handle = await studio.open();
+    const handle = await suite.studio.open();
     const { page } = handle;
-    await signIn(page, key);
+    await signIn(page, suite.key);
     await withFailureShot(page, 'tree', async () => {
       await page.getByRole('button', { name: 'New rule' }).click();
       const dialog = page.getByRole('dialog', { name: 'New rule' });
@@ -163,9 +153,9 @@ describe('Decision trees in the Studio', { skip }, () => {
 
       await page.getByRole('button', { name: 'Publish' }).click();
       await page.getByRole('status').filter({ hasText: 'Published v1' }).waitFor();
-      const items = (await studio.server.call('GET', '/api/space/items', { key })).json as Array<{ name: string; ruleAlias: string; ruleId: string }>;
+      const items = (await suite.studio.server.call('GET', '/api/space/items', { key: suite.key })).json as Array<{ name: string; ruleAlias: string; ruleId: string }>;
       const item = items.find((i) => i.name === 'Shipping price')!;
-      const solved = await studio.server.solve(`/rule/solve/${item.ruleAlias}`, { data: [{ package: { weight: 20, express: true } }, { package: { weight: 3 } }] });
+      const solved = await suite.studio.server.solve(`/rule/solve/${item.ruleAlias}`, { data: [{ package: { weight: 20, express: true } }, { package: { weight: 3 } }] });
       assert.equal(solved.status, 200, solved.text);
       assert.deepEqual(solved.json, [[{ price: 40 }], [{ price: 9 }]]);
 
