@@ -25,6 +25,13 @@ export interface FlowPath {
    * own property once the node ran (FlowLayout's ruleObjects): that level is read without the own-key check.
    */
   readonly ruleOutput: boolean;
+  /**
+   * Where a chain solve keeps this path's value once read (FlowScope's stable reads), shared by every path of the
+   * same text; -1 when the value may change during a solve. Only paths below `input` (never written, and nothing
+   * writes inside it: every node copies what it takes) and below a rule node's `output` (written once, by that node
+   * alone, in a chain where each node runs once) get one.
+   */
+  readonly stable: number;
 }
 
 /** The slots of one flow's top-level names, assigned while its nodes compile. */
@@ -32,6 +39,8 @@ export class FlowLayout {
   readonly #slots = new Map<string, number>([['input', INPUT_SLOT], ['output', OUTPUT_SLOT]]);
   readonly #names: string[] = ['input', 'output'];
   readonly #ruleObjects: ReadonlySet<string>;
+  /** FlowPath.stable by the path's segments (as JSON text). */
+  readonly #stable = new Map<string, number>();
   #ordered = false;
 
   /**
@@ -67,7 +76,23 @@ export class FlowLayout {
     const head = segments[0];
     if (segments.length === 0) this.#ordered = true;
     const ruleOutput = typeof head === 'string' && this.#ruleObjects.has(head) && segments[1] === 'output';
-    return { slot: typeof head === 'string' ? this.slotOf(head) : -1, segments, ruleOutput };
+    const stable = segments.length > 1 && (head === 'input' || ruleOutput) ? this.#stableOf(segments) : -1;
+    return { slot: typeof head === 'string' ? this.slotOf(head) : -1, segments, ruleOutput, stable };
+  }
+
+  #stableOf(segments: readonly PathSegment[]): number {
+    const key = JSON.stringify(segments);
+    let stable = this.#stable.get(key);
+    if (stable === undefined) {
+      stable = this.#stable.size;
+      this.#stable.set(key, stable);
+    }
+    return stable;
+  }
+
+  /** How many distinct stable paths (FlowPath.stable) the flow reads. */
+  get stableReads(): number {
+    return this.#stable.size;
   }
 
   /**
@@ -102,10 +127,18 @@ export class FlowScope implements Scope {
    * change it later (readers copy what they take), so it may be replaced by a built one (freshOutput).
    */
   #outputFresh = true;
+  /**
+   * Where the values of stable paths read so far start in #values (after the slots; -1: not kept): by
+   * FlowPath.stable, undefined while not read yet (or missing). Kept only when the solve runs as a chain, so a path
+   * two nodes read (`input.order.total`, `rule.output.x` read by a mapping and by the Assign) is walked once.
+   */
+  readonly #reads: number;
 
-  constructor(layout: FlowLayout, input: unknown) {
+  /** `stableReads`: keep the values of stable paths (only a chain solve, where each node runs once, may). */
+  constructor(layout: FlowLayout, input: unknown, stableReads = false) {
     this.#layout = layout;
-    this.#values = new Array<unknown>(layout.size);
+    this.#reads = stableReads && layout.stableReads > 0 ? layout.size : -1;
+    this.#values = new Array<unknown>(this.#reads < 0 ? layout.size : layout.size + layout.stableReads);
     this.#values[INPUT_SLOT] = input;
     this.#values[OUTPUT_SLOT] = {};
     this.#order = layout.ordered ? [INPUT_SLOT, OUTPUT_SLOT] : undefined;
@@ -128,11 +161,20 @@ export class FlowScope implements Scope {
     if (slot < 0) return segments.length === 0 ? this.#whole() : undefined;
     const value = this.#values[slot];
     if (segments.length === 1 || value === undefined) return value;
-    if (path.ruleOutput) {
-      const output = (value as { output: unknown }).output;
-      return segments.length === 2 ? output : getBelow(output, segments, 2);
-    }
-    return getBelow(value, segments, 1);
+    // A rule node's path is kept only once its node ran (its object is defined), as it then no longer changes.
+    if (this.#reads < 0 || path.stable < 0) return readBelow(path, value);
+    const at = this.#reads + path.stable;
+    const known = this.#values[at];
+    if (known !== undefined) return known;
+    return (this.#values[at] = readBelow(path, value));
+  }
+
+  /**
+   * Forgets the stable reads: after a node waited, the caller may have changed its input object meanwhile, and a
+   * rule that waited may still hold its answer.
+   */
+  forgetReads(): void {
+    if (this.#reads >= 0) this.#values.fill(undefined, this.#reads);
   }
 
   /** Writes at a path of node data (a target: its top-level name is a name, never the input). */
@@ -187,13 +229,24 @@ export class FlowScope implements Scope {
   /** Every name written so far, in the order of first writes. */
   #whole(): Record<string, unknown> {
     const whole: Record<string, unknown> = {};
-    const slots = this.#order ?? this.#values.keys();
+    // The slots only: #values holds the stable reads after them.
+    const slots = this.#order ?? Array.from({ length: this.#layout.size }, (_, slot) => slot);
     for (const slot of slots) {
       const value = this.#values[slot];
       if (value !== undefined) Object.defineProperty(whole, this.#layout.name(slot), { value, enumerable: true, writable: true, configurable: true });
     }
     return whole;
   }
+}
+
+/** The value below `value`, the defined value of the path's top-level name. */
+function readBelow(path: FlowPath, value: unknown): unknown {
+  const segments = path.segments;
+  if (path.ruleOutput) {
+    const output = (value as { output: unknown }).output;
+    return segments.length === 2 ? output : getBelow(output, segments, 2);
+  }
+  return getBelow(value, segments, 1);
 }
 
 /** A flow path as written in node data: `input.order.items` or `{input.order.items}`. */

@@ -211,8 +211,9 @@ class WorkflowRunner {
   }
 
   solve(input: unknown, ctx: EvaluationContext): MaybePromise<SolveResult> {
-    const solve: FlowSolve = { scope: new FlowScope(this.#layout, input), ctx, trace: ctx.trace ? [] : undefined };
-    const done = this.#chain !== undefined && solve.trace === undefined
+    const chained = this.#chain !== undefined && !ctx.trace;
+    const solve: FlowSolve = { scope: new FlowScope(this.#layout, input, chained), ctx, trace: ctx.trace ? [] : undefined };
+    const done = chained
       ? this.#runChain(solve, this.#chain, 0)
       : this.#runRegion(solve, new RegionRun(this.#graph.top, [], this.#graph.nodes.length), 0);
     return done instanceof Promise ? finishLater(done, solve) : finish(solve);
@@ -244,6 +245,7 @@ class WorkflowRunner {
     const node = this.#graph.nodes[chain[position]!]!;
     return pending.then(
       (outcome) => {
+        solve.scope.forgetReads();
         if (outcome.items !== undefined) this.#loopWithoutBody(solve.scope, node, outcome.items);
         return this.#runChain(solve, chain, position + 1);
       },
