@@ -11,6 +11,8 @@ import type { RuleCompiler } from '../registry.ts';
 import type { CompiledRule, EvaluationContext, Json, RuleRef, SolveResult } from '../types.ts';
 import { cloneJson } from '../cells/index.ts';
 import { mergeAsArrays } from './array-merge.ts';
+import { buildOutput, outputShape } from './output-layout.ts';
+import type { OutputShape } from './output-layout.ts';
 import { callColumns, callFirstColumns, callRule, resolveRule } from './call-rule.ts';
 import { ColumnPlan } from './column-call.ts';
 import { checkDeadline } from '../deadline.ts';
@@ -34,6 +36,11 @@ interface Mapping {
   readonly from: readonly PathSegment[];
   /** Where a solve keeps the source's value (CompositionRun.outputs), set once the run order is known; -1: none. */
   slot: number;
+  /**
+   * Where an untraced solve keeps the value read (CompositionRun.reads), shared by the mappings reading the same
+   * path of the same slot, when it cannot change during the solve (assignSlots); -1: read each time.
+   */
+  stable: number;
 }
 
 interface TreeNode {
@@ -76,6 +83,8 @@ export const compileComposition: RuleCompiler = (doc) => {
   if (problems.length > 0) throw new ValidationError(problems);
   const order = runOrder(ruleNodes, startName);
   const slots = assignSlots(order, startName, nodes);
+  // The one end node's object (the usual case) built from templates when every value is there (output-layout.ts).
+  const endShape = outputNodes.length === 1 ? outputShape(outputNodes[0]!.mapping.map((entry) => entry.target), 0) : undefined;
 
   const dependencies = uniqueRefs(ruleNodes.map((node) => (node.version === undefined ? { idOrAlias: node.baseId! } : { idOrAlias: node.baseId!, version: node.version })));
 
@@ -97,18 +106,18 @@ export const compileComposition: RuleCompiler = (doc) => {
         // The matching row's shared output itself: outputs are only read, and copied where they are passed on.
         let output: Json | undefined;
         try {
-          output = callFirstColumns(rule, columnValues(node.mapping, sources, outputs), ctx);
+          output = callFirstColumns(rule, columnValues(node.mapping, sources, run), ctx);
         } catch (error) {
           throw nodeError(error, node);
         }
         outputs[i + 1] = output ?? {};
         continue;
       }
-      const nodeInput = sources === undefined ? buildObject(node.mapping, outputs) : undefined;
+      const nodeInput = sources === undefined ? buildObject(node.mapping, run) : undefined;
       let result: MaybePromise<Json[]>;
       try {
         result = nodeInput === undefined
-          ? callColumns(rule, columnValues(node.mapping, sources!, outputs), ctx, strategy)
+          ? callColumns(rule, columnValues(node.mapping, sources!, run), ctx, strategy)
           : (callRule(rule, nodeInput, ctx, strategy) as MaybePromise<Json[]>);
       } catch (error) {
         throw nodeError(error, node);
@@ -123,6 +132,8 @@ export const compileComposition: RuleCompiler = (doc) => {
     const node = order[i]!;
     return pending.then(
       (result) => {
+        // While the rule waited, the caller may have changed its input object: what was read is read again.
+        if (run.reads >= 0) run.outputs.fill(undefined, run.reads);
         recordNode(run, i, nodeInput, result);
         return runNodes(run, i + 1);
       },
@@ -133,10 +144,10 @@ export const compileComposition: RuleCompiler = (doc) => {
   }
 
   function finish(run: CompositionRun): SolveResult {
-    const { outputs, trace } = run;
+    const { trace } = run;
     let flowOutput: Record<string, unknown> | undefined;
     for (const node of outputNodes) {
-      const built = buildObject(node.mapping, outputs);
+      const built = (endShape !== undefined && trace === undefined ? builtOutput(node.mapping, endShape, run) : undefined) ?? buildObject(node.mapping, run);
       // One end node (the usual case): its object is the output, as copying its keys into {} would give.
       if (flowOutput === undefined && outputNodes.length === 1) flowOutput = built;
       else for (const key of Object.keys(built)) setAt((flowOutput ??= {}), [key], built[key]);
@@ -148,10 +159,12 @@ export const compileComposition: RuleCompiler = (doc) => {
   }
 
   function evaluate(input: unknown, ctx: EvaluationContext): MaybePromise<SolveResult> {
-    const outputs = new Array<unknown>(order.length + 1);
+    // Untraced, the values of stable reads follow the slots (CompositionRun.reads).
+    const reads = ctx.trace || slots.stableReads === 0 ? -1 : order.length + 1;
+    const outputs = new Array<unknown>(reads < 0 ? order.length + 1 : reads + slots.stableReads);
     outputs[0] = input;
     if (slots.start !== 0) outputs[slots.start] = input;
-    return runNodes({ ctx, outputs, trace: ctx.trace ? [] : undefined, order }, 0);
+    return runNodes({ ctx, outputs, reads, trace: ctx.trace ? [] : undefined, order }, 0);
   }
 
   const compiled: CompiledRule = {
@@ -169,6 +182,11 @@ interface CompositionRun {
   readonly ctx: EvaluationContext;
   /** The values mappings read, by slot (assignSlots): the flow input at 0, then each rule node's output once it ran. */
   readonly outputs: unknown[];
+  /**
+   * Where `outputs` keeps the values of stable reads (Mapping.stable), after the slots; -1 when not kept (traced).
+   * Undefined there: not read yet (or missing).
+   */
+  readonly reads: number;
   readonly trace: CompositionTraceEntry[] | undefined;
   readonly order: readonly TreeNode[];
 }
@@ -188,15 +206,27 @@ function recordNode(run: CompositionRun, i: number, nodeInput: Record<string, un
  * the input at 0 (under the root's name and `start`), the rule node at position i of the run order at i + 1.
  * A mapping reading a node that never gets a value (an end node) gets -1. A rule node named `start` under a root
  * of another name shares its slot with `start`, which holds the input until that node ran, as one map entry would.
+ *
+ * A path below a slot is stable (Mapping.stable) when the slot is written at most once per solve before anything
+ * reads it: the input's (nothing writes it, nor inside it: every node gets copies) and a rule node's (written when
+ * it ran, and every node reading it runs after it), but not a `start` slot shared with a rule node.
  */
-function assignSlots(order: readonly TreeNode[], startName: string, nodes: ReadonlyMap<string, TreeNode>): { start: number } {
+function assignSlots(order: readonly TreeNode[], startName: string, nodes: ReadonlyMap<string, TreeNode>): { start: number; stableReads: number } {
   const slotOf = new Map<string, number>([[startName, 0]]);
   order.forEach((node, i) => slotOf.set(node.name, i + 1));
   if (!slotOf.has('start')) slotOf.set('start', 0);
+  const start = slotOf.get('start')!;
+  const stable = new Map<string, number>();
   for (const node of nodes.values()) {
-    for (const mapping of node.mapping) mapping.slot = slotOf.get(mapping.source) ?? -1;
+    for (const mapping of node.mapping) {
+      mapping.slot = slotOf.get(mapping.source) ?? -1;
+      if (mapping.slot < 0 || mapping.from.length === 0 || (mapping.slot === start && start !== 0)) continue;
+      const key = JSON.stringify([mapping.slot, mapping.from]);
+      if (!stable.has(key)) stable.set(key, stable.size);
+      mapping.stable = stable.get(key)!;
+    }
   }
-  return { start: slotOf.get('start')! };
+  return { start, stableReads: stable.size };
 }
 
 /** A rule error of a node's rule, named after the node; other failures pass through. */
@@ -262,31 +292,51 @@ function mappingsOf(raw: unknown, path: string, problems: Problem[]): Mapping[] 
       problems.push({ path: `${path}[${i}]`, message: 'a mapping needs key and source' });
       return [];
     }
-    return [{ target: parsePath(key), source, from: typeof sourceVariable === 'string' ? parsePath(sourceVariable) : [], slot: -1 }];
+    return [{ target: parsePath(key), source, from: typeof sourceVariable === 'string' ? parsePath(sourceVariable) : [], slot: -1, stable: -1 }];
   });
 }
 
-/** The value a mapping reads: in its source's slot, at its path. */
-function sourceValue(entry: Mapping, outputs: readonly unknown[]): unknown {
-  return entry.slot < 0 ? undefined : getAt(outputs[entry.slot], entry.from);
+/** The value a mapping reads: in its source's slot, at its path; a stable path's value read once per solve. */
+function sourceValue(entry: Mapping, run: CompositionRun): unknown {
+  const { outputs, reads } = run;
+  if (entry.slot < 0) return undefined;
+  if (reads < 0 || entry.stable < 0) return getAt(outputs[entry.slot], entry.from);
+  const at = reads + entry.stable;
+  const known = outputs[at];
+  if (known !== undefined) return known;
+  return (outputs[at] = getAt(outputs[entry.slot], entry.from));
 }
 
-function buildObject(mapping: readonly Mapping[], outputs: readonly unknown[]): Record<string, unknown> {
+function buildObject(mapping: readonly Mapping[], run: CompositionRun): Record<string, unknown> {
   const built: Record<string, unknown> = {};
   for (const entry of mapping) {
-    const value = sourceValue(entry, outputs);
+    const value = sourceValue(entry, run);
     // A value the source does not have stays missing (it is not written as null).
     if (value !== undefined) setAt(built, entry.target, cloneJson(value));
   }
   return built;
 }
 
+/**
+ * buildObject when every value is there (then the keys it writes do not depend on the values): the copies, then the
+ * object built from `shape`'s templates at once. Undefined when a value is missing.
+ */
+function builtOutput(mapping: readonly Mapping[], shape: OutputShape, run: CompositionRun): Record<string, unknown> | undefined {
+  const values = new Array<unknown>(mapping.length);
+  for (let i = 0; i < mapping.length; i++) {
+    const value = sourceValue(mapping[i]!, run);
+    if (value === undefined) return undefined;
+    values[i] = cloneJson(value);
+  }
+  return buildOutput(shape, values);
+}
+
 /** The values buildObject would write at the rule's column paths (`sources`: ColumnPlan.sourcesFor). */
-function columnValues(mapping: readonly Mapping[], sources: readonly number[], outputs: readonly unknown[]): unknown[] {
+function columnValues(mapping: readonly Mapping[], sources: readonly number[], run: CompositionRun): unknown[] {
   const values = new Array<unknown>(sources.length);
   for (let i = 0; i < sources.length; i++) {
     const m = sources[i]!;
-    if (m >= 0) values[i] = sourceValue(mapping[m]!, outputs);
+    if (m >= 0) values[i] = sourceValue(mapping[m]!, run);
   }
   return values;
 }

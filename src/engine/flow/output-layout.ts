@@ -18,17 +18,18 @@ interface Building {
 }
 
 /**
- * The shape that writing value i at `targets[i]` below `output` (their first segment, `output`, left out) in order
- * into an empty object gives, whatever the values are; undefined when that depends on the values (a target lies
- * below another, so it would write into the value there) or a key needs care (an index, `__proto__`).
+ * The shape that writing value i at `targets[i]` below `output` (their first segment, `output`, left out; from
+ * segment `start` on) in order into an empty object gives, whatever the values are; undefined when that depends on
+ * the values (a target lies below another, so it would write into the value there) or a key needs care (an index,
+ * `__proto__`).
  */
-export function outputShape(targets: readonly (readonly PathSegment[])[]): OutputShape | undefined {
+export function outputShape(targets: readonly (readonly PathSegment[])[], start = 1): OutputShape | undefined {
   const root: Building = { keys: [], children: [] };
   for (let i = 0; i < targets.length; i++) {
     const target = targets[i]!;
-    if (target.length < 2) return undefined;
+    if (target.length < start + 1) return undefined;
     let at = root;
-    for (let k = 1; k < target.length; k++) {
+    for (let k = start; k < target.length; k++) {
       const key = target[k];
       if (typeof key !== 'string' || key === '__proto__') return undefined;
       const last = k === target.length - 1;
