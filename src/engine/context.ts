@@ -53,26 +53,32 @@ export function createContext(options: SolveOptions & { now: Date | number }, de
   return contextAt(options, options.now, depth);
 }
 
-/** createContext with the solve's instant given apart from the options (saves copying them per solve). */
-export function contextAt(options: SolveOptions, at: Date | number, depth = 0): EvaluationContext {
-  const now = typeof at === 'number' ? at : at.getTime();
-  return {
-    strategy: normaliseStrategy(options.strategy),
-    includedConditionCols: options.includedConditionCols?.length ? options.includedConditionCols : undefined,
-    excludedConditionCols: options.excludedConditionCols?.length ? options.excludedConditionCols : undefined,
-    lookupMethod: normaliseLookupMethod(options.lookupMethod),
-    now,
-    timeZone: options.timeZone ?? 'UTC',
-    trace: options.trace === true,
-    resolver: options.resolver,
-    http: options.http,
-    sandbox: options.sandbox,
-    deadline: options.deadline ?? Number.POSITIVE_INFINITY,
-    timeoutMs: options.timeoutMs,
-    depth,
-    budget: createBudget(options.limits),
-    random: options.random,
-  };
+/**
+ * createContext with the solve's instant given apart from the options (saves copying them per solve): a time, or
+ * the clock to read it from when the solve first looks at `now` (SolveInstant).
+ */
+export function contextAt(options: SolveOptions, at: Date | number | (() => number), depth = 0): EvaluationContext {
+  return new SolveContext(
+    {
+      strategy: normaliseStrategy(options.strategy),
+      includedConditionCols: options.includedConditionCols?.length ? options.includedConditionCols : undefined,
+      excludedConditionCols: options.excludedConditionCols?.length ? options.excludedConditionCols : undefined,
+      lookupMethod: normaliseLookupMethod(options.lookupMethod),
+      timeZone: options.timeZone ?? 'UTC',
+      trace: options.trace === true,
+      resolver: options.resolver,
+      http: options.http,
+      sandbox: options.sandbox,
+      deadline: options.deadline ?? Number.POSITIVE_INFINITY,
+      timeoutMs: options.timeoutMs,
+      depth,
+      budget: createBudget(options.limits),
+      callPath: undefined,
+      insideScript: undefined,
+      random: options.random,
+    },
+    new SolveInstant(typeof at === 'object' ? at.getTime() : at),
+  );
 }
 
 /** A fresh budget for one top-level solve. */
@@ -135,24 +141,133 @@ export function childContext(
 ): EvaluationContext {
   // Every field written out (not spread): one object shape for every context, built without a property walk; a
   // nested call is made per flow node and per SOLVE.
-  return {
-    strategy: overrides.strategy ?? 'STANDARD',
-    includedConditionCols: overrides.includedConditionCols,
-    excludedConditionCols: overrides.excludedConditionCols,
-    lookupMethod: overrides.lookupMethod ?? 'LOOKUP_VALUE',
-    now: parent.now,
-    timeZone: parent.timeZone,
-    trace: parent.trace,
-    resolver: parent.resolver,
-    http: parent.http,
-    sandbox: parent.sandbox,
-    deadline: parent.deadline,
-    timeoutMs: parent.timeoutMs,
-    depth: parent.depth + 1,
-    budget: parent.budget,
-    callPath: parent.callPath,
-    insideScript: parent.insideScript,
-    random: parent.random,
-  };
+  return new SolveContext(
+    {
+      strategy: overrides.strategy ?? 'STANDARD',
+      includedConditionCols: overrides.includedConditionCols,
+      excludedConditionCols: overrides.excludedConditionCols,
+      lookupMethod: overrides.lookupMethod ?? 'LOOKUP_VALUE',
+      timeZone: parent.timeZone,
+      trace: parent.trace,
+      resolver: parent.resolver,
+      http: parent.http,
+      sandbox: parent.sandbox,
+      deadline: parent.deadline,
+      timeoutMs: parent.timeoutMs,
+      depth: parent.depth + 1,
+      budget: parent.budget,
+      callPath: parent.callPath,
+      insideScript: parent.insideScript,
+      random: parent.random,
+    },
+    instantOf(parent),
+  );
+}
+
+/**
+ * A copy of `ctx` with `changes` (a context of its own per input, a DR.solve below a script): the same instant. A
+ * context is a SolveContext, whose `now` an object spread would not copy.
+ */
+export function contextWith(ctx: EvaluationContext, changes: Partial<Pick<EvaluationContext, 'deadline' | 'budget' | 'insideScript'>>): EvaluationContext {
+  return new SolveContext(
+    {
+      strategy: ctx.strategy,
+      includedConditionCols: ctx.includedConditionCols,
+      excludedConditionCols: ctx.excludedConditionCols,
+      lookupMethod: ctx.lookupMethod,
+      timeZone: ctx.timeZone,
+      trace: ctx.trace,
+      resolver: ctx.resolver,
+      http: ctx.http,
+      sandbox: ctx.sandbox,
+      deadline: changes.deadline ?? ctx.deadline,
+      timeoutMs: ctx.timeoutMs,
+      depth: ctx.depth,
+      budget: changes.budget ?? ctx.budget,
+      callPath: ctx.callPath,
+      insideScript: changes.insideScript ?? ctx.insideScript,
+      random: ctx.random,
+    },
+    instantOf(ctx),
+  );
+}
+
+/** The instant a nested context shares with `parent` (a context built elsewhere gives its `now`). */
+function instantOf(parent: EvaluationContext): SolveInstant {
+  return parent instanceof SolveContext ? parent.instant : new SolveInstant(parent.now);
+}
+
+/**
+ * The instant of a top-level solve: given, or read from the clock the first time the solve looks at it and then fixed
+ * for the solve and every nested context (they share this object). A solve that never looks at the time (no time
+ * window, date cell or clock function) reads no clock: a clock read costs about as much as a small table's solve.
+ * Whatever may wait (an HTTP call, a script) looks at it first (pinInstant), so it is always taken before the solve
+ * first waits, as when it was read at the start.
+ */
+export class SolveInstant {
+  #at: number | undefined;
+  readonly #clock: (() => number) | undefined;
+
+  constructor(at: number | (() => number)) {
+    if (typeof at === 'number') this.#at = at;
+    else this.#clock = at;
+  }
+
+  get value(): number {
+    return (this.#at ??= this.#clock!());
+  }
+}
+
+/** The fields of a context other than `now`. */
+type ContextFields = Required<Omit<EvaluationContext, 'now' | 'callPath' | 'insideScript' | 'random'>> & Pick<EvaluationContext, 'callPath' | 'insideScript' | 'random'>;
+
+/** An EvaluationContext whose `now` is its SolveInstant's. */
+class SolveContext implements EvaluationContext {
+  strategy: EvaluationContext['strategy'];
+  includedConditionCols: EvaluationContext['includedConditionCols'];
+  excludedConditionCols: EvaluationContext['excludedConditionCols'];
+  lookupMethod: EvaluationContext['lookupMethod'];
+  timeZone: string;
+  trace: boolean;
+  resolver: EvaluationContext['resolver'];
+  http: EvaluationContext['http'];
+  sandbox: EvaluationContext['sandbox'];
+  deadline: number;
+  timeoutMs: number | undefined;
+  depth: number;
+  budget: SolveBudget;
+  callPath: CallLink | undefined;
+  insideScript: boolean | undefined;
+  random: (() => number) | undefined;
+  readonly instant: SolveInstant;
+
+  constructor(fields: ContextFields, instant: SolveInstant) {
+    this.strategy = fields.strategy;
+    this.includedConditionCols = fields.includedConditionCols;
+    this.excludedConditionCols = fields.excludedConditionCols;
+    this.lookupMethod = fields.lookupMethod;
+    this.timeZone = fields.timeZone;
+    this.trace = fields.trace;
+    this.resolver = fields.resolver;
+    this.http = fields.http;
+    this.sandbox = fields.sandbox;
+    this.deadline = fields.deadline;
+    this.timeoutMs = fields.timeoutMs;
+    this.depth = fields.depth;
+    this.budget = fields.budget;
+    this.callPath = fields.callPath;
+    this.insideScript = fields.insideScript;
+    this.random = fields.random;
+    this.instant = instant;
+  }
+
+  get now(): number {
+    return this.instant.value;
+  }
+}
+
+/** Before something that may wait: the solve's instant is taken now if nothing looked at it yet (SolveInstant). */
+export function pinInstant(ctx: EvaluationContext): void {
+  void ctx.now;
 }
 

@@ -36,7 +36,7 @@ export function compileRule(document: unknown, options: CompileOptions = {}): Co
 
 /** Solves one input object. Works for every rule type. */
 export async function solve(compiled: CompiledRule, input: unknown, options: SolveOptions = {}): Promise<SolveResult> {
-  return compiled.evaluate(input, contextAt(options, options.now ?? Date.now()));
+  return compiled.evaluate(input, contextAt(options, options.now ?? Date.now));
 }
 
 /**
@@ -45,7 +45,7 @@ export async function solve(compiled: CompiledRule, input: unknown, options: Sol
  * when nothing waited.
  */
 export function solveNow(compiled: CompiledRule, input: unknown, options: SolveOptions = {}): SolveResult | Promise<SolveResult> {
-  return compiled.evaluate(input, contextAt(options, options.now ?? Date.now()));
+  return compiled.evaluate(input, contextAt(options, options.now ?? Date.now));
 }
 
 /** Synchronous solve for rules that never wait (tables, trees, lookups without HTTP or async SOLVE targets). */
@@ -53,5 +53,5 @@ export function solveSync(compiled: CompiledRule, input: unknown, options: Solve
   if (compiled.async) {
     throw new RuleError(`rule "${compiled.name}" (${compiled.type}) needs asynchronous evaluation; use solve()`);
   }
-  return compiled.evaluate(input, contextAt(options, options.now ?? Date.now())) as SolveResult;
+  return compiled.evaluate(input, contextAt(options, options.now ?? Date.now)) as SolveResult;
 }

@@ -4,7 +4,7 @@
 // is solved the same way whichever channel it came through.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { TimeoutError, UnresolvedRuleError } from '../engine/errors.ts';
-import { createBudget } from '../engine/context.ts';
+import { contextWith, createBudget } from '../engine/context.ts';
 import type { CompiledRule, EvaluationContext, Json, SolveResult } from '../engine/types.ts';
 import type { MaybePromise } from '../engine/maybe-promise.ts';
 
@@ -107,7 +107,7 @@ export class InputLoop {
   #inputContext(): EvaluationContext {
     const deadline = Date.now() + this.#options.timeoutMs;
     const { ctx } = this;
-    if (this.compiled.async) return { ...ctx, deadline, budget: createBudget(ctx.budget.limits) };
+    if (this.compiled.async) return contextWith(ctx, { deadline, budget: createBudget(ctx.budget.limits) });
     ctx.deadline = deadline;
     ctx.budget.calls = 0;
     return ctx;

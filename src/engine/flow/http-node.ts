@@ -1,6 +1,7 @@
 // The HTTP_CLIENT node (spec/rule-format.md §8.2): one request through the injected, allowlisted HttpClient,
 // with `{path}` references filled in from the flow's variables.
 import { RuleError, TimeoutError } from '../errors.ts';
+import { pinInstant } from '../context.ts';
 import type { HttpRequest } from '../types.ts';
 import { textOf } from '../values.ts';
 import { FlowScope, flowPath } from './flow-scope.ts';
@@ -28,6 +29,8 @@ export function compileHttpNode(node: FlowNode, cc: NodeCompileContext): NodeExe
     ruleRefs: NO_REFS,
     run: async (scope, ctx) => {
       if (!ctx.http) throw new RuleError('HTTP is disabled');
+      // The request waits: the solve's instant is taken before (SolveInstant).
+      pinInstant(ctx);
       const request: HttpRequest = { method: method as HttpRequest['method'], url: interpolateText(url, scope), headers: {} };
       for (const header of headers) request.headers![header.name] = interpolateText(header.value, scope);
       if (method !== 'GET' && method !== 'DELETE' && bodyText.trim() !== '') {

@@ -11,6 +11,7 @@ import { mergeAsArrays } from '../flow/array-merge.ts';
 import { flowRuleIdentity } from '../rule-identity.ts';
 import { ruleVariablesOf } from '../flow/rule-envelope.ts';
 import { callRule, resolveRule } from '../flow/call-rule.ts';
+import { contextWith, pinInstant } from '../context.ts';
 
 export const compileScriptRule: RuleCompiler = (doc) => {
   const identity = flowRuleIdentity(doc);
@@ -37,6 +38,8 @@ export const compileScriptRule: RuleCompiler = (doc) => {
       );
     }
     budget.scripts++;
+    // The script waits: the solve's instant is taken before (SolveInstant).
+    pinInstant(ctx);
     const logs: string[] = [];
     let value: unknown;
     try {
@@ -56,7 +59,7 @@ export const compileScriptRule: RuleCompiler = (doc) => {
       solve: async (idOrAlias, data, version, strategy) => {
         const rule = resolveRule(ctx, { idOrAlias, version }, 'DR.solve');
         if (!rule) throw new RuleError(`rule "${idOrAlias}"${version === undefined ? '' : ` version ${version}`} was not found`, 'DR.solve');
-        return callRule(rule, data, { ...ctx, insideScript: true }, strategy);
+        return callRule(rule, data, contextWith(ctx, { insideScript: true }), strategy);
       },
       http: ctx.http,
       log: (line) => logs.push(line),

@@ -291,11 +291,11 @@ export class DecisionTable implements CompiledRule {
   private firstMatch(lefts: readonly unknown[], ctx: EvaluationContext): Json | undefined {
     const order = this.index === undefined ? this.allRows : (this.index.candidates(lefts, undefined) ?? this.allRows);
     const rows = this.rows;
-    const now = ctx.now;
     for (let i = 0; i < order.length; i++) {
       const at = order[i]!;
       const row = rows[at]!;
-      if (row.window !== undefined && !row.window.contains(now)) continue;
+      // `now` only for a row with a time window: a solve that never looks at it reads no clock (SolveInstant).
+      if (row.window !== undefined && !row.window.contains(ctx.now)) continue;
       // No earlier row matched: an ELSE cell passes, as in visitRows before the first match.
       if (fastMatch(row, lefts, undefined, false, ctx)) return this.sharedOutputs[at] ?? this.shareOutput(at);
     }
@@ -350,7 +350,6 @@ export class DecisionTable implements CompiledRule {
     const order = solve.order;
     const rows = this.rows;
     const ctx = solve.ctx;
-    const now = ctx.now;
     const lefts = solve.lefts;
     const skip = solve.skip;
     const untraced = solve.trace === undefined;
@@ -359,7 +358,7 @@ export class DecisionTable implements CompiledRule {
     let anyMatched = solve.anyMatched;
     for (let i = from; i < order.length; i++) {
       const row = rows[order[i]!]!;
-      if (row.window !== undefined && !row.window.contains(now)) continue;
+      if (row.window !== undefined && !row.window.contains(ctx.now)) continue;
       let matched: boolean;
       let values: SlotValues;
       let clone = false;

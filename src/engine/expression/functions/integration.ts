@@ -6,7 +6,7 @@ import type { CNode, CompileApi } from '../nodes.ts';
 import type { Frame } from '../runtime.ts';
 import type { CompiledRule, EvaluationContext, HttpRequest, LookupTableAccess, SolveResult } from '../../types.ts';
 import type { PathSegment } from '../../path.ts';
-import { enterCall, normaliseStrategy } from '../../context.ts';
+import { enterCall, normaliseStrategy, pinInstant } from '../../context.ts';
 import { parsePath } from '../../path.ts';
 import { cloneJson, describe, invalid, mustPropagate, toText } from '../runtime.ts';
 import { pick } from './data.ts';
@@ -217,6 +217,8 @@ function httpFunction(method: HttpRequest['method'], withBody: boolean): EagerFu
       const key = cacheKey(['HTTP', method, request.url, request.headers ?? null, request.body ?? null]);
       let pending = key === undefined ? undefined : (cache.get(key) as Promise<unknown> | undefined);
       if (!pending) {
+        // The request waits: the solve's instant is taken before (SolveInstant).
+        pinInstant(f.ctx);
         pending = http.request(request).then(
           (response) => (response.status >= 200 && response.status < 300 ? (response.body ?? null) : null),
           (error: unknown) => {
