@@ -113,38 +113,29 @@ function randomRuleFlow(random: () => number): Record<string, unknown> {
   return { type: 'composition', name: 'Stable reads', status: 'published', inputSchema: {}, outputSchema: {}, dataTree: { globalVariable: rootName, mapping: [], children: [child] } };
 }
 
+/** 300 random flows, 5 inputs each: untraced and traced give the same values, with the same keys in the same order. */
+async function untracedAgrees(seed: number, randomFlow: (random: () => number) => Record<string, unknown>): Promise<void> {
+  const random = seededRandom(seed);
+  waits = 0;
+  for (let f = 0; f < 300; f++) {
+    const flow = compileRule(randomFlow(random));
+    for (let k = 0; k < 5; k++) {
+      const input = randomInput(random);
+      const fast = await outcome(flow, structuredClone(input), false);
+      const traced = await outcome(flow, structuredClone(input), true);
+      assert.deepStrictEqual(fast, traced, JSON.stringify({ flow, input }));
+      assert.equal(JSON.stringify(fast), JSON.stringify(traced));
+    }
+  }
+  assert.ok(waits > 400, `solves that waited: ${waits}`);
+}
+
 describe('stable reads and built rule-flow outputs (differential)', () => {
   test('decision flows run as a chain: untraced (stable paths read once) and traced agree', async () => {
-    const random = seededRandom(4242);
-    waits = 0;
-    for (let f = 0; f < 300; f++) {
-      const flow = compileRule(randomDecisionFlow(random));
-      for (let k = 0; k < 5; k++) {
-        const input = randomInput(random);
-        const fast = await outcome(flow, structuredClone(input), false);
-        const traced = await outcome(flow, structuredClone(input), true);
-        // Same values, and the same keys in the same order.
-        assert.deepStrictEqual(fast, traced, JSON.stringify({ flow, input }));
-        assert.equal(JSON.stringify(fast), JSON.stringify(traced));
-      }
-    }
-    assert.ok(waits > 400, `solves that waited: ${waits}`);
+    await untracedAgrees(4242, randomDecisionFlow);
   });
 
   test('rule flows: untraced (stable paths read once, the end node built from templates) and traced agree', async () => {
-    const random = seededRandom(2626);
-    waits = 0;
-    for (let f = 0; f < 300; f++) {
-      const flow = compileRule(randomRuleFlow(random));
-      for (let k = 0; k < 5; k++) {
-        const input = randomInput(random);
-        const fast = await outcome(flow, structuredClone(input), false);
-        const traced = await outcome(flow, structuredClone(input), true);
-        // Same values, and the same keys in the same order.
-        assert.deepStrictEqual(fast, traced, JSON.stringify({ flow, input }));
-        assert.equal(JSON.stringify(fast), JSON.stringify(traced));
-      }
-    }
-    assert.ok(waits > 400, `solves that waited: ${waits}`);
+    await untracedAgrees(2626, randomRuleFlow);
   });
 });
