@@ -119,6 +119,26 @@ describe('the solve instant (read from the clock at its first use)', () => {
     assert.equal(result.afterCall, result.afterNode);
   });
 
+  test('a script takes the instant before it runs', async () => {
+    // A sandbox whose scripts take a minute of the (fake) clock and answer {}.
+    const sandbox = { run: () => ((clock += 60_000), Promise.resolve({})), dispose: () => undefined };
+    const script = compileRule({ type: 'complex-rule', name: 'Script', status: 'published', inputSchema: {}, outputSchema: {}, script: 'return output;', ruleAlias: 'script', ruleId: 'script', version: 1 });
+    const flow = compileRule(workflow(
+      [
+        { id: 'start', type: 'START' },
+        { id: 's', type: 'BUSINESS_RULE', name: 's', data: businessRule('script', []) },
+        { id: 'a', type: 'DATA_MANIPULATION', name: 'a', data: assign(['output.at', 'NOW()']) },
+        { id: 'end', type: 'END' },
+      ],
+      [['start-out', 's'], ['s-end', 'a'], ['a-out', 'end']],
+    ));
+    const first = clock + 60_000;
+    const options = { resolver: new MapResolver().add(script), sandbox };
+    const lazy = (await solveNow(flow, {}, options)).result;
+    assert.equal(reads, 1);
+    assert.deepEqual(lazy, (await solveNow(flow, {}, { ...options, now: first })).result);
+  });
+
   test('random flows: read lazily, the answer is the one given the clock\'s first reading as now (differential)', async () => {
     const random = seededRandom(1313);
     let timed = 0;
