@@ -99,6 +99,8 @@ test('the report carries the required keys (null when not measured), the targets
   assert.equal(targets['a-ratio'], true);
   assert.equal(targets['a-rate'], true);
   assert.equal(targets['c-ratio'], null);
+  assert.equal(targets['e-ratio'], null);
+  assert.equal(targets['http-ratio-95'], null);
 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-report-'));
   try {
