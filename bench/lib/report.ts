@@ -73,6 +73,13 @@ function targets(report: Pick<Report, 'engine' | 'http' | 'kafka'>): Target[] {
     t('http-bulk', 'HTTP: a 10,000-input bulk under 100 ms', 'http.bulk10kMs', 'ms', (v) => v < 100),
     t('kafka-rate', 'Kafka: at least 10,000 solves/s on one instance', 'kafka.verdict', 'solves/s', (v) => v >= 10_000),
     t('kafka-ratio', 'Kafka: at least 50% of the raw consume-then-produce pipe', 'kafka.ratio', 'x', (v) => v >= 0.5),
+    // Issue 15 ("twenty times zen-engine on every benchmark case"): ratios to zen's best, and the HTTP path.
+    t('b-ratio', '(b) 500-row table: at least 30x zen-engine (issue 15)', 'engine.table500.ratio', 'x', (v) => v >= 30),
+    t('e-ratio', '(e) expression-heavy table: at least 20x zen-engine (issue 15)', 'engine.expression.ratio', 'x', (v) => v >= 20),
+    t('f-ratio', '(f) decision flow: at least 20x zen-engine (issue 15)', 'engine.flow.ratio', 'x', (v) => v >= 20),
+    t('f-rule-flow', '(f) rule flow: at least 20x zen-engine (issue 15)', 'engine.flow.ratioRuleFlow', 'x', (v) => v >= 20),
+    t('g-ratio', '(g) bulk of 10,000 on the 500-row table: at least 25x zen-engine (issue 15)', 'engine.bulk.ratio', 'x', (v) => v >= 25),
+    t('http-ratio-95', 'HTTP solve: at least 95% of bare Fastify req/s (issue 15)', 'http.ratio', 'x', (v) => v >= 0.95),
   ];
 }
 

@@ -41,6 +41,25 @@ test('measureSync and measureAsync count operations over the configured runs', a
   assert.ok(seen.size > 20, 'input indexes rotate');
 });
 
+test('measureAsync of calls answering synchronously reads the clock about once per 0.2 ms, not once per call', async () => {
+  const realNow = performance.now.bind(performance);
+  let clockReads = 0;
+  let calls = 0;
+  performance.now = () => {
+    clockReads++;
+    return realNow();
+  };
+  try {
+    const sample = await measureAsync(() => calls++, 2, { runs: 5, runMs: 20, warmupMs: 20 });
+    assert.equal(sample.runs.length, 5);
+    assert.ok(sample.runs.every((rate) => rate > 0));
+    // Every call of the 20 ms warm-up reads the clock; the 100 ms of runs after it about 5 times per ms.
+    assert.ok(clockReads > 500 && clockReads < calls / 2, `${clockReads} clock reads for ${calls} calls`);
+  } finally {
+    performance.now = realNow;
+  }
+});
+
 test('difference ignores key order and double rounding, and names the first real difference', () => {
   assert.equal(difference([{ a: 1, b: { c: 'x' } }], [{ b: { c: 'x' }, a: 1 }]), undefined);
   assert.equal(difference({ n: 0.1 + 0.2 }, { n: 0.3 }), undefined);
@@ -99,6 +118,8 @@ test('the report carries the required keys (null when not measured), the targets
   assert.equal(targets['a-ratio'], true);
   assert.equal(targets['a-rate'], true);
   assert.equal(targets['c-ratio'], null);
+  assert.equal(targets['e-ratio'], null);
+  assert.equal(targets['http-ratio-95'], null);
 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-report-'));
   try {
