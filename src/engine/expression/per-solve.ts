@@ -77,6 +77,7 @@ export class PerSolveSlots implements PerSolveSlotRegistry {
     let size = 0;
     for (const slot of this.#slots.values()) slot.slot = slot.uses > 1 ? size++ : -1;
     this.#size = size;
+    this.#log.length = 0;
   }
 }
 

@@ -117,7 +117,8 @@ export function compileDecisionTableWith(
       const stored = column.kind === 'input' ? cell?.scalarCondition : cell?.outputScalarValue;
       let step = shared[c]!.get(stored);
       if (step !== undefined) {
-        const refs = slotsOfStep.get(step);
+        // (Tables without shared subexpressions, most large ones, skip the lookup.)
+        const refs = slotsOfStep.size === 0 ? undefined : slotsOfStep.get(step);
         if (refs !== undefined) perSolveSlots.reuse(refs);
       } else {
         const mark = perSolveSlots.mark();
