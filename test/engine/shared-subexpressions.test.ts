@@ -70,6 +70,7 @@ const COLUMNS: ColumnSpec[] = [
 
 test('shared subexpressions give the results and traces of the plain compile mode on random tables and inputs', () => {
   let sharedTables = 0;
+  let unsharedTables = 0;
   fc.assert(
     fc.property(
       fc.array(fc.tuple(cellExpression, cellExpression, cellExpression, cellExpression, cellExpression, fc.boolean()), { minLength: 1, maxLength: 8 }),
@@ -84,6 +85,7 @@ test('shared subexpressions give the results and traces of the plain compile mod
         const shared = compileTable(doc) as DecisionTable;
         const plain = compileTable(doc, { compileExpression: compilePlain });
         if ((shared as unknown as { perSolveCount: number }).perSolveCount > 0) sharedTables++;
+        if (unsharedSlots(doc) > 0) unsharedTables++;
         for (const [a, b, d, o1, k] of inputs) {
           const input: Record<string, unknown> = { a, b, c: { d }, o1, k };
           const options = (): SolveOptions => ({ strategy, trace, random: counter() });
@@ -97,6 +99,37 @@ test('shared subexpressions give the results and traces of the plain compile mod
     { numRuns: 600 },
   );
   assert.ok(sharedTables > 400, `only ${sharedTables} tables shared a subexpression`);
+  assert.ok(unsharedTables > 400, `only ${unsharedTables} tables left a subexpression of one place unshared`);
+});
+
+/**
+ * Subexpressions evaluated at one place only (PerSolveSlots.finish) get no slot: how many a table compiled with
+ * every slot kept (a registry whose finish does nothing) has more than the table itself.
+ */
+function unsharedSlots(doc: Record<string, unknown>): number {
+  const everySlot = compileTable(doc, { keepEverySlot: true }) as unknown as { perSolveCount: number };
+  return everySlot.perSolveCount - (compileTable(doc) as unknown as { perSolveCount: number }).perSolveCount;
+}
+
+/**
+ * Which subexpressions keep a slot: those evaluated at more than one place (two cells, a cell and the rows that
+ * reuse it, a lambda body run per element); the others are evaluated where they are, and the per-solve array
+ * holds only the slots kept, numbered densely.
+ */
+test('only subexpressions evaluated at more than one place keep a per-solve slot', () => {
+  const columns: ColumnSpec[] = [
+    { id: 'c0', kind: 'input', target: 'a' },
+    { id: 'o1', kind: 'output', target: 'o1' },
+    { id: 'o2', kind: 'output', target: 'o2' },
+  ];
+  const slots = (rows: RowSpec[]): number => (compileTable(tableDoc({ columns, rows })) as unknown as { perSolveCount: number }).perSolveCount;
+  const row = (o1: string, o2: string): RowSpec => ({ cells: { c0: cond('anything'), o1: fn(o1), o2: fn(o2) } });
+  // ({a} * {b}) + 1 and ROUND(..., 1) appear once: only {a} and {b}, each in both cells, keep slots.
+  assert.equal(slots([row('(({a} * {b}) + 1)', 'ROUND(({a} / {b}), 1)')]), 2);
+  // The same cell in two rows is compiled once and reused: all its subexpressions keep their slots.
+  assert.equal(slots([row('(({a} * {b}) + 1)', '1'), row('(({a} * {b}) + 1)', '2')]), 4);
+  // A subexpression of a lambda body runs once per element: ({a} * 2) and {a} keep theirs.
+  assert.equal(slots([row('ARRAY_MAP([1, 2], "x", ({x} + ({a} * 2)))', '1')]), 2);
 });
 
 /**
@@ -216,6 +249,47 @@ test('calls with a constant operand answer as with the same value from a referen
       assert.deepEqual(byShape, general, `${text} with C = ${c}, a = ${String(a)}`);
     }),
     { numRuns: 4000 },
+  );
+});
+
+/**
+ * ROUND with constant whole places computes 10^places once for its node (arithmetic.ts roundHalfAwayScaled): the
+ * same as ROUND with the places from a reference (the general function) and as the plain reference rounding below
+ * (the decimal rule of §11 Fn2 written out), for values near and on decimal ties.
+ */
+test('ROUND with constant places answers as the general function and the reference rounding', () => {
+  const reference = (value: number, places: number): number => {
+    const shift = (v: number, by: number): number => {
+      const [mantissa, exponent] = String(v).split('e');
+      return Number(`${mantissa}e${Number(exponent ?? 0) + by}`);
+    };
+    const abs = Math.abs(value);
+    const scaled = places > 15 || places < -15 ? undefined : places >= 0 ? abs * 10 ** places : abs / 10 ** -places;
+    const nearTie = scaled === undefined || Math.abs(scaled - Math.floor(scaled) - 0.5) <= 1e-9 * Math.max(1, scaled);
+    const rounded = nearTie ? shift(Math.round(shift(abs, places)), -places) : places >= 0 ? Math.round(scaled) / 10 ** places : Math.round(scaled) * 10 ** -places;
+    return rounded * (value < 0 ? -1 : 1) || 0;
+  };
+  const value = fc.oneof(
+    fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+    fc.tuple(fc.integer({ min: -100000, max: 100000 }), fc.integer({ min: 0, max: 6 })).map(([n, d]) => (n + 0.5) / 10 ** d),
+    fc.constantFrom(1.005, 2.675, -1.005, 0.125, 1234.5, 1e21, 5e-324, -0),
+  );
+  const ctx = context();
+  const evaluate = (text: string, variables: Record<string, unknown>): unknown => {
+    const scope = { resolve: (segments: readonly PathSegment[]) => getAt(variables, segments) };
+    try {
+      return compileStoredExpression({ stringValue: text }, 'test').evaluateRaw(scope, ctx);
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  fc.assert(
+    fc.property(value, fc.integer({ min: -4, max: 17 }), (x, places) => {
+      const byShape = evaluate(`ROUND({x}, ${places})`, { x });
+      assert.deepEqual(byShape, evaluate('ROUND({x}, {p})', { x, p: places }), `ROUND(${x}, ${places})`);
+      if (typeof byShape === 'number') assert.equal(byShape, reference(x, places), `ROUND(${x}, ${places})`);
+    }),
+    { numRuns: 5000 },
   );
 });
 

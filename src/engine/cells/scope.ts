@@ -45,12 +45,15 @@ export class RuleScope implements Scope {
   resolve(segments: readonly PathSegment[], _path: string): unknown {
     const head = segments[0];
     if (typeof head === 'string') {
-      const calc = this.calcIndex.get(head);
-      if (calc !== undefined) {
-        const value = this.calcValues[calc];
-        if (value !== undefined) return segments.length === 1 ? value : getBelow(value, segments, 1);
+      // No calc value and no output written (the scope of a table's conditions, or of a tree): no lookups.
+      if (this.calcValues.length > 0) {
+        const calc = this.calcIndex.get(head);
+        if (calc !== undefined) {
+          const value = this.calcValues[calc];
+          if (value !== undefined) return segments.length === 1 ? value : getBelow(value, segments, 1);
+        }
       }
-      if (this.layout !== undefined) {
+      if (this.layout !== undefined && this.outputValues.length > 0) {
         const written = this.layout.read(this.outputValues, segments);
         if (written !== undefined) return written;
       }

@@ -71,27 +71,38 @@ function shift(value: number, places: number): number {
   return Number(`${mantissa}e${Number(exponent ?? 0) + places}`);
 }
 
+/** 10^|places|: what scaledAwayFromTie and unscale multiply or divide by, computed once per rounding (or per node). */
+export function decimalScale(places: number): number {
+  return 10 ** Math.abs(places);
+}
+
 /**
- * |value| scaled by 10^places when the rounding decision cannot be affected by binary representation error,
- * else undefined (the value sits on or next to a decimal tie and needs the exact decimal shift).
+ * |value| scaled by 10^places (`scale` is decimalScale(places)) when the rounding decision cannot be affected by
+ * binary representation error, else undefined (the value sits on or next to a decimal tie and needs the exact
+ * decimal shift).
  */
-function scaledAwayFromTie(abs: number, places: number): number | undefined {
+function scaledAwayFromTie(abs: number, places: number, scale: number): number | undefined {
   if (places > 15 || places < -15) return undefined;
-  const scaled = places >= 0 ? abs * 10 ** places : abs / 10 ** -places;
+  const scaled = places >= 0 ? abs * scale : abs / scale;
   const fraction = scaled - Math.floor(scaled);
   return Math.abs(fraction - 0.5) > 1e-9 * Math.max(1, scaled) ? scaled : undefined;
 }
 
-function unscale(whole: number, places: number): number {
-  return places >= 0 ? whole / 10 ** places : whole * 10 ** -places;
+function unscale(whole: number, places: number, scale: number): number {
+  return places >= 0 ? whole / scale : whole * scale;
 }
 
 /** Half away from zero on the decimal representation (§11 Fn2): ROUND(1.005, 2) is 1.01. */
 export function roundHalfAway(value: number, places: number): number {
+  return roundHalfAwayScaled(value, places, decimalScale(places));
+}
+
+/** roundHalfAway with `scale` = decimalScale(places) given (a ROUND node with constant places computes it once). */
+export function roundHalfAwayScaled(value: number, places: number, scale: number): number {
   const sign = value < 0 ? -1 : 1;
   const abs = Math.abs(value);
-  const scaled = scaledAwayFromTie(abs, places);
-  const rounded = scaled !== undefined ? unscale(Math.round(scaled), places) : shift(Math.round(shift(abs, places)), -places);
+  const scaled = scaledAwayFromTie(abs, places, scale);
+  const rounded = scaled !== undefined ? unscale(Math.round(scaled), places, scale) : shift(Math.round(shift(abs, places)), -places);
   return rounded * sign || 0;
 }
 
@@ -99,8 +110,9 @@ export function roundHalfAway(value: number, places: number): number {
 export function roundHalfEven(value: number, places: number): number {
   const sign = value < 0 ? -1 : 1;
   const abs = Math.abs(value);
-  const fast = scaledAwayFromTie(abs, places);
-  if (fast !== undefined) return unscale(Math.round(fast), places) * sign || 0;
+  const scale = decimalScale(places);
+  const fast = scaledAwayFromTie(abs, places, scale);
+  if (fast !== undefined) return unscale(Math.round(fast), places, scale) * sign || 0;
   const scaled = shift(abs, places);
   const floor = Math.floor(scaled);
   const diff = scaled - floor;

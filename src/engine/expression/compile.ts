@@ -14,7 +14,7 @@ import { Invalid, cloneJson, defineKey, describe, invalidReason, mustPropagate, 
 import { castExpressionOutput, rawOutput } from './cast.ts';
 import { findFunction } from './functions/index.ts';
 import { OPERATOR_IMPLS, negate } from './arithmetic.ts';
-import { knownValue, NOT_KNOWN, sharedEvaluator, sharedValue, subexpressionKey } from './per-solve.ts';
+import { knownValue, NOT_KNOWN, operandValue, sharedEvaluator, subexpressionKey } from './per-solve.ts';
 
 /** The evaluation of an expression was invalid (evaluateRaw only; the other methods turn it into null/false). */
 export class ExpressionError extends Error {
@@ -50,6 +50,8 @@ class Compiler implements CompileApi {
   private readonly sharing: PerSolveSharing | undefined;
   /** Count of things met that may differ between evaluations within one solve (see compile()). */
   private perEvaluation = 0;
+  /** Lambda bodies being compiled: their nodes run once per element (PerSolveSlotRegistry.slotOf `repeated`). */
+  private lambdaDepth = 0;
 
   constructor(sharing: PerSolveSharing | undefined) {
     this.sharing = sharing;
@@ -63,8 +65,8 @@ class Compiler implements CompileApi {
     // Fixed for the solve (nothing below reads a lambda parameter, a shadowable reference or a per-call
     // function): computed once per solve and shared, unless it is a constant already or may wait.
     if (this.perEvaluation !== before || compiled.isConst || compiled.waits) return compiled;
-    const slot = sharing.slots.slotOf(subexpressionKey(node, options.lenient === true));
-    const shared: CNode = { ev: sharedEvaluator(compiled.ev, slot), waits: false, isConst: false, value: undefined, shared: { slot, ev: compiled.ev } };
+    const ref = sharing.slots.slotOf(subexpressionKey(node, options.lenient === true), this.lambdaDepth > 0);
+    const shared: CNode = { ev: sharedEvaluator(compiled.ev, ref), waits: false, isConst: false, value: undefined, shared: { ref, ev: compiled.ev } };
     if (compiled.comparison !== undefined) shared.comparison = compiled.comparison;
     return shared;
   }
@@ -110,9 +112,11 @@ class Compiler implements CompileApi {
       this.env.set(name, slot);
       return slot;
     });
+    this.lambdaDepth++;
     try {
       return { slots, result: body() };
     } finally {
+      this.lambdaDepth--;
       for (let i = names.length - 1; i >= 0; i--) {
         const previous = saved[i];
         if (previous === undefined) this.env.delete(names[i]!);
@@ -283,7 +287,7 @@ class Program implements CompiledExpression {
   /** The root's value: `ev`, or for a shared root its slot read without the call (per-solve.ts sharedValue). */
   private run(f: Frame): unknown {
     const shared = this.shared;
-    return shared === undefined ? this.ev(f) : sharedValue(f, shared.slot, shared.ev);
+    return shared === undefined ? this.ev(f) : operandValue(f, shared.ref, shared.ev);
   }
 
   private result(value: unknown): unknown {
@@ -297,7 +301,7 @@ class Program implements CompiledExpression {
     if (this.shared !== undefined) {
       // Another cell of this solve computed the same value: a scalar, so no copy, and never RAW_VALUE's (a
       // result-position RAW_VALUE is never shared).
-      const known = knownValue(scope.perSolve, this.shared.slot);
+      const known = knownValue(scope.perSolve, this.shared.ref.slot);
       if (known !== NOT_KNOWN) return castExpressionOutput(known);
     }
     const f = this.frame(scope, ctx);
@@ -351,7 +355,7 @@ class Program implements CompiledExpression {
     const comparison = this.comparison;
     if (comparison === undefined) return undefined;
     try {
-      return sharedValue(this.frame(scope, ctx), comparison.operand.slot, comparison.operand.ev);
+      return operandValue(this.frame(scope, ctx), comparison.operand.ref, comparison.operand.ev);
     } catch {
       // The cells themselves meet the failure again when they run.
       return undefined;

@@ -6,15 +6,16 @@
 // (per-solve.ts) is read from its slot without a call. docs/decisions/perf-engine-expression-rows.md.
 import type { Evaluator } from './runtime.ts';
 import type { SharedRead } from './per-solve.ts';
-import { NUMBER_ARITHMETIC, roundHalfAway } from './arithmetic.ts';
+import type { SlotRef } from './contract.ts';
+import { decimalScale, NUMBER_ARITHMETIC, roundHalfAwayScaled } from './arithmetic.ts';
 import { finite } from './runtime.ts';
 import { isBooleanLike, isNumeric } from '../values.ts';
-import { operandValue as operand } from './per-solve.ts';
+import { operandValue as operand, UNSHARED } from './per-solve.ts';
 
 type General = (a: unknown, b: unknown) => unknown;
-/** The node for `general(operand, c)` (RIGHT) or `general(c, operand)` (LEFT); `slot` < 0: not shared. */
-type Builder = (slot: number, ev: Evaluator, c: number, general: General) => Evaluator;
-type TextBuilder = (slot: number, ev: Evaluator, c: string, general: General) => Evaluator;
+/** The node for `general(operand, c)` (RIGHT) or `general(c, operand)` (LEFT); `slot` UNSHARED: not shared. */
+type Builder = (slot: SlotRef, ev: Evaluator, c: number, general: General) => Evaluator;
+type TextBuilder = (slot: SlotRef, ev: Evaluator, c: string, general: General) => Evaluator;
 /** What this module reads of a compiled child (nodes.ts CNode, which builds these nodes and so is not imported). */
 interface Operand {
   readonly ev: Evaluator;
@@ -69,13 +70,15 @@ const RIGHT: Partial<Record<string, Builder>> = {
     const v = operand(f, slot, ev);
     return typeof v === 'number' && Number.isFinite(v) ? Math.min(v, c) : general(v, c);
   },
-  ROUND: (slot, ev, c, general) =>
-    Number.isInteger(c)
-      ? (f) => {
-          const v = operand(f, slot, ev);
-          return typeof v === 'number' && Number.isFinite(v) ? finite(roundHalfAway(v, c), 'ROUND') : general(v, c);
-        }
-      : (f) => general(operand(f, slot, ev), c),
+  // Whole places: 10^places is computed once for the node (the same number roundHalfAway computes per call).
+  ROUND: (slot, ev, c, general) => {
+    if (!Number.isInteger(c)) return (f) => general(operand(f, slot, ev), c);
+    const scale = decimalScale(c);
+    return (f) => {
+      const v = operand(f, slot, ev);
+      return typeof v === 'number' && Number.isFinite(v) ? finite(roundHalfAwayScaled(v, c, scale), 'ROUND') : general(v, c);
+    };
+  },
 };
 
 /**
@@ -121,7 +124,7 @@ export function constantOperandEvaluator(name: string, left: Operand, right: Ope
   const constant = right.isConst ? right : left.isConst ? left : undefined;
   const other = constant === right ? left : right;
   if (constant === undefined || other.isConst) return undefined;
-  const slot = other.shared === undefined ? -1 : other.shared.slot;
+  const slot = other.shared === undefined ? UNSHARED : other.shared.ref;
   const ev = other.shared === undefined ? other.ev : other.shared.ev;
   const c = constant.value;
   if (typeof c === 'string') {

@@ -82,7 +82,7 @@ export interface CompiledExpression {
 export interface ExpressionComparison {
   readonly name: 'GT' | 'GTE' | 'LT' | 'LTE';
   /** The operand's slot among the table's per-solve slots: cells with the same slot compare the same value. */
-  readonly operand: { readonly slot: number };
+  readonly operand: { readonly ref: SlotRef };
   readonly constant: number;
 }
 
@@ -101,7 +101,16 @@ export interface ExpressionCompileOptions {
 /** Slots of subexpressions shared within one table solve, by canonical text (PerSolveSlots in per-solve.ts). */
 export interface PerSolveSlotRegistry {
   readonly size: number;
-  slotOf(key: string): number;
+  /** The slot of `key`; `repeated`: the node runs more than once per evaluation of its cell (a lambda body). */
+  slotOf(key: string, repeated: boolean): SlotRef;
+}
+
+/**
+ * A shared subexpression's slot in the solve's array (Scope.perSolve), read when evaluating: the table settles it
+ * once all its cells are compiled; -1 = not shared, evaluated at each use.
+ */
+export interface SlotRef {
+  readonly slot: number;
 }
 
 /** What the expression compiler needs to share subexpressions of a cell (ExpressionCompileOptions.perSolve). */

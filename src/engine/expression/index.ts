@@ -22,6 +22,7 @@ export type {
   ExpressionCompileOptions,
   PerSolveSharing,
   ExpressionComparison,
+  SlotRef,
 } from './contract.ts';
 export { ExpressionError } from './compile.ts';
 export { castExpressionOutput, castSimpleValueText } from './cast.ts';

@@ -4,8 +4,9 @@ import type { Node } from './ast.ts';
 import type { RuleRef } from '../types.ts';
 import type { Evaluator, Frame } from './runtime.ts';
 import { Invalid, mustPropagate } from './runtime.ts';
-import { sharedValue } from './per-solve.ts';
+import { operandValue, UNSHARED } from './per-solve.ts';
 import type { SharedRead } from './per-solve.ts';
+import type { SlotRef } from './contract.ts';
 import { constantOperandEvaluator } from './constant-operand.ts';
 
 export interface CNode {
@@ -33,10 +34,10 @@ export type ComparisonName = 'GT' | 'GTE' | 'LT' | 'LTE';
 
 /**
  * How a parent reads `node` without calling its closure when it is shared per solve: pass both to
- * per-solve.ts operandValue (slot -1 and `node.ev` when it is not shared).
+ * per-solve.ts operandValue (UNSHARED and `node.ev` when it is not shared).
  */
-export function sharedSlot(node: CNode): number {
-  return node.shared === undefined ? -1 : node.shared.slot;
+export function sharedSlot(node: CNode): SlotRef {
+  return node.shared === undefined ? UNSHARED : node.shared.ref;
 }
 
 export function unsharedEvaluator(node: CNode): Evaluator {
@@ -209,8 +210,8 @@ export function binaryEvaluator(left: CNode, right: CNode, binary: (a: unknown, 
     const rv = right.value;
     const shared = left.shared;
     if (shared !== undefined) {
-      const { slot, ev } = shared;
-      return (f) => binary(sharedValue(f, slot, ev), rv);
+      const { ref, ev } = shared;
+      return (f) => binary(operandValue(f, ref, ev), rv);
     }
     const a = left.ev;
     return (f) => binary(a(f), rv);

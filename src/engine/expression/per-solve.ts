@@ -8,31 +8,76 @@
 // column gets the same slot), and its compiled node looks in the solve's array first. The scope of one table
 // solve carries the array (Scope.perSolve); any other scope has none, and the node then simply evaluates.
 import type { Node } from './ast.ts';
-import type { PerSolveSlotRegistry } from './contract.ts';
+import type { PerSolveSlotRegistry, SlotRef } from './contract.ts';
 import type { Evaluator, Frame } from './runtime.ts';
 import { Invalid } from './runtime.ts';
 
-/** A subexpression shared per solve: its slot, and its evaluator without the sharing. */
+/** A subexpression shared per solve: its slot (read at run time, see PerSolveSlots.finish), and its evaluator without the sharing. */
 export interface SharedRead {
-  readonly slot: number;
+  readonly ref: SlotRef;
   readonly ev: Evaluator;
 }
 
-/** One table's slots, by canonical subexpression text. */
+/** The slot of a node that is not shared: evaluated at each use. */
+export const UNSHARED: SlotRef = Object.freeze({ slot: -1 });
+
+class Slot implements SlotRef {
+  slot: number;
+  /** Places that evaluate the subexpression: compiled nodes, and rows reusing a compiled cell (PerSolveSlots.reuse). */
+  uses = 0;
+  constructor(slot: number) {
+    this.slot = slot;
+  }
+}
+
+/**
+ * One table's slots, by canonical subexpression text. Each slot is numbered when first asked for; once the table is
+ * compiled, finish() keeps a slot only for a subexpression evaluated at more than one place (its value is then
+ * reused) and numbers those densely: a subexpression of one cell in one row (most of a row's results) is evaluated
+ * at each use, without storing its value, and the per-solve array holds only the slots that are read again.
+ */
 export class PerSolveSlots implements PerSolveSlotRegistry {
-  readonly #slots = new Map<string, number>();
+  readonly #slots = new Map<string, Slot>();
+  /** The slots handed out, in order (mark/since: the slots of one compiled cell). */
+  readonly #log: Slot[] = [];
+  #size = 0;
 
   get size(): number {
-    return this.#slots.size;
+    return this.#size;
   }
 
-  slotOf(key: string): number {
+  slotOf(key: string, repeated: boolean): SlotRef {
     let slot = this.#slots.get(key);
     if (slot === undefined) {
-      slot = this.#slots.size;
+      slot = new Slot(this.#size++);
       this.#slots.set(key, slot);
     }
+    // A node in a lambda body runs once per element: always worth keeping.
+    slot.uses += repeated ? 2 : 1;
+    this.#log.push(slot);
     return slot;
+  }
+
+  /** A position in the log of slots handed out: since(mark) gives the slots of what was compiled after it. */
+  mark(): number {
+    return this.#log.length;
+  }
+
+  since(mark: number): readonly SlotRef[] {
+    return this.#log.slice(mark);
+  }
+
+  /** One more place evaluates the subexpressions `refs` (from since()): a compiled cell reused by another row. */
+  reuse(refs: readonly SlotRef[]): void {
+    for (const ref of refs) (ref as Slot).uses++;
+  }
+
+  /** Keeps the slots used at more than one place, numbered from 0; the others become UNSHARED's -1. */
+  finish(): void {
+    let size = 0;
+    for (const slot of this.#slots.values()) slot.slot = slot.uses > 1 ? size++ : -1;
+    this.#size = size;
+    this.#log.length = 0;
   }
 }
 
@@ -52,9 +97,9 @@ const MISSING = new Failed(new Invalid('missing'));
  */
 const OBJECT = new Failed(new Invalid('object'));
 
-/** `ev` shared through slot `slot` of the solve's array, when the scope has one. */
-export function sharedEvaluator(ev: Evaluator, slot: number): Evaluator {
-  return (f) => sharedValue(f, slot, ev);
+/** `ev` shared through the slot `ref` names in the solve's array, when the scope has one and `ref` has a slot. */
+export function sharedEvaluator(ev: Evaluator, ref: SlotRef): Evaluator {
+  return (f) => operandValue(f, ref, ev);
 }
 
 /**
@@ -83,13 +128,14 @@ export const NOT_KNOWN: unique symbol = Symbol('not known');
  * NOT_KNOWN: lets the owner of a shared root answer without a frame (compile.ts Program).
  */
 export function knownValue(values: unknown[] | undefined, slot: number): unknown {
-  if (values === undefined) return NOT_KNOWN;
+  if (values === undefined || slot < 0) return NOT_KNOWN;
   const known = values[slot];
   return known === undefined || known instanceof Failed ? NOT_KNOWN : known;
 }
 
-/** A child's value: read from its slot when shared (`slot` >= 0, see nodes.ts sharedSlot), else evaluated. */
-export function operandValue(f: Frame, slot: number, ev: Evaluator): unknown {
+/** A child's value: read from its slot when shared (`ref.slot` >= 0, see nodes.ts sharedSlot), else evaluated. */
+export function operandValue(f: Frame, ref: SlotRef, ev: Evaluator): unknown {
+  const slot = ref.slot;
   return slot < 0 ? ev(f) : sharedValue(f, slot, ev);
 }
 

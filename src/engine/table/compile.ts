@@ -14,7 +14,7 @@ import type { Reference } from '../cells/references.ts';
 import { cellPosition, readTableModel, type ColumnModel, type RowModel } from './model.ts';
 import { compileTimeWindow } from './time-window.ts';
 import { SharedCells } from './shared-cells.ts';
-import { PerSolveSlots, type CompiledExpression } from '../expression/index.ts';
+import { PerSolveSlots, type CompiledExpression, type SlotRef } from '../expression/index.ts';
 import { INDEX_MIN_ROWS, TableIndex } from './column-index.ts';
 import { DecisionTable } from './evaluate.ts';
 import {
@@ -38,6 +38,8 @@ export interface TableCompileOptions {
   index?: IndexMode;
   /** Replaces the expression compiler for function cells (tests of calc-column ordering use a double). */
   compileExpression?: CellEnvironment['compileExpression'];
+  /** Tests: every shared subexpression keeps its per-solve slot, even one evaluated at one place (PerSolveSlots.finish). */
+  keepEverySlot?: boolean;
 }
 
 export const compileDecisionTable: RuleCompiler = (document, options) => compileDecisionTableWith(document, options);
@@ -99,6 +101,8 @@ export function compileDecisionTableWith(
   // Identical cells of a column compile once and share one step object: large tables repeat a handful of
   // conditions and results thousands of times (docs/decisions/tables-column-index.md).
   const shared = model.columns.map(() => new SharedCells<TableStep>());
+  // The shared subexpressions of each compiled cell: a row that reuses the cell evaluates them at one more place.
+  const slotsOfStep = new Map<TableStep, readonly SlotRef[]>();
   const dependencies = new Map<string, RuleRef>();
   let memoCount = 0;
   const rows: TableRow[] = [];
@@ -112,7 +116,12 @@ export function compileDecisionTableWith(
       const cell = rowModel.cells[c];
       const stored = column.kind === 'input' ? cell?.scalarCondition : cell?.outputScalarValue;
       let step = shared[c]!.get(stored);
-      if (step === undefined) {
+      if (step !== undefined) {
+        // (Tables without shared subexpressions, most large ones, skip the lookup.)
+        const refs = slotsOfStep.size === 0 ? undefined : slotsOfStep.get(step);
+        if (refs !== undefined) perSolveSlots.reuse(refs);
+      } else {
+        const mark = perSolveSlots.mark();
         const cellWhere = cell ? `${rowPath(rowModel)}.cells[${cellPosition(rowModel, cell)}]` : rowPath(rowModel);
         const env = environments.get(column.id)!;
         const problemsBefore = problems.length + warnings.length;
@@ -126,19 +135,22 @@ export function compileDecisionTableWith(
           step =
             column.kind === 'calc'
               ? { kind: STEP_CALC, calcIndex: calcIndex.get(column.target)!, value }
-              : { kind: STEP_OUTPUT, slot: slotOfColumn.get(column.id)!, value };
+              : { kind: STEP_OUTPUT, slot: slotOfColumn.get(column.id)!, value, expression: value.expression };
         }
         for (const ref of step.kind === STEP_CONDITION ? step.condition.ruleRefs : step.value.ruleRefs) {
           dependencies.set(`${ref.idOrAlias}\u0000${ref.version ?? ''}`, ref);
         }
         // A cell with problems is compiled again wherever it repeats, so every place is reported.
         if (problems.length + warnings.length === problemsBefore) shared[c]!.set(stored, step);
+        const refs = perSolveSlots.since(mark);
+        if (refs.length > 0) slotsOfStep.set(step, refs);
       }
       steps[c] = step;
     }
     rows.push(compileRow(rowModel.position + 1, window, steps, layout.slotCount));
   }
   if (problems.length > 0) throw new ValidationError(problems);
+  if (tableOptions.keepEverySlot !== true) perSolveSlots.finish();
 
   const indexMode = tableOptions.index ?? 'auto';
   const positionOf = new Map(model.columns.map((column, position) => [column.id, position]));
@@ -230,15 +242,15 @@ function isRepeatable(condition: CompiledCondition, shadowed: (ref: Reference) =
  * Groups of one cell are left out.
  */
 function comparisonGroups(rows: readonly TableRow[]): ComparisonGroup[] {
-  const bySlot = new Map<number, { expression: CompiledExpression; cells: ComparisonCell[]; seen: Set<number> }>();
+  const bySlot = new Map<SlotRef, { expression: CompiledExpression; cells: ComparisonCell[]; seen: Set<number> }>();
   for (const row of rows) {
     for (const step of row.steps) {
       if (step.kind !== STEP_CONDITION || step.memo < 0) continue;
       const expression = step.condition.expression;
       const comparison = expression?.comparison;
       if (expression === undefined || comparison === undefined || expression.comparedOperand === undefined) continue;
-      let group = bySlot.get(comparison.operand.slot);
-      if (group === undefined) bySlot.set(comparison.operand.slot, (group = { expression, cells: [], seen: new Set() }));
+      let group = bySlot.get(comparison.operand.ref);
+      if (group === undefined) bySlot.set(comparison.operand.ref, (group = { expression, cells: [], seen: new Set() }));
       if (group.seen.has(step.memo)) continue;
       group.seen.add(step.memo);
       group.cells.push({ memo: step.memo, name: comparison.name, constant: comparison.constant });

@@ -464,8 +464,9 @@ export class DecisionTable implements CompiledRule {
     const outputs = row.outputs;
     for (let j = 0; j < outputs.length; j++) {
       const step = outputs[j]!;
-      // Direct rows never wait (TableRow.direct).
-      values[step.slot] = step.value.evaluate(scope, ctx);
+      // Direct rows never wait (TableRow.direct): a function value's expression is asked directly.
+      const expression = step.expression;
+      values[step.slot] = expression !== undefined ? (expression.evaluateOutput(scope, ctx) ?? null) : step.value.evaluate(scope, ctx);
     }
     return values;
   }

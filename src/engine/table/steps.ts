@@ -50,6 +50,8 @@ export interface OutputStep {
   readonly kind: typeof STEP_OUTPUT;
   readonly slot: number;
   readonly value: CompiledValue;
+  /** `value.expression`: what direct rows call for a function value (they never wait). */
+  readonly expression: CompiledExpression | undefined;
 }
 
 export type TableStep = ConditionStep | { readonly kind: typeof STEP_CALC; readonly calcIndex: number; readonly value: CompiledValue } | OutputStep;
