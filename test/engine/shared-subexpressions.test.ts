@@ -190,6 +190,45 @@ test('rows run directly answer as the general step loop and the plain compile mo
   assert.ok(gatedRows > 500, `only ${gatedRows} rows start with a memoised cell`);
 });
 
+const OBJECT_COLUMNS: ColumnSpec[] = [
+  { id: 'c0', kind: 'input', target: 'a' },
+  { id: 'c1', kind: 'input', target: 'b' },
+  { id: 'o1', kind: 'output', target: 'q.n' },
+  { id: 'o2', kind: 'output', target: 'r' },
+  { id: 'o3', kind: 'output', target: 'q.t.u' },
+  { id: 'o4', kind: 'output', target: 'q.s' },
+];
+/** Results that read no output, and some that read one (`{q.n}`, `{r}`: those rows keep the slot array). */
+const OBJECT_RESULTS = fc.oneof({ weight: 6, arbitrary: cellExpression }, { weight: 1, arbitrary: fc.constantFrom('{q.n}', 'CONCAT({r}, "!")', '{q}') });
+
+test('rows writing their results straight into the output objects answer as the general step loop, key order included', () => {
+  let objectRows = 0;
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(directCondition, directCondition, fc.array(OBJECT_RESULTS, { minLength: 4, maxLength: 4 })), { minLength: 1, maxLength: 8 }),
+      fc.array(fc.tuple(value, value, value, value), { minLength: 1, maxLength: 4 }),
+      fc.constantFrom('STANDARD', 'FIRST_MATCH', 'ARRAY'),
+      (cells, inputs, strategy) => {
+        const rows: RowSpec[] = cells.map(([c0, c1, [o1, o2, o3, o4]]) => ({ cells: { c0, c1, o1: fn(o1!), o2: fn(o2!), o3: fn(o3!), o4: fn(o4!) } }));
+        const doc = tableDoc({ columns: OBJECT_COLUMNS, rows });
+        const shared = compileTable(doc) as DecisionTable;
+        const plain = compileTable(doc, { compileExpression: compilePlain });
+        const writes = (shared as unknown as { writesObjects: boolean[] | undefined }).writesObjects;
+        objectRows += writes?.filter(Boolean).length ?? 0;
+        for (const [a, b, d, o1] of inputs) {
+          const input: Record<string, unknown> = { a, b, c: { d }, o1, q: { n: 5 }, r: 'in' };
+          const options = (trace: boolean): SolveOptions => ({ strategy, trace, random: counter() });
+          const direct = JSON.stringify(run(shared, input, options(false)).result);
+          assert.equal(direct, JSON.stringify(run(shared, input, options(true)).result));
+          assert.equal(direct, JSON.stringify(run(plain, input, options(true)).result));
+        }
+      },
+    ),
+    { numRuns: 400 },
+  );
+  assert.ok(objectRows > 300, `only ${objectRows} rows wrote into their objects`);
+});
+
 /**
  * Output objects of nested layouts are copies of templates filled in when every leaf was written and nothing is
  * cloned (cells/output-layout.ts, flow/output-layout.ts buildOutput): same keys, same order, same values as when

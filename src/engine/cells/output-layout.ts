@@ -69,6 +69,15 @@ export class OutputLayout {
     this.leafSlots = this.template === undefined ? [] : leafSlotsOf(this.roots);
   }
 
+  /** A nested plain layout's objects as templates (undefined for other layouts), and the slots of its leaves. */
+  get shape(): OutputShape | undefined {
+    return this.template;
+  }
+
+  get leaves(): readonly number[] {
+    return this.leafSlots;
+  }
+
   /** The output object of one row. Object values are cloned when `cloneObjects` (compiled constants). */
   build(values: SlotValues, cloneObjects = false): Record<string, unknown> {
     const flatOrder = this.flatOrder;

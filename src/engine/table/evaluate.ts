@@ -14,6 +14,7 @@ import type { MaybePromise } from '../maybe-promise.ts';
 import { getBelow, parsePath } from '../path.ts';
 import type { RuleIdentity } from '../rule-identity.ts';
 import { frozenJson } from '../cells/output-layout.ts';
+import { RowObjects, rowsWritingObjects } from './row-objects.ts';
 import type { OutputLayout, SlotValues } from '../cells/output-layout.ts';
 import type { ConditionExplanation } from '../cells/condition.ts';
 import { RuleScope } from '../cells/scope.ts';
@@ -167,6 +168,12 @@ class TableSolve {
     this.layout = layout;
   }
 
+  /** Records the output object of a matching row (STANDARD or FIRST_MATCH); true when evaluation can stop. */
+  addObject(out: Record<string, unknown>): boolean {
+    this.list.push(out as Json);
+    return this.strategy === 'FIRST_MATCH';
+  }
+
   /** Records one evaluated row; true when evaluation can stop (FIRST_MATCH found its row). */
   add(values: SlotValues, clone: boolean, matched: boolean): boolean {
     switch (this.strategy) {
@@ -222,6 +229,9 @@ export class DecisionTable implements CompiledRule {
   private readonly blankMemo: readonly (boolean | undefined)[];
   private readonly blankPerSolve: readonly unknown[] | undefined;
   private readonly blankOutputs: readonly unknown[];
+  /** By row index: the rows that write straight into their output objects (row-objects.ts); undefined: none. */
+  private readonly writesObjects: readonly boolean[] | undefined;
+  private readonly rowObjects: RowObjects | undefined;
   private readonly timeZone: string;
   /** The index asks repeatable function cells: a solve then needs its scope before the first row. */
   private readonly indexEvaluates: boolean;
@@ -251,6 +261,8 @@ export class DecisionTable implements CompiledRule {
     this.blankMemo = blankArray(parts.memoCount);
     this.blankPerSolve = this.perSolveCount === 0 ? undefined : blankArray(this.perSolveCount);
     this.blankOutputs = blankArray(this.layout.slotCount);
+    this.writesObjects = rowsWritingObjects(parts.rows, this.layout.shape, this.layout.leaves);
+    this.rowObjects = this.writesObjects === undefined ? undefined : new RowObjects(this.layout.shape!);
     this.timeZone = parts.timeZone ?? 'UTC';
     this.indexEvaluates = parts.index?.hasGroups ?? false;
     this.sharedOutputs = [];
@@ -356,6 +368,8 @@ export class DecisionTable implements CompiledRule {
     // Direct rows (TableRow.direct) skip the step loop when nothing asks for every cell or for a trace.
     const direct = untraced && ctx.strategy !== 'EVALUATE_ALL';
     let anyMatched = solve.anyMatched;
+    // Rows that write their results straight into their output objects, when the answer is the list of them.
+    const intoObjects = ctx.strategy === 'STANDARD' || ctx.strategy === 'FIRST_MATCH' ? this.writesObjects : undefined;
     for (let i = from; i < order.length; i++) {
       const row = rows[order[i]!]!;
       if (row.window !== undefined && !row.window.contains(ctx.now)) continue;
@@ -381,6 +395,11 @@ export class DecisionTable implements CompiledRule {
         scope.outputValues = NO_OUTPUTS;
         // A row that does not match adds nothing outside EVALUATE_ALL, which takes the general loop.
         if (!directMatch(row, lefts, skip, anyMatched, scope, ctx)) continue;
+        if (intoObjects !== undefined && intoObjects[order[i]!] === true) {
+          anyMatched = true;
+          if (solve.addObject(this.directObject(row, scope, ctx))) break;
+          continue;
+        }
         matched = true;
         values = this.directOutputs(row, scope, ctx);
       } else {
@@ -455,6 +474,19 @@ export class DecisionTable implements CompiledRule {
     // The memo is read by untraced solves only.
     if (this.comparisons.length > 0 && solve.trace === undefined) scope.prefill(this.comparisons);
     return scope;
+  }
+
+  /** The output object of a direct row that matched and writes into it (row-objects.ts), outputs in column order. */
+  private directObject(row: TableRow, scope: TableScope, ctx: EvaluationContext): Record<string, unknown> {
+    const targets = this.rowObjects!;
+    const objects = targets.blank();
+    const { objectOf, keyOf } = targets;
+    const outputs = row.outputs;
+    for (let j = 0; j < outputs.length; j++) {
+      const step = outputs[j]!;
+      objects[objectOf[step.slot]!]![keyOf[step.slot]!] = step.expression!.evaluateOutput(scope, ctx) ?? null;
+    }
+    return objects[0]!;
   }
 
   /** The outputs of a direct row that matched, in column order (they may read the ones on their left). */
