@@ -159,6 +159,7 @@ test('rows run directly answer as the general step loop and the plain compile mo
   let directRows = 0;
   let comparisonGroups = 0;
   let gatedRows = 0;
+  let unreadColumns = 0;
   fc.assert(
     fc.property(
       fc.array(fc.tuple(directCondition, directCondition, cellExpression, cellExpression), { minLength: 1, maxLength: 10 }),
@@ -173,6 +174,9 @@ test('rows run directly answer as the general step loop and the plain compile mo
         // Rows passed over once their first (memoised) condition is known to fail (TableRow.firstMemo).
         gatedRows += shared.structure.rows.filter((row) => row.firstMemo >= 0).length;
         comparisonGroups += (shared as unknown as { comparisons: unknown[] }).comparisons.length;
+        // Columns an untraced solve leaves unread (only function, anything and ELSE cells): the traced solve reads them.
+        const columns = shared as unknown as { inputColumns: unknown[]; readColumns: unknown[] };
+        if (columns.readColumns.length < columns.inputColumns.length) unreadColumns++;
         for (const [a, b, d, o1] of inputs) {
           const input: Record<string, unknown> = { a, b, c: { d }, o1 };
           const options = (trace: boolean): SolveOptions => ({ strategy, trace, random: counter() });
@@ -188,6 +192,7 @@ test('rows run directly answer as the general step loop and the plain compile mo
   assert.ok(directRows > 1000, `only ${directRows} rows were direct`);
   assert.ok(comparisonGroups > 200, `only ${comparisonGroups} groups of comparisons`);
   assert.ok(gatedRows > 500, `only ${gatedRows} rows start with a memoised cell`);
+  assert.ok(unreadColumns > 100, `only ${unreadColumns} tables left a column unread`);
 });
 
 const OBJECT_COLUMNS: ColumnSpec[] = [

@@ -28,6 +28,8 @@ const NO_VALUES: unknown[] = [];
 export class RuleScope implements Scope {
   readonly input: unknown;
   private readonly variables: ReadonlyMap<string, unknown>;
+  /** Most rules have no rule variables: resolve then skips the lookup. */
+  private readonly hasVariables: boolean;
   private readonly calcIndex: ReadonlyMap<string, number>;
   private readonly layout: OutputLayout | undefined;
   calcValues: unknown[];
@@ -36,6 +38,7 @@ export class RuleScope implements Scope {
   constructor(input: unknown, variables: ReadonlyMap<string, unknown>, layout?: OutputLayout, calcIndex?: ReadonlyMap<string, number>) {
     this.input = input;
     this.variables = variables;
+    this.hasVariables = variables.size > 0;
     this.layout = layout;
     this.calcIndex = calcIndex ?? NO_CALCS;
     this.calcValues = NO_VALUES;
@@ -57,7 +60,7 @@ export class RuleScope implements Scope {
         const written = this.layout.read(this.outputValues, segments);
         if (written !== undefined) return written;
       }
-      if (this.variables.has(head)) {
+      if (this.hasVariables && this.variables.has(head)) {
         const value = getBelow(this.variables.get(head), segments, 1);
         if (value !== undefined) return value;
       }

@@ -16,7 +16,7 @@ import type { RuleIdentity } from '../rule-identity.ts';
 import { frozenJson } from '../cells/output-layout.ts';
 import { RowObjects, rowsWritingObjects } from './row-objects.ts';
 import type { OutputLayout, SlotValues } from '../cells/output-layout.ts';
-import type { ConditionExplanation } from '../cells/condition.ts';
+import { anythingCondition, type ConditionExplanation } from '../cells/condition.ts';
 import { RuleScope } from '../cells/scope.ts';
 import type { GroupTester, TableIndex } from './column-index.ts';
 import { STEP_CALC, STEP_CONDITION, type ComparisonGroup, type ConditionColumn, type ConditionStep, type TableRow, type TableStep } from './steps.ts';
@@ -224,6 +224,8 @@ export class DecisionTable implements CompiledRule {
   private readonly index: TableIndex | undefined;
   private readonly variables: ReadonlyMap<string, unknown>;
   private readonly inputColumns: readonly ConditionColumn[];
+  /** inputColumns whose left operand an untraced solve of an unindexed table reads (untracedLefts). */
+  private readonly readColumns: readonly ConditionColumn[];
   private readonly perSolveCount: number;
   private readonly comparisons: readonly ComparisonGroup[];
   private readonly blankMemo: readonly (boolean | undefined)[];
@@ -256,6 +258,7 @@ export class DecisionTable implements CompiledRule {
     this.warnings = parts.warnings ?? [];
     this.async = parts.rows.some((row) => row.async);
     this.inputColumns = parts.conditionColumns.filter((column) => column.left.kind !== 'calc');
+    this.readColumns = this.index === undefined ? untracedLefts(this.inputColumns, parts.rows) : this.inputColumns;
     this.perSolveCount = parts.perSolveCount ?? 0;
     this.comparisons = parts.comparisons ?? [];
     this.blankMemo = blankArray(parts.memoCount);
@@ -350,7 +353,9 @@ export class DecisionTable implements CompiledRule {
   }
 
   private start(input: unknown, ctx: EvaluationContext): TableSolve {
-    const solve = new TableSolve(input, ctx, this.readLefts(input), this.skipMask(ctx), this.layout);
+    // A traced solve reports every column's left operand (ConditionTraceEntry.inputValue).
+    const lefts = this.readLefts(input, ctx.trace ? this.inputColumns : this.readColumns);
+    const solve = new TableSolve(input, ctx, lefts, this.skipMask(ctx), this.layout);
     if (this.indexEvaluates) solve.scope = this.newScope(solve);
     solve.order = this.rowOrder(solve);
     return solve;
@@ -440,10 +445,9 @@ export class DecisionTable implements CompiledRule {
     });
   }
 
-  /** Left operands of the columns bound to the input or a rule variable, read once per solve. */
-  private readLefts(input: unknown): unknown[] {
+  /** Left operands of `columns` (bound to the input or a rule variable), read once per solve. */
+  private readLefts(input: unknown, columns: readonly ConditionColumn[] = this.inputColumns): unknown[] {
     const lefts = new Array<unknown>(this.columns.length);
-    const columns = this.inputColumns;
     for (let i = 0; i < columns.length; i++) {
       const column = columns[i]!;
       const left = column.left;
@@ -574,6 +578,23 @@ export class DecisionTable implements CompiledRule {
     if (left.kind !== 'calc') return lefts[column.condIndex];
     return getBelow(scope.calcValues[left.calcIndex], left.segments, 1);
   }
+}
+
+/**
+ * The columns of `columns` whose left operand an untraced solve reads: a column whose cells are all function cells
+ * (an expression reads the scope, never the column's value), `anything` or ELSE (untraced, decided by the rows
+ * matched so far) is left unread; most expression-heavy tables bind their columns to paths only for the trace.
+ */
+function untracedLefts(columns: readonly ConditionColumn[], rows: readonly TableRow[]): ConditionColumn[] {
+  const read = new Set<number>();
+  for (const row of rows) {
+    for (const step of row.steps) {
+      if (step.kind !== STEP_CONDITION) continue;
+      const kind = step.condition.kind;
+      if (kind !== 'function' && kind !== 'else' && step.condition !== anythingCondition()) read.add(step.condIndex);
+    }
+  }
+  return columns.filter((column) => read.has(column.condIndex));
 }
 
 /** Adds a traced condition's explanation to the row's trace; its outcome. */
