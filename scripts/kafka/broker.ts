@@ -280,8 +280,10 @@ export async function startBroker(options: { clean?: boolean; timeoutMs?: number
   const logging = [`-Dlog4j2.configurationFile=${paths.log4j}`, `-Dkafka.logs.dir=${paths.logs}`];
 
   if (!existsSync(join(paths.data, 'meta.properties'))) {
-    // A KRaft cluster id is a base64url UUID (16 bytes, 22 characters).
-    const clusterId = randomBytes(16).toString('base64url');
+    // A KRaft cluster id is a base64url UUID (16 bytes, 22 characters). One starting with '-' (1 in 64) would be
+    // read by the storage tool as an option ("--cluster-id: expected one argument"), so draw again.
+    let clusterId = randomBytes(16).toString('base64url');
+    while (clusterId.startsWith('-')) clusterId = randomBytes(16).toString('base64url');
     run('java', ['-cp', classpath, ...logging, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', paths.config], 'formatting the broker storage');
   }
 
