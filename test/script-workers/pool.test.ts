@@ -76,6 +76,8 @@ describe('script worker pool', () => {
 
   test('a worker that stops answering is killed by the supervisor at the deadline', async () => {
     const { pool: scripts, events } = pool({ killGraceMs: 100 });
+    // A worker is started first: under CI load a cold start alone can outlast the 400 ms deadline below.
+    assert.equal(await scripts.run(handle('return 1'), call(), 'space-a'), 1);
     // The script waits on DR.solve; meanwhile the worker process is frozen, so only the supervisor can end the run.
     let pids: number[] = [];
     const run = scripts.run(
@@ -195,6 +197,8 @@ describe('script worker pool', () => {
 
   test('dispose ends waiting and running scripts and every worker process', async () => {
     const { pool: scripts } = pool({ workers: 1, perSpace: 1 });
+    // The worker is started first, so that dispose meets a running and a waiting script, not a worker still starting.
+    assert.equal(await scripts.run(handle('return 1'), call(), 's'), 1);
     const running = scripts.run(handle('while (true) {}'), call(), 's');
     const waiting = scripts.run(handle('return 1'), call(), 's');
     await new Promise((resolve) => setTimeout(resolve, 300));
