@@ -139,6 +139,12 @@ test('the between family honours open and closed bounds', () => {
   assert.equal(check('notBetween', ['3', '5'], 2), true);
   assert.equal(check('notBetween', ['3', '5'], 4), false);
   assert.equal(check('notBetween', ['false', 'true'], false), false);
+  // NOT BETWEEN is the negation of BETWEEN: a present value that cannot be ordered against the bounds is outside.
+  assert.equal(check('between', ['3', '5'], 'abc'), false);
+  assert.equal(check('notBetween', ['3', '5'], 'abc'), true, 'text that is not numeric against numeric bounds');
+  assert.equal(check('notBetween', ['3', '5'], true), true, 'a boolean against numeric bounds');
+  assert.equal(check('notBetween', ['a', 'c'], 4), true, 'a number against text bounds');
+  assert.equal(check('notBetween', ['3', '5'], '4'), false, 'numeric text is still a number');
   assert.equal(check('between', ['0', '15'], '7'), true, 'numeric string input');
 });
 

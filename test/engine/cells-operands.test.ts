@@ -73,7 +73,8 @@ test('compiled comparison and between tests agree with compareLoose, fast paths 
     between: (l, a, b) => holds(compareLoose(l, a), (c) => c >= 0) && holds(compareLoose(l, b), (c) => c <= 0),
     betweenLeftOpen: (l, a, b) => holds(compareLoose(l, a), (c) => c > 0) && holds(compareLoose(l, b), (c) => c <= 0),
     betweenRightOpen: (l, a, b) => holds(compareLoose(l, a), (c) => c >= 0) && holds(compareLoose(l, b), (c) => c < 0),
-    notBetween: (l, a, b) => holds(compareLoose(l, a), (c) => c < 0) || holds(compareLoose(l, b), (c) => c > 0),
+    // The negation of between for a present value: a value that cannot be ordered against the bounds is outside.
+    notBetween: (l, a, b) => l !== null && l !== undefined && !(holds(compareLoose(l, a), (c) => c >= 0) && holds(compareLoose(l, b), (c) => c <= 0)),
     '=': (l, a) => l !== null && l !== undefined && looseEquals(l, a),
   };
   const scalar = fc.oneof(fc.integer({ min: -5, max: 5 }).map(String), fc.constantFrom('2.5', 'a', 'true', '', ' 3 '));

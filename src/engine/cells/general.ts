@@ -152,7 +152,10 @@ function betweenGeneric(operator: Operator, lo: PreparedOperand, hi: PreparedOpe
     case 'betweenRightOpen':
       return (left) => compareToPrepared(left, lo) >= 0 && compareToPrepared(left, hi) < 0;
     default:
-      return (left) => compareToPrepared(left, lo) < 0 || compareToPrepared(left, hi) > 0;
+      // NOT BETWEEN is the negation of BETWEEN for a present value (DecisionRules compares "similar to JS"), so a
+      // value that cannot be ordered against the bounds (`"abc"` against `[3, 5]`) is outside them; missing and
+      // null stay false like every negative operator (docs/decisions/tables-mixed-comparison.md).
+      return (left) => present(left) && !(compareToPrepared(left, lo) >= 0 && compareToPrepared(left, hi) <= 0);
   }
 }
 
