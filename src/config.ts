@@ -89,6 +89,8 @@ export interface Config {
   databaseUrl: string;
   adminToken: string | undefined;
   bodyLimitBytes: number;
+  /** A request not received whole (headers and body) this long after it began is answered 408, or closed if answered. */
+  bodyTimeoutMs: number;
   bulkLimit: number;
   ruleTimeoutMs: number;
   timeZone: string;
@@ -113,7 +115,7 @@ export interface Config {
 
 /** Names every environment variable the configuration reads, so `--help` and docs can list them. */
 export const CONFIG_VARIABLES = [
-  'PORT', 'HOST', 'DATABASE_URL', 'VERDICT_ADMIN_TOKEN', 'BODY_LIMIT_BYTES', 'BULK_LIMIT', 'RULE_TIMEOUT_MS', 'TIMEZONE', 'COMPAT',
+  'PORT', 'HOST', 'DATABASE_URL', 'VERDICT_ADMIN_TOKEN', 'BODY_LIMIT_BYTES', 'BODY_TIMEOUT_MS', 'BULK_LIMIT', 'RULE_TIMEOUT_MS', 'TIMEZONE', 'COMPAT',
   'HTTP_FUNCTIONS_ALLOW', 'HTTP_FUNCTIONS_TIMEOUT_MS', 'HTTP_FUNCTIONS_MAX_RESPONSE_BYTES', 'HTTP_FUNCTIONS_MAX_REQUEST_BYTES',
   'HTTP_FUNCTIONS_MAX_REDIRECTS', 'KAFKA_ENABLED', 'KAFKA_BROKERS', 'KAFKA_CLIENT_ID', 'KAFKA_SSL', 'KAFKA_SASL_MECHANISM',
   'KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD', 'KAFKA_GROUP_ID', 'KAFKA_SSL_CA_FILE', 'KAFKA_PARTITIONS',
@@ -325,6 +327,7 @@ export function loadConfig(env: Source = process.env, overrides: Partial<Record<
     databaseUrl: databaseUrl(source),
     adminToken: raw(source, 'VERDICT_ADMIN_TOKEN'),
     bodyLimitBytes: integer(source, 'BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024),
+    bodyTimeoutMs: integer(source, 'BODY_TIMEOUT_MS', 60_000, 100, 3_600_000),
     bulkLimit: integer(source, 'BULK_LIMIT', 10000, 1),
     ruleTimeoutMs: integer(source, 'RULE_TIMEOUT_MS', 5000, 1),
     timeZone: timeZone(source, mode),

@@ -10,7 +10,7 @@ import swagger from '@fastify/swagger';
 import type { Logger } from 'pino';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Services } from '../service/index.ts';
-import { clientErrorHandler } from './client-errors.ts';
+import { clientErrorHandler, noteAnsweredBeforeBody } from './client-errors.ts';
 import { registerJsonOnly } from './content-type.ts';
 import { errorBody, errorHandler, notFoundHandler } from './errors.ts';
 import { auditPlugin } from './plugins/audit.ts';
@@ -70,6 +70,14 @@ export async function buildApp(options: AppOptions): Promise<VerdictApp> {
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: (req) => correlationIdOf(req),
     bodyLimit: config.bodyLimitBytes,
+    // A request must arrive whole within BODY_TIMEOUT_MS: one whose Content-Length promises more than ever comes is
+    // answered 408 (client-errors.ts), or, when it was already answered (a 401 before its body), closed. Node checks
+    // its connections at an interval; a second (or the timeout, when shorter) keeps the close near the limit.
+    requestTimeout: config.bodyTimeoutMs,
+    http: {
+      headersTimeout: Math.min(60_000, config.bodyTimeoutMs),
+      connectionsCheckingInterval: Math.min(1000, config.bodyTimeoutMs),
+    },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     ajv: { customOptions: AJV_OPTIONS },
     schemaErrorFormatter,
@@ -101,9 +109,11 @@ export async function buildApp(options: AppOptions): Promise<VerdictApp> {
       void reply.header('x-correlation-id', request.id);
       done();
     });
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     // During shutdown every response closes its connection, so keep-alive clients cannot hold the drain open.
     if (shuttingDown) void reply.header('connection', 'close');
+    // Answered before its body arrived (a refused key, say): the rest is read and dropped, up to the body timeout.
+    if (!request.raw.complete) noteAnsweredBeforeBody(request.raw);
     done(null, payload);
   });
   // The per-request line is info (debug for health and metrics). Below that level the hook is not installed at

@@ -5,6 +5,7 @@
 // X-Correlation-Id (also on the log line), and Connection: close, since the rest of the stream cannot be trusted.
 import { randomUUID } from 'node:crypto';
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyInstance } from 'fastify';
 import { errorBody } from './errors.ts';
@@ -51,10 +52,35 @@ export function clientErrorResponse(answer: ClientErrorAnswer, correlationId: st
   ].join('\r\n');
 }
 
+/** Set on a socket while its current request was answered before its body arrived whole. */
+const ANSWERED_BEFORE_BODY = Symbol('verdict.answeredBeforeBody');
+type MarkedSocket = Socket & { [ANSWERED_BEFORE_BODY]?: boolean };
+
+/**
+ * Notes that `request` is answered before its body arrived whole (a 401 from the key check, a 413 from the
+ * Content-Length alone). Node reads and drops the rest of the body so the connection can serve the next request;
+ * if the rest never comes, the body timeout ends the connection, and this note keeps a 408 from following the
+ * answer already sent. The note is cleared when the body does end.
+ */
+export function noteAnsweredBeforeBody(request: IncomingMessage): void {
+  const socket = request.socket as MarkedSocket | null;
+  if (socket === null) return;
+  socket[ANSWERED_BEFORE_BODY] = true;
+  request.once('end', () => {
+    socket[ANSWERED_BEFORE_BODY] = false;
+  });
+}
+
 /** Fastify's `clientErrorHandler`: called with the Fastify instance as `this`. */
 export function clientErrorHandler(this: FastifyInstance, err: ConnectionError, socket: Socket): void {
   // A reset connection has no one to answer.
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  // The request was answered before its body, and the body never came whole: nothing more to say, only to close.
+  if ((socket as MarkedSocket)[ANSWERED_BEFORE_BODY] === true) {
+    this.log.info({ code: err.code }, 'closed a connection whose answered request never sent its whole body');
+    socket.destroy();
+    return;
+  }
   const answer = describeClientError(err);
   const correlationId = randomUUID();
   this.log.info({ correlationId, code: err.code, statusCode: answer.status }, `refused a malformed request: ${answer.message}`);

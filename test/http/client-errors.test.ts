@@ -108,3 +108,74 @@ describe('malformed HTTP requests are answered in the error shape', () => {
     assert.deepEqual(server.logs.filter((line) => Number(line.level) >= 50), [], 'nothing logged as a fault of ours');
   });
 });
+
+/** A raw connection: what the server sent so far, and whether (and when, in order of events) it closed. */
+function openRaw(url: string): Promise<{ write(bytes: string): void; received(): string; closed: Promise<string> }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const socket = connect(Number(port), hostname);
+    // A guard against a server that never closes (the behaviour under test), not a measure of its speed.
+    socket.setTimeout(60_000, () => socket.destroy(new Error('the server did not close the connection within a minute')));
+    const closed = new Promise<string>((done, fail) => {
+      socket.on('error', fail);
+      socket.on('close', () => done(text));
+    });
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    socket.once('connect', () => resolve({ write: (bytes) => socket.write(bytes, 'latin1'), received: () => text, closed }));
+    socket.once('error', reject);
+  });
+}
+
+/** Resolves once `condition` holds for what the connection received (the order of events, not a time). */
+async function receivedSoFar(connection: { received(): string }, condition: (text: string) => boolean): Promise<string> {
+  while (!condition(connection.received())) await new Promise((resolve) => setTimeout(resolve, 20));
+  return connection.received();
+}
+
+describe('a body that never arrives whole (BODY_TIMEOUT_MS)', () => {
+  let backend: Backend;
+  let server: TestServer;
+  const head = (key: string, length: number) =>
+    `POST /rule/solve/anything HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+
+  before(async () => {
+    backend = sqliteBackend();
+    server = await startTestServer({ backend, env: { BODY_TIMEOUT_MS: '400' } });
+  });
+  after(async () => {
+    await server.close();
+    await backend.cleanup();
+  });
+
+  test('answered before its body (a refused key): the 401 comes at once and the connection is closed after the timeout', async () => {
+    const connection = await openRaw(server.url);
+    connection.write(`${head('not-a-key', 100)}{"data":`);
+    // The 401 is on the wire while the connection is still open, waiting for the promised bytes.
+    const answered = await receivedSoFar(connection, (text) => text.includes('\r\n\r\n{"error"'));
+    assert.match(answered, /^HTTP\/1\.1 401 /);
+    const all = await connection.closed;
+    assert.equal(all, answered, 'nothing follows the 401: no second answer (408) for the same request');
+    assert.ok(server.logs.some((line) => line.msg === 'closed a connection whose answered request never sent its whole body'));
+  });
+
+  test('a request whose body never comes whole is answered 408 in the error shape, then closed', async () => {
+    const connection = await openRaw(server.url);
+    connection.write(`${head(server.space.solverKey, 100)}{"data":`);
+    const text = await connection.closed;
+    assert.match(text, /^HTTP\/1\.1 408 Request Timeout\r\n/);
+    assert.match(text, /\r\nconnection: close\r\n/i);
+    assert.deepEqual(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)), { error: { message: 'The request was not received completely in time' } });
+  });
+
+  test('a body that does arrive whole after an early answer keeps the connection serving', async () => {
+    const connection = await openRaw(server.url);
+    const body = '{"data":{}}';
+    connection.write(`${head('not-a-key', body.length)}${body.slice(0, 4)}`);
+    await receivedSoFar(connection, (text) => text.includes('\r\n\r\n{"error"'));
+    connection.write(body.slice(4));
+    connection.write('GET /health-check HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+    const text = await connection.closed;
+    assert.deepEqual(text.match(/HTTP\/1\.1 \d{3}/g), ['HTTP/1.1 401', 'HTTP/1.1 200'], JSON.stringify(text));
+  });
+});

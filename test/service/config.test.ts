@@ -53,6 +53,7 @@ test('each bad value is refused with one line naming the variable', () => {
     [{ DATABASE_URL: 'mysql://db' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL'],
     [{ BODY_LIMIT_BYTES: '10' }, 'BODY_LIMIT_BYTES'],
+    [{ BODY_TIMEOUT_MS: '50' }, 'BODY_TIMEOUT_MS'],
     [{ BULK_LIMIT: '0' }, 'BULK_LIMIT'],
     [{ RULE_TIMEOUT_MS: '1.5' }, 'RULE_TIMEOUT_MS'],
     [{ TIMEZONE: 'Nowhere/Special' }, 'TIMEZONE'],
