@@ -342,6 +342,18 @@ export async function acquireBroker(): Promise<string> {
   });
 }
 
+/**
+ * The test runner's hold on the broker for a whole run (test/global-setup.ts): starts nothing, but while this
+ * process lives, a test-owned broker the first Kafka test file started keeps running after that file ends, so the
+ * run starts the broker once. releaseBroker() at the end of the run stops it.
+ */
+export async function holdBrokerForRun(): Promise<void> {
+  await withLock(async () => {
+    mkdirSync(paths.leases, { recursive: true });
+    writeFileSync(join(paths.leases, String(process.pid)), '');
+  });
+}
+
 export async function releaseBroker(): Promise<void> {
   await withLock(async () => {
     rmSync(join(paths.leases, String(process.pid)), { force: true });

@@ -1,0 +1,57 @@
+// `npm run test:unit` (the last step of `npm test` and `./dev test`): every test file under test/ through
+// node:test, each file in its own process, with what the run shares set up once (test/global-setup.ts).
+//
+//   node scripts/test-suite.ts [--concurrency N] [node:test options] [FILES...]
+//
+// FILES default to every test/**/*.test.ts; options starting with `--` (--test-name-pattern=..., --test-reporter=...)
+// are passed to node:test. Environment:
+//   NODE_COMPILE_CACHE      Node's on-disk cache of compiled modules, TypeScript stripping included, inherited by
+//                           every test file and every `verdict` process a test starts (default: a folder under
+//                           node_modules/.cache). It cuts a CLI start from about 0.6 s of CPU to 0.2 s.
+//   TEST_CONCURRENCY        test files at once (default: the number of cores, at least 2).
+import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
+
+function concurrencyOf(args: string[]): number {
+  const index = args.indexOf('--concurrency');
+  const given = index >= 0 ? args.splice(index, 2)[1] : process.env.TEST_CONCURRENCY;
+  if (given === undefined || given === '') return Math.max(2, availableParallelism());
+  const n = Number(given);
+  if (!Number.isInteger(n) || n < 1) {
+    process.stderr.write(`test-suite: the concurrency must be a positive integer (got "${given}")\n`);
+    process.exit(2);
+  }
+  return n;
+}
+
+const args = process.argv.slice(2);
+const concurrency = concurrencyOf(args);
+const options = args.filter((arg) => arg.startsWith('--'));
+const files = args.filter((arg) => !arg.startsWith('--'));
+
+const env = { ...process.env };
+env.NODE_COMPILE_CACHE ||= join(root, 'node_modules', '.cache', 'verdict-node-compile');
+
+const child = spawn(
+  process.execPath,
+  [
+    '--test',
+    `--test-concurrency=${concurrency}`,
+    `--test-global-setup=${join(root, 'test', 'global-setup.ts')}`,
+    ...options,
+    ...(files.length > 0 ? files : ['test/**/*.test.ts']),
+  ],
+  { cwd: root, env, stdio: 'inherit' },
+);
+// Ctrl-C reaches the runner through the terminal; a `kill` of this process is passed on, so the runner's global
+// teardown stops the shared browser and broker.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  });
+}
+child.on('exit', (code, signal) => process.exit(code ?? (signal === null ? 1 : 128)));

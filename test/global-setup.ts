@@ -1,0 +1,32 @@
+// What the whole test run shares, set up once before the first test file starts and torn down after the last
+// (node --test --test-global-setup, from scripts/test-suite.ts):
+//   - the Studio build, made here when missing or stale, so parallel Studio suites never race to build it;
+//   - one Chromium, which every Studio suite connects to (launchChromium() reads SHARED_CHROMIUM_ENV) instead of
+//     starting its own; each suite still works in fresh browser contexts;
+//   - a hold on the development Kafka broker: the first Kafka suite starts it, and it keeps serving until the run
+//     ends instead of being stopped and started again by each suite (scripts/kafka/broker.ts, leases).
+// A file run alone (`node --test test/studio/lookup.test.ts`) has none of this and starts what it needs itself.
+import type { BrowserServer } from 'playwright-core';
+import { chromiumInstalled, launchChromiumServer, SHARED_CHROMIUM_ENV } from '../scripts/chromium.ts';
+import { holdBrokerForRun, releaseBroker } from '../scripts/kafka/broker.ts';
+import { ensureStudioBuilt } from '../scripts/studio-build.ts';
+
+let chromium: BrowserServer | undefined;
+let holdingBroker = false;
+
+export async function globalSetup(): Promise<void> {
+  ensureStudioBuilt();
+  if (chromiumInstalled()) {
+    chromium = await launchChromiumServer();
+    process.env[SHARED_CHROMIUM_ENV] = chromium.wsEndpoint();
+  }
+  if (!process.env.KAFKA_BROKERS?.trim()) {
+    await holdBrokerForRun();
+    holdingBroker = true;
+  }
+}
+
+export async function globalTeardown(): Promise<void> {
+  await chromium?.close();
+  if (holdingBroker) await releaseBroker();
+}
