@@ -6,8 +6,9 @@
 // Every top-level name a flow can write is known when it is compiled (node names, Assign and Append targets), so
 // each name gets a slot in an array fixed at compile time (FlowLayout), and paths written in node data are resolved
 // to their slot once (FlowPath): a solve keeps its variables in an array instead of a Map it builds and grows per
-// solve (docs/decisions/perf-engine-sync-flows.md, fifth round). References of expressions, known only by their
-// segments, look their slot up by name in the layout's map, which is built once.
+// solve (docs/decisions/perf-engine-sync-flows.md; measured in docs/perf-notes/perf-engine-sync-flows.md, fifth
+// round). References of expressions, known only by their segments, look their slot up by name in the layout's map,
+// which is built once.
 import type { Scope } from '../expression/index.ts';
 import { getBelow, parsePath, setBelow } from '../path.ts';
 import type { PathSegment } from '../path.ts';

@@ -2,7 +2,8 @@
 // decision flow: `output.segment = {segmentRule.output.segment}`, ...). Writing each value at its path adds
 // properties whose keys are known only at run time, one generic V8 store each; here the objects are copied from
 // templates with the final keys already in place (a spread of a fast object copies its shape), and only their
-// values are set (docs/decisions/perf-engine-sync-flows.md, fifth round).
+// values are set (docs/decisions/perf-engine-sync-flows.md; measured in docs/perf-notes/perf-engine-sync-flows.md,
+// fifth round).
 import type { PathSegment } from '../path.ts';
 
 /** One object of the output: its keys in first-write order and, per key, a value index or a nested object. */

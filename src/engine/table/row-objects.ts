@@ -1,8 +1,9 @@
 // Direct rows that write their results straight into the row's output object (docs/decisions/
-// perf-engine-expression-rows.md, fourth round). A matching direct row otherwise fills an array of slot values,
-// which the layout then copies into objects made from its templates (flow/output-layout.ts buildOutput); when
-// nothing can read those values back and the row writes every leaf, the objects are made first and each result is
-// stored at its key as it is computed: the same objects, keys in the same (template) order, without the array.
+// perf-engine-expression-rows.md; measured in docs/perf-notes/perf-engine-expression-rows.md, fourth round). A
+// matching direct row otherwise fills an array of slot values, which the layout then copies into objects made from
+// its templates (flow/output-layout.ts buildOutput); when nothing can read those values back and the row writes
+// every leaf, the objects are made first and each result is stored at its key as it is computed: the same objects,
+// keys in the same (template) order, without the array.
 import type { OutputShape } from '../flow/output-layout.ts';
 import type { TableRow } from './steps.ts';
 
