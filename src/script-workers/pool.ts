@@ -93,6 +93,18 @@ export class ScriptWorkerPool {
     return this.#live.size;
   }
 
+  /** Scripts running in a worker now (sent to a started worker and not yet ended), for diagnostics. */
+  get running(): number {
+    let runs = 0;
+    for (const worker of this.#live) runs += worker.runs;
+    return runs;
+  }
+
+  /** Scripts waiting in the queue for a worker now, for diagnostics. */
+  get waiting(): number {
+    return this.#queue.length;
+  }
+
   /** Process ids of the live workers, for diagnostics. */
   workerPids(): number[] {
     return [...this.#live].flatMap((worker) => (worker.pid === undefined ? [] : [worker.pid]));

@@ -85,6 +85,11 @@ export class WorkerProcess {
     return !this.#exited && this.#loss === undefined;
   }
 
+  /** Runs this worker has been sent and not yet answered: scripts it is running now. */
+  get runs(): number {
+    return this.#runs.size;
+  }
+
   /** Runs one script in this worker. `inputJson` is the call's input, already checked against the data limits. */
   async execute(handle: CompiledScriptHandle, call: ScriptCall, inputJson: string): Promise<unknown> {
     this.#busy();

@@ -7,6 +7,7 @@ import { RuleError, ValidationError } from '../../src/engine/errors.ts';
 import { createScriptSandbox } from '../../src/engine/script/sandbox.ts';
 import type { CompiledRule } from '../../src/engine/types.ts';
 import { MapResolver, fakeRule } from '../flow/helpers.ts';
+import { UNHURRIED_MS } from '../support/script-calls.ts';
 
 function scriptRule(script: string, extra: Record<string, unknown> = {}): CompiledRule {
   return compileRule({
@@ -33,7 +34,9 @@ const MULTIPLY = [
 ].join('\n');
 
 describe('scripting rules', () => {
-  const sandbox = createScriptSandbox({ maxIsolates: 2, memoryLimitMb: 32 });
+  // Solves without a deadline get the sandbox's default limit: an unhurried one, since a loaded machine creates
+  // isolates slowly and none of those tests is about the limit.
+  const sandbox = createScriptSandbox({ maxIsolates: 2, memoryLimitMb: 32, defaultTimeoutMs: UNHURRIED_MS });
   after(() => sandbox.dispose());
 
   test('STANDARD wraps the returned object; the trace holds the log() lines', async () => {
@@ -88,7 +91,9 @@ describe('scripting rules', () => {
       name: 'TimeoutError',
       message: 'Rule evaluation exceeded the time limit of 200 ms',
     });
-    assert.ok(Date.now() - started < 300);
+    // Stopped at the limit, not left to run: ten times the limit is far beyond a loaded machine's delays.
+    const elapsed = Date.now() - started;
+    assert.ok(elapsed < 10 * 200, `stopped after ${elapsed} ms`);
   });
 
   test('DR.solve solves another rule through the resolver, awaited automatically at top level', async () => {
@@ -130,9 +135,10 @@ describe('scripting rules', () => {
   test('a script calling another script through DR.solve does not deadlock a one-isolate sandbox', async () => {
     const single = createScriptSandbox({ maxIsolates: 1 });
     try {
+      // A deadlock would end as a TimeoutError at the deadline: an unhurried one, so that only a deadlock reaches it.
       const inner = scriptRule('return { squared: input.n * input.n };', { ruleAlias: 'inner', version: 1 });
       const outer = scriptRule('const [first] = await DR.solve("inner", { n: input.n });\nreturn { result: first.squared + 1 };');
-      const results = await Promise.all([1, 2, 3].map((n) => solve(outer, { n }, { sandbox: single, resolver: new MapResolver().add(inner), deadline: Date.now() + 5000 })));
+      const results = await Promise.all([1, 2, 3].map((n) => solve(outer, { n }, { sandbox: single, resolver: new MapResolver().add(inner), deadline: Date.now() + UNHURRIED_MS })));
       assert.deepEqual(results.map((solved) => solved.result), [[{ result: 2 }], [{ result: 5 }], [{ result: 10 }]]);
     } finally {
       single.dispose();
@@ -143,7 +149,7 @@ describe('scripting rules', () => {
     const resolver = new MapResolver();
     const rule = scriptRule('return await DR.solve("self", input);', { ruleAlias: 'self', version: 1 });
     resolver.add(rule);
-    await assert.rejects(solve(rule, {}, { sandbox, resolver, deadline: Date.now() + 10_000 }), /more than 32 levels deep/);
+    await assert.rejects(solve(rule, {}, { sandbox, resolver, deadline: Date.now() + UNHURRIED_MS }), /more than 32 levels deep/);
   });
 
   test('literal DR.solve references are the rule\'s dependencies; computed ones are not', () => {
