@@ -17,12 +17,20 @@ import { sqliteBackend } from '../store/backends.ts';
 import type { Backend } from '../store/backends.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const SCREENSHOTS = path.join(repoRoot, 'docs', 'studio');
+
+/** Overrides where screenshot() writes (relative to the repository root): `npm run docs:screenshots` sets docs/studio. */
+export const SCREENSHOTS_ENV = 'VERDICT_SCREENSHOTS_DIR';
+/**
+ * Where screenshot() writes: an ignored folder by default, so that a test run never changes the tracked images in
+ * docs/studio; refreshing those is its own command (`npm run docs:screenshots`).
+ */
+export const SCREENSHOTS = path.resolve(repoRoot, process.env[SCREENSHOTS_ENV]?.trim() || path.join('test-results', 'studio'));
 
 /** node:test's `skip` value: false when Chromium is there; under CI=true a missing Chromium is an error. */
 export function chromiumSkip(): string | false {
   if (chromiumInstalled()) return false;
   if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is required when CI=true (.ci/run installs the chromium package)`);
+  if (process.env[SCREENSHOTS_ENV]) throw new Error(`${CHROMIUM} is required to take the screenshots (${SCREENSHOTS_ENV} is set)`);
   console.warn(`\n*** ${CHROMIUM} not found: SKIPPING the Studio end-to-end tests (apt-get install chromium) ***\n`);
   return `${CHROMIUM} not found`;
 }
@@ -113,6 +121,7 @@ export async function signIn(page: Page, key: string): Promise<void> {
   await page.getByRole('heading', { name: 'Rules', level: 1 }).waitFor();
 }
 
+/** Saves the page as SCREENSHOTS/<name>.png (1280x800). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
