@@ -4,7 +4,7 @@
 // error fails the scenario.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { chromiumSkip, gridCell, screenshot, signIn, StudioSuite, withFailureShot } from './support.ts';
+import { chromiumSkip, gridCell, screenshot, StudioSuite, withFailureShot } from './support.ts';
 import { pricingTable } from './tables.ts';
 
 const skip = chromiumSkip();
@@ -15,11 +15,9 @@ describe('Studio Analysis tab in Chromium', { skip }, () => {
   test('a duplicated row is reported unreachable and duplicate as it is made, Select row selects it, the fix clears the findings', async () => {
     const reply = await suite.studio.server.call('POST', '/api/rule', { key: suite.key, body: pricingTable('Senior gold') });
     assert.equal(reply.status, 200, reply.text);
-    const handle = await suite.studio.open();
+    const handle = await suite.signedIn(`#/rules/${reply.json.ruleId}/1`);
     const { page } = handle;
     await withFailureShot(page, 'analysis', async () => {
-      await signIn(page, suite.key);
-      await page.goto(`${suite.studio.studioUrl}#/rules/${reply.json.ruleId}/1`);
       await page.getByRole('grid', { name: 'Decision table' }).waitFor();
       await page.getByRole('tab', { name: 'Analysis' }).click();
       const analysis = page.getByRole('region', { name: 'Analysis' });

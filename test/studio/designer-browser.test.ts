@@ -1,16 +1,20 @@
 // The table designer in a real Chromium: ARIA grid structure, keyboard editing, undo, clipboard paste and copy
 // as tab-separated text, the operator editor, inline expression errors, problems and bench trace on the cells,
-// and a virtualized 10,000-row table. The designer's dev harness page is built with Vite into a temporary
-// directory and served from it. Needs /usr/bin/chromium; skipped (loudly) without it unless CI=true.
-import { after, before, describe, test } from 'node:test';
+// and a virtualized 10,000-row table. The designer's dev harness page is built with Vite (when its build is
+// stale, scripts/studio-build.ts) and served from there. Chromium as in support.ts: the run's shared browser or
+// the file's own. One page for the file (each test loads the harness afresh; the designer keeps nothing in the
+// browser's storage); a test fails on any console error or warning it causes. Needs /usr/bin/chromium; skipped
+// (loudly) without it unless CI=true.
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../scripts/chromium.ts';
+import { ensureDesignerHarnessBuilt, ensureStudioBuilt } from '../../scripts/studio-build.ts';
+import { chromiumSkip, DEFAULT_TIMEOUT_MS } from './support.ts';
 
 // Browser globals inside page.evaluate callbacks (this project's type check has no DOM library).
 declare const window: any;
@@ -18,13 +22,8 @@ declare const document: any;
 declare const DataTransfer: any;
 declare const ClipboardEvent: any;
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI === 'true') throw new Error(`${CHROMIUM} is required when CI=true (apt-get install chromium)`);
-const skip = available ? false : `${CHROMIUM} not installed: the designer's browser test is skipped`;
-if (skip) console.warn(`SKIPPED: ${skip}`);
+const skip = chromiumSkip();
 
-const harnessRoot = fileURLToPath(new URL('../../studio/src/designer/dev/', import.meta.url));
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.map': 'application/json' };
 
 describe('table designer in Chromium', { skip, timeout: 240_000 }, () => {
@@ -33,20 +32,11 @@ describe('table designer in Chromium', { skip, timeout: 240_000 }, () => {
   let base = '';
   let browser: Browser;
   let page: Page;
-  const errors: string[] = [];
+  let errors: string[] = [];
 
   before(async () => {
-    outDir = mkdtempSync(join(tmpdir(), 'designer-harness-'));
-    const { build } = await import('vite');
-    const { default: react } = await import('@vitejs/plugin-react');
-    await build({
-      configFile: false,
-      root: harnessRoot,
-      base: './',
-      logLevel: 'error',
-      plugins: [react()],
-      build: { outDir, emptyOutDir: true, rolldownOptions: { input: join(harnessRoot, 'harness.html') } },
-    });
+    ensureStudioBuilt();
+    outDir = await ensureDesignerHarnessBuilt();
     server = createServer((req, res) => {
       const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
       const file = join(outDir, path === '/' ? 'harness.html' : path);
@@ -59,22 +49,28 @@ describe('table designer in Chromium', { skip, timeout: 240_000 }, () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const address = server.address();
     base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/harness.html`;
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-    });
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    context.setDefaultTimeout(DEFAULT_TIMEOUT_MS);
+    page = await context.newPage();
     page.on('console', (m) => {
       if (m.type() === 'error' || m.type() === 'warning') errors.push(`${m.type()}: ${m.text()}`);
     });
     page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   });
 
+  beforeEach(() => {
+    errors = [];
+  });
+
+  afterEach(() => {
+    assert.deepEqual(errors, [], 'no console error or warning in the browser');
+  });
+
   after(async () => {
+    // Connected to the run's shared Chromium, this only disconnects.
     await browser?.close();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-    if (outDir) rmSync(outDir, { recursive: true, force: true });
   });
 
   async function open(scenario = 'sample') {
@@ -215,7 +211,4 @@ describe('table designer in Chromium', { skip, timeout: 240_000 }, () => {
     assert.match((await grid.getAttribute('aria-activedescendant'))!, /-r9999-c19$/);
   });
 
-  test('no console errors or warnings', () => {
-    assert.deepEqual(errors, []);
-  });
 });

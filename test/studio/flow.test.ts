@@ -47,18 +47,33 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
   const node = (page: Page, name: string): Locator => page.getByRole('group', { name, exact: true });
   const inspector = (page: Page): Locator => page.getByRole('complementary', { name: 'Node inspector' });
 
-  /** The nodes' boxes once the canvas stops moving (Auto layout and Add node animate the view to fit). */
-  async function settledBoxes(page: Page, names: string[]) {
-    let last = '';
-    for (let attempt = 0; attempt < 40; attempt++) {
-      const boxes = [];
-      for (const name of names) boxes.push((await node(page, name).boundingBox())!);
-      const now = JSON.stringify(boxes);
-      if (now === last) return boxes;
-      last = now;
-      await page.waitForTimeout(150);
-    }
-    throw new Error(`the canvas kept moving for 6 s (${names.join(', ')})`);
+  /**
+   * A node's place and size in the flow's own coordinates (the translate React Flow gives the node, and its layout
+   * size), which the view's pan and zoom do not change: Auto layout and Add node also animate the view to fit, and
+   * a node's box on screen moves with that animation.
+   */
+  function flowBox(page: Page, name: string): Promise<{ x: number; y: number; width: number; height: number }> {
+    return node(page, name).evaluate((element: any) => {
+      const at = /translate\((-?[\d.e+-]+)px, ?(-?[\d.e+-]+)px\)/.exec(element.style.transform);
+      if (!at) throw new Error(`no translate on the node (${element.style.transform})`);
+      return { x: Number(at[1]), y: Number(at[2]), width: element.offsetWidth, height: element.offsetHeight };
+    });
+  }
+
+  /**
+   * Waits until the view has stopped moving (its pan and zoom the same over five animation frames in a row): the
+   * fit-to-view animation updates them on every frame while it runs, so mouse coordinates read now stay valid.
+   */
+  async function viewAtRest(page: Page): Promise<void> {
+    await page.waitForFunction(`(() => {
+      const now = document.querySelector('.react-flow__viewport')?.style.transform;
+      if (now === undefined || now !== window.__view) {
+        window.__view = now;
+        window.__viewFrames = 0;
+        return false;
+      }
+      return ++window.__viewFrames >= 5;
+    })()`, undefined, { polling: 'raf' });
   }
 
   async function addNode(page: Page, type: string) {
@@ -146,7 +161,8 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
       // Auto layout lines the chain up left to right, in run order.
       await page.getByRole('button', { name: 'Auto layout' }).click();
       const chain = ['Start node', 'Business rule node rule', 'Business rule node rule_1', 'Assign node assign'];
-      const laid = await settledBoxes(page, chain);
+      const laid = [];
+      for (const name of chain) laid.push(await flowBox(page, name));
       for (let i = 1; i < laid.length; i++) {
         assert.ok(laid[i]!.x > laid[i - 1]!.x + laid[i - 1]!.width, `${chain[i]} right of ${chain[i - 1]}`);
         assert.ok(Math.abs(laid[i]!.y + laid[i]!.height / 2 - (laid[0]!.y + laid[0]!.height / 2)) < 40, `${chain[i]} on the chain's line`);
@@ -170,6 +186,7 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
       assert.deepEqual(JSON.parse(await page.getByLabel('Output of Business rule rule', { exact: true }).innerText()), { discount: 20, note: 'Gold member' });
       assert.match(await node(page, 'Assign node assign').innerText(), /ran/);
       await page.getByRole('button', { name: 'Fit View' }).click();
+      await viewAtRest(page);
       await screenshot(page, 'flow');
 
       await page.getByRole('button', { name: 'Publish' }).click();
@@ -210,18 +227,21 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
       await panel.getByLabel('Connect start to').selectOption({ label: 'Rule_1' });
       await page.getByText(/^3 nodes · 2 connections/).waitFor();
 
-      // A node dragged on the canvas stays where it is dropped (and Undo puts it back).
-      const [before] = await settledBoxes(page, ['Rule node Rule_1']);
-      await page.mouse.move(before!.x + before!.width / 2, before!.y + 12);
+      // A node dragged on the canvas stays where it is dropped (and Undo puts it back). The drag is 80 px on
+      // screen, at least 66 in the flow's coordinates (the zoom is at most 1.2).
+      await viewAtRest(page);
+      const before = await flowBox(page, 'Rule node Rule_1');
+      const grip = (await node(page, 'Rule node Rule_1').boundingBox())!;
+      await page.mouse.move(grip.x + grip.width / 2, grip.y + 12);
       await page.mouse.down();
-      await page.mouse.move(before!.x + before!.width / 2, before!.y + 92, { steps: 6 });
+      await page.mouse.move(grip.x + grip.width / 2, grip.y + 92, { steps: 6 });
       await page.mouse.up();
-      const [moved] = await settledBoxes(page, ['Rule node Rule_1']);
-      assert.ok(moved!.y > before!.y + 40, 'the node moved down');
+      const moved = await flowBox(page, 'Rule node Rule_1');
+      assert.ok(moved.y > before.y + 40, `the node moved down (from ${before.y} to ${moved.y})`);
       await page.getByRole('button', { name: 'Undo' }).click();
-      const [back] = await settledBoxes(page, ['Rule node Rule_1']);
-      assert.ok(Math.abs(back!.y - before!.y) < 2, 'Undo puts it back');
+      assert.deepEqual(await flowBox(page, 'Rule node Rule_1'), before, 'Undo puts it back');
       await page.getByRole('button', { name: 'Redo' }).click();
+      assert.deepEqual(await flowBox(page, 'Rule node Rule_1'), moved, 'Redo moves it again');
 
       await node(page, 'End node').click();
       await panel.getByRole('button', { name: 'Add mapping' }).click();
@@ -278,11 +298,12 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
       const boxes = [];
       for (const name of order) {
         await node(page, name).waitFor();
-        boxes.push((await node(page, name).boundingBox())!);
+        boxes.push(await flowBox(page, name));
       }
       for (let i = 1; i < boxes.length; i++) assert.ok(boxes[i]!.x > boxes[i - 1]!.x, `${order[i]} is laid out right of ${order[i - 1]}`);
       assert.equal(await page.getByText('unsaved draft').count(), 0, 'opening an imported flow changes nothing by itself');
       assert.equal(await page.getByRole('group', { name: /^Connection from / }).count(), 13);
+      await viewAtRest(page);
       await screenshot(page, 'flow-layout');
       assertClean();
     });
@@ -290,8 +311,11 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
     await page.goto(`${suite.studio.studioUrl}#/rules/loan-flow/1`);
     await withFailureShot(page, 'rule-flow', async () => {
       await page.getByRole('region', { name: 'Rule flow canvas' }).waitFor();
-      const [start, clients, loanType, bank, end] = await Promise.all(['Start node', 'Rule node clients', 'Rule node loanType', 'Rule node bank', 'End node'].map(async (name) => (await node(page, name).boundingBox())!));
-      assert.ok(start!.x < clients!.x && clients!.x === loanType!.x && loanType!.x < bank!.x && bank!.x < end!.x, 'laid out in run order, the two rules before the bank side by side');
+      const names = ['Start node', 'Rule node clients', 'Rule node loanType', 'Rule node bank', 'End node'];
+      for (const name of names) await node(page, name).waitFor();
+      const placed = await Promise.all(names.map((name) => flowBox(page, name)));
+      const [start, clients, loanType, bank, end] = placed;
+      assert.ok(start!.x < clients!.x && clients!.x === loanType!.x && loanType!.x < bank!.x && bank!.x < end!.x, `laid out in run order, the two rules before the bank side by side (${JSON.stringify(placed)})`);
       assert.equal(await page.getByRole('group', { name: /^Connection from / }).count(), 5, 'the bank node appears once, with both parents');
       await node(page, 'Rule node bank').click();
       const panel = inspector(page);
@@ -307,6 +331,7 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
       }
       await results.getByRole('row', { name: /^Rule bank\b/ }).getByText('input and output').click();
       assert.equal(JSON.parse(await page.getByLabel('Input of Rule bank').innerText()).maxClientLoan, 240000);
+      await viewAtRest(page);
       await screenshot(page, 'rule-flow');
       assertClean();
     });

@@ -1,7 +1,12 @@
-// The Studio's end-to-end harness: one real server (startServer over a fresh SQLite database), one headless
-// Debian Chromium driven by playwright-core, shared by every scenario of a file; each scenario gets its own
-// browser context (fresh sessionStorage/localStorage) at 1280x800 and fails on any browser console error.
-// Chromium is mandatory under CI=true; elsewhere a missing /usr/bin/chromium skips loudly.
+// The Studio's end-to-end harness: one real server (startServer over a fresh SQLite database) per file, and a
+// connection to headless Debian Chromium driven by playwright-core: the test run's one shared Chromium when the
+// suite runner started one (scripts/chromium.ts, SHARED_CHROMIUM_ENV), else a browser of the file's own. Each
+// scenario gets its own browser context (fresh sessionStorage/localStorage/IndexedDB) at 1280x800 and fails on any
+// browser console error. Chromium is mandatory under CI=true (and when screenshots are asked for); elsewhere a
+// missing /usr/bin/chromium skips loudly.
+//
+// Waits are for outcomes, never for time: each one's timeout only guards against a hang, so it is set far above
+// what the step takes on a loaded two-core machine (see DEFAULT_TIMEOUT_MS and BIG_TIMEOUT_MS).
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import os from 'node:os';
@@ -17,12 +22,29 @@ import { sqliteBackend } from '../store/backends.ts';
 import type { Backend } from '../store/backends.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const SCREENSHOTS = path.join(repoRoot, 'docs', 'studio');
+
+/** Overrides where screenshot() writes (relative to the repository root): `npm run docs:screenshots` sets docs/studio. */
+export const SCREENSHOTS_ENV = 'VERDICT_SCREENSHOTS_DIR';
+/**
+ * Where screenshot() writes: an ignored folder by default, so that a test run never changes the tracked images in
+ * docs/studio; refreshing those is its own command (`npm run docs:screenshots`).
+ */
+export const SCREENSHOTS = path.resolve(repoRoot, process.env[SCREENSHOTS_ENV]?.trim() || path.join('test-results', 'studio'));
+
+/**
+ * Timeout of every Playwright wait and action of a scenario. A step that takes under a second on an idle machine
+ * can take ten times that at a load average of 8 on two cores (a page load parses the 1.4 MB Studio bundle);
+ * 30 s only stops a scenario that hangs.
+ */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** For the steps over tens of thousands of rows (import, save, first render of a 10,000-row table): a hang guard. */
+export const BIG_TIMEOUT_MS = 300_000;
 
 /** node:test's `skip` value: false when Chromium is there; under CI=true a missing Chromium is an error. */
 export function chromiumSkip(): string | false {
   if (chromiumInstalled()) return false;
   if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is required when CI=true (.ci/run installs the chromium package)`);
+  if (process.env[SCREENSHOTS_ENV]) throw new Error(`${CHROMIUM} is required to take the screenshots (${SCREENSHOTS_ENV} is set)`);
   console.warn(`\n*** ${CHROMIUM} not found: SKIPPING the Studio end-to-end tests (apt-get install chromium) ***\n`);
   return `${CHROMIUM} not found`;
 }
@@ -39,32 +61,53 @@ export interface StudioPage {
   close(): Promise<void>;
 }
 
+export interface OpenOptions {
+  /**
+   * Opens the page signed in with this management key, as the Studio keeps it (sessionStorage), without going
+   * through the sign-in form: for scenarios about something else (the sign-in scenario proves the form). The key
+   * is put back on each load of the tab, so such a page cannot test signing out.
+   */
+  key?: string;
+  /** false: leave the new page on about:blank (the scenario navigates itself). */
+  navigate?: boolean;
+}
+
 export interface StudioHarness {
   server: TestServer;
   browser: Browser;
   studioUrl: string;
-  open(path?: string): Promise<StudioPage>;
+  /** A page in a fresh browser context at `hash` (a Studio route, `#/rules/...`). */
+  open(hash?: string, options?: OpenOptions): Promise<StudioPage>;
   close(): Promise<void>;
 }
+
+/** Where the Studio keeps the management key (studio/src/drafts/storage.ts). */
+const SESSION_KEY = 'verdict.studio.key';
 
 /** `env`: further server settings (a scenario that waits for a time limit lowers RULE_TIMEOUT_MS). */
 export async function startStudio(env: Record<string, string> = {}): Promise<StudioHarness> {
   ensureStudioBuilt();
   const backend: Backend = sqliteBackend();
-  // The 10,000-row x 20-column table is about 25 MB of JSON: above the default body limit.
-  const server = await startTestServer({ backend, env: { STUDIO_ENABLED: 'true', BODY_LIMIT_BYTES: String(64 * 1024 * 1024), ...env } });
+  const server = await startTestServer({ backend, env: { STUDIO_ENABLED: 'true', ...env } });
+  // Connected to the run's shared Chromium, close() below only disconnects (and closes this file's contexts).
   const browser = await launchChromium();
   const studioUrl = `${server.url}/studio/`;
-  const pages: StudioPage[] = [];
   return {
     server,
     browser,
     studioUrl,
-    async open(hash = '') {
+    async open(hash = '', options: OpenOptions = {}) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-      context.setDefaultTimeout(10_000);
+      context.setDefaultTimeout(DEFAULT_TIMEOUT_MS);
       const page = await context.newPage();
+      if (options.key !== undefined) {
+        // Only in the Studio's origin: about:blank (which timeToFirstCell passes by) has no storage.
+        await page.addInitScript(([origin, name, key]) => {
+          const { location } = globalThis as unknown as { location: { origin: string } };
+          if (location.origin === origin && sessionStorage.getItem(name) === null) sessionStorage.setItem(name, key);
+        }, [new URL(server.url).origin, SESSION_KEY, options.key] as const);
+      }
       const errors: string[] = [];
       const httpErrors: number[] = [];
       page.on('console', (message) => {
@@ -74,8 +117,8 @@ export async function startStudio(env: Record<string, string> = {}): Promise<Stu
         else errors.push(`console.error: ${message.text()}`);
       });
       page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
-      await page.goto(`${studioUrl}${hash}`);
-      const handle: StudioPage = {
+      if (options.navigate !== false) await page.goto(`${studioUrl}${hash}`);
+      return {
         page, context, errors, httpErrors,
         close: () => context.close(),
         assertClean(expected = []) {
@@ -84,8 +127,6 @@ export async function startStudio(env: Record<string, string> = {}): Promise<Stu
           assert.deepEqual(unexpected, [], `no HTTP error other than ${expected.join(', ') || 'none'}`);
         },
       };
-      pages.push(handle);
-      return handle;
     },
     async close() {
       await browser.close().catch(() => undefined);
@@ -113,6 +154,7 @@ export async function signIn(page: Page, key: string): Promise<void> {
   await page.getByRole('heading', { name: 'Rules', level: 1 }).waitFor();
 }
 
+/** Saves the page as SCREENSHOTS/<name>.png (1280x800). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
@@ -151,7 +193,7 @@ export function managementApi(studio: StudioHarness, key: string): (method: stri
 /**
  * One server and browser for the describe block that makes it (its before/after hooks are registered here, so a
  * file's own `before` registered afterwards runs once the server is up): the harness, the space's management key,
- * a management API caller with that key, and a fresh page signed in with it.
+ * a management API caller with that key, and fresh pages signed in with it.
  */
 export class StudioSuite {
   #studio: StudioHarness | undefined;
@@ -178,11 +220,13 @@ export class StudioSuite {
   /** managementApi with the space's management key. */
   readonly api = (method: string, path: string, body?: unknown): Promise<any> => managementApi(this.studio, this.key)(method, path, body);
 
-  /** A fresh page, signed in; `hash`: a Studio route to go to then (`#/rule/...`). */
-  async signedIn(hash = ''): Promise<StudioPage> {
-    const handle = await this.studio.open();
-    await signIn(handle.page, this.key);
-    if (hash) await handle.page.goto(`${this.studio.studioUrl}${hash}`);
+  /**
+   * A fresh page at `hash` (a Studio route, `#/rules/...`), signed in with `key` (default: the space's management
+   * key) without the sign-in form (see OpenOptions.key); the Studio's main navigation is on screen when this returns.
+   */
+  async signedIn(hash = '', key = this.key): Promise<StudioPage> {
+    const handle = await this.studio.open(hash, { key });
+    await handle.page.getByRole('navigation', { name: 'Main' }).waitFor();
     return handle;
   }
 }

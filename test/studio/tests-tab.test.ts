@@ -4,7 +4,7 @@
 // browser console error fails the scenario.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { chromiumSkip, gridCell, replaceEditorText, screenshot, signIn, StudioSuite, withFailureShot } from './support.ts';
+import { chromiumSkip, gridCell, replaceEditorText, screenshot, StudioSuite, withFailureShot } from './support.ts';
 import { pricingTable } from './tables.ts';
 
 const skip = chromiumSkip();
@@ -15,11 +15,9 @@ describe('Studio Tests tab in Chromium', { skip }, () => {
 
   test('Save as test from the bench, run it green, break the table and see the difference, run selected, history, edit and delete', async () => {
     const created = await api('POST', '/api/rule', pricingTable('Shipping discount'));
-    const handle = await suite.studio.open();
+    const handle = await suite.signedIn(`#/rules/${created.ruleId}/1`);
     const { page } = handle;
     await withFailureShot(page, 'tests-tab', async () => {
-      await signIn(page, suite.key);
-      await page.goto(`${suite.studio.studioUrl}#/rules/${created.ruleId}/1`);
       await page.getByRole('grid', { name: 'Decision table' }).waitFor();
 
       // The bench runs an input; "Save as test" opens the Tests tab on that input and the received result.

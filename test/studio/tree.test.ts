@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { chromiumSkip, compareVersions, replaceEditorText, screenshot, signIn, StudioSuite, withFailureShot } from './support.ts';
+import { chromiumSkip, compareVersions, replaceEditorText, screenshot, StudioSuite, withFailureShot } from './support.ts';
 
 const skip = chromiumSkip();
 
@@ -45,9 +45,8 @@ describe('Decision trees in the Studio', { skip }, () => {
   }
 
   test('build a two-level tree, see a problem on its node, run the bench path, publish, solve, compare versions', async () => {
-    const handle = await suite.studio.open();
+    const handle = await suite.signedIn();
     const { page } = handle;
-    await signIn(page, suite.key);
     await withFailureShot(page, 'tree', async () => {
       await page.getByRole('button', { name: 'New rule' }).click();
       const dialog = page.getByRole('dialog', { name: 'New rule' });
