@@ -2,7 +2,7 @@
 // a second (LISTEN/NOTIFY invalidation of its compiled-rule cache); a revoked key stops working on both.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { PostgresChangeFeed } from '../../src/store/change-feed.ts';
+import { PostgresChangeFeed } from '../../src/store/postgres-change-feed.ts';
 import { postgresBackend, postgresSkip } from '../store/backends.ts';
 import type { Backend } from '../store/backends.ts';
 import { messageTable } from './fixtures.ts';

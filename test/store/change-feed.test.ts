@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { once } from 'node:events';
 import { EventEmitter } from 'node:events';
 import { openStore } from '../../src/store/open.ts';
-import { PostgresChangeFeed } from '../../src/store/change-feed.ts';
+import { PostgresChangeFeed } from '../../src/store/postgres-change-feed.ts';
 import type { ChangeEvent, Store } from '../../src/store/ports.ts';
 import { postgresBackend, postgresSkip, sqliteBackend } from './backends.ts';
 
