@@ -56,7 +56,7 @@ test('the timer flushes; stop() flushes what is left', { timeout: 60_000 }, asyn
   writer.start();
   writer.enqueue(record('t'));
   // Nothing but the timer writes here (no flush() call, the batch is far from full): wait for the write itself,
-  // with a guard that fails the test (and stops the writer below) when it never comes.
+  // with a guard that fails the test when it never comes (the writer's timer is unref'd: it keeps nothing running).
   const guard = AbortSignal.timeout(30_000);
   await Promise.race([store.written, new Promise((_, reject) => guard.addEventListener('abort', () => reject(new Error('the timer never flushed'))))]);
   assert.deepEqual(store.batches, [['t']]);
