@@ -37,14 +37,19 @@ export interface LoadedRuleFile {
   timeZone: string;
 }
 
+/** Where a warning line goes: stderr, unless the command says otherwise (`verdict solve` writes through its program). */
+export type Warn = (line: string) => void;
+
+const toStderr: Warn = (line) => void process.stderr.write(line);
+
 /**
  * Reads a rule file, picks the rule (`--rule`), loads the directories of rules it may call (`--rules`), compiles it,
- * and warns on stderr about references no loaded file provides. Shared by `verdict solve` and `verdict test`.
+ * and warns about references no loaded file provides. Shared by `verdict solve` and `verdict test`.
  */
-export async function loadRuleFile(rulePath: string, options: { rules: string[]; rule?: string; timezone?: string }): Promise<LoadedRuleFile> {
+export async function loadRuleFile(rulePath: string, options: { rules: string[]; rule?: string; timezone?: string }, warn: Warn = toStderr): Promise<LoadedRuleFile> {
   const opened = await openRuleFile(rulePath, options);
   const entry = selectRule(opened.container, rulePath, options.rule);
-  return { ...opened, entry, compiled: compileEntry(opened.resolver, entry, rulePath) };
+  return { ...opened, entry, compiled: compileEntry(opened.resolver, entry, rulePath, warn) };
 }
 
 /** A rule file and the directories of rules it may call, loaded but not compiled. */
@@ -57,10 +62,10 @@ export async function openRuleFile(rulePath: string, options: { rules: string[];
   return { container, resolver, timeZone };
 }
 
-/** Compiles one rule of an opened file, warning on stderr about references no loaded file provides. */
-export function compileEntry(resolver: FolderResolver, entry: ContainerEntry, rulePath: string): CompiledRule {
+/** Compiles one rule of an opened file, warning about references no loaded file provides. */
+export function compileEntry(resolver: FolderResolver, entry: ContainerEntry, rulePath: string, warn: Warn = toStderr): CompiledRule {
   const compiled = compileSelected(resolver, entry, rulePath);
-  for (const line of missingDependencies(compiled, resolver)) process.stderr.write(`verdict: warning: ${line}\n`);
+  for (const line of missingDependencies(compiled, resolver)) warn(`verdict: warning: ${line}\n`);
   return compiled;
 }
 
@@ -73,8 +78,8 @@ export async function sandboxFor(resolver: FolderResolver): Promise<ScriptSandbo
  * Solves and returns what the command prints. The inputs go through the service's one input loop (as a bulk over
  * HTTP does): each input with its own time limit and call budget, every input of a bulk at the same NOW().
  */
-export async function runSolve(rulePath: string, inputPath: string | undefined, options: SolveCommandOptions): Promise<unknown> {
-  const { compiled, resolver, timeZone } = await loadRuleFile(rulePath, options);
+export async function runSolve(rulePath: string, inputPath: string | undefined, options: SolveCommandOptions, warn: Warn = toStderr): Promise<unknown> {
+  const { compiled, resolver, timeZone } = await loadRuleFile(rulePath, options, warn);
   const input = await readInput(inputPath);
   const sandbox = await sandboxFor(resolver);
   try {

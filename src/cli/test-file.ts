@@ -17,6 +17,7 @@ import { InputError, UsageError } from './errors.ts';
 import { readJsonFile } from './folder-resolver.ts';
 import type { FolderResolver } from './folder-resolver.ts';
 import { compileEntry, envTimeout, openRuleFile, sandboxFor, selectRule } from './solve-file.ts';
+import type { Warn } from './solve-file.ts';
 import type { ReportedRun } from './test-reporters.ts';
 
 export interface OfflineTestOptions {
@@ -24,6 +25,8 @@ export interface OfflineTestOptions {
   rule?: string;
   timezone?: string;
   timeout?: number;
+  /** Where warnings go (default stderr). */
+  warn?: Warn;
 }
 
 function problemsText(problems: readonly Problem[]): string {
@@ -60,7 +63,7 @@ export async function runOfflineTests(rulePath: string, testsPath: string | unde
     const runs: ReportedRun[] = [];
     for (const entry of entries) {
       const suites = await suitesOf(testsPath, rulePath, entry.document[TEST_SUITES_FIELD], entry.path);
-      runs.push(await runEntry(entry, compileEntry(opened.resolver, entry, rulePath), suites, { ...opened, sandbox, timeoutMs: options.timeout ?? envTimeout() }, rulePath));
+      runs.push(await runEntry(entry, compileEntry(opened.resolver, entry, rulePath, options.warn), suites, { ...opened, sandbox, timeoutMs: options.timeout ?? envTimeout() }, rulePath));
     }
     return runs;
   } finally {

@@ -4,12 +4,10 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
-import { LocalChangeFeed, PostgresChangeFeed, SqliteChangeFeed } from './change-feed.ts';
+import { LocalChangeFeed, SqliteChangeFeed } from './change-feed.ts';
 import type { FeedLogger } from './change-feed.ts';
 import { KyselyStore } from './kysely-store.ts';
 import { migrateToLatest } from './migrations.ts';
-import { ensurePostgresDatabase } from './postgres-database.ts';
 import type { Database } from './schema.ts';
 
 export interface OpenStoreOptions {
@@ -54,6 +52,12 @@ async function openSqlite(path: string, options: OpenStoreOptions): Promise<Kyse
 }
 
 async function openPostgres(url: string, options: OpenStoreOptions): Promise<KyselyStore> {
+  // Loaded here rather than at the top: a process on SQLite (every CLI command on the embedded store) never loads pg.
+  const [{ default: pg }, { PostgresChangeFeed }, { ensurePostgresDatabase }] = await Promise.all([
+    import('pg'),
+    import('./postgres-change-feed.ts'),
+    import('./postgres-database.ts'),
+  ]);
   if (await ensurePostgresDatabase(url)) options.log?.info({ database: new pg.Client({ connectionString: url }).database }, 'created the database named in DATABASE_URL');
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
   // An idle pooled connection that breaks must not crash the process; the next query reconnects.

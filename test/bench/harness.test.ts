@@ -42,19 +42,30 @@ test('measureSync and measureAsync count operations over the configured runs', a
 });
 
 test('measureAsync of calls answering synchronously reads the clock about once per 0.2 ms, not once per call', async () => {
-  const realNow = performance.now.bind(performance);
-  let clockReads = 0;
+  // A clock the calls drive: each call takes 1 µs of it, a read of it none. The harness then sees 1,000 calls per
+  // ms on any machine, however loaded, and what it does with the clock can be counted exactly.
+  const realNow = performance.now;
+  let micros = 0;
   let calls = 0;
+  const reads = { warmUp: 0, runs: 0 };
+  let callsInRuns = 0;
   performance.now = () => {
-    clockReads++;
-    return realNow();
+    reads[micros <= 20_000 ? 'warmUp' : 'runs']++;
+    return micros / 1000;
   };
   try {
-    const sample = await measureAsync(() => calls++, 2, { runs: 5, runMs: 20, warmupMs: 20 });
+    const sample = await measureAsync(() => {
+      calls++;
+      if (micros >= 20_000) callsInRuns++;
+      micros++;
+      return calls;
+    }, 2, { runs: 5, runMs: 20, warmupMs: 20 });
     assert.equal(sample.runs.length, 5);
-    assert.ok(sample.runs.every((rate) => rate > 0));
-    // Every call of the 20 ms warm-up reads the clock; the 100 ms of runs after it about 5 times per ms.
-    assert.ok(clockReads > 500 && clockReads < calls / 2, `${clockReads} clock reads for ${calls} calls`);
+    for (const rate of sample.runs) assert.ok(Math.abs(rate - 1e6) < 1e4, `${rate} ops/s measured on a clock of 1,000,000 calls per second`);
+    // The warm-up reads the clock at every call (it calibrates on them); the 100 ms of runs after it 5 times per ms.
+    assert.ok(reads.warmUp >= 20_000 && reads.warmUp <= 20_002, `${reads.warmUp} clock reads in the 20,000 calls of the warm-up`);
+    assert.ok(callsInRuns >= 100_000, `${callsInRuns} calls in the runs`);
+    assert.ok(reads.runs >= 490 && reads.runs <= 510, `${reads.runs} clock reads for the ${callsInRuns} calls of the runs`);
   } finally {
     performance.now = realNow;
   }

@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { withServices } from '../../src/server/one-shot.ts';
 import { messageTable } from '../http/fixtures.ts';
 import { runCli } from '../http/process.ts';
+import { parseInProcess } from './helpers.ts';
 import { sqliteBackend } from '../store/backends.ts';
 import type { Backend } from '../store/backends.ts';
 
@@ -39,7 +40,8 @@ describe('verdict import reporting and verdict rule publish|pending', () => {
   before(async () => {
     backend = sqliteBackend();
     dir = mkdtempSync(join(tmpdir(), 'verdict-cli-import-'));
-    assert.equal((await cli('space', 'create', 'acme')).code, 0);
+    // Through the services the commands use, in this process: `verdict space create` is cli-store-commands.test.ts's.
+    await withServices((services) => services.spaces.create('acme'), { DATABASE_URL: backend.url });
   });
   after(async () => {
     rmSync(dir, { recursive: true, force: true });
@@ -85,7 +87,7 @@ describe('verdict import reporting and verdict rule publish|pending', () => {
       assert.equal(result.stderr, `${line}\n`);
       assert.equal(result.stdout, '');
     }
-    assert.equal((await cli('rule', 'publish', '--space', 'acme')).code, 2, 'a missing RULE is a usage error');
+    assert.equal((await parseInProcess(['rule', 'publish', '--space', 'acme'])).code, 2, 'a missing RULE is a usage error');
   });
 
   test('an import that makes an alias shared warns, and --strict refuses it with nothing imported', async () => {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { tableDoc, cond, common } from '../engine/table-helpers.ts';
-import { fixturePath, removeTempDirs, runCli, tempDir } from './helpers.ts';
+import { fixturePath, parseInProcess, removeTempDirs, runCli, tempDir } from './helpers.ts';
 import { join } from 'node:path';
 
 function ruleWith(rows: Array<Record<string, unknown>>): Record<string, unknown> {
@@ -79,10 +79,13 @@ describe('verdict lint', () => {
     const tree = await runCli(['lint', join(dir, 'tree.json')]);
     assert.equal(tree.code, 2);
     assert.match(tree.stderr, /^verdict: .* is a decision-tree; verdict lint analyses decision tables\n$/);
-    const option = await runCli(['lint', join(dir, 'gaps.json'), '--bogus']);
+    // Refused by the command line itself, before any file is read: parsed in this process.
+    const option = await parseInProcess(['lint', join(dir, 'gaps.json'), '--bogus']);
     assert.equal(option.code, 2);
-    const missing = await runCli(['lint']);
+    assert.equal(option.stderr, "verdict: unknown option '--bogus'\n");
+    const missing = await parseInProcess(['lint']);
     assert.equal(missing.code, 2);
+    assert.equal(missing.stderr, "verdict: missing required argument 'rule'\n");
     const unreadable = await runCli(['lint', join(dir, 'nope.json')]);
     assert.equal(unreadable.code, 1);
     assert.match(unreadable.stderr, /^verdict: cannot read /);

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { sqliteBackend } from '../store/backends.ts';
-import { ROOT, processesWithEnv, spawnUntilListening } from '../http/process.ts';
+import { processesWithEnv, ROOT, spawnUntilListening, START_GUARD_MS } from '../http/process.ts';
+import type { ServeProcess } from '../http/process.ts';
 
 const BIN = join(ROOT, 'bin', 'verdict.js');
 
@@ -48,17 +49,22 @@ describe('bin/verdict.js on a Node older than 24', { skip }, () => {
     assert.match(run.stderr, /unknown command 'no-such-command'/);
   });
 
-  test('SIGTERM to the launcher stops `verdict serve` under it', { timeout: 60_000 }, async () => {
+  // Three Node starts (the old Node, bash with env.sh, Node 24) before the server's own: the start guard allows for
+  // a loaded machine, and whatever is left when the test ends is killed with its process group.
+  test('SIGTERM to the launcher stops `verdict serve` under it', { timeout: START_GUARD_MS + 120_000 }, async () => {
     const backend = sqliteBackend();
+    let server: ServeProcess | undefined;
     try {
-      const server = await spawnUntilListening(OLD_NODE!, [BIN, 'serve'], oldNodeEnv({ DATABASE_URL: backend.url, VERDICT_SEED_EXAMPLES: 'false' }));
+      server = await spawnUntilListening(OLD_NODE!, [BIN, 'serve'], oldNodeEnv({ DATABASE_URL: backend.url, VERDICT_SEED_EXAMPLES: 'false' }));
       const exited = once(server.child, 'exit');
       server.child.kill('SIGTERM');
       const [code] = (await exited) as [number | null];
       assert.equal(code, 0, server.stderr());
       assert.match(server.stdout(), /"msg":"stopped"/);
+      // The launcher exits only after the server under it: nothing may be left by then.
       assert.deepEqual(processesWithEnv('DATABASE_URL', backend.url), []);
     } finally {
+      await server?.stop();
       await backend.cleanup();
     }
   });

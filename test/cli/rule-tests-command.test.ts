@@ -6,11 +6,12 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { DOMParser } from '@xmldom/xmldom';
+import { withServices } from '../../src/server/one-shot.ts';
 import { messageTable, plantTable } from '../http/fixtures.ts';
 import { runCli as runStoreCli } from '../http/process.ts';
 import { sqliteBackend } from '../store/backends.ts';
 import type { Backend } from '../store/backends.ts';
-import { readFixture, removeTempDirs, runCli, tempDir } from './helpers.ts';
+import { parseInProcess, readFixture, removeTempDirs, runCli, runInProcess, tempDir } from './helpers.ts';
 
 after(removeTempDirs);
 
@@ -29,6 +30,8 @@ function parseXml(text: string): any {
   return doc.documentElement;
 }
 
+// The first two tests start real processes (the exit codes and output a CI job sees); the rest run the same program
+// in this process (runInProcess, parseInProcess), which proves the same without a Node start per case.
 describe('verdict test offline', { concurrency: 4 }, () => {
   test('every test passing: exit 0, a spec report ending in the counts', async () => {
     const dir = tempDir({ 'plants.json': plantTable(), 'plants.tests.json': { tests: [passing] } });
@@ -55,7 +58,7 @@ describe('verdict test offline', { concurrency: 4 }, () => {
       ],
     };
     const dir = tempDir({ 'plants.json': plantTable(), 't.json': tests });
-    const run = await runCli(['test', join(dir, 'plants.json'), join(dir, 't.json')]);
+    const run = await runInProcess(['test', join(dir, 'plants.json'), join(dir, 't.json')]);
     assert.equal(run.code, 0, run.stdout);
   });
 
@@ -70,12 +73,13 @@ describe('verdict test offline', { concurrency: 4 }, () => {
       [[rule], /carries no "testSuites"; give the tests file too/],
     ] as const;
     for (const [args, message] of usage) {
-      const run = await runCli(['test', ...args]);
+      // --space names a store: refused before it is opened, but only a process may be pointed at one.
+      const run = await ((args as readonly string[]).includes('--space') ? runCli : runInProcess)(['test', ...args]);
       assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
       assert.match(run.stderr, message);
       assert.equal(run.stderr.trim().split('\n').length, 1);
     }
-    const broken = await runCli(['test', rule, join(dir, 'bad.json')]);
+    const broken = await runInProcess(['test', rule, join(dir, 'bad.json')]);
     assert.equal(broken.code, 1);
     assert.match(broken.stderr, /bad\.json is not a valid tests file \(2 problems\): tests\[0\]\.name: must be a name.*; tests\[0\]\.expected: must be an array/);
   });
@@ -84,7 +88,7 @@ describe('verdict test offline', { concurrency: 4 }, () => {
     const odd = { name: 'odd <name> & "quotes" \u0001', input: { group: 'plant' }, expected: [] };
     const dir = tempDir({ 'plants.json': plantTable(), 'tests.json': { suites: [{ name: 'A & B', tests: [passing, failing] }, { name: 'Z', tests: [odd] }] } });
     const out = join(dir, 'junit.xml');
-    const run = await runCli(['test', join(dir, 'plants.json'), join(dir, 'tests.json'), '--reporter', 'junit', '--output', out]);
+    const run = await runInProcess(['test', join(dir, 'plants.json'), join(dir, 'tests.json'), '--reporter', 'junit', '--output', out]);
     assert.equal(run.code, 1);
     assert.equal(run.stdout, '1 passed, 2 failed\n', 'the report goes to the file, the counts to stdout');
     const root = parseXml(readFileSync(out, 'utf8'));
@@ -109,7 +113,7 @@ describe('verdict test offline', { concurrency: 4 }, () => {
 
   test('--reporter tap prints TAP 13 with a plan and a YAML block per failure', async () => {
     const dir = tempDir({ 'plants.json': plantTable(), 'tests.json': { tests: [passing, failing] } });
-    const run = await runCli(['test', join(dir, 'plants.json'), join(dir, 'tests.json'), '--reporter', 'tap']);
+    const run = await runInProcess(['test', join(dir, 'plants.json'), join(dir, 'tests.json'), '--reporter', 'tap']);
     assert.equal(run.code, 1);
     const lines = run.stdout.trim().split('\n');
     assert.deepEqual(lines.slice(0, 4), ['TAP version 13', '1..2', 'ok 1 - plant-items v1 > tests > plants', 'not ok 2 - plant-items v1 > tests > wrong price']);
@@ -121,10 +125,10 @@ describe('verdict test offline', { concurrency: 4 }, () => {
     const plants = plantTable({ testSuites: [{ name: 'Catalogue', tests: [passing] }] });
     const folder = { export: { exportType: 'FOLDER', version: 1, data: { structure: { id: 'root', name: 'Home', type: 'ROOT', children: [] }, rules: [greet, plants, messageTable('no-tests', 'no-tests', 1, 'x')] } } };
     const dir = tempDir({ 'space.json': folder });
-    const run = await runCli(['test', join(dir, 'space.json')]);
+    const run = await runInProcess(['test', join(dir, 'space.json')]);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^greet v1\n {2}Greeting\n {4}✔ says hello .*\nplant-items v1\n {2}Catalogue\n {4}✔ plants .*\n2 passed, 0 failed\n$/);
-    const one = await runCli(['test', join(dir, 'space.json'), '--rule', 'plant-items']);
+    const one = await runInProcess(['test', join(dir, 'space.json'), '--rule', 'plant-items']);
     assert.match(one.stdout, /^plant-items v1\n/);
     assert.equal(one.code, 0);
   });
@@ -135,9 +139,9 @@ describe('verdict test offline', { concurrency: 4 }, () => {
       'fees.json': readFixture('transfer-fee-table.json'),
       'fees.tests.json': { tests: [{ name: 'domestic', input: { bic: 'ALPSATWW', originCountry: 'AT' }, expected: [{ fee: 0, message: 'Domestic transfer to AT' }] }] },
     });
-    const run = await runCli(['test', join(dir, 'fees.json'), join(dir, 'fees.tests.json'), '--rules', join(dir, 'reference')]);
+    const run = await runInProcess(['test', join(dir, 'fees.json'), join(dir, 'fees.tests.json'), '--rules', join(dir, 'reference')]);
     assert.equal(run.code, 0, run.stdout + run.stderr);
-    const without = await runCli(['test', join(dir, 'fees.json'), join(dir, 'fees.tests.json')]);
+    const without = await runInProcess(['test', join(dir, 'fees.json'), join(dir, 'fees.tests.json')]);
     assert.equal(without.code, 1);
     assert.match(without.stdout, /\[0\]\.fee: expected 0, received ""/);
   });
@@ -147,15 +151,17 @@ describe('verdict test against a store, the publishing gate, and tests through e
   let backend: Backend;
   const cli = (...args: string[]) => runStoreCli(args, { DATABASE_URL: backend.url });
 
+  // The store is filled in this process, through the services the CLI's commands use (cli-store-commands.test.ts
+  // starts `verdict space create` and `verdict import` for real); the commands under test run as processes.
   before(async () => {
     backend = sqliteBackend();
-    assert.equal((await cli('space', 'create', 'acme')).code, 0);
-    assert.equal((await cli('space', 'create', 'copy')).code, 0);
     const v2: Record<string, any> = plantTable({ version: 2, status: 'pending' });
     v2.decisionTable.rows[0].cells[3].outputScalarValue.value = '470';
-    const dir = tempDir({ 'plants.json': [plantTable({ testSuites: [{ name: 'Catalogue', tests: [passing] }] }), v2] });
-    const imported = await cli('import', join(dir, 'plants.json'), '--space', 'acme');
-    assert.equal(imported.code, 0, imported.stderr);
+    await withServices(async (services) => {
+      await services.spaces.create('acme');
+      await services.spaces.create('copy');
+      await services.rulesIO.importContainer('acme', [plantTable({ testSuites: [{ name: 'Catalogue', tests: [passing] }] }), v2]);
+    }, { DATABASE_URL: backend.url });
   });
   after(async () => {
     await backend.cleanup();
@@ -187,7 +193,8 @@ describe('verdict test against a store, the publishing gate, and tests through e
     assert.equal(JSON.parse(forced.stdout).status, 'published');
     const off = await cli('rule', 'publish-gate', 'plant-items', 'off', '--space', 'acme');
     assert.equal(off.stdout, 'publishing gate for rule rule-plants: off (its own setting)\n');
-    const bad = await cli('rule', 'publish-gate', 'plant-items', 'maybe', '--space', 'acme');
+    // Refused by the command line itself, before the store is opened: parsed in this process.
+    const bad = await parseInProcess(['rule', 'publish-gate', 'plant-items', 'maybe', '--space', 'acme']);
     assert.equal(bad.code, 2);
   });
 
@@ -200,9 +207,9 @@ describe('verdict test against a store, the publishing gate, and tests through e
     const top = JSON.parse(readFileSync(join(dir, 'plant-items_v2.json'), 'utf8'));
     assert.deepEqual(top.testSuites, [{ name: 'Catalogue', tests: [passing] }]);
     assert.equal(JSON.parse(readFileSync(join(dir, 'plant-items_v1.json'), 'utf8')).testSuites, undefined, 'on the highest version only');
-    const offline = await runCli(['test', join(dir, 'plant-items_v1.json')]);
+    const offline = await runInProcess(['test', join(dir, 'plant-items_v1.json')]);
     assert.equal(offline.code, 2, 'version 1 does not carry the tests');
-    const carried = await runCli(['test', join(dir, 'plant-items_v2.json')]);
+    const carried = await runInProcess(['test', join(dir, 'plant-items_v2.json')]);
     assert.equal(carried.code, 1, 'version 2 fails its own tests');
     assert.match(carried.stdout, /✖ plants/);
     const imported = await cli('import', dir, '--space', 'copy');

@@ -1,8 +1,9 @@
 // `verdict solve` end to end on each rule type of the project's fixtures: the CLI plumbing (options, containers,
-// --rules, --now) reaching the engine.
+// --rules, --now) reaching the engine. The program runs in this process (runInProcess) but for scripting rules,
+// whose sandbox belongs to a process; solve.test.ts starts real processes for the exit codes and output.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fixturePath, readFixture, removeTempDirs, runCli, tempDir } from './helpers.ts';
+import { fixturePath, readFixture, removeTempDirs, runCli, runInProcess, tempDir } from './helpers.ts';
 import type { CliRun } from './helpers.ts';
 import { join } from 'node:path';
 
@@ -14,8 +15,13 @@ function solved(run: CliRun): unknown {
   return JSON.parse(run.stdout);
 }
 
+/** A file holding `input` (JSON): the runs in this process have no stdin of their own. */
+function inputFile(input: unknown): string {
+  return join(tempDir({ 'input.json': JSON.stringify(input) }), 'input.json');
+}
+
 function solveFixture(name: string, input: unknown, ...args: string[]): Promise<CliRun> {
-  return runCli(['solve', fixturePath(name), '-', ...args], { stdin: JSON.stringify(input) });
+  return runInProcess(['solve', fixturePath(name), inputFile(input), ...args]);
 }
 
 describe('verdict solve on each rule type', { concurrency: 4 }, () => {
@@ -127,10 +133,10 @@ describe('verdict solve on each rule type', { concurrency: 4 }, () => {
     const table = readFixture('segment-table.json');
     table.decisionTable.rows[0].timeValidation = { from: '2024-01-01 00:00 +00:00', to: '2024-12-31 23:59 +00:00' };
     const dir = tempDir({ 'segment.json': table });
-    const input = JSON.stringify({ regionCode: 'NEU', revenue: 10 });
-    const inside = await runCli(['solve', join(dir, 'segment.json'), '-', '--now', '2024-06-01T12:00:00Z'], { stdin: input });
+    const input = inputFile({ regionCode: 'NEU', revenue: 10 });
+    const inside = await runInProcess(['solve', join(dir, 'segment.json'), input, '--now', '2024-06-01T12:00:00Z']);
     assert.deepEqual(solved(inside), [{ segment: 'Northern Europe', tier: 1 }]);
-    const outside = await runCli(['solve', join(dir, 'segment.json'), '-', '--now', '2025-06-01T12:00:00Z'], { stdin: input });
+    const outside = await runInProcess(['solve', join(dir, 'segment.json'), input, '--now', '2025-06-01T12:00:00Z']);
     assert.deepEqual(solved(outside), [{ segment: 'Rest of world', tier: 0 }]);
   });
 });

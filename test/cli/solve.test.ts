@@ -1,7 +1,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { fixturePath, readFixture, removeTempDirs, runCli, tempDir } from './helpers.ts';
+import { fixturePath, parseInProcess, readFixture, removeTempDirs, runCli, runInProcess, tempDir } from './helpers.ts';
 import type { CliRun } from './helpers.ts';
 
 after(removeTempDirs);
@@ -25,7 +25,14 @@ function assertSolved(run: CliRun): unknown {
   return JSON.parse(run.stdout);
 }
 
-// Each test spawns processes; running them side by side keeps the file fast.
+/** A file holding `input` (JSON), for the runs in this process, which have no stdin of their own. */
+function inputFile(input: unknown): string {
+  return join(tempDir({ 'input.json': JSON.stringify(input) }), 'input.json');
+}
+
+// Real processes (runCli) for what belongs to one: the exit codes and output as a shell sees them, stdin, the
+// environment, the regular-expression engine main.ts sets. Every other case runs the same program in this process
+// (runInProcess, parseInProcess): a Node start per case would prove nothing more. Side by side, to keep it fast.
 describe('verdict solve', { concurrency: 4 }, () => {
   test('solve RULE INPUT prints the result JSON and exits 0', async () => {
     const dir = tempDir({ 'input.json': { primaryKey: 'NORDSESS', outputColumn: 'Bank Name' } });
@@ -36,21 +43,19 @@ describe('verdict solve', { concurrency: 4 }, () => {
   test('INPUT "-" reads stdin; no INPUT solves {}', async () => {
     const piped = await runCli(['solve', BANKS, '-'], { stdin: '{"primaryKey":"ALPSATWW","outputColumn":"Country"}' });
     assert.deepEqual(assertSolved(piped), [{ output: 'AT' }]);
-    const empty = await runCli(['solve', BANKS]);
+    const empty = await runInProcess(['solve', BANKS]);
     assert.deepEqual(assertSolved(empty), [{ output: null }]);
   });
 
   test('an input array is a bulk solve: one result per input, in order', async () => {
-    const run = await runCli(['solve', BANKS, '-'], {
-      stdin: JSON.stringify([{ primaryKey: 'ALPSATWW', outputColumn: 'Country' }, { primaryKey: 'NOPE' }, { primaryKey: 1234, outputColumn: 'fee' }]),
-    });
+    const run = await runInProcess(['solve', BANKS, inputFile([{ primaryKey: 'ALPSATWW', outputColumn: 'Country' }, { primaryKey: 'NOPE' }, { primaryKey: 1234, outputColumn: 'fee' }])]);
     assert.deepEqual(assertSolved(run), [[{ output: 'AT' }], [{ output: null }], [{ output: 2 }]]);
   });
 
   test('a bulk longer than one slice of the input loop keeps its order; --debug pairs each result with its trace', async () => {
     const keys = ['ALPSATWW', 'NORDSESS', 'NOPE'];
     const inputs = Array.from({ length: 150 }, (_, i) => ({ primaryKey: keys[i % 3], outputColumn: 'Country' }));
-    const run = await runCli(['solve', BANKS, '-', '--debug'], { stdin: JSON.stringify(inputs) });
+    const run = await runInProcess(['solve', BANKS, inputFile(inputs), '--debug']);
     const solved = assertSolved(run) as Array<{ result: unknown; trace: Array<{ primaryKey: string; found: boolean }> }>;
     assert.equal(solved.length, 150);
     solved.forEach((each, i) => {
@@ -60,17 +65,19 @@ describe('verdict solve', { concurrency: 4 }, () => {
   });
 
   test('--lookup-method and --debug', async () => {
-    const exists = await runCli(['solve', BANKS, '-', '--lookup-method', 'lookup_exists'], { stdin: '{"primaryKey":"NORDSESS"}' });
+    const exists = await runInProcess(['solve', BANKS, inputFile({ primaryKey: 'NORDSESS' }), '--lookup-method', 'lookup_exists']);
     assert.deepEqual(assertSolved(exists), [{ output: true }]);
-    const debug = await runCli(['solve', BANKS, '-', '--debug'], { stdin: '{"primaryKey":"NORDSESS","outputColumn":"Country"}' });
+    const debug = await runInProcess(['solve', BANKS, inputFile({ primaryKey: 'NORDSESS', outputColumn: 'Country' }), '--debug']);
     assert.deepEqual(assertSolved(debug), {
       result: [{ output: 'SE' }],
       trace: [{ method: 'LOOKUP_VALUE', primaryKey: 'NORDSESS', found: true, outputColumn: 'Country' }],
     });
   });
 
+  // Command lines commander refuses never reach the solve: they are parsed in this process, by the program a
+  // process runs. A bad $TIMEZONE is found by the command itself, in a real process (as is `verdict` alone, below).
   test('bad usage prints one line and exits 2', async () => {
-    const cases: Array<[string[], RegExp, Record<string, string>?]> = [
+    const cases: Array<[string[], RegExp]> = [
       [['solve'], /^verdict: missing required argument 'rule'$/],
       [['solve', BANKS, '--strategy', 'BEST'], /argument 'BEST' is invalid\. unknown strategy "BEST" \(expected STANDARD, FIRST_MATCH, ARRAY, EVALUATE_ALL\)$/],
       [['solve', BANKS, '--lookup-method', 'FIND'], /unknown lookup method "FIND"/],
@@ -80,10 +87,9 @@ describe('verdict solve', { concurrency: 4 }, () => {
       [['solve', BANKS, '--frobnicate'], /^verdict: unknown option '--frobnicate'$/],
       [['solve', BANKS, 'a.json', 'b.json'], /too many arguments/],
       [['sovle'], /^verdict: unknown command 'sovle' \(Did you mean solve\?\)$/],
-      [['solve', BANKS], /^verdict: TIMEZONE: unknown time zone "Nowhere\/City"$/, { TIMEZONE: 'Nowhere/City' }],
     ];
-    const runs = await Promise.all(cases.map(([args, , env]) => runCli(args, { env: env ?? {} })));
-    runs.forEach((run, i) => assertFailure(run, 2, cases[i]![1]));
+    for (const [args, line] of cases) assertFailure(await parseInProcess(args), 2, line);
+    assertFailure(await runCli(['solve', BANKS], { env: { TIMEZONE: 'Nowhere/City' } }), 2, /^verdict: TIMEZONE: unknown time zone "Nowhere\/City"$/);
   });
 
   test('verdict without a command shows the usage on stderr and exits 2', async () => {
@@ -98,7 +104,7 @@ describe('verdict solve', { concurrency: 4 }, () => {
     assert.equal(top.code, 0);
     assert.match(top.stdout, /Usage: verdict \[options\] \[command\]/);
     assert.match(top.stdout, /solve \[options\] <rule> \[input\]/);
-    const solve = await runCli(['solve', '--help']);
+    const solve = await parseInProcess(['solve', '--help']);
     assert.equal(solve.code, 0);
     for (const option of ['--strategy', '--include', '--exclude', '--lookup-method', '--debug', '--rules', '--rule', '--now', '--timezone']) {
       assert.ok(solve.stdout.includes(option), option);
@@ -108,15 +114,15 @@ describe('verdict solve', { concurrency: 4 }, () => {
 
   test('files that cannot be read or parsed exit 1 naming the file', async () => {
     const dir = tempDir({ 'broken.json': '{"type": "lookup-table",', 'input.json': '[1, 2' });
-    assertFailure(await runCli(['solve', join(dir, 'missing.json')]), 1, /^verdict: cannot read .*missing\.json: no such file or directory$/);
-    assertFailure(await runCli(['solve', join(dir, 'broken.json')]), 1, /^verdict: .*broken\.json is not valid JSON: /);
-    assertFailure(await runCli(['solve', BANKS, join(dir, 'input.json')]), 1, /^verdict: .*input\.json is not valid JSON: /);
+    assertFailure(await runInProcess(['solve', join(dir, 'missing.json')]), 1, /^verdict: cannot read .*missing\.json: no such file or directory$/);
+    assertFailure(await runInProcess(['solve', join(dir, 'broken.json')]), 1, /^verdict: .*broken\.json is not valid JSON: /);
+    assertFailure(await runInProcess(['solve', BANKS, join(dir, 'input.json')]), 1, /^verdict: .*input\.json is not valid JSON: /);
     assertFailure(await runCli(['solve', BANKS, '-'], { stdin: 'primaryKey=1' }), 1, /^verdict: stdin is not valid JSON: /);
   });
 
   test('input that is not an object (or an array of objects) exits 1', async () => {
-    assertFailure(await runCli(['solve', BANKS, '-'], { stdin: '"NORDSESS"' }), 1, /^verdict: input stdin must be a JSON object, or an array of objects for a bulk solve$/);
-    assertFailure(await runCli(['solve', BANKS, '-'], { stdin: '[{}, 3]' }), 1, /^verdict: input stdin: element \[1\] of a bulk input must be a JSON object$/);
+    assertFailure(await runInProcess(['solve', BANKS, inputFile('NORDSESS')]), 1, /^verdict: input .*input\.json must be a JSON object, or an array of objects for a bulk solve$/);
+    assertFailure(await runInProcess(['solve', BANKS, inputFile([{}, 3])]), 1, /^verdict: input .*input\.json: element \[1\] of a bulk input must be a JSON object$/);
   });
 
   test('an invalid rule exits 1 with every problem and its path on one line', async () => {
@@ -125,7 +131,7 @@ describe('verdict solve', { concurrency: 4 }, () => {
     rule.status = 'draft';
     const dir = tempDir({ 'rule.json': rule });
     assertFailure(
-      await runCli(['solve', join(dir, 'rule.json')]),
+      await runInProcess(['solve', join(dir, 'rule.json')]),
       1,
       /^verdict: .*rule\.json is not a valid rule \(2 problems\): status: unknown status "draft" \(expected published or pending\); primaryKeyColumn: names no column: "swift" is not the alias of any column$/,
     );
@@ -133,15 +139,15 @@ describe('verdict solve', { concurrency: 4 }, () => {
 
   test('a file with several solvable rules needs --rule; --rule picks by alias or id', async () => {
     assertFailure(
-      await runCli(['solve', FOLDER]),
+      await runInProcess(['solve', FOLDER]),
       2,
       /holds 3 solvable rules \(region-segment \(decision-table\), bank-directory \(lookup-table\), segmentation \(workflow\)\); choose one with --rule ID\|ALIAS$/,
     );
-    const byAlias = await runCli(['solve', FOLDER, '-', '--rule', 'bank-directory'], { stdin: '{"primaryKey":"ALPSATWW","outputColumn":"Bank Name"}' });
+    const byAlias = await runInProcess(['solve', FOLDER, inputFile({ primaryKey: 'ALPSATWW', outputColumn: 'Bank Name' }), '--rule', 'bank-directory']);
     assert.deepEqual(assertSolved(byAlias), [{ output: 'Alpine Credit' }]);
-    const byId = await runCli(['solve', FOLDER, '-', '--rule', '5c0d9e7a-1b2c-4d3e-8f90-a1b2c3d4e503', '--lookup-method', 'LOOKUP_EXISTS'], { stdin: '{"primaryKey":"X"}' });
+    const byId = await runInProcess(['solve', FOLDER, inputFile({ primaryKey: 'X' }), '--rule', '5c0d9e7a-1b2c-4d3e-8f90-a1b2c3d4e503', '--lookup-method', 'LOOKUP_EXISTS']);
     assert.deepEqual(assertSolved(byId), [{ output: false }]);
-    assertFailure(await runCli(['solve', FOLDER, '--rule', 'nothing-here']), 2, /has no rule with id or alias "nothing-here" \(it holds region-segment \(decision-table\), bank-directory \(lookup-table\), segmentation \(workflow\)\)$/);
+    assertFailure(await runInProcess(['solve', FOLDER, '--rule', 'nothing-here']), 2, /has no rule with id or alias "nothing-here" \(it holds region-segment \(decision-table\), bank-directory \(lookup-table\), segmentation \(workflow\)\)$/);
   });
 
   test('an array of rules solves its first rule; --rule picks the latest published version, else the latest', async () => {
@@ -154,24 +160,24 @@ describe('verdict solve', { concurrency: 4 }, () => {
     other.data.ALPSATWW.country = 'DE';
     const pendingOnly = { ...readFixture('banks-lookup.json'), ruleId: 'p', baseId: 'p', ruleAlias: 'pending-banks', status: 'pending' };
     const dir = tempDir({ 'list.json': [other, v1, v3, v2, pendingOnly] });
-    const input = '{"primaryKey":"ALPSATWW","outputColumn":"Country"}';
-    assert.deepEqual(assertSolved(await runCli(['solve', join(dir, 'list.json'), '-'], { stdin: input })), [{ output: 'DE' }]);
-    assert.deepEqual(assertSolved(await runCli(['solve', join(dir, 'list.json'), '-', '--rule', 'bank-directory'], { stdin: input })), [{ output: 'LI' }]);
-    assert.deepEqual(assertSolved(await runCli(['solve', join(dir, 'list.json'), '-', '--rule', 'pending-banks'], { stdin: input })), [{ output: 'AT' }]);
+    const input = inputFile({ primaryKey: 'ALPSATWW', outputColumn: 'Country' });
+    assert.deepEqual(assertSolved(await runInProcess(['solve', join(dir, 'list.json'), input])), [{ output: 'DE' }]);
+    assert.deepEqual(assertSolved(await runInProcess(['solve', join(dir, 'list.json'), input, '--rule', 'bank-directory'])), [{ output: 'LI' }]);
+    assert.deepEqual(assertSolved(await runInProcess(['solve', join(dir, 'list.json'), input, '--rule', 'pending-banks'])), [{ output: 'AT' }]);
   });
 
   test('--rules DIR: unreadable directories and files in it exit 1 naming them', async () => {
     const missing = join(tempDir(), 'nope');
-    assertFailure(await runCli(['solve', BANKS, '--rules', missing]), 1, /^verdict: cannot read rules directory .*nope: no such file or directory$/);
+    assertFailure(await runInProcess(['solve', BANKS, '--rules', missing]), 1, /^verdict: cannot read rules directory .*nope: no such file or directory$/);
     const dir = tempDir({ 'good.json': readFixture('segment-table.json'), 'nested/bad.json': '{oops' });
-    assertFailure(await runCli(['solve', BANKS, '--rules', dir]), 1, /^verdict: .*nested\/bad\.json is not valid JSON: /);
+    assertFailure(await runInProcess(['solve', BANKS, '--rules', dir]), 1, /^verdict: .*nested\/bad\.json is not valid JSON: /);
     const shapes = tempDir({ 'list.json': [readFixture('segment-table.json'), 7] });
-    assertFailure(await runCli(['solve', BANKS, '--rules', shapes]), 1, /^verdict: .*list\.json is not a rule export: \[1\]: must be a rule object \(got a number\)$/);
+    assertFailure(await runInProcess(['solve', BANKS, '--rules', shapes]), 1, /^verdict: .*list\.json is not a rule export: \[1\]: must be a rule object \(got a number\)$/);
   });
 
   test('--rules DIR with valid files leaves a solve that needs none of them unchanged', async () => {
     const dir = tempDir({ 'segment.json': readFixture('segment-table.json'), 'sub/flow.json': readFixture('pricing-flow-export.json') });
-    const run = await runCli(['solve', BANKS, '-', '--rules', dir], { stdin: '{"primaryKey":"ALPSATWW","outputColumn":"Fee"}' });
+    const run = await runInProcess(['solve', BANKS, inputFile({ primaryKey: 'ALPSATWW', outputColumn: 'Fee' }), '--rules', dir]);
     assert.deepEqual(assertSolved(run), [{ output: 0 }]);
   });
 

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startTestServer } from '../http/harness.ts';
 import type { TestServer } from '../http/harness.ts';
-import { ROOT, runCli } from '../http/process.ts';
+import { ROOT } from '../http/process.ts';
+import { parseInProcess } from '../cli/helpers.ts';
 import { sqliteBackend } from '../store/backends.ts';
 import type { Backend } from '../store/backends.ts';
 
@@ -46,11 +47,13 @@ describe('user-facing text cites no SPEC sections', () => {
     });
   }
 
+  // The help texts are read from the program `verdict` runs, in this process: a process per text (over thirty)
+  // would add nothing to what is checked here, the text (test/cli/solve.test.ts starts `verdict --help` for real).
   test('verdict --help and every subcommand --help', async () => {
     const found: string[] = [];
     let seen = 0;
     const visit = async (command: string[]): Promise<void> => {
-      const result = await runCli([...command, '--help'], {});
+      const result = await parseInProcess([...command, '--help']);
       assert.equal(result.code, 0, `${command.join(' ')} --help: ${result.stderr}`);
       seen++;
       found.push(...specLines(['verdict', ...command, '--help'].join(' '), result.stdout));

@@ -24,7 +24,9 @@ function sendRaw(url: string, bytes: Buffer): Promise<RawReply> {
     const socket = connect(Number(port), hostname, () => socket.write(bytes));
     socket.on('data', (chunk) => chunks.push(chunk));
     socket.on('error', reject);
-    socket.setTimeout(5000, () => socket.destroy(new Error('the server did not close the connection')));
+    // A guard for a server that never closes, not a limit: the refusal is answered at once, but not always within a
+    // few seconds on a loaded machine.
+    socket.setTimeout(60_000, () => socket.destroy(new Error('the server did not close the connection within a minute')));
     socket.on('close', () => {
       const text = Buffer.concat(chunks).toString('utf8');
       const [head = '', body = ''] = text.split('\r\n\r\n');

@@ -2,19 +2,21 @@
 // sees is the server itself, so nothing keeps serving the port afterwards (no node orphaned under a dead npm).
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sqliteBackend } from '../store/backends.ts';
 import type { Backend } from '../store/backends.ts';
+import { withServices } from '../../src/server/one-shot.ts';
 import { call, eventually } from './harness.ts';
-import { ROOT, processesWithEnv, runCli, spawnUntilListening } from './process.ts';
+import { heldRule, processesWithEnv, ROOT, spawnUntilListening, START_GUARD_MS } from './process.ts';
 
-/** Whether anything still answers HTTP at `url`. */
+/**
+ * Whether anything still answers HTTP at `url`. A stopped server refuses the connection at once; the guard is for
+ * a live one, which on a loaded machine may take seconds to answer.
+ */
 async function answers(url: string): Promise<boolean> {
   try {
-    await fetch(`${url}/health-check`, { signal: AbortSignal.timeout(2000) });
+    await fetch(`${url}/health-check`, { signal: AbortSignal.timeout(60_000) });
     return true;
   } catch {
     return false;
@@ -31,7 +33,7 @@ describe('./dev start', () => {
   after(() => backend.cleanup());
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    test(`${signal} to the PID of ./dev start stops the server and leaves no process behind`, { timeout: 60_000 }, async () => {
+    test(`${signal} to the PID of ./dev start stops the server and leaves no process behind`, { timeout: START_GUARD_MS + 120_000 }, async () => {
       const env = { ...process.env, DATABASE_URL: backend.url, VERDICT_SEED_EXAMPLES: 'false', STUDIO_ENABLED: 'false' };
       const dev = await spawnUntilListening(join(ROOT, 'dev'), ['start'], env);
       try {
@@ -52,28 +54,28 @@ describe('./dev start', () => {
     });
   }
 
-  test('Ctrl-C under a wrapper delivers SIGINT twice (terminal and forwarded): the in-flight request still finishes', { timeout: 60_000 }, async () => {
-    const env = { ...process.env, DATABASE_URL: backend.url, VERDICT_SEED_EXAMPLES: 'false', STUDIO_ENABLED: 'false', RULE_TIMEOUT_MS: '3000' };
+  test('Ctrl-C under a wrapper delivers SIGINT twice (terminal and forwarded): the in-flight request still finishes', { timeout: START_GUARD_MS + 120_000 }, async () => {
+    const held = await heldRule();
+    const env = { ...process.env, DATABASE_URL: backend.url, VERDICT_SEED_EXAMPLES: 'false', STUDIO_ENABLED: 'false', ...held.env };
     const dev = await spawnUntilListening(join(ROOT, 'dev'), ['start'], env);
-    const dir = mkdtempSync(join(tmpdir(), 'verdict-slow-'));
     try {
-      // The earlier tests created the space "default"; a fresh key of it solves the slow script rule.
-      const key = await runCli(['key', 'create', '--space', 'default', '--type', 'solver', '--json'], { DATABASE_URL: backend.url });
-      assert.equal(key.code, 0, key.stderr);
-      const { key: solverKey } = JSON.parse(key.stdout) as { key: string };
-      const rule = { name: 'Slow', type: 'complex-rule', status: 'published', ruleAlias: 'slow', inputSchema: {}, outputSchema: {}, script: 'const end = Date.now() + (input.busyMs || 0); while (Date.now() < end) {} return {done: true};' };
-      writeFileSync(join(dir, 'slow.json'), JSON.stringify(rule));
-      const imported = await runCli(['import', join(dir, 'slow.json'), '--space', 'default'], { DATABASE_URL: backend.url });
-      assert.equal(imported.code, 0, imported.stderr);
-      await eventually(async () => ((await call(dev.url, 'POST', '/rule/solve/slow', { key: solverKey, body: { data: {} } })).status === 200 ? true : undefined), 3000);
+      // The earlier tests created the space "default"; a fresh key of it solves the held script rule. Written by
+      // another process than the server's, as the CLI would (withServices is what its commands use).
+      const solverKey = await withServices(async (services) => {
+        await services.rulesIO.importContainer('default', [held.rule]);
+        return (await services.keys.create('default', 'solver')).key;
+      }, { DATABASE_URL: backend.url });
+      await eventually(async () => ((await call(dev.url, 'POST', '/rule/solve/held', { key: solverKey, body: { data: {} } })).status === 200 ? true : undefined));
 
-      const inFlight = call(dev.url, 'POST', '/rule/solve/slow', { key: solverKey, body: { data: { busyMs: 1000 } } });
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      const inFlight = call(dev.url, 'POST', '/rule/solve/held', { key: solverKey, body: { data: { hold: true } } });
+      await held.arrived;
       const exited = once(dev.child, 'exit');
       dev.child.kill('SIGINT');
       // The second arrives while the server waits for the request (two sent at once would merge into one signal).
       await eventually(async () => (/"msg":"shutting down"/.test(dev.stdout()) ? true : undefined));
       dev.child.kill('SIGINT');
+      // Both signals are in; the request has been in flight all along and may finish now.
+      held.release();
       const reply = await inFlight;
       assert.equal(reply.status, 200, reply.text);
       assert.deepEqual(reply.json, [{ done: true }]);
@@ -81,8 +83,8 @@ describe('./dev start', () => {
       assert.deepEqual({ code, signal }, { code: 0, signal: null }, dev.stderr());
       assert.match(dev.stdout(), /"msg":"stopped"/);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
       await dev.stop();
+      await held.close();
     }
   });
 });

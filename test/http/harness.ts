@@ -101,8 +101,12 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
   };
 }
 
-/** Polls `probe` until it returns a value other than undefined (audit records are written asynchronously). */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
+/**
+ * Polls `probe` until it returns a value other than undefined (audit records are written asynchronously). The
+ * guard only ends a wait for something that never comes: it is no time limit of the behaviour, and at a load
+ * average of 8 on two cores even a 10 ms audit flush can take seconds.
+ */
+export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

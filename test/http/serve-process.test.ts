@@ -4,8 +4,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sqliteBackend } from '../store/backends.ts';
 import type { Backend } from '../store/backends.ts';
+import { withServices } from '../../src/server/one-shot.ts';
 import { call, eventually } from './harness.ts';
-import { runCli, spawnServe } from './process.ts';
+import { heldRule, runCli, spawnServe } from './process.ts';
 
 describe('verdict serve (spawned process)', () => {
   let backend: Backend;
@@ -54,33 +55,41 @@ describe('verdict serve (spawned process)', () => {
   });
 
   test('SIGTERM lets an in-flight request finish', async () => {
-    const server = await spawnServe({ DATABASE_URL: backend.url, RULE_TIMEOUT_MS: '800' });
+    const held = await heldRule();
+    const server = await spawnServe({ DATABASE_URL: backend.url, ...held.env });
     try {
-      const created = await runCli(['space', 'create', 'graceful', '--json'], { DATABASE_URL: backend.url });
-      const { solverKey } = JSON.parse(created.stdout) as { solverKey: string };
-      const rule = { name: 'Slow', type: 'complex-rule', status: 'published', ruleAlias: 'slow', inputSchema: {}, outputSchema: {}, script: 'const end = Date.now() + (input.busyMs || 0); while (Date.now() < end) {} return {done: true};' };
-      const imported = await importRule(backend.url, 'graceful', rule);
-      assert.equal(imported.code, 0, imported.stderr);
-      // The running server picks up the CLI's write (SQLite data_version) within a second.
+      // Written by another process than the server's, as the CLI would (withServices is what its commands use).
+      const solverKey = await withServices(async (services) => {
+        const created = await services.spaces.create('graceful');
+        await services.rulesIO.importContainer('graceful', [held.rule]);
+        return created.solverKey;
+      }, { DATABASE_URL: backend.url });
+      // The running server picks up that write through SQLite's data_version.
       await eventually(async () => {
-        const probe = await call(server.url, 'POST', '/rule/solve/slow', { key: solverKey, body: { data: {} } });
+        const probe = await call(server.url, 'POST', '/rule/solve/held', { key: solverKey, body: { data: {} } });
         return probe.status === 200 ? true : undefined;
-      }, 2000);
-      const inFlight = call(server.url, 'POST', '/rule/solve/slow', { key: solverKey, body: { data: { busyMs: 500 } } });
-      // Let the request reach the server before the signal.
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      });
+      const inFlight = call(server.url, 'POST', '/rule/solve/held', { key: solverKey, body: { data: { hold: true } } });
+      await held.arrived;
       const exit = server.stop();
+      await eventually(async () => (/"msg":"shutting down"/.test(server.stdout()) ? true : undefined));
+      // The server is stopping, and the request is still in flight: only now may it finish.
+      held.release();
       const reply = await inFlight;
       assert.equal(reply.status, 200, reply.text);
       assert.deepEqual(reply.json, [{ done: true }]);
       assert.equal(await exit, 0);
     } finally {
       await server.stop();
+      await held.close();
     }
   });
 
+  // How each variable is checked is test/service/config.test.ts's (in-process, every variable); here, that the
+  // process reports such a refusal as one line and a failing exit, both for a variable serve also takes as an option
+  // (PORT, --port) and for one it does not.
   test('a bad configuration stops start-up with one line naming the variable, exit non-zero', async () => {
-    for (const [name, value] of [['PORT', 'eighty'], ['DATABASE_URL', 'mysql://x'], ['RULE_TIMEOUT_MS', '-5'], ['TIMEZONE', 'Mars/Olympus']]) {
+    for (const [name, value] of [['PORT', 'eighty'], ['TIMEZONE', 'Mars/Olympus']]) {
       const result = await runCli(['serve'], { [name!]: value!, DATABASE_URL: name === 'DATABASE_URL' ? value! : backend.url });
       assert.notEqual(result.code, 0);
       const lines = result.stderr.trim().split('\n');
@@ -89,16 +98,3 @@ describe('verdict serve (spawned process)', () => {
     }
   });
 });
-
-async function importRule(databaseUrl: string, space: string, rule: unknown) {
-  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
-  const { join } = await import('node:path');
-  const { tmpdir } = await import('node:os');
-  const dir = mkdtempSync(join(tmpdir(), 'verdict-import-'));
-  try {
-    writeFileSync(join(dir, 'rule.json'), JSON.stringify(rule));
-    return await runCli(['import', join(dir, 'rule.json'), '--space', space, '--json'], { DATABASE_URL: databaseUrl });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}

@@ -14,16 +14,20 @@ function record(id: string): AuditRecord {
   };
 }
 
-function fakeStore(fail = false): AuditStore & { batches: string[][]; inputs: string[] } {
+function fakeStore(fail = false): AuditStore & { batches: string[][]; inputs: string[]; written: Promise<void> } {
   const batches: string[][] = [];
   const inputs: string[] = [];
+  let firstWrite!: () => void;
   return {
     batches,
     inputs,
+    /** Resolves once a batch has been written. */
+    written: new Promise<void>((resolve) => (firstWrite = resolve)),
     insertMany: (records) => {
       if (fail) return Promise.reject(new Error('disk full'));
       batches.push(records.map((r) => r.id));
       inputs.push(...records.map((r) => r.input));
+      firstWrite();
       return Promise.resolve();
     },
     list: () => Promise.resolve({ items: [], nextCursor: null }),
@@ -46,13 +50,15 @@ test('enqueue does not write; flush writes in batches of AUDIT_BATCH_SIZE', asyn
   assert.equal(writer.pending, 0);
 });
 
-test('the timer flushes; stop() flushes what is left', async () => {
+test('the timer flushes; stop() flushes what is left', { timeout: 60_000 }, async () => {
   const store = fakeStore();
   const writer = new AuditWriter(store, config({ AUDIT_FLUSH_MS: '5' }), quiet, new Metrics({ defaultMetrics: false }));
   writer.start();
   writer.enqueue(record('t'));
-  const deadline = Date.now() + 2000;
-  while (store.batches.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+  // Nothing but the timer writes here (no flush() call, the batch is far from full): wait for the write itself,
+  // with a guard that fails the test when it never comes (the writer's timer is unref'd: it keeps nothing running).
+  const guard = AbortSignal.timeout(30_000);
+  await Promise.race([store.written, new Promise((_, reject) => guard.addEventListener('abort', () => reject(new Error('the timer never flushed'))))]);
   assert.deepEqual(store.batches, [['t']]);
   writer.enqueue(record('u'));
   await writer.stop();

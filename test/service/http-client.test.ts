@@ -42,7 +42,7 @@ describe('AllowlistHttpClient against a local server', () => {
       } else if (req.url === '/big') {
         res.end('x'.repeat(5000));
       } else if (req.url === '/slow') {
-        setTimeout(() => res.end('late'), 1000);
+        // Never answered (after() closes the connection): the client's limit is the only way this call ends.
       } else {
         res.writeHead(404).end('nope');
       }
@@ -56,8 +56,10 @@ describe('AllowlistHttpClient against a local server', () => {
     server.close();
   });
 
-  const client = (allow: string) =>
-    new AllowlistHttpClient({ ...loadConfig({ HTTP_FUNCTIONS_ALLOW: allow, HTTP_FUNCTIONS_TIMEOUT_MS: '300' }).httpFunctions });
+  // A limit far above any answer of the local server, however loaded the machine: only /slow, which never answers,
+  // meets a limit (its own client's).
+  const client = (allow: string, timeoutMs = '60000') =>
+    new AllowlistHttpClient({ ...loadConfig({ HTTP_FUNCTIONS_ALLOW: allow, HTTP_FUNCTIONS_TIMEOUT_MS: timeoutMs }).httpFunctions });
 
   test('no host is allowed by default', async () => {
     await assert.rejects(new AllowlistHttpClient(loadConfig({}).httpFunctions).request({ method: 'GET', url: `http://127.0.0.1:${port}/json` }), (err: Error) =>
@@ -81,11 +83,12 @@ describe('AllowlistHttpClient against a local server', () => {
     await assert.rejects(c.request({ method: 'GET', url: `http://127.0.0.1:${port}/loop` }), /redirected more than 5 times/);
   });
 
-  test('size and time limits', async () => {
+  // The time limit is what ends the call to /slow: without it the test would wait for ever, so it has a guard.
+  test('size and time limits', { timeout: 60_000 }, async () => {
     const c = client('127.0.0.1');
     await assert.rejects(c.request({ method: 'GET', url: `http://127.0.0.1:${port}/big` }), /exceeds the limit of 3000 bytes/);
     await assert.rejects(c.request({ method: 'POST', url: `http://127.0.0.1:${port}/echo`, body: 'y'.repeat(20000) }), /request body .* exceeds the limit of 10000 bytes/);
-    await assert.rejects(c.request({ method: 'GET', url: `http://127.0.0.1:${port}/slow` }), /longer than 300 ms/);
+    await assert.rejects(client('127.0.0.1', '300').request({ method: 'GET', url: `http://127.0.0.1:${port}/slow` }), /longer than 300 ms/);
   });
 
   test('only http and https, only absolute URLs', async () => {

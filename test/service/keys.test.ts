@@ -55,9 +55,11 @@ test('authenticate: right type passes; wrong type, unknown and revoked fail; rev
     assert.equal(keys.authenticateCached('Bearer vsk_unknown', 'solver', connection), undefined);
     assert.throws(() => keys.authenticateCached(`Bearer ${created.solverKey}`, 'management', connection), (err: unknown) => err instanceof ServiceError && err.code === 'invalid-key');
 
-    // The key is cached now; a revocation written by another process (the CLI) must still apply.
+    // The key is cached now; a revocation written by another process (the CLI) must still apply: once the server's
+    // feed polls SQLite's data_version (every 250 ms) and sees the other connection's commit. Nothing else empties
+    // the cache, so the refusal coming at all is the proof; the guard only ends a wait for one that never comes.
     assert.equal(await new KeyService(cli, clock).revoke(created.solverKeyId), true);
-    const started = Date.now();
+    const guard = Date.now() + 60_000;
     for (;;) {
       try {
         await keys.authenticate(`Bearer ${created.solverKey}`, 'solver');
@@ -67,7 +69,7 @@ test('authenticate: right type passes; wrong type, unknown and revoked fail; rev
         assert.equal(keys.authenticateCached(`Bearer ${created.solverKey}`, 'solver', connection), undefined, 'and no connection still holds it');
         break;
       }
-      assert.ok(Date.now() - started < 1000, 'revocation not seen within a second');
+      assert.ok(Date.now() < guard, 'the revocation was never seen');
       await new Promise((r) => setTimeout(r, 20));
     }
   } finally {

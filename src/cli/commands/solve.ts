@@ -33,9 +33,12 @@ Examples:
 
 Exit codes: 0 solved, 1 rule or input error, 2 bad usage.`,
     )
-    .action(async (rulePath: string, inputPath: string | undefined, options: SolveCommandOptions) => {
+    .action(async (rulePath: string, inputPath: string | undefined, options: SolveCommandOptions, command: Command) => {
       const { runSolve } = await import('../solve-file.ts');
-      const output = await runSolve(rulePath, inputPath, options);
-      process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+      // The result and the warnings go where the program writes its help and errors: the process's stdout and
+      // stderr for `verdict` (src/cli/program.ts), strings when the tests run the program in their own process.
+      const out = command.configureOutput();
+      const output = await runSolve(rulePath, inputPath, options, (line) => out.writeErr!(line));
+      out.writeOut!(`${JSON.stringify(output, null, 2)}\n`);
     });
 }

@@ -3,7 +3,7 @@
 // [TESTS.json] [--rules DIR]`. Exit 0 when every test passes, 1 when any fails or errs, 2 on bad usage.
 import { writeFile } from 'node:fs/promises';
 import { InvalidArgumentError } from 'commander';
-import type { Command } from 'commander';
+import type { Command, OutputConfiguration } from 'commander';
 import { VERSION_RANGE, versionFromText } from '../../rules/bounds.ts';
 import type { RuleTestRunRecord } from '../../store/ports.ts';
 import { CheckFailedError, InputError, UsageError } from '../errors.ts';
@@ -49,7 +49,10 @@ async function storedRuns(options: TestOptions & { space: string }): Promise<Rep
   });
 }
 
-async function execute(rulePath: string | undefined, testsPath: string | undefined, options: TestOptions): Promise<void> {
+/** `out` is the program's output: the process's stdout and stderr for `verdict` (src/cli/program.ts). */
+async function execute(rulePath: string | undefined, testsPath: string | undefined, options: TestOptions, out: OutputConfiguration): Promise<void> {
+  const writeOut = (text: string) => out.writeOut!(text);
+  const writeErr = (text: string) => out.writeErr!(text);
   if (options.space !== undefined && rulePath !== undefined) throw new UsageError('give --space (tests stored in a space) or RULE.json [TESTS.json] (offline), not both');
   if (options.space === undefined && rulePath === undefined) throw new UsageError('give --space S to run stored tests, or RULE.json [TESTS.json] to run offline');
   if (options.space === undefined && options.version !== undefined) throw new UsageError('--version works with --space; offline, the rule file decides the version');
@@ -59,7 +62,7 @@ async function execute(rulePath: string | undefined, testsPath: string | undefin
     runs = await storedRuns({ ...options, space: options.space });
   } else {
     const { runOfflineTests } = await import('../test-file.ts');
-    runs = await runOfflineTests(rulePath!, testsPath, { rules: options.rules, rule: options.rule, timeout: options.timeout });
+    runs = await runOfflineTests(rulePath!, testsPath, { rules: options.rules, rule: options.rule, timeout: options.timeout, warn: writeErr });
   }
   const text = report(options.reporter, runs);
   const counts = totals(runs);
@@ -69,11 +72,11 @@ async function execute(rulePath: string | undefined, testsPath: string | undefin
     } catch (err) {
       throw new InputError(`cannot write ${options.output}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
-    process.stdout.write(`${summaryLine(counts)}\n`);
+    writeOut(`${summaryLine(counts)}\n`);
   } else {
-    process.stdout.write(text);
+    writeOut(text);
   }
-  if (counts.tests === 0) process.stderr.write('verdict: warning: no tests ran\n');
+  if (counts.tests === 0) writeErr('verdict: warning: no tests ran\n');
   if (counts.failed + counts.errors > 0) throw new CheckFailedError(`${counts.failed + counts.errors} of ${counts.tests} tests did not pass`);
 }
 
@@ -100,5 +103,6 @@ Examples:
 
 Exit codes: 0 every test passed, 1 a test failed or errored (or a rule or file is wrong), 2 bad usage.`,
     )
-    .action((rulePath: string | undefined, testsPath: string | undefined, options: TestOptions) => execute(rulePath, testsPath, options));
+    .action((rulePath: string | undefined, testsPath: string | undefined, options: TestOptions, command: Command) =>
+      execute(rulePath, testsPath, options, command.configureOutput()));
 }
