@@ -13,18 +13,25 @@ export class PostgresChangeFeed extends LocalChangeFeed {
   readonly #connectionString: string;
   readonly #log: FeedLogger | undefined;
   readonly #pingIntervalMs: number;
+  readonly #pingTimeoutMs: number;
   #client: pg.Client | undefined;
   #closed = false;
   #reconnectTimer: NodeJS.Timeout | undefined;
   #pingTimer: NodeJS.Timeout | undefined;
   #backoffMs = 100;
 
-  constructor(connectionString: string, log?: FeedLogger, pingIntervalMs = 1000) {
+  /**
+   * A ping goes out `pingIntervalMs` after the last answer; one unanswered for `pingTimeoutMs` is a lost connection.
+   * The timeout is well above a busy server's answer time: a false loss is safe (caches empty, nothing is stale)
+   * but costs every compiled rule of the process.
+   */
+  constructor(connectionString: string, log?: FeedLogger, pingIntervalMs = 1000, pingTimeoutMs = 5000) {
     super();
     this.live = false;
     this.#connectionString = connectionString;
     this.#log = log;
     this.#pingIntervalMs = pingIntervalMs;
+    this.#pingTimeoutMs = pingTimeoutMs;
   }
 
   /** Resolves once listening; rejects when the first connection fails. */
@@ -54,13 +61,21 @@ export class PostgresChangeFeed extends LocalChangeFeed {
 
   #schedulePing(client: pg.Client): void {
     this.#pingTimer = setTimeout(() => {
+      let answered = false;
       let timedOut = false;
       const guard = setTimeout(() => {
-        timedOut = true;
-        this.#lost(client, new Error('liveness ping timed out'));
-      }, this.#pingIntervalMs);
+        // When this process's event loop was blocked past the timeout (a large rule compiling), the answer may be
+        // waiting on the socket: timers run before sockets are read, so decide only after the next read
+        // (setImmediate runs after the poll phase), and a blocked loop is not taken for a lost connection.
+        setImmediate(() => {
+          if (answered) return;
+          timedOut = true;
+          this.#lost(client, new Error('liveness ping timed out'));
+        });
+      }, this.#pingTimeoutMs);
       client.query('SELECT 1').then(
         () => {
+          answered = true;
           clearTimeout(guard);
           if (!timedOut && this.#client === client) this.#schedulePing(client);
         },

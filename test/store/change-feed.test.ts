@@ -78,6 +78,34 @@ test('PostgreSQL: a lost listener connection emits "all", turns the feed not liv
   }
 });
 
+// A compile of a large table can hold the event loop for seconds; the ping's answer then waits on the socket while
+// its timer has expired. That is not a lost connection: losing it would empty every cache of the process.
+test('PostgreSQL: an event loop held past the ping timeout is not taken for a lost listener', { skip: await postgresSkip(), timeout: 120_000 }, async () => {
+  const backend = await postgresBackend();
+  // A ping every millisecond, so one is on the wire whenever the loop is held (the hold runs in the check phase,
+  // right after a poll phase that did not wait, as a request's compile runs right after its socket was read).
+  const feed = new PostgresChangeFeed(backend.url, undefined, 1, 300);
+  const events: ChangeEvent[] = [];
+  try {
+    await feed.start();
+    feed.subscribe((event) => events.push(event));
+    for (let round = 0; round < 8 && events.length === 0; round++) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      await new Promise<void>((resolve) => setImmediate(() => {
+        const until = Date.now() + 400;
+        while (Date.now() < until);
+        resolve();
+      }));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(events, [], 'no "all": the listener was never dropped');
+    assert.equal(feed.live, true);
+  } finally {
+    await feed.close();
+    await backend.cleanup();
+  }
+});
+
 // The server's store never writes here, so an event on its feed can only come from the other connection's commit.
 test('SQLite: a write by another process (connection) is noticed through data_version', { timeout: 120_000 }, async () => {
   const backend = sqliteBackend();
