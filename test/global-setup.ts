@@ -5,20 +5,24 @@
 //     starting its own; each suite still works in fresh browser contexts;
 //   - a hold on the development Kafka broker: the first Kafka suite starts it, and it keeps serving until the run
 //     ends instead of being stopped and started again by each suite (scripts/kafka/broker.ts, leases).
-// A file run alone (`node --test test/studio/lookup.test.ts`) has none of this and starts what it needs itself.
+// A run of files none of which is a Studio suite (scripts/test-suite.ts says so) gets no build and no browser. A file
+// run alone (`node --test test/studio/lookup.test.ts`) has none of this and starts what it needs itself.
 import type { BrowserServer } from 'playwright-core';
 import { chromiumInstalled, launchChromiumServer, SHARED_CHROMIUM_ENV } from '../scripts/chromium.ts';
 import { holdBrokerForRun, releaseBroker } from '../scripts/kafka/broker.ts';
 import { ensureStudioBuilt } from '../scripts/studio-build.ts';
+import { STUDIO_RUN_ENV } from './run-env.ts';
 
 let chromium: BrowserServer | undefined;
 let holdingBroker = false;
 
 export async function globalSetup(): Promise<void> {
-  ensureStudioBuilt();
-  if (chromiumInstalled()) {
-    chromium = await launchChromiumServer();
-    process.env[SHARED_CHROMIUM_ENV] = chromium.wsEndpoint();
+  if (process.env[STUDIO_RUN_ENV] !== 'false') {
+    ensureStudioBuilt();
+    if (chromiumInstalled()) {
+      chromium = await launchChromiumServer();
+      process.env[SHARED_CHROMIUM_ENV] = chromium.wsEndpoint();
+    }
   }
   if (!process.env.KAFKA_BROKERS?.trim()) {
     await holdBrokerForRun();
