@@ -258,10 +258,16 @@ export interface StartResult {
   bootstrap: string;
 }
 
+/**
+ * How long a start may take. A JVM starting on two cores that a test run keeps busy has been seen to need most of
+ * a minute; the wait is a guard against a broker that never comes up, not a performance bound.
+ */
+const START_TIMEOUT_MS = 180_000;
+
 export async function startBroker(options: { clean?: boolean; timeoutMs?: number } = {}): Promise<StartResult> {
   const existing = runningPid();
   if (existing !== undefined && !options.clean) {
-    await waitReady(existing, options.timeoutMs ?? 60_000);
+    await waitReady(existing, options.timeoutMs ?? START_TIMEOUT_MS);
     return { started: false, bootstrap: plaintextBootstrap };
   }
   if (existing !== undefined) await stopBroker();
@@ -297,7 +303,7 @@ export async function startBroker(options: { clean?: boolean; timeoutMs?: number
   writeFileSync(paths.pid, `${child.pid}\n`);
   child.unref();
   const started = Date.now();
-  await waitReady(child.pid, options.timeoutMs ?? 60_000);
+  await waitReady(child.pid, options.timeoutMs ?? START_TIMEOUT_MS);
   log(`broker ${KAFKA_VERSION} ready on ${plaintextBootstrap} (SASL_SSL ${saslSslBootstrap}) in ${((Date.now() - started) / 1000).toFixed(1)} s, pid ${child.pid}`);
   return { started: true, bootstrap: plaintextBootstrap };
 }
@@ -334,7 +340,7 @@ export async function acquireBroker(): Promise<string> {
       await startBroker();
       writeFileSync(paths.testOwned, `${process.pid}\n`);
     } else {
-      await waitReady(runningPid(), 60_000);
+      await waitReady(runningPid(), START_TIMEOUT_MS);
     }
     mkdirSync(paths.leases, { recursive: true });
     writeFileSync(join(paths.leases, String(process.pid)), '');
@@ -375,10 +381,13 @@ function processAlive(pid: number): boolean {
   }
 }
 
-/** A directory lock across processes; a lock left by a dead process (or older than two minutes) is broken. */
+/**
+ * A directory lock across processes; a lock left by a dead process (or older than ten minutes) is broken. A live
+ * owner may hold it for a whole broker start, so waiters wait longer than START_TIMEOUT_MS.
+ */
 async function withLock<T>(work: () => Promise<T>): Promise<T> {
   mkdirSync(broker.stateDir, { recursive: true });
-  const deadline = Date.now() + 180_000;
+  const deadline = Date.now() + START_TIMEOUT_MS + 60_000;
   for (;;) {
     try {
       mkdirSync(paths.lock);
@@ -388,7 +397,7 @@ async function withLock<T>(work: () => Promise<T>): Promise<T> {
       let stale: boolean;
       try {
         const owner = Number(readFileSync(join(paths.lock, 'owner'), 'utf8').trim());
-        stale = !processAlive(owner) || Date.now() - statSync(paths.lock).mtimeMs > 120_000;
+        stale = !processAlive(owner) || Date.now() - statSync(paths.lock).mtimeMs > 600_000;
       } catch {
         stale = Date.now() - (statSync(paths.lock, { throwIfNoEntry: false })?.mtimeMs ?? 0) > 5_000;
       }
@@ -410,6 +419,9 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'start': {
       const result = await startBroker({ clean });
+      // Started by hand, the broker is the user's: a test run that started it earlier (and was killed before its
+      // clean-up) must not stop it when its next run ends.
+      rmSync(paths.testOwned, { force: true });
       if (!result.started) log(`broker already running on ${result.bootstrap}`);
       return 0;
     }

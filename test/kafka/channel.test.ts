@@ -60,7 +60,12 @@ describe('Kafka channel: the SPEC 4 contract, over a real broker', { skip }, () 
 
   before(async () => {
     db = tempDb();
-    instance = await startInstance(channelEnv(kafka.bootstrap, db, uniqueId('verdict-contract'), { RULE_TIMEOUT_MS: '1000', KAFKA_MAX_MESSAGE_BYTES: '2048' }));
+    instance = await startInstance(channelEnv(kafka.bootstrap, db, uniqueId('verdict-contract'), {
+      // The limit is a real one (the spin script is stopped at it), with room for a script worker's cold start on
+      // a loaded machine, which counts against the limit of the first script solve (thrower).
+      RULE_TIMEOUT_MS: '8000',
+      KAFKA_MAX_MESSAGE_BYTES: '2048',
+    }));
     shop = await seedSpace(instance, 'shop', contractRules());
     other = await seedSpace(instance, 'other', [messageTable('rule-secret', 'secret', 1, 'secret')]);
     binding = track(await bindSpace(instance, 'shop', 'shop', 3));
@@ -106,7 +111,7 @@ describe('Kafka channel: the SPEC 4 contract, over a real broker', { skip }, () 
       request('partition-2', key, { 'rule-id': 'fruit-prices', ...corr('partition-2') }, { fruit: 'apple' }, 2),
     );
     await client.produce(binding.requestTopic, sent);
-    await responses.waitForCount(sent.length, 60_000);
+    await responses.waitForCount(sent.length, 120_000);
   });
 
   after(async () => {
@@ -197,7 +202,7 @@ describe('Kafka channel: the SPEC 4 contract, over a real broker', { skip }, () 
     assert.match((body('rule-error') as { errors: Array<{ message: string }> }).errors[0]!.message, /fruit is required/);
     const timeout = body('timeout') as { errors: Array<{ message: string }> };
     assert.deepEqual(timeout, error('timeout', 400, timeout.errors[0]!.message));
-    assert.match(timeout.errors[0]!.message, /1000 ms/);
+    assert.match(timeout.errors[0]!.message, /8000 ms/);
   });
 
   test('malformed messages never stall their partition: every request is answered once, in request order', () => {
@@ -274,9 +279,10 @@ describe('Kafka channel: the SPEC 4 contract, over a real broker', { skip }, () 
     const expected = (code: number) => sent.filter((r) => codeOf(r.key!) === code).length;
     assert.equal(expected(401), 5);
     for (const code of [200, 400, 401, 500]) assert.ok(count(text, code) >= expected(code), `code ${code}: ${count(text, code)} >= ${expected(code)}`);
-    // The lag is measured every few seconds; every request is answered, so it settles at 0.
+    // The lag is measured every few seconds; every request is answered, so it settles at 0. The deadline only
+    // keeps a broken lag gauge from hanging the run.
     const lagLine = new RegExp(`^verdict_kafka_consumer_lag\\{topic="${binding.requestTopic}",partition="0"\\} 0$`, 'm');
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + 60_000;
     while (!lagLine.test(await scrape())) {
       assert.ok(Date.now() < deadline, 'lag of partition 0 reported as 0');
       await new Promise((resolve) => setTimeout(resolve, 250));
@@ -314,7 +320,7 @@ describe('Kafka channel: the SPEC 4 contract, over a real broker', { skip }, () 
     await whenLogged([instance], () => instance.logs.some((l) => l.msg === 'kafka topics unbound; resubscribing'), 15_000, 'the unbind to be seen');
     const before = responses.responses.length;
     await client.produce(binding.requestTopic, [request('after-unbind', shop.solverKey, { 'rule-id': 'fruit-prices', ...corr('after-unbind') }, { fruit: 'apple' }, 2)]);
-    await responses.waitFor((all) => all.some((r) => r.key === 'after-unbind'), 30_000, 'the request after the unbind');
+    await responses.waitFor((all) => all.some((r) => r.key === 'after-unbind'), 90_000, 'the request after the unbind');
     assert.deepEqual(body('after-unbind'), { data: FRUIT_ANSWERS.apple, correlationId: 'c-after-unbind' });
     assert.equal(responses.responses.length, before + 1, 'nothing answered twice after resubscribing');
   });
@@ -332,7 +338,7 @@ describe('Kafka channel: volume and delivery', { skip }, () => {
       const requests = volume('t', 10_000, space.solverKey, 3);
       const started = Date.now();
       await client.produce(pair.requestTopic, requests);
-      await responses.waitForCount(10_000, 90_000);
+      await responses.waitForCount(10_000, 180_000);
       const elapsed = Date.now() - started;
       console.log(`kafka: 10,000 requests answered in ${elapsed} ms`);
       assert.deepEqual(responses.missing('t', 10_000), []);
@@ -364,16 +370,16 @@ describe('Kafka channel: volume and delivery', { skip }, () => {
     try {
       const space = await seedSpace(first, 'pair', [fruitTable()]);
       const pair = track(await bindSpace(first, 'pair', 'pair', 3));
-      await whenLogged([first], () => first.assigned().length === 3, 30_000, 'the first instance to own all 3 partitions');
+      await whenLogged([first], () => first.assigned().length === 3, 90_000, 'the first instance to own all 3 partitions');
       second = await startInstance(channelEnv(kafka.bootstrap, db, group));
       const both = [first, second];
       const shared = () => first.assigned().length > 0 && second!.assigned().length > 0 && first.assigned().length + second!.assigned().length === 3;
-      await whenLogged(both, shared, 30_000, 'both instances to share the 3 partitions');
+      await whenLogged(both, shared, 90_000, 'both instances to share the 3 partitions');
       assert.deepEqual([...first.assigned(), ...second.assigned()].sort(), [0, 1, 2].map((p) => `${pair.requestTopic}:${p}`));
 
       const responses = await client.collect(pair.responseTopic);
       await client.produce(pair.requestTopic, volume('a', 3000, space.solverKey, 3));
-      await responses.waitForCount(3000, 60_000);
+      await responses.waitForCount(3000, 120_000);
       const firstShare = await kafkaSolves(first);
       const secondShare = await kafkaSolves(second);
       assert.ok(firstShare > 0 && secondShare > 0, `both answered (${firstShare} and ${secondShare})`);
@@ -382,11 +388,11 @@ describe('Kafka channel: volume and delivery', { skip }, () => {
       // Stop the first in the middle of a second wave: its partitions move to the second, nothing is lost.
       const wave = volume('b', 6000, space.solverKey, 3);
       const producing = client.produce(pair.requestTopic, wave, 500);
-      await responses.waitFor((all) => all.length >= 3000 + 1000, 60_000);
+      await responses.waitFor((all) => all.length >= 3000 + 1000, 120_000);
       await first.close();
       await producing;
-      await whenLogged([second], () => second!.assigned().length === 3, 30_000, 'the second instance to take all partitions');
-      await responses.waitForAll('b', 6000, 60_000);
+      await whenLogged([second], () => second!.assigned().length === 3, 90_000, 'the second instance to take all partitions');
+      await responses.waitForAll('b', 6000, 120_000);
       console.log(`kafka: hand-over answered 6,000 requests with ${responses.duplicates('b').length} duplicates`);
     } finally {
       await client.close();
@@ -409,21 +415,23 @@ describe('Kafka channel: the `verdict serve` process', { skip }, () => {
     const env = channelEnv(kafka.bootstrap, db, uniqueId('verdict-kill'));
     const { key, pair } = await seedServeDb(db, 'kill', 'kill');
     const client = new TestClient({ bootstrap: kafka.bootstrap });
+    const requests = volume('k', 20_000, key, 3);
     let serve: ServeProcess | undefined;
     try {
       const responses = await client.collect(pair.responseTopic);
       serve = await spawnServe(env);
-      const producing = client.produce(pair.requestTopic, volume('k', 20_000, key, 3), 500);
-      await responses.waitFor((all) => all.length >= 4000, 60_000);
+      // Only the first half exists when the process is killed: however fast or slow the machine, the kill lands
+      // before everything is answered, and the restarted process must resume from the committed offsets.
+      await client.produce(pair.requestTopic, requests.slice(0, 10_000), 500);
+      await responses.waitFor((all) => all.length >= 4000, 120_000, '4,000 answers before the kill');
       serve.child.kill('SIGKILL');
       assert.equal(await serve.exited, null);
       const answeredBeforeKill = responses.responses.length;
-      await producing;
+      await client.produce(pair.requestTopic, requests.slice(10_000), 500);
       serve = await spawnServe(env);
-      await responses.waitForAll('k', 20_000, 120_000);
+      await responses.waitForAll('k', 20_000, 180_000);
       assert.deepEqual(responses.missing('k', 20_000), []);
       console.log(`kafka: SIGKILL after ${answeredBeforeKill} answers; 20,000 answered, ${responses.duplicates('k').length} of them more than once`);
-      assert.ok(answeredBeforeKill < 20_000, 'the kill happened before everything was answered');
     } finally {
       serve?.child.kill('SIGTERM');
       if (serve) await serve.exited;
@@ -442,13 +450,13 @@ describe('Kafka channel: the `verdict serve` process', { skip }, () => {
       const responses = await client.collect(pair.responseTopic);
       serve = await spawnServe(env);
       const producing = client.produce(pair.requestTopic, volume('s', 6000, key, 3), 500);
-      await responses.waitFor((all) => all.length >= 1500, 60_000);
+      await responses.waitFor((all) => all.length >= 1500, 120_000);
       serve.child.kill('SIGTERM');
       assert.equal(await serve.exited, 0);
       assert.ok(serve.lines.some((l) => l.includes('"kafka channel stopped"')), 'the channel reported its stop');
       await producing;
       serve = await spawnServe(env);
-      await responses.waitForAll('s', 6000, 60_000);
+      await responses.waitForAll('s', 6000, 120_000);
       assert.deepEqual(responses.duplicates('s'), [], 'no request answered twice');
     } finally {
       serve?.child.kill('SIGTERM');

@@ -59,19 +59,24 @@ describe('Kafka channel: exactly once (KAFKA_EXACTLY_ONCE=true)', { skip }, () =
     try {
       // Our client's reader is read_committed too; it only paces the kills.
       const responses = await client.collect(pair.responseTopic);
-      // The whole backlog first, so the service is busy at every kill (a kill between transactions proves little).
-      await client.produce(pair.requestTopic, volume('x', TOTAL, key, 3), 2000);
+      const requests = volume('x', TOTAL, key, 3);
+      // The backlog arrives in three parts, the next one written only after each kill: the service usually has
+      // work queued when it is killed, and, however fast or slow the machine, each kill lands before everything is
+      // answered, so each restarted process must resume from what the killed one committed.
+      const parts = [requests.slice(0, 8000), requests.slice(8000, 16_000), requests.slice(16_000)];
+      await client.produce(pair.requestTopic, parts[0]!, 2000);
       const produced = Date.now();
       serve = await spawnServe(env);
       const killedAt: number[] = [];
-      for (const threshold of [4000, 11_000]) {
-        await responses.waitFor((all) => all.length >= threshold, 60_000, `${threshold} committed answers`);
+      for (const [i, threshold] of [4000, 11_000].entries()) {
+        await responses.waitFor((all) => all.length >= threshold, 120_000, `${threshold} committed answers`);
         serve.child.kill('SIGKILL');
         assert.equal(await serve.exited, null, 'killed, not exited');
         killedAt.push(responses.responses.length);
+        await client.produce(pair.requestTopic, parts[i + 1]!, 2000);
         serve = await spawnServe(env);
       }
-      await responses.waitForAll('x', TOTAL, 120_000);
+      await responses.waitForAll('x', TOTAL, 180_000);
       serve.child.kill('SIGTERM');
       assert.equal(await serve.exited, 0);
       serve = undefined;
@@ -84,13 +89,12 @@ describe('Kafka channel: exactly once (KAFKA_EXACTLY_ONCE=true)', { skip }, () =
       console.log(
         `kafka exactly once: SIGKILL after ${killedAt.join(' and ')} committed answers; kcat read_committed: ` +
           `${committed.counts.size} answered, ${missing.length} lost, ${duplicates.length} duplicates; ` +
-          `read_uncommitted shows ${aborted} aborted answers; produced in ${produced - started} ms, all in ${Date.now() - started} ms`,
+          `read_uncommitted shows ${aborted} aborted answers; first part produced in ${produced - started} ms, all in ${Date.now() - started} ms`,
       );
       assert.deepEqual(committed.malformed, [], 'every response names its correlation id and carries the answer');
       assert.deepEqual(missing, [], 'no request lost');
       assert.deepEqual(duplicates, [], 'no request answered twice');
       assert.equal(committed.counts.size, TOTAL);
-      assert.ok(killedAt.every((n) => n < TOTAL), 'both kills happened before everything was answered');
     } finally {
       serve?.child.kill('SIGKILL');
       if (serve) await serve.exited;

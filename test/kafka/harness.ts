@@ -192,7 +192,7 @@ export interface ServeProcess {
 }
 
 /** `verdict serve` as a child process; resolves once its Kafka channel has started. */
-export async function spawnServe(env: Record<string, string>, timeoutMs = 30_000): Promise<ServeProcess> {
+export async function spawnServe(env: Record<string, string>, timeoutMs = 90_000): Promise<ServeProcess> {
   const child = spawn(process.execPath, [join(ROOT, 'src/cli/main.ts'), 'serve'], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', VERDICT_SEED_EXAMPLES: 'false', LOG_LEVEL: 'info', ...env },
@@ -349,7 +349,7 @@ export class ResponseCollector {
   }
 
   /** Resolves when `done(responses)` holds, checked as responses arrive. */
-  waitFor(done: (responses: Response[]) => boolean, timeoutMs = 30_000, what = 'responses'): Promise<void> {
+  waitFor(done: (responses: Response[]) => boolean, timeoutMs = 90_000, what = 'responses'): Promise<void> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiters = this.#waiters.filter((w) => w !== check);
@@ -365,7 +365,7 @@ export class ResponseCollector {
     });
   }
 
-  waitForCount(count: number, timeoutMs = 30_000): Promise<void> {
+  waitForCount(count: number, timeoutMs = 90_000): Promise<void> {
     return this.waitFor((r) => r.length >= count, timeoutMs, `${count} responses`);
   }
 
@@ -432,7 +432,7 @@ export async function deleteTopics(bootstrap: string, topics: string[]): Promise
 }
 
 /** Resolves when `condition()` holds, re-checked on every log line of the instances (no polling). */
-export function whenLogged(instances: Instance[], condition: () => boolean, timeoutMs = 30_000, what = 'a condition'): Promise<void> {
+export function whenLogged(instances: Instance[], condition: () => boolean, timeoutMs = 90_000, what = 'a condition'): Promise<void> {
   return new Promise((resolve, reject) => {
     const check = () => {
       if (!condition()) return;
