@@ -67,7 +67,10 @@ function run(): Promise<number> {
   });
 }
 
-const minutes = (ms: number) => `${Math.floor(ms / 60_000)}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`;
+const minutes = (ms: number) => {
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
+};
 const walls: string[] = [];
 let exitCode = 0;
 for (let n = 1; n <= times; n++) {
