@@ -2,7 +2,7 @@
 // checked on static imports, re-exports and dynamic import(). `npm test` runs lint, so a forbidden import fails
 // the build; test/layering.test.ts proves each rule fires on the fixtures in test/lint-fixtures/.
 //
-//   rules (document format) <- engine (semantics) <- service (use cases, ports) <- adapters (http, kafka, cli)
+//   rules (document format) <- engine (semantics) <- service (use cases, ports) <- adapters (http, kafka, cli, mcp)
 //   store implements the service's ports; server (the composition root) assembles everything.
 
 /** A folder (or file) of src/ as a relative import names it, from any depth, also as `src/...` from outside src/. */
@@ -16,33 +16,33 @@ const STORE_IMPLEMENTATION = {
   message: 'Only the composition root (src/server) may use the store implementation; use the ports (store/ports.ts) or a service operation.',
 };
 
-const ADAPTERS = ['http', 'kafka', 'cli'];
+const ADAPTERS = ['http', 'kafka', 'cli', 'mcp'];
 
 /** What each layer must not import, and why (the message names the rule a newcomer broke). */
 export const LAYERS = [
   {
     folder: 'rules',
-    forbidden: ['engine', 'service', 'store', 'http', 'kafka', 'cli', 'server', 'script-workers', 'config.ts'],
+    forbidden: ['engine', 'service', 'store', ...ADAPTERS, 'server', 'script-workers', 'config.ts'],
     why: 'src/rules is the document format, the lowest layer: it imports nothing else of src/.',
   },
   {
     folder: 'engine',
-    forbidden: ['service', 'store', 'http', 'kafka', 'cli', 'server', 'script-workers', 'config.ts'],
+    forbidden: ['service', 'store', ...ADAPTERS, 'server', 'script-workers', 'config.ts'],
     why: 'src/engine is pure: it may import src/rules only (no I/O, no configuration, no service).',
   },
   {
     folder: 'store',
-    forbidden: ['service', 'http', 'kafka', 'cli', 'server', 'script-workers'],
+    forbidden: ['service', ...ADAPTERS, 'server', 'script-workers'],
     why: 'src/store implements the service ports; it knows no use case and no adapter.',
   },
   {
     folder: 'script-workers',
-    forbidden: ['service', 'store', 'http', 'kafka', 'cli', 'server'],
+    forbidden: ['service', 'store', ...ADAPTERS, 'server'],
     why: 'src/script-workers runs scripts for the engine; it knows no use case and no adapter.',
   },
   {
     folder: 'service',
-    forbidden: ['http', 'kafka', 'cli', 'server'],
+    forbidden: [...ADAPTERS, 'server'],
     why: 'src/service is the use cases: adapters call it, it never calls them.',
   },
   ...ADAPTERS.map((adapter) => ({

@@ -111,6 +111,8 @@ export interface Config {
   solveLimits: SolveLimitsConfig;
   /** Serve the Studio (the browser rule editor) at /studio/ and redirect / to it. */
   studioEnabled: boolean;
+  /** Serve the MCP endpoint (AI assistants, management keys only) at /mcp. */
+  mcpEnabled: boolean;
 }
 
 /** Names every environment variable the configuration reads, so `--help` and docs can list them. */
@@ -124,7 +126,7 @@ export const CONFIG_VARIABLES = [
   'AUDIT_BATCH_SIZE', 'AUDIT_QUEUE_LIMIT', 'AUDIT_RETENTION_INTERVAL_MS', 'RATE_LIMIT_PER_SECOND', 'VERDICT_SEED_EXAMPLES',
   'SHUTDOWN_TIMEOUT_MS', 'SCRIPT_WORKERS', 'SCRIPT_WORKERS_PER_SPACE', 'SCRIPT_QUEUE_PER_SPACE', 'SCRIPT_MEMORY_MB',
   'SCRIPT_SOLVE_MEMORY_MB', 'SCRIPT_MAX_DATA_CHARS', 'SCRIPT_MAX_DATA_DEPTH', 'SOLVE_MAX_DEPTH', 'SOLVE_MAX_CALLS',
-  'SOLVE_MAX_CONCURRENT_SCRIPTS', 'STUDIO_ENABLED',
+  'SOLVE_MAX_CONCURRENT_SCRIPTS', 'STUDIO_ENABLED', 'MCP_ENABLED',
 ] as const;
 export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];
 
@@ -355,5 +357,6 @@ export function loadConfig(env: Source = process.env, overrides: Partial<Record<
     scripts: scripts(source),
     solveLimits: solveLimits(source),
     studioEnabled: boolean(source, 'STUDIO_ENABLED', true),
+    mcpEnabled: boolean(source, 'MCP_ENABLED', true),
   };
 }

@@ -1,9 +1,9 @@
 // The `verdict` command line (SPEC §6) without the process around it: main.ts runs it for `verdict …` on the
 // process's streams. A thin adapter: each subcommand parses its arguments and calls the engine or the service;
 // every failure ends as one line on stderr and exit code 1 (rule/input) or 2 (usage).
-import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { describeFailure } from './errors.ts';
+import { packageVersion } from '../version.ts';
 
 /** What every module under commands/ exports. Subcommands are added with `program.command(name)` so they
  * inherit the error handling configured below. */
@@ -37,6 +37,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   kafka: () => import('./commands/kafka.ts'),
   lint: () => import('./commands/lint.ts'),
   test: () => import('./commands/test.ts'),
+  mcp: () => import('./commands/mcp.ts'),
 };
 
 /**
@@ -52,15 +53,6 @@ function commandsFor(args: readonly string[]): Array<() => Promise<CommandModule
 /** Commander puts its "did you mean" hint on a second line; a usage error is one line. */
 function oneLine(text: string): string {
   return text.trim().replace(/\s*\n\s*/g, ' ');
-}
-
-function packageVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
-    return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
 }
 
 /** The program with the commands `args` (the arguments after `verdict`) needs, writing to `output`. */

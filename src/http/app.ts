@@ -3,7 +3,6 @@
 // /api/docs, health and metrics. Each docs group is an encapsulated scope with its own @fastify/swagger, so each
 // document lists only its own routes, generated from the same schemas that validate the requests.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
@@ -20,6 +19,7 @@ import { metricsPlugin } from './plugins/metrics.ts';
 import { solverPlugin } from './plugins/solver.ts';
 import { attachRequestLog, httpLog } from './request-log.ts';
 import { AJV_OPTIONS, schemaErrorFormatter } from './validation.ts';
+import { packageVersion } from '../version.ts';
 
 /** A plugin of the management API group (issue: management API). Receives the services. */
 export type ManagementPlugin = FastifyPluginAsync<{ services: Services }>;
@@ -42,15 +42,6 @@ export interface VerdictApp extends FastifyInstance {
 }
 
 const CORRELATION_ID = /^[\x21-\x7e]{1,256}$/;
-
-function packageVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
 
 function correlationIdOf(request: { headers: Record<string, string | string[] | undefined> }): string {
   const value = request.headers['x-correlation-id'];

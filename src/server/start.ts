@@ -9,6 +9,7 @@ import type { AppOptions, VerdictApp } from '../http/app.ts';
 import { adminPlugin } from '../http/plugins/admin.ts';
 import type { ReadinessCheck } from '../http/plugins/health.ts';
 import { MANAGEMENT_PLUGINS } from '../http/plugins/management/index.ts';
+import { mcpPlugin } from '../http/plugins/mcp.ts';
 import { studioPlugin } from '../http/plugins/studio.ts';
 import type { Services, ServicesOptions } from '../service/index.ts';
 import type { Clock } from '../service/clock.ts';
@@ -76,7 +77,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       logger,
       readinessChecks,
       managementPlugins: [...MANAGEMENT_PLUGINS, ...(options.managementPlugins ?? [])],
-      plugins: [adminPlugin, (scope, opts) => studioPlugin(scope, { ...opts, dir: options.studioDir }), ...(options.plugins ?? [])],
+      plugins: [
+        adminPlugin,
+        (scope, opts) => studioPlugin(scope, { ...opts, dir: options.studioDir }),
+        (scope, opts) => mcpPlugin(scope, { ...opts, load: async (s) => (await import('../mcp/http.ts')).mcpHttpHandler(s) }),
+        ...(options.plugins ?? []),
+      ],
     });
     await app.listen({ port: config.port, host: config.host });
     services.start();

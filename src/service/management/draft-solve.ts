@@ -12,7 +12,8 @@ import { auditSettings } from '../rule-cache.ts';
 import type { LoadedRule } from '../rule-cache.ts';
 import type { DocumentSolveRequest } from '../solve.ts';
 import type { ManagementContext } from './context.ts';
-import { compileChecked, requestedAlias, ruleBody, withIdentity } from './documents.ts';
+import { compileChecked, problemsOf, requestedAlias, ruleBody, withIdentity } from './documents.ts';
+import type { RuleDocument } from './documents.ts';
 
 export interface DraftSolveRequest extends DocumentSolveRequest {
   /** The rule document, as a write would send it. */
@@ -35,14 +36,29 @@ export class DraftSolve {
     this.#ctx = ctx;
   }
 
-  async solve(space: string, request: DraftSolveRequest): Promise<DraftSolveResult> {
-    const input = ruleBody(request.rule);
+  /** The document a write of `rule` would store (status, tags, lock and times filled in as a write fills them). */
+  #draft(rule: unknown): { document: RuleDocument; now: string } {
+    const input = ruleBody(rule);
     const now = isoAt(this.#ctx.clock);
-    // The fields a write fills in are filled the same way, so the draft passes or fails exactly as its save would.
     const document = withIdentity(
       { ...input, status: input.status ?? 'pending', tags: input.tags ?? [], locked: input.locked ?? false, createdIn: now, lastUpdate: now },
       { ruleId: ruleIdOf(input) ?? 'draft', version: isVersion(input.version) ? input.version : 1, alias: requestedAlias(input) ?? 'draft' },
     );
+    return { document, now };
+  }
+
+  /**
+   * Every problem a write of `rule` would refuse it for, each with its path; none when it can be stored. Nothing
+   * is stored. (The space's other rules are not consulted: an alias clash is found by the write itself.)
+   */
+  validate(rule: unknown): { valid: boolean; problems: Problem[] } {
+    const problems = problemsOf(this.#draft(rule).document, this.#ctx.compile);
+    return { valid: problems.length === 0, problems };
+  }
+
+  async solve(space: string, request: DraftSolveRequest): Promise<DraftSolveResult> {
+    // The fields a write fills in are filled the same way, so the draft passes or fails exactly as its save would.
+    const { document, now } = this.#draft(request.rule);
     const compiled = compileChecked(document, this.#ctx.compile);
     // An id no stored rule has: a reference from the draft to its own stored versions resolves to them, not to the draft.
     const head: RuleHead = {
