@@ -43,6 +43,12 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   return { error: result.isError === true, text, json: result.isError === true ? undefined : JSON.parse(text) };
 }
 
+/** The text of a resource's first content (every resource of ours is text). */
+function resourceText(read: { contents: Array<{ text?: unknown } | object> }): string {
+  const first = read.contents[0];
+  return first !== undefined && 'text' in first ? String(first.text) : '';
+}
+
 async function ok(client: Client, name: string, args: Record<string, unknown>): Promise<any> {
   const answer = await call(client, name, args);
   assert.equal(answer.error, false, `${name} failed: ${answer.text}`);
@@ -205,11 +211,11 @@ describe('MCP over streamable HTTP', () => {
     for (const uri of ['verdict://reference/rule-format', 'verdict://reference/operators', 'verdict://reference/functions']) assert.ok(uris.includes(uri), uri);
     assert.ok(uris.includes('verdict://rules/loyalty-http/2'), uris.join(' '));
     const operators = await client.readResource({ uri: 'verdict://reference/operators' });
-    assert.match(String(operators.contents[0]!.text), /\| `between` \| BTW \| a pair \[low, high\] \|/);
+    assert.match(resourceText(operators), /\| `between` \| BTW \| a pair \[low, high\] \|/);
     const format = await client.readResource({ uri: 'verdict://reference/rule-format' });
-    assert.match(String(format.contents[0]!.text), /decisionTable/);
+    assert.match(resourceText(format), /decisionTable/);
     const rule = await client.readResource({ uri: 'verdict://rules/loyalty-http/1' });
-    assert.equal(JSON.parse(String(rule.contents[0]!.text)).ruleAlias, 'loyalty-http');
+    assert.equal(JSON.parse(resourceText(rule)).ruleAlias, 'loyalty-http');
     const { prompts } = await client.listPrompts();
     assert.deepEqual(prompts.map((p) => p.name).sort(), ['explain_rule', 'find_table_gaps', 'write_tests']);
     const prompt = await client.getPrompt({ name: 'find_table_gaps', arguments: { rule: 'loyalty-http' } });
