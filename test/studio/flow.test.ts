@@ -64,7 +64,9 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
    * Waits until the view has stopped moving (its pan and zoom the same over five animation frames in a row): the
    * fit-to-view animation updates them on every frame while it runs, so mouse coordinates read now stay valid.
    */
+  /** Waits until the canvas is not busy (no fit of the view pending or animating) and its view holds still. */
   async function viewAtRest(page: Page): Promise<void> {
+    await page.getByRole('region', { name: /canvas$/ }).and(page.locator('[aria-busy="false"]')).waitFor();
     await page.waitForFunction(`(() => {
       const now = document.querySelector('.react-flow__viewport')?.style.transform;
       if (now === undefined || now !== window.__view) {
@@ -105,6 +107,8 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
       assert.equal(await panel.getByLabel('Rule input 1').inputValue(), 'customer.tier');
       assert.equal(await panel.getByLabel('From 2').inputValue(), 'input.customer.age');
       assert.match(await page.getByRole('note', { name: 'Unconnected nodes' }).innerText(), /never run: rule\./);
+      // Adding the node refits the view; a port measured while it moves is not where the drag ends.
+      await viewAtRest(page);
       const from = await page.getByLabel('Start out port').boundingBox();
       const to = await page.getByLabel('rule in port').boundingBox();
       await page.mouse.move(from!.x + from!.width / 2, from!.y + from!.height / 2);

@@ -67,6 +67,9 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
   const [dragging, setDragging] = useState<ReadonlyMap<string, Point>>(new Map());
   const [message, setMessage] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
+  // True from a change that moves the view (a node added, a layout) until the view has stopped: the canvas is
+  // aria-busy meanwhile, so nobody (a test's drag included) aims at a port that is about to move.
+  const [refitting, setRefitting] = useState(false);
   const [view, setView] = useState<'flow' | 'input' | 'output'>('flow');
   const [rules, setRules] = useState<RuleItem[]>([]);
 
@@ -195,7 +198,18 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
     const node = format.createNode(graph, type, position);
     commit(addNode(graph, node));
     setSelected(node.id);
-    window.setTimeout(() => void flow.fitView({ padding: 0.2, duration: 200, maxZoom: 1.2 }), 50);
+    refit();
+  }
+
+  /** Fits the view to the nodes once they are rendered (a tick later), animated. */
+  function refit() {
+    setRefitting(true);
+    window.setTimeout(() => {
+      flow.fitView({ padding: 0.2, duration: 200, maxZoom: 1.2 }).then(
+        () => setRefitting(false),
+        () => setRefitting(false),
+      );
+    }, 50);
   }
 
   /** The menu pattern: arrows move between the node types, Escape closes and gives focus back to `Add node`. */
@@ -213,7 +227,7 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
 
   function layout() {
     commit(autoLayout(graph, measured));
-    window.setTimeout(() => void flow.fitView({ padding: 0.2, duration: 200, maxZoom: 1.2 }), 50);
+    refit();
   }
 
   const selectedNode = graph.nodes.find((n) => n.id === selected);
@@ -260,7 +274,7 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
       )}
       {view === 'flow' ? (
         <div className="flow-body">
-          <div className="flow-canvas" aria-label={`${kindLabel} canvas`} role="region">
+          <div className="flow-canvas" aria-label={`${kindLabel} canvas`} role="region" aria-busy={refitting}>
             <ReactFlow
               nodes={nodes}
               edges={edges}
