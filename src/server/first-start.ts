@@ -1,12 +1,14 @@
 // First start on an empty store: create the `default` space with its keys (printed once by `verdict serve`) and,
 // unless VERDICT_SEED_EXAMPLES=false, import the example rules so the first curl works.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Services } from '../service/index.ts';
 import type { CreatedSpace } from '../service/spaces.ts';
 
 export const EXAMPLES_DIR = fileURLToPath(new URL('../../examples/rules/', import.meta.url));
+/** `examples/tests/NAME.tests.json` holds the suites of `examples/rules/NAME.json` (the `verdict test` file format). */
+export const EXAMPLE_TESTS_DIR = fileURLToPath(new URL('../../examples/tests/', import.meta.url));
 
 export interface FirstStart {
   /** Set on the first start on an empty store: the keys to print once. */
@@ -31,11 +33,26 @@ async function seedExamples(services: Services, space: string, logger: WarnLogge
     try {
       const { imported } = await services.rulesIO.importContainer(space, JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')));
       seeded.push(...imported.map((r) => r.ruleAlias));
+      // The example teaches the loop: its tests are stored with it, so the Studio's Tests tab and
+      // `verdict test --space default` show them passing on a fresh start.
+      const rule = imported[0];
+      if (imported.length === 1 && rule !== undefined) await seedExampleTests(services, space, rule.ruleAlias, file, logger);
     } catch (err) {
       logger.warn({ err, file }, 'example rule not imported');
     }
   }
   return seeded;
+}
+
+async function seedExampleTests(services: Services, space: string, rule: string, ruleFile: string, logger: WarnLogger): Promise<void> {
+  const testsFile = join(EXAMPLE_TESTS_DIR, ruleFile.replace(/\.json$/, '.tests.json'));
+  if (!existsSync(testsFile)) return;
+  try {
+    const { suites } = JSON.parse(readFileSync(testsFile, 'utf8')) as { suites?: unknown[] };
+    for (const suite of suites ?? []) await services.ruleTests.createSuite(space, rule, suite);
+  } catch (err) {
+    logger.warn({ err, file: testsFile }, 'example tests not stored');
+  }
 }
 
 export async function bootstrapFirstStart(services: Services, logger: WarnLogger): Promise<FirstStart> {

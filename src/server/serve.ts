@@ -33,7 +33,7 @@ export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config);
   const server = await startServer({ config, logger });
   if (server.createdDefaultSpace) process.stdout.write(firstStartBanner(server.createdDefaultSpace, server.seededExamples, server.url));
-  logger.info({ url: server.url, store: server.store.dialect }, 'verdict listening');
+  logger.info({ url: server.url, store: server.store.dialect, pid: process.pid }, 'verdict listening');
 
   await new Promise<void>((resolve) => {
     let stopping = false;

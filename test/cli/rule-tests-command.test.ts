@@ -87,7 +87,8 @@ describe('verdict test offline', { concurrency: 4 }, () => {
   test('--reporter junit --output FILE writes JUnit XML (testsuites/testsuite/testcase/failure), escaped', async () => {
     const odd = { name: 'odd <name> & "quotes" \u0001', input: { group: 'plant' }, expected: [] };
     const dir = tempDir({ 'plants.json': plantTable(), 'tests.json': { suites: [{ name: 'A & B', tests: [passing, failing] }, { name: 'Z', tests: [odd] }] } });
-    const out = join(dir, 'junit.xml');
+    // Into a folder that does not exist yet, as CI report folders often do not.
+    const out = join(dir, 'reports', 'junit', 'junit.xml');
     const run = await runInProcess(['test', join(dir, 'plants.json'), join(dir, 'tests.json'), '--reporter', 'junit', '--output', out]);
     assert.equal(run.code, 1);
     assert.equal(run.stdout, '1 passed, 2 failed\n', 'the report goes to the file, the counts to stdout');

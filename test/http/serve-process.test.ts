@@ -33,6 +33,11 @@ describe('verdict serve (spawned process)', () => {
       assert.deepEqual(reply.json, [{ shipping: { fee: 0, currency: 'EUR' }, message: 'Free domestic shipping' }]);
       const abroad = await call(server.url, 'POST', '/rule/solve/shipping-fee', { key: solverKey, body: { data: { order: { country: 'US', total: 300 } } } });
       assert.deepEqual(abroad.json, [{ shipping: { fee: 30, currency: 'EUR' }, message: 'International shipping' }]);
+      // The example's tests (examples/tests/shipping-fee.tests.json) are stored with it and pass.
+      const tests = await runCli(['test', '--space', 'default'], { DATABASE_URL: backend.url });
+      assert.equal(tests.code, 0, tests.stderr);
+      assert.match(tests.stdout, /^shipping-fee v1\n {2}Domestic\n/);
+      assert.match(tests.stdout, /3 passed, 0 failed\n$/);
 
       // Every log line is JSON; request lines carry the correlation id.
       const lines = server.stdout().split('\n').filter((l) => l.startsWith('{'));

@@ -1,7 +1,8 @@
 // `verdict test`: run rule tests for CI. Against the store: `verdict test --space S [--rule R] [--version N]`
 // (DATABASE_URL as the other store commands). Offline, no server and no database: `verdict test RULE.json
 // [TESTS.json] [--rules DIR]`. Exit 0 when every test passes, 1 when any fails or errs, 2 on bad usage.
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import type { Command, OutputConfiguration } from 'commander';
 import { VERSION_RANGE, versionFromText } from '../../rules/bounds.ts';
@@ -68,6 +69,8 @@ async function execute(rulePath: string | undefined, testsPath: string | undefin
   const counts = totals(runs);
   if (options.output !== undefined) {
     try {
+      // A report folder that CI collects (test-results/, reports/junit/) often does not exist yet.
+      await mkdir(dirname(options.output), { recursive: true });
       await writeFile(options.output, text);
     } catch (err) {
       throw new InputError(`cannot write ${options.output}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
