@@ -337,7 +337,7 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
         )}
         {view === 'flow' && (
           <button type="button" className="btn btn-small flow-panel-toggle" aria-expanded={panelOpen} aria-controls={panelId} onClick={() => setPanelOpen(!panelOpen)}>
-            {panelOpen ? 'Hide' : 'Show'} {selectedNode ? 'node inspector' : 'nodes list'}
+            {panelOpen ? 'Hide' : 'Show'} {selectedNode ? 'inspector' : 'nodes list'}
           </button>
         )}
         <span className="muted small flow-count">{graph.nodes.length} node{graph.nodes.length === 1 ? '' : 's'} · {graph.edges.length} connection{graph.edges.length === 1 ? '' : 's'}</span>
