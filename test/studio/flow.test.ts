@@ -226,13 +226,17 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
       assert.equal(await panel.getByLabel('Source path 2').inputValue(), 'customer.age');
       await panel.getByLabel('Connect Rule_1 to').selectOption({ label: 'end' });
 
+      // The view followed the new node at a readable zoom, leaving the start off screen: Fit View shows it again.
+      await viewAtRest(page);
+      await page.getByRole('button', { name: 'Fit View' }).click();
+      await viewAtRest(page);
       await node(page, 'Start node').click();
       await panel.getByRole('button', { name: 'Remove connection from start to end' }).click();
       await panel.getByLabel('Connect start to').selectOption({ label: 'Rule_1' });
       await page.getByText(/^3 nodes · 2 connections/).waitFor();
 
       // A node dragged on the canvas stays where it is dropped (and Undo puts it back). The drag is 80 px on
-      // screen, at least 66 in the flow's coordinates (the zoom is at most 1.2).
+      // screen, at least 80 in the flow's coordinates (Fit View zooms in no further than normal size).
       await viewAtRest(page);
       const before = await flowBox(page, 'Rule node Rule_1');
       const grip = (await node(page, 'Rule node Rule_1').boundingBox())!;

@@ -3,10 +3,10 @@
 // the server's problems on the nodes they concern, the last bench run's per-node status, and the input and
 // output models. Every edit goes through the model and hands the shell a new document; positions are committed
 // when a drag ends. A flow imported without positions is laid out by dagre when it opens.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
-import { Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow } from '@xyflow/react';
-import type { Connection, Edge, EdgeChange, NodeChange } from '@xyflow/react';
+import { Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, useNodesInitialized, useReactFlow, useStore, useStoreApi } from '@xyflow/react';
+import type { Connection, Edge, EdgeChange, FitViewOptions, NodeChange, ReactFlowInstance } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import './flow.css';
 import type { RuleItem } from '../api/client.ts';
@@ -28,8 +28,52 @@ import { nodeResults } from './model/trace.ts';
 import { formatOf } from './formats.ts';
 import { useDocumentHistory } from '../designer/useDocumentHistory.ts';
 import { nodeSummary, nodeTone } from './summary.ts';
+import { firstView, MAX_ZOOM, MIN_ZOOM, viewOnNode } from './view.ts';
+import type { Rect, Size as CanvasSize, Viewport } from './view.ts';
 
 const NODE_TYPES = { flow: FlowNodeCard };
+
+/** `Fit View` (the canvas controls) shows the whole flow, however small that makes it: the user asked for it. */
+const FIT_ALL: FitViewOptions = { padding: 0.1, duration: 200, minZoom: MIN_ZOOM, maxZoom: 1 };
+
+/** The minimap's node colours, by the card's tone (as flow.css colours the cards' edges). */
+const TONE_COLOURS: Record<string, string> = { terminal: '#64748b', rule: '#3b5bdb', control: '#b45309', data: '#0e7490', io: '#7c3aed' };
+
+/** The start node (`START` or `start`), else the first node: where a flow is read from. */
+function startOf(graph: FlowGraph): GraphNode | undefined {
+  return graph.nodes.find((n) => n.type === 'START' || n.type === 'start') ?? graph.nodes[0];
+}
+
+/** A node's box in flow coordinates; a node not measured yet (just added) counts as a card's usual size. */
+function boxOf(flow: ReactFlowInstance<FlowNodeCardNode>, id: string): Rect {
+  const box = flow.getNodesBounds([id]);
+  return { x: box.x, y: box.y, width: box.width || 190, height: box.height || 60 };
+}
+
+/**
+ * Sets the first view once React Flow has measured the nodes (again each time the canvas mounts, e.g. back from
+ * the input model): readable, from the start node. `onShown` ends the canvas's busy state.
+ */
+function FirstView({ startId, onShown }: { startId: string | undefined; onShown: () => void }) {
+  const flow = useReactFlow<FlowNodeCardNode>();
+  const store = useStoreApi<FlowNodeCardNode>();
+  const initialized = useNodesInitialized();
+  const width = useStore((s) => s.width);
+  const shown = useRef(false);
+  useEffect(() => {
+    if (shown.current) return;
+    if (startId === undefined) {
+      shown.current = true;
+      onShown();
+      return;
+    }
+    if (!initialized || width === 0) return;
+    shown.current = true;
+    const { height } = store.getState();
+    flow.setViewport(firstView(flow.getNodesBounds(flow.getNodes()), boxOf(flow, startId), { width, height })).then(onShown, onShown);
+  }, [flow, store, initialized, width, startId, onShown]);
+  return null;
+}
 
 export function FlowDesigner(props: DesignerProps) {
   return (
@@ -60,16 +104,21 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
   const history = useDocumentHistory(props.rule, props.onChange, readOnly);
   const rule = history.present;
   const { api } = useStudio();
-  const flow = useReactFlow();
+  const flow = useReactFlow<FlowNodeCardNode>();
+  const store = useStoreApi<FlowNodeCardNode>();
   const graph = useMemo(() => withLayout(format.fromDocument(rule)), [format, rule]);
   const [selected, setSelected] = useState<string | null>(null);
   const [measured, setMeasured] = useState<ReadonlyMap<string, Size>>(new Map());
   const [dragging, setDragging] = useState<ReadonlyMap<string, Point>>(new Map());
   const [message, setMessage] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
-  // True from a change that moves the view (a node added, a layout) until the view has stopped: the canvas is
-  // aria-busy meanwhile, so nobody (a test's drag included) aims at a port that is about to move.
-  const [refitting, setRefitting] = useState(false);
+  // True from a change that moves the view (the first view, a node added, a layout, Fit View) until the view has
+  // stopped: the canvas is aria-busy meanwhile, so nobody (a test's drag included) aims at a port about to move.
+  const [refitting, setRefitting] = useState(true);
+  const viewShown = useCallback(() => setRefitting(false), []);
+  // The side panel (the nodes list, or the inspector of the selected node) can be hidden to give the canvas its width.
+  const [panelOpen, setPanelOpen] = useState(true);
+  const panelId = useId();
   const [view, setView] = useState<'flow' | 'input' | 'output'>('flow');
   const [rules, setRules] = useState<RuleItem[]>([]);
 
@@ -198,18 +247,33 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
     const node = format.createNode(graph, type, position);
     commit(addNode(graph, node));
     setSelected(node.id);
-    refit();
+    refit((bounds, canvas, current) => viewOnNode(current, bounds, boxOf(flow, node.id), canvas));
   }
 
-  /** Fits the view to the nodes once they are rendered (a tick later), animated. */
-  function refit() {
+  /**
+   * Moves the view, animated, once the edited nodes are rendered (a tick later): to the whole flow when it fits at
+   * a readable zoom, else where `place` says (onto the new node, the start), never zoomed out below readable.
+   */
+  function refit(place: (bounds: Rect, canvas: CanvasSize, current: Viewport) => Viewport) {
     setRefitting(true);
     window.setTimeout(() => {
-      flow.fitView({ padding: 0.2, duration: 200, maxZoom: 1.2 }).then(
+      const { width, height, transform } = store.getState();
+      const nodes = flow.getNodes();
+      if (nodes.length === 0 || width === 0) {
+        setRefitting(false);
+        return;
+      }
+      flow.setViewport(place(flow.getNodesBounds(nodes), { width, height }, { x: transform[0], y: transform[1], zoom: transform[2] }), { duration: 200 }).then(
         () => setRefitting(false),
         () => setRefitting(false),
       );
     }, 50);
+  }
+
+  /** `Fit View` of the canvas controls: the controls start the fit; the same call here tells when it has ended. */
+  function fitAll() {
+    setRefitting(true);
+    flow.fitView(FIT_ALL).then(() => setRefitting(false), () => setRefitting(false));
   }
 
   /** The menu pattern: arrows move between the node types, Escape closes and gives focus back to `Add node`. */
@@ -227,7 +291,14 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
 
   function layout() {
     commit(autoLayout(graph, measured));
-    refit();
+    const start = startOf(graph);
+    refit((bounds, canvas) => firstView(bounds, start ? boxOf(flow, start.id) : bounds, canvas));
+  }
+
+  function showView(next: 'flow' | 'input' | 'output') {
+    // Back on the flow, the canvas mounts again and is busy until its first view is set.
+    if (next === 'flow' && view !== 'flow') setRefitting(true);
+    setView(next);
   }
 
   const selectedNode = graph.nodes.find((n) => n.id === selected);
@@ -238,9 +309,9 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
     <div className="flow-designer" onKeyDown={undoKeys}>
       <div className="flow-toolbar" role="toolbar" aria-label={`${kindLabel} tools`}>
         <div className="segmented" role="radiogroup" aria-label="Designer view">
-          <label><input type="radio" name="flow-view" checked={view === 'flow'} onChange={() => setView('flow')} /> Flow</label>
-          <label><input type="radio" name="flow-view" checked={view === 'input'} onChange={() => setView('input')} /> Input model</label>
-          <label><input type="radio" name="flow-view" checked={view === 'output'} onChange={() => setView('output')} /> Output model</label>
+          <label><input type="radio" name="flow-view" checked={view === 'flow'} onChange={() => showView('flow')} /> Flow</label>
+          <label><input type="radio" name="flow-view" checked={view === 'input'} onChange={() => showView('input')} /> Input model</label>
+          <label><input type="radio" name="flow-view" checked={view === 'output'} onChange={() => showView('output')} /> Output model</label>
         </div>
         {view === 'flow' && !readOnly && (
           <div className="flow-add">
@@ -264,6 +335,11 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
             <button type="button" className="btn btn-small" disabled={!history.canRedo} onClick={() => history.step('redo')} title="Redo (Ctrl+Shift+Z, Ctrl+Y)">Redo</button>
           </>
         )}
+        {view === 'flow' && (
+          <button type="button" className="btn btn-small flow-panel-toggle" aria-expanded={panelOpen} aria-controls={panelId} onClick={() => setPanelOpen(!panelOpen)}>
+            {panelOpen ? 'Hide' : 'Show'} {selectedNode ? 'inspector' : 'nodes list'}
+          </button>
+        )}
         <span className="muted small flow-count">{graph.nodes.length} node{graph.nodes.length === 1 ? '' : 's'} · {graph.edges.length} connection{graph.edges.length === 1 ? '' : 's'}</span>
         <span role="status" aria-live="polite" className="flow-message">{message}</span>
       </div>
@@ -273,7 +349,7 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
         </div>
       )}
       {view === 'flow' ? (
-        <div className="flow-body">
+        <div className={`flow-body${panelOpen ? '' : ' flow-body-wide'}`}>
           <div className="flow-canvas" aria-label={`${kindLabel} canvas`} role="region" aria-busy={refitting}>
             <ReactFlow
               nodes={nodes}
@@ -286,17 +362,19 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
               nodesDraggable={!readOnly}
               nodesConnectable={!readOnly}
               deleteKeyCode={readOnly ? null : ['Delete', 'Backspace']}
-              fitView
-              fitViewOptions={{ padding: 0.2, maxZoom: 1.2 }}
-              minZoom={0.2}
+              minZoom={MIN_ZOOM}
+              maxZoom={MAX_ZOOM}
               proOptions={{ hideAttribution: true }}
             >
+              <FirstView startId={startOf(graph)?.id} onShown={viewShown} />
               <Background gap={16} size={1} />
-              <Controls showInteractive={false} />
-              <MiniMap pannable zoomable ariaLabel="Flow overview" style={{ width: 140, height: 90 }} />
+              <Controls showInteractive={false} fitViewOptions={FIT_ALL} onFitView={fitAll} />
+              <MiniMap pannable zoomable ariaLabel="Flow overview" style={{ width: 180, height: 110 }}
+                nodeColor={(n) => TONE_COLOURS[String(n.data.tone)] ?? '#94a3b8'} nodeBorderRadius={3}
+                maskColor="rgba(226, 232, 240, 0.6)" maskStrokeColor="#3b5bdb" maskStrokeWidth={2} />
             </ReactFlow>
           </div>
-          <aside className="flow-inspector" aria-label="Node inspector">
+          <aside className="flow-inspector" aria-label="Node inspector" id={panelId} hidden={!panelOpen}>
             {selectedNode ? (
               <NodeInspector key={selectedNode.id} format={format} graph={graph} node={selectedNode} rules={rules} selfId={rule.ruleId}
                 problems={problems.get(selectedNode.id) ?? []} variables={variables} readOnly={readOnly}
