@@ -67,7 +67,7 @@ describe('rule aliases in the Studio', { skip }, () => {
     const { page, assertClean, close } = await suite.signedIn(`#/rules/${made.ruleId}/1`);
     await withFailureShot(page, 'alias-change', async () => {
       await page.getByRole('heading', { name: 'Loyalty rate', level: 1 }).waitFor();
-      await page.getByRole('button', { name: 'Change alias' }).click();
+      await page.getByRole('button', { name: 'Change alias (loyalty-rate)' }).click();
       const dialog = page.getByRole('dialog', { name: 'Change alias' });
       await dialog.getByLabel('Alias').fill('tier-owner');
       assert.match(await dialog.getByRole('alert').innerText(), /already the alias of the rule “Tier owner”/);
@@ -75,7 +75,8 @@ describe('rule aliases in the Studio', { skip }, () => {
       await screenshot(page, 'change-alias');
       await dialog.getByRole('button', { name: 'Change alias' }).click();
       await page.getByText('Alias changed to loyalty-rate-eu').waitFor();
-      await page.getByTitle('Alias').getByText('loyalty-rate-eu', { exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Change alias (loyalty-rate-eu)' }).waitFor();
+      await screenshot(page, 'rule-page-alias');
     });
     assert.equal((await solve('loyalty-rate-eu')).status, 200);
     assert.equal((await solve('loyalty-rate')).status, 400, 'the old alias is an unknown rule');

@@ -94,7 +94,7 @@ export class RuleManagement {
   /**
    * Creates a rule: version 1 (or the next number, for an id whose versions were all deleted), status published
    * unless the body says pending, the body's ruleId and alias kept when free, else refused; a missing alias is
-   * generated. `folderPath` places it in a folder.
+   * the name's slug, suffixed only on a clash (uniqueAlias). `folderPath` places it in a folder.
    */
   async create(space: string, body: unknown, folderPath?: string, options: WriteOptions = {}): Promise<VersionedDocument> {
     const now = this.#now();

@@ -236,8 +236,11 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
               ))}
             </select>
           </label>
-          <code className="muted small rule-alias" title="Alias">{rule.ruleAlias}</code>
-          <button type="button" className="btn btn-small btn-ghost" onClick={() => setChangingAlias(true)}>Change alias</button>
+          {/* The alias is its own Change alias button: the header has no room for one more. */}
+          <button type="button" className="rule-alias-button" title="Alias (click to change it)" aria-label={`Change alias (${rule.ruleAlias})`}
+            onClick={() => setChangingAlias(true)}>
+            <code className="muted small rule-alias">{rule.ruleAlias}</code><span className="rule-alias-edit" aria-hidden="true">✎</span>
+          </button>
         </div>
         <div className="actions">
           <a className="btn" href={href({ page: 'dependencies', id: rule.ruleId })} aria-label={`Dependencies of ${rule.name}`}>Dependencies</a>

@@ -157,7 +157,7 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
       tags: TAGS,
       summary: 'Create a rule',
       description:
-        'Creates version 1, published unless the body says pending. The body\'s ruleId and ruleAlias are kept when free in the space (409 otherwise); a missing alias is generated. `path` places the rule in a folder.',
+        'Creates version 1, published unless the body says pending. The body\'s ruleId and ruleAlias are kept when free in the space (409 otherwise); a missing alias is the name\'s slug (`Discount tier` -> `discount-tier`), with -2, -3, ... only when another rule has it. `path` places the rule in a folder.',
       operationId: 'createRule',
       security: securedBy,
       querystring: { type: 'object', properties: { path: { type: 'string', description: 'Folder path, e.g. /Pricing/EU' } } },
