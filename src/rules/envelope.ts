@@ -24,6 +24,13 @@ export const RULE_STATUSES = ['published', 'pending'] as const;
 export const MAX_NAME_LENGTH = 100;
 export const MAX_ALIAS_LENGTH = 100;
 const ALIAS_PATTERN = /^[A-Za-z0-9-]+$/;
+/** The rule for a rule alias, as messages state it. */
+export const ALIAS_RULE_TEXT = `1-${MAX_ALIAS_LENGTH} letters, digits and "-"`;
+
+/** Whether `value` can be a rule alias (what validation of `ruleAlias` accepts). */
+export function isRuleAlias(value: string): boolean {
+  return value.length >= 1 && value.length <= MAX_ALIAS_LENGTH && ALIAS_PATTERN.test(value);
+}
 /** Deeper models are certainly not hand-written; the bound keeps validation from exhausting the stack. */
 const MAX_MODEL_DEPTH = 64;
 

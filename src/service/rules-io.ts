@@ -1,11 +1,11 @@
 // Import and export of DecisionRules containers into a space (CLI `import`/`export`; the management API reuses
 // it). Import validates every rule first and writes all of them in one transaction, or nothing.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { ValidationError } from '../engine/errors.ts';
 import type { Problem } from '../engine/errors.ts';
 import { readContainer, ruleIdOf, validateContainer } from '../rules/containers.ts';
 import type { RuleContainer } from '../rules/containers.ts';
-import type { RuleStatus, Store, StoredRule } from '../store/ports.ts';
+import type { RuleHead, RuleStatus, Store, StoredRule } from '../store/ports.ts';
 import type { Clock } from './clock.ts';
 import { isoAt } from './clock.ts';
 import { CLI_ACTOR, recordHistory } from './management/history.ts';
@@ -45,23 +45,41 @@ function sharingProblem(space: string, shared: SharedAlias): Problem {
   };
 }
 
-/** A generated alias: the name as a slug plus a random suffix (`wire-router-fxc5ly`, as DecisionRules does). */
-export function generateAlias(name: unknown): string {
+/** Longest slug taken from a name, leaving room for a clash suffix within the alias length limit. */
+const MAX_SLUG_LENGTH = 80;
+
+/**
+ * The alias a name suggests: lowercase letters, digits and hyphens (`Discount tier` -> `discount-tier`), "rule"
+ * when the name has none of them. The Studio computes the same slug to prefill its Alias field
+ * (studio/src/rules/alias.ts); docs/decisions/aliases-chosen-by-users.md.
+ */
+export function aliasSlug(name: unknown): string {
   const slug = typeof name === 'string'
-    ? name.normalize('NFKD').replace(/[^\w\s-]/g, '').trim().toLowerCase().replace(/[\s_]+/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '').slice(0, 80)
+    ? name.normalize('NFKD').replace(/[^\w\s-]/g, '').toLowerCase().replace(/[\s_]+/g, '-').replace(/-+/g, '-').slice(0, MAX_SLUG_LENGTH).replace(/^-|-$/g, '')
     : '';
-  const suffix = randomBytes(4).readUInt32BE(0).toString(36).padStart(6, '0').slice(0, 6);
-  return slug === '' ? `rule-${suffix}` : `${slug}-${suffix}`;
+  return slug === '' ? 'rule' : slug;
+}
+
+/** The name's slug when no rule in `taken` uses it, else the slug with the first free `-2`, `-3`, ... suffix. */
+export function uniqueAlias(name: unknown, taken: ReadonlySet<string>): string {
+  const slug = aliasSlug(name);
+  if (!taken.has(slug)) return slug;
+  for (let n = 2; ; n++) {
+    const alias = `${slug}-${n}`;
+    if (!taken.has(alias)) return alias;
+  }
 }
 
 /**
  * Fills what a stored rule needs and an export may lack: ruleId (kept when present: re-importing overwrites the
- * same version, rule-format §9.3), baseId = ruleId, version (1 when absent), an alias, status (published), tags.
+ * same version, rule-format §9.3), baseId = ruleId, version (1 when absent), status (published), tags. The alias
+ * stays "" when the document has none; the import chooses one (`chooseMissingAliases`).
  */
 export function prepareForStorage(document: Record<string, unknown>, now: string): Record<string, unknown> {
   const ruleId = ruleIdOf(document) ?? randomUUID();
   const version = typeof document.version === 'number' && Number.isInteger(document.version) && document.version >= 1 ? document.version : 1;
-  const alias = typeof document.ruleAlias === 'string' && document.ruleAlias.trim() !== '' ? document.ruleAlias : generateAlias(document.name);
+  // A missing alias is left empty here: the import chooses it against the space's aliases (uniqueAlias).
+  const alias = typeof document.ruleAlias === 'string' && document.ruleAlias.trim() !== '' ? document.ruleAlias : '';
   return {
     ...document,
     ruleId,
@@ -73,6 +91,27 @@ export function prepareForStorage(document: Record<string, unknown>, now: string
     createdIn: typeof document.createdIn === 'string' ? document.createdIn : now,
     lastUpdate: now,
   };
+}
+
+/**
+ * Gives each document without an alias its rule's alias: the one the rule has in the space, or that another
+ * version of the import gives it, else the name's slug, suffixed only when the space or the import uses it.
+ */
+export function chooseMissingAliases(heads: readonly RuleHead[], documents: Record<string, unknown>[]): void {
+  const aliasOf = new Map<string, string>();
+  for (const head of heads) if (head.alias !== '') aliasOf.set(head.ruleId, head.alias);
+  for (const d of documents) if (d.ruleAlias !== '' && !aliasOf.has(String(d.ruleId))) aliasOf.set(String(d.ruleId), String(d.ruleAlias));
+  const taken = new Set([...heads.map((h) => h.alias), ...documents.map((d) => String(d.ruleAlias))]);
+  for (const d of documents) {
+    if (d.ruleAlias !== '') continue;
+    let alias = aliasOf.get(String(d.ruleId));
+    if (alias === undefined) {
+      alias = uniqueAlias(d.name, taken);
+      aliasOf.set(String(d.ruleId), alias);
+      taken.add(alias);
+    }
+    d.ruleAlias = alias;
+  }
 }
 
 function located(source: string, problem: Problem): Problem {
@@ -126,10 +165,12 @@ export class RulesIO {
     const now = isoAt(this.#clock);
     const prepared = documents.map((document) => prepareForStorage(document, now));
     const carried: CarriedSuites[] = prepared.flatMap((d, i) => (suites[i] ? [{ ruleId: String(d.ruleId), version: Number(d.version), suites: suites[i] }] : []));
-    const incoming = prepared.map((d) => ({ ruleId: String(d.ruleId), version: Number(d.version), alias: String(d.ruleAlias) }));
     // One management transaction: the alias check and the write see the same rules (writes to a space are serialised).
     return this.#store.management.transaction(space, async (tx) => {
-      const shared = sharedAliases(await tx.heads(), incoming);
+      const heads = await tx.heads();
+      chooseMissingAliases(heads, prepared);
+      const incoming = prepared.map((d) => ({ ruleId: String(d.ruleId), version: Number(d.version), alias: String(d.ruleAlias) }));
+      const shared = sharedAliases(heads, incoming);
       if (options.strict && shared.length > 0) throw new ValidationError(shared.map((s) => sharingProblem(space, s)));
       const stored = await tx.putRules(prepared);
       await recordHistory(tx, { clock: this.#clock }, stored, 'import', options.by ?? CLI_ACTOR);

@@ -184,8 +184,8 @@ export interface RulePlacement {
 }
 
 /** What a write did to a rule version (rule history, docs/decisions/management-rule-history.md). */
-export type HistoryAction = 'create' | 'update' | 'new-version' | 'publish' | 'pending' | 'lock' | 'unlock' | 'tags' | 'delete' | 'import';
-export const HISTORY_ACTIONS: readonly HistoryAction[] = ['create', 'update', 'new-version', 'publish', 'pending', 'lock', 'unlock', 'tags', 'delete', 'import'];
+export type HistoryAction = 'create' | 'update' | 'new-version' | 'publish' | 'pending' | 'lock' | 'unlock' | 'tags' | 'delete' | 'import' | 'alias';
+export const HISTORY_ACTIONS: readonly HistoryAction[] = ['create', 'update', 'new-version', 'publish', 'pending', 'lock', 'unlock', 'tags', 'delete', 'import', 'alias'];
 
 /** One write to one rule version. */
 export interface HistoryEntry {

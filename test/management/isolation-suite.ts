@@ -10,7 +10,7 @@ import { apiFor, asNew, assertError, skipReason, startSuiteServer } from './help
 import type { Api, Doc, SuiteServer } from './helpers.ts';
 
 const MANAGEMENT_PATHS = [
-  '/api/rule', '/api/rule/{idOrAlias}', '/api/rule/{idOrAlias}/{version}', '/api/rule/{idOrAlias}/new-version',
+  '/api/rule', '/api/rule/{idOrAlias}', '/api/rule/{idOrAlias}/{version}', '/api/rule/{idOrAlias}/new-version', '/api/rule/{idOrAlias}/alias',
   '/api/rule/status/{idOrAlias}/{status}', '/api/rule/status/{idOrAlias}/{status}/{version}', '/api/rule/lock/{idOrAlias}',
   '/api/rule/lock/{idOrAlias}/{version}', '/api/space/items', '/api/tags/items', '/api/tags/{idOrAlias}', '/api/tags/{idOrAlias}/{version}',
   '/api/folder', '/api/folder/{nodeId}', '/api/folder/export', '/api/folder/export/{nodeId}', '/api/folder/import',
@@ -70,6 +70,7 @@ export function isolationSuite(kind: 'sqlite' | 'postgres'): void {
         ['GET', '/api/rule/iso-id'],
         ['GET', '/api/rule/iso-alias/1'],
         ['POST', '/api/rule/iso-id/new-version', rule],
+        ['PUT', '/api/rule/iso-alias/alias', { ruleAlias: 'hijacked-alias' }],
         ['PUT', '/api/rule/iso-id/1', rule],
         ['PUT', '/api/rule/iso-alias', rule],
         ['PUT', '/api/rule/status/iso-id/pending'],

@@ -5,7 +5,6 @@ import { RuleError, ValidationError } from '../../engine/errors.ts';
 import type { Problem } from '../../engine/errors.ts';
 import type { CompiledRule } from '../../engine/types.ts';
 import { validateRuleDocument } from '../../rules/validate.ts';
-import { generateAlias } from '../rules-io.ts';
 import { badRequest } from './errors.ts';
 
 export type RuleCompiler = (document: Record<string, unknown>) => CompiledRule;
@@ -70,14 +69,6 @@ export function withIdentity(document: RuleDocument, identity: { ruleId: string;
   const out: RuleDocument = { ...document, ruleId: identity.ruleId, baseId: identity.ruleId, version: identity.version, ruleAlias: identity.alias };
   if (typeof document.compositionId === 'string') out.compositionId = identity.ruleId;
   return out;
-}
-
-/** A generated alias (`wire-router-fxc5ly`) that no rule in `taken` uses. */
-export function uniqueAlias(name: unknown, taken: ReadonlySet<string>): string {
-  for (;;) {
-    const alias = generateAlias(name);
-    if (!taken.has(alias)) return alias;
-  }
 }
 
 /** The alias a document asks for, or undefined when it leaves it to the server (missing or ""). */

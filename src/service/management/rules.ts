@@ -3,12 +3,14 @@
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '../../engine/errors.ts';
 import { ruleIdOf } from '../../rules/containers.ts';
+import { ALIAS_RULE_TEXT, isRuleAlias } from '../../rules/envelope.ts';
 import type { ManagementTransaction, RuleHead, RuleStatus, StoredRule } from '../../store/ports.ts';
 import { isoAt } from '../clock.ts';
 import type { ManagementContext, VersionedDocument, WriteOptions } from './context.ts';
-import { checkDocument, requestedAlias, ruleBody, uniqueAlias, withIdentity } from './documents.ts';
+import { checkDocument, isObject, requestedAlias, ruleBody, withIdentity } from './documents.ts';
+import { uniqueAlias } from '../rules-io.ts';
 import type { RuleDocument } from './documents.ts';
-import { conflict, notFound } from './errors.ts';
+import { badRequest, conflict, notFound } from './errors.ts';
 import { checkIfMatch, etagOf } from './etag.ts';
 import { recordHistory } from './history.ts';
 import { FolderTree } from './folder-tree.ts';
@@ -92,7 +94,7 @@ export class RuleManagement {
   /**
    * Creates a rule: version 1 (or the next number, for an id whose versions were all deleted), status published
    * unless the body says pending, the body's ruleId and alias kept when free, else refused; a missing alias is
-   * generated. `folderPath` places it in a folder.
+   * the name's slug, suffixed only on a clash (uniqueAlias). `folderPath` places it in a folder.
    */
   async create(space: string, body: unknown, folderPath?: string, options: WriteOptions = {}): Promise<VersionedDocument> {
     const now = this.#now();
@@ -232,6 +234,34 @@ export class RuleManagement {
       const [updated] = await tx.putRules([{ ...stored.document, locked, lastUpdate: this.#now() }]);
       await recordHistory(tx, this.#ctx, [updated!], locked ? 'lock' : 'unlock', options.by);
       return versioned(updated!);
+    });
+  }
+
+  /**
+   * Gives the rule a new alias: every version carries it at once, the old one stops answering (the store's change
+   * event drops the cached catalog). Refused when another rule has the alias, or the alias is another rule's id
+   * (409, naming that rule), or it breaks the rule for aliases (400). Locks do not stop it: a lock freezes a
+   * version's content, and the alias names the rule, not a version (docs/decisions/aliases-chosen-by-users.md).
+   * Returns the latest version.
+   */
+  async setAlias(space: string, idOrAlias: string, body: unknown, options: WriteOptions = {}): Promise<VersionedDocument> {
+    const alias = isObject(body) ? body.ruleAlias : undefined;
+    if (typeof alias !== 'string' || !isRuleAlias(alias)) {
+      throw badRequest(`ruleAlias must be ${ALIAS_RULE_TEXT} (got ${alias === undefined ? 'none' : JSON.stringify(alias)}); send {"ruleAlias": "new-alias"}`);
+    }
+    return this.#ctx.store.management.transaction(space, async (tx) => {
+      const heads = await tx.heads();
+      const rule = findRule(heads, idOrAlias);
+      const owner = aliasOwners(heads.filter((h) => h.ruleId !== rule.ruleId)).get(alias);
+      if (owner !== undefined) throw aliasTaken(alias, owner);
+      if (alias !== rule.ruleId && heads.some((h) => h.ruleId === alias)) {
+        throw conflict(`Rule alias "${alias}" is the id of rule ${alias} in this space, so it would never reach rule ${rule.ruleId}; choose another ruleAlias`);
+      }
+      const now = this.#now();
+      const documents = (await tx.versions(rule.ruleId)).map((v) => ({ ...v.document, ruleAlias: alias, lastUpdate: now }));
+      const stored = await tx.putRules(documents);
+      await recordHistory(tx, this.#ctx, stored, 'alias', options.by);
+      return versioned(stored.reduce((a, b) => (b.version > a.version ? b : a)));
     });
   }
 

@@ -164,6 +164,11 @@ export class ApiClient {
     return (await this.request('PUT', `/api/rule/status/${enc(idOrAlias)}/${status}/${version}`)).body as RuleDocument;
   }
 
+  /** Gives every version of the rule a new alias (the old one stops answering); the latest version comes back. */
+  async setAlias(idOrAlias: string, ruleAlias: string): Promise<RuleDocument> {
+    return (await this.request('PUT', `/api/rule/${enc(idOrAlias)}/alias`, { body: { ruleAlias } })).body as RuleDocument;
+  }
+
   async setLock(idOrAlias: string, version: number, locked: boolean): Promise<RuleDocument> {
     return (await this.request('PATCH', `/api/rule/lock/${enc(idOrAlias)}/${version}`, { body: { locked } })).body as RuleDocument;
   }

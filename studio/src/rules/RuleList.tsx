@@ -1,5 +1,7 @@
 // The rule list: one line per rule (its latest version), filtered by folder, tag and a search over name, alias
-// and id. New rule, Import (file picker or a file dropped anywhere on the page), export and delete.
+// and id. New rule (with the alias the user chooses), Import (file picker or a file dropped anywhere on the page),
+// export and delete. Each rule shows its alias under its name; where two rules share a name, the alias is part of
+// their links' names too.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { DragEvent, FormEvent } from 'react';
 import { lastChange } from '../api/client.ts';
@@ -9,6 +11,7 @@ import { href, navigate } from '../app/router.ts';
 import { ConfirmDialog, Dialog } from '../ui/Dialog.tsx';
 import { EmptyState, ErrorState, Loading, downloadJson, formatTime } from '../ui/states.tsx';
 import { RULE_KINDS } from '../kinds/registry.ts';
+import { MAX_ALIAS_LENGTH, aliasProblem, aliasSlug, suggestedAlias, useSpaceItems } from './alias.tsx';
 
 interface RuleSummary {
   latest: RuleItem;
@@ -58,6 +61,14 @@ export function RuleList() {
   useEffect(() => { void load(); }, [load]);
 
   const rules = useMemo(() => summarise(items ?? []), [items]);
+  // Names may repeat (imports, copies); the alias never does, so where a name repeats it joins the name in the
+  // links' and buttons' names, which would otherwise be identical. The alias is shown under every name anyway.
+  const repeatedNames = useMemo(() => {
+    const seen = new Map<string, number>();
+    for (const r of rules) seen.set(r.latest.name, (seen.get(r.latest.name) ?? 0) + 1);
+    return new Set([...seen].filter(([, n]) => n > 1).map(([name]) => name));
+  }, [rules]);
+  const labelOf = (item: RuleItem): string => (repeatedNames.has(item.name) ? `${item.name} (${item.ruleAlias ?? item.ruleId})` : item.name);
   const folders = useMemo(() => [...new Set(rules.map((r) => folderOf(r.latest)))].sort(), [rules]);
   const tags = useMemo(() => [...new Set(rules.flatMap((r) => r.latest.tags ?? []))].sort(), [rules]);
   const visible = useMemo(() => {
@@ -188,9 +199,10 @@ export function RuleList() {
               {visible.map(({ latest, versions, published }) => (
                 <tr key={latest.ruleId}>
                   <td>
-                    <a className="rule-name" href={href({ page: 'rule', id: latest.ruleId, version: latest.version })}>{latest.name}</a>
+                    <a className="rule-name" href={href({ page: 'rule', id: latest.ruleId, version: latest.version })}
+                      aria-label={repeatedNames.has(latest.name) ? labelOf(latest) : undefined}>{latest.name}</a>
                     <div className="rule-meta">
-                      <code>{latest.ruleAlias ?? latest.ruleId}</code>
+                      <code title="Alias">{latest.ruleAlias ?? latest.ruleId}</code>
                       {folderOf(latest) !== '/' && <span className="muted">{folderOf(latest)}</span>}
                       {(latest.tags ?? []).map((t) => <span key={t} className="tag tag-static">{t}</span>)}
                     </div>
@@ -203,8 +215,8 @@ export function RuleList() {
                   <td className="nowrap">v{latest.version}<span className="muted small"> · {versions} version{versions === 1 ? '' : 's'}{published !== null ? `, v${published} live` : ''}</span></td>
                   <td className="nowrap">{formatTime(lastChange(latest))}</td>
                   <td className="row-actions">
-                    <button type="button" className="btn btn-small btn-ghost" aria-label={`Export ${latest.name}`} onClick={() => void exportRule(latest)}>Export</button>
-                    <button type="button" className="btn btn-small btn-ghost btn-danger-text" aria-label={`Delete ${latest.name}`} onClick={() => setDeleting(latest)}>Delete</button>
+                    <button type="button" className="btn btn-small btn-ghost" aria-label={`Export ${labelOf(latest)}`} onClick={() => void exportRule(latest)}>Export</button>
+                    <button type="button" className="btn btn-small btn-ghost btn-danger-text" aria-label={`Delete ${labelOf(latest)}`} onClick={() => setDeleting(latest)}>Delete</button>
                   </td>
                 </tr>
               ))}
@@ -225,10 +237,31 @@ export function RuleList() {
 
 function NewRuleDialog(props: { open: boolean; folder: string | null; onClose(): void }) {
   const { api } = useStudio();
+  const items = useSpaceItems(props.open);
   const [name, setName] = useState('');
+  // The alias follows the name until the user edits it (then it is theirs).
+  const [alias, setAlias] = useState('');
+  const [aliasEdited, setAliasEdited] = useState(false);
   const [type, setType] = useState(RULE_KINDS[0]!.type);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const suggestion = aliasEdited || name.trim() === '' ? undefined : suggestedAlias(name, items ?? []);
+  const shownAlias = aliasEdited ? alias : suggestion?.alias ?? '';
+  // Nothing to say before a name or an alias is typed.
+  const problem = shownAlias === '' && !aliasEdited ? null : aliasProblem(shownAlias, items ?? []);
+
+  function reset() {
+    setName('');
+    setAlias('');
+    setAliasEdited(false);
+    setError(null);
+  }
+
+  // Cancel forgets what was typed: the next New rule starts from an empty name and an alias that follows it.
+  function close() {
+    reset();
+    props.onClose();
+  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -236,13 +269,13 @@ function NewRuleDialog(props: { open: boolean; folder: string | null; onClose():
       setError('Give the rule a name.');
       return;
     }
+    if (problem) return;
     setBusy(true);
     setError(null);
     try {
       const kind = RULE_KINDS.find((k) => k.type === type) ?? RULE_KINDS[0]!;
-      const created = await api.createRule(kind.blank(name.trim()), props.folder ?? undefined);
-      props.onClose();
-      setName('');
+      const created = await api.createRule({ ...kind.blank(name.trim()), ruleAlias: shownAlias }, props.folder ?? undefined);
+      close();
       navigate({ page: 'rule', id: created.ruleId, version: created.version });
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
@@ -252,7 +285,7 @@ function NewRuleDialog(props: { open: boolean; folder: string | null; onClose():
   }
 
   return (
-    <Dialog title="New rule" open={props.open} onClose={props.onClose}>
+    <Dialog title="New rule" open={props.open} onClose={close}>
       <form onSubmit={(e) => void submit(e)} className="dialog-body">
         <label className="field">
           <span>Rule type</span>
@@ -264,10 +297,24 @@ function NewRuleDialog(props: { open: boolean; folder: string | null; onClose():
           <span>Rule name</span>
           <input value={name} autoFocus onChange={(e) => setName(e.target.value)} maxLength={100} />
         </label>
+        <label className="field">
+          <span>Alias</span>
+          <input value={shownAlias} spellCheck={false} maxLength={MAX_ALIAS_LENGTH} aria-invalid={problem !== null}
+            aria-describedby={problem ? 'new-rule-alias-problem' : 'new-rule-alias-hint'}
+            onChange={(e) => { setAlias(e.target.value); setAliasEdited(true); }} />
+        </label>
+        {problem
+          ? <p id="new-rule-alias-problem" className="form-error" role="alert">{problem}</p>
+          : (
+            <p id="new-rule-alias-hint" className="muted small field-hint">
+              {suggestion?.clashesWith && <>“{aliasSlug(name)}” is already the alias of the rule “{suggestion.clashesWith.name}”, so this one gets “{shownAlias}”. </>}
+              Solvers call the rule by its alias: <code>POST /rule/solve/{shownAlias || 'alias'}</code>. You can change it later.
+            </p>
+          )}
         {error && <p className="form-error" role="alert">{error}</p>}
         <div className="dialog-actions">
-          <button type="button" className="btn" onClick={props.onClose}>Cancel</button>
-          <button type="submit" className="btn btn-primary" disabled={busy}>Create</button>
+          <button type="button" className="btn" onClick={close}>Cancel</button>
+          <button type="submit" className="btn btn-primary" disabled={busy || problem !== null}>Create</button>
         </div>
       </form>
     </Dialog>

@@ -19,6 +19,7 @@ import type { Panel } from '../kinds/types.ts';
 import { TestsPanel } from '../tests/TestsPanel.tsx';
 import type { TestDefinition } from '../tests/api.ts';
 import { AnalysisPanel } from '../analysis/AnalysisPanel.tsx';
+import { ChangeAliasDialog } from './alias.tsx';
 
 const AUTOSAVE_MS = 250;
 
@@ -59,6 +60,7 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
   const [baseEtag, setBaseEtag] = useState<string | null>(null);
   /** When the draft was last written to this browser's storage (shown, so an author knows the edit is safe). */
   const [keptAt, setKeptAt] = useState<Date | null>(null);
+  const [changingAlias, setChangingAlias] = useState(false);
 
   const ruleId: string | undefined = loaded?.rule.ruleId;
   const version: number | undefined = loaded?.rule.version;
@@ -234,7 +236,11 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
               ))}
             </select>
           </label>
-          <code className="muted small rule-alias" title="Alias">{rule.ruleAlias}</code>
+          {/* The alias is its own Change alias button: the header has no room for one more. */}
+          <button type="button" className="rule-alias-button" title="Alias (click to change it)" aria-label={`Change alias (${rule.ruleAlias})`}
+            onClick={() => setChangingAlias(true)}>
+            <code className="muted small rule-alias">{rule.ruleAlias}</code><span className="rule-alias-edit" aria-hidden="true">✎</span>
+          </button>
         </div>
         <div className="actions">
           <a className="btn" href={href({ page: 'dependencies', id: rule.ruleId })} aria-label={`Dependencies of ${rule.name}`}>Dependencies</a>
@@ -303,6 +309,13 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
           </ul>
         </section>
       )}
+      <ChangeAliasDialog open={changingAlias} ruleId={rule.ruleId} ruleName={rule.name} alias={rule.ruleAlias}
+        onClose={() => setChangingAlias(false)}
+        onChanged={(alias) => {
+          setChangingAlias(false);
+          // The rename rewrote every version (new ETags): reload so the draft builds on the renamed version.
+          void lifecycle(async () => rule, `Alias changed to ${alias}`);
+        }} />
       <Dialog title="This version changed on the server" open={conflict !== null} onClose={() => { setConflict(null); setConflictCompare(false); }} wide={conflictCompare}>
         {conflict && (
           <div className="dialog-body">

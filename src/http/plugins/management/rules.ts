@@ -1,4 +1,4 @@
-// Rules of the Management API (SPEC 5.1): get, create, new version, update, status, lock, delete. Paths and
+// Rules of the Management API (SPEC 5.1): get, create, new version, update, status, lock, delete, alias. Paths and
 // bodies as the DecisionRules SDKs send them; a trailing slash and a missing version are accepted everywhere the
 // SDKs may produce them.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -157,7 +157,7 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
       tags: TAGS,
       summary: 'Create a rule',
       description:
-        'Creates version 1, published unless the body says pending. The body\'s ruleId and ruleAlias are kept when free in the space (409 otherwise); a missing alias is generated. `path` places the rule in a folder.',
+        'Creates version 1, published unless the body says pending. The body\'s ruleId and ruleAlias are kept when free in the space (409 otherwise); a missing alias is the name\'s slug (`Discount tier` -> `discount-tier`), with -2, -3, ... only when another rule has it. `path` places the rule in a folder.',
       operationId: 'createRule',
       security: securedBy,
       querystring: { type: 'object', properties: { path: { type: 'string', description: 'Folder path, e.g. /Pricing/EU' } } },
@@ -185,6 +185,30 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const p = request.params as RuleParams;
       return withETag(reply, await rules.newVersion(spaceOf(request), p.idOrAlias, request.body, writeOptions(request)));
+    },
+  });
+
+  app.put('/api/rule/:idOrAlias/alias', {
+    onRequest,
+    schema: {
+      tags: TAGS,
+      summary: 'Change the alias of a rule',
+      description:
+        'Every version of the rule takes the new alias at once: solving by it works immediately and the old alias answers 404. Refused when another rule of the space has the alias or has it as its id (409, naming that rule), or when it is not 1-100 letters, digits and "-" (400). Locked versions take it too (a lock freezes content, not the rule\'s name). Flows that call the rule by its old alias must be updated. Recorded in the rule history (action "alias"). Answers the latest version.',
+      operationId: 'setRuleAlias',
+      security: securedBy,
+      params: params(false),
+      body: {
+        type: 'object',
+        required: ['ruleAlias'],
+        properties: { ruleAlias: { type: 'string', description: 'The new alias: 1-100 letters, digits and "-"', examples: ['discount-tier'] } },
+        'x-message': 'Request body must be {"ruleAlias": "new-alias"}',
+      },
+      response: { 200: versionedRuleSchema, ...errors([...STANDARD_ERRORS, 409]) },
+    },
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const p = request.params as RuleParams;
+      return withETag(reply, await rules.setAlias(spaceOf(request), p.idOrAlias, request.body, writeOptions(request)));
     },
   });
 }
