@@ -69,10 +69,18 @@ function fieldList(value: JsonObject): string {
   return ` (it has ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''})`;
 }
 
+/** How the refusal of a file that is not a rule export begins (it is about the file, not about a rule in it). */
+export const NOT_AN_EXPORT = 'not a DecisionRules export';
+
+/** Whether a validation failure is the refusal of something that is not a rule export at all. */
+export function isNotAnExport(problems: readonly Problem[]): boolean {
+  return problems.length === 1 && problems[0]!.path === '' && problems[0]!.message.startsWith(NOT_AN_EXPORT);
+}
+
 function notAnExport(got: string): ValidationError {
   return new ValidationError([{
     path: '',
-    message: `not a DecisionRules export: Verdict reads a rule object (with its "type", e.g. "decision-table"), an array of rules (a rule-flow export) or a folder export ({"export": {"data": {"rules": [...]}}}); this is ${got}`,
+    message: `${NOT_AN_EXPORT}: Verdict reads a rule object (with its "type", e.g. "decision-table"), an array of rules (a rule-flow export) or a folder export ({"export": {"data": {"rules": [...]}}}); this is ${got}`,
   }]);
 }
 
