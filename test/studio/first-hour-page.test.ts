@@ -154,6 +154,7 @@ describe('The rule page and import in the first hour, in Chromium', { skip }, ()
       await collapse.click();
       await bench.waitFor({ state: 'hidden' });
       const expand = page.getByRole('button', { name: 'Expand panel' });
+      await screenshot(page, 'first-hour-panel-collapsed');
       assert.equal(await expand.getAttribute('aria-expanded'), 'false');
       await expand.click();
       await bench.waitFor();
