@@ -43,12 +43,45 @@ export interface RuleContainer {
 
 /** Reads any export container. Throws ValidationError (with paths into the container) when its shape is wrong. */
 export function readContainer(value: unknown): RuleContainer {
-  if (Array.isArray(value)) return { kind: 'rule-list', rules: readRuleArray(value, '') };
-  if (!isObject(value)) {
-    throw new ValidationError([{ path: '', message: `not a DecisionRules export: expected a rule object, an array of rules or a folder export (got ${describe(value)})` }]);
+  if (Array.isArray(value)) {
+    // An array none of whose items looks like a rule is some other file: say that once, rather than list what
+    // every item lacks.
+    if (value.length > 0 && !value.some(looksLikeRule)) throw notAnExport(`an array of ${value.length} item${value.length === 1 ? '' : 's'}, none of them a rule`);
+    return { kind: 'rule-list', rules: readRuleArray(value, '') };
   }
+  if (!isObject(value)) throw notAnExport(describe(value));
   if (value.export !== undefined) return readFolderExport(value.export);
+  // A package.json or a settings file is an object too; its "name" and "version" are not a rule's.
+  if (!looksLikeRule(value)) throw notAnExport(`an object with none of a rule's fields${fieldList(value)}`);
   return { kind: 'rule', rules: [{ path: '', document: value }] };
+}
+
+/** The fields only a rule document has (spec/rule-format.md §1): one of them makes an object a rule, however broken. */
+const RULE_FIELDS = ['type', 'ruleId', 'baseId', 'compositionId', 'ruleAlias', 'inputSchema', 'outputSchema', 'decisionTable', 'nodes', 'dataTree'];
+
+function looksLikeRule(value: unknown): boolean {
+  return isObject(value) && RULE_FIELDS.some((field) => value[field] !== undefined);
+}
+
+function fieldList(value: JsonObject): string {
+  const keys = Object.keys(value);
+  if (keys.length === 0) return ' (it is empty)';
+  return ` (it has ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''})`;
+}
+
+/** How the refusal of a file that is not a rule export begins (it is about the file, not about a rule in it). */
+export const NOT_AN_EXPORT = 'not a DecisionRules export';
+
+/** Whether a validation failure is the refusal of something that is not a rule export at all. */
+export function isNotAnExport(problems: readonly Problem[]): boolean {
+  return problems.length === 1 && problems[0]!.path === '' && problems[0]!.message.startsWith(NOT_AN_EXPORT);
+}
+
+function notAnExport(got: string): ValidationError {
+  return new ValidationError([{
+    path: '',
+    message: `${NOT_AN_EXPORT}: Verdict reads a rule object (with its "type", e.g. "decision-table"), an array of rules (a rule-flow export) or a folder export ({"export": {"data": {"rules": [...]}}}); this is ${got}`,
+  }]);
 }
 
 function readRuleArray(items: unknown[], path: string): ContainerEntry[] {

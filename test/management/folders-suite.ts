@@ -224,7 +224,12 @@ export function foldersSuite(kind: 'sqlite' | 'postgres'): void {
       assert.deepEqual((await targetApi('GET', '/api/space/items')).json.map((i: Doc) => `${i.ruleAlias}@${i.version}`).sort(), ['plant-flow@1', 'plant-flow@2', 'plant-items@1']);
       assertError(await api('GET', '/api/rule-flow/export/nothing-here'), 404, 'Rule "nothing-here" not found');
       assertError(await targetApi('POST', '/api/rule-flow/import', { export: { data: { rules: [] } } }), 400, 'This is a folder export; import it with POST /api/folder/import');
-      assertError(await targetApi('POST', '/api/rule-flow/import', [{ name: 'half a rule' }]), 400, /^The rule is invalid \(\d+ problems\): \[0\]\.type: is required/);
+      assertError(await targetApi('POST', '/api/rule-flow/import', [{ name: 'half a rule', inputSchema: {} }]), 400, /^The rule is invalid \(\d+ problems\): \[0\]\.type: is required/);
+      // Something that is no rule export at all (a package.json) is said to be that, once, with what Verdict reads.
+      const notRules = await targetApi('POST', '/api/folder/import', { name: 'my-shop', version: '1.0.0', dependencies: {} });
+      assertError(notRules, 400, /^This is not a DecisionRules export: Verdict reads a rule object .* this is an object with none of a rule's fields \(it has name, version, dependencies\)$/);
+      assert.equal(notRules.json.error.problems.length, 1);
+      assertError(await targetApi('POST', '/api/folder/import', [1, 'two']), 400, /^This is not a DecisionRules export: .* this is an array of 2 items, none of them a rule$/);
     });
 
     test('duplicates: groups of active rows with the same conditions, telling repetitions from contradictions', { skip }, async () => {

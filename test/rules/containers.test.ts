@@ -52,7 +52,7 @@ function shapeProblems(value: unknown): unknown {
 }
 
 test('malformed containers are rejected with the path of the problem', () => {
-  assert.deepEqual(shapeProblems(42), [{ path: '', message: 'not a DecisionRules export: expected a rule object, an array of rules or a folder export (got a number)' }]);
+  assert.deepEqual(shapeProblems(42), [{ path: '', message: 'not a DecisionRules export: Verdict reads a rule object (with its "type", e.g. "decision-table"), an array of rules (a rule-flow export) or a folder export ({"export": {"data": {"rules": [...]}}}); this is a number' }]);
   assert.deepEqual(shapeProblems([fixture('banks-lookup.json'), 'x', null]), [
     { path: '[1]', message: 'must be a rule object (got a string)' },
     { path: '[2]', message: 'must be a rule object (got null)' },
@@ -86,4 +86,20 @@ test('path joining and rule descriptions for messages', () => {
   assert.equal(joinPaths('[0]', ''), '[0]');
   assert.equal(describeRule(fixture('banks-lookup.json')), '"Bank Directory" (alias bank-directory, version 1)');
   assert.equal(describeRule({ name: 'Plain' }), '"Plain"');
+});
+
+test('a file that is not a rule export says so once, naming the formats, and a non-rule "version" is not read', () => {
+  const packageJson = { name: 'my-app', version: '1.0.0', dependencies: { react: '^19.0.0' } };
+  const [problem, ...others] = shapeProblems(packageJson) as Array<{ path: string; message: string }>;
+  assert.deepEqual(others, [], 'one problem, not one per missing rule field');
+  assert.equal(problem!.path, '');
+  assert.match(problem!.message, /^not a DecisionRules export: Verdict reads a rule object .* an array of rules .* or a folder export/);
+  assert.match(problem!.message, /this is an object with none of a rule's fields \(it has name, version, dependencies\)$/);
+  assert.doesNotMatch(problem!.message, /must be an integer/, 'the package version is not taken for a rule version');
+  assert.match((shapeProblems([1, 'x', { a: 1 }]) as Array<{ message: string }>)[0]!.message, /this is an array of 3 items, none of them a rule$/);
+  assert.equal((shapeProblems([{ foo: 1 }]) as unknown[]).length, 1);
+  assert.match((shapeProblems({}) as Array<{ message: string }>)[0]!.message, /\(it is empty\)$/);
+  // Something rule-like, however broken, is still a rule whose problems are listed field by field.
+  assert.deepEqual(validateContainer(readContainer({ type: 'decision-tree' })).map((p) => p.path), ['name', 'status', 'inputSchema', 'outputSchema', 'nodes']);
+  assert.equal(readContainer([]).rules.length, 0);
 });

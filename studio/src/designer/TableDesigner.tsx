@@ -35,7 +35,7 @@ import { clearBlock, copyBlock, pasteText } from './model/clipboard.ts';
 import { useDocumentHistory } from './useDocumentHistory.ts';
 import { cellSelection, clampSelection, rangeOf, rangeRows } from './model/selection.ts';
 import type { CellPos, Range, Selection } from './model/selection.ts';
-import { locateProblems } from './model/problems.ts';
+import { columnWords, locateProblems, splitDetail } from './model/problems.ts';
 import type { Problem } from './model/problems.ts';
 import { readTrace } from './model/trace.ts';
 import { leafPaths } from './model/schema.ts';
@@ -229,14 +229,15 @@ export function TableDesigner(props: TableDesignerProps) {
   };
 
   const problemEntries = useMemo(() => {
-    const out: { label: string; message: string; pos?: CellPos }[] = [];
+    // Each entry says where in words; the path inside the cell (`outputScalarValue.stringValue`) is only its title.
+    const out: { label: string; message: string; field?: string; pos?: CellPos }[] = [];
     for (const [key, messages] of problemIndex.cells) {
       const [r, c] = key.split(':').map(Number) as [number, number];
-      for (const m of messages) out.push({ label: `Row ${r + 1}, ${columnTitle(columns[c])}`, message: m, pos: { row: r, col: c } });
+      for (const m of messages) out.push({ label: `Row ${r + 1}, ${columnWords(columns[c])}`, ...splitDetail(m), pos: { row: r, col: c } });
     }
-    for (const [r, messages] of problemIndex.rows) for (const m of messages) out.push({ label: `Row ${r + 1}`, message: m, pos: { row: r, col: 0 } });
+    for (const [r, messages] of problemIndex.rows) for (const m of messages) out.push({ label: `Row ${r + 1}`, ...splitDetail(m), pos: { row: r, col: 0 } });
     for (const [c, messages] of problemIndex.columns) {
-      for (const m of messages) out.push({ label: `Column ${columns[c] ? columnTitle(columns[c]) : c + 1}`, message: m, pos: { row: 0, col: c } });
+      for (const m of messages) out.push({ label: columns[c] ? columnWords(columns[c]).replace(/^c/, 'C') : `Column ${c + 1}`, ...splitDetail(m), pos: { row: 0, col: c } });
     }
     for (const p of problemIndex.other) out.push({ label: p.path || 'Rule', message: p.message });
     return out;
@@ -357,7 +358,7 @@ export function TableDesigner(props: TableDesignerProps) {
                     ) : (
                       <strong>{p.label}</strong>
                     )}
-                    : {p.message}
+                    : <span title={p.field ? `In the document: ${p.field}` : undefined}>{p.message}</span>
                   </li>
                 ))}
               </ul>

@@ -94,8 +94,10 @@ export function RuleList() {
         notify(`Imported ${count} rule version${count === 1 ? '' : 's'} from ${file.name}`, 'success');
       } catch (err) {
         const problems = err instanceof Error && 'problems' in err ? (err as { problems: Array<{ path: string; message: string }> }).problems : [];
-        const detail = problems.length ? ` (${problems.slice(0, 3).map((p) => `${p.path}: ${p.message}`).join('; ')})` : '';
-        notify(`Import of ${file.name} failed: ${err instanceof Error ? err.message : String(err)}${detail}`, 'error');
+        // The server's message already joins its problems: say them once, the first few, from the problems.
+        const shown = problems.slice(0, 3).map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; ');
+        const more = problems.length > 3 ? ` (and ${problems.length - 3} more)` : '';
+        notify(`Import of ${file.name} failed: ${problems.length ? `${shown}${more}` : err instanceof Error ? err.message : String(err)}`, 'error');
       }
     }
     await load();

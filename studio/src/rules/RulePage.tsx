@@ -20,6 +20,7 @@ import { TestsPanel } from '../tests/TestsPanel.tsx';
 import type { TestDefinition } from '../tests/api.ts';
 import { AnalysisPanel } from '../analysis/AnalysisPanel.tsx';
 import { ChangeAliasDialog } from './alias.tsx';
+import { problemText } from './problemText.ts';
 
 const AUTOSAVE_MS = 250;
 
@@ -50,7 +51,11 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
   const [conflict, setConflict] = useState<VersionedRule | null>(null);
   const [conflictCompare, setConflictCompare] = useState(false);
   const [trace, setTrace] = useState<unknown>(undefined);
-  const [panel, setPanel] = useState<Panel | null>('bench');
+  /** The side panel's tab, and whether the panel is collapsed to its tab strip (only the collapse button does that). */
+  const [chosenPanel, setChosenPanel] = useState<Panel>('bench');
+  const [collapsed, setCollapsed] = useState(false);
+  const panel: Panel | null = collapsed ? null : chosenPanel;
+  const setPanel = useCallback((next: Panel) => { setChosenPanel(next); setCollapsed(false); }, []);
   /** A test made from the bench's input and result ("Save as test"), for the Tests tab to open. */
   const [testSeed, setTestSeed] = useState<TestDefinition | null>(null);
   const [versions, setVersions] = useState<RuleItem[]>([]);
@@ -220,14 +225,12 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
 
   return (
     <div className="rule-page">
+      {/* Two rows, so that the draft state and the actions never squeeze what names the rule: the first row is the
+          name, version, alias and status; the second the draft state and the actions. */}
       <header className="rule-header">
         <div className="rule-title">
           <nav aria-label="Breadcrumb" className="breadcrumb"><a href="#/rules">Rules</a><span aria-hidden="true">/</span></nav>
           <h1>{draft.name}</h1>
-          <span className={`badge badge-${rule.status}`}>{rule.status}</span>
-          {locked && <span className="badge badge-locked">locked</span>}
-          {dirty && <span className="badge badge-draft" title="Kept in this browser until saved">unsaved draft</span>}
-          {dirty && keptAt && <span className="muted small nowrap" title="Unsaved edits are kept in this browser until you save or discard them">Kept in this browser {keptAt.toLocaleTimeString(undefined, { hour12: false })}</span>}
           <label className="version-select">
             <span className="visually-hidden">Rule version</span>
             <select value={rule.version} onChange={(e) => navigate({ page: 'rule', id: rule.ruleId, version: Number(e.target.value) })}>
@@ -236,19 +239,27 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
               ))}
             </select>
           </label>
-          {/* The alias is its own Change alias button: the header has no room for one more. */}
+          {/* The alias is its own Change alias button. */}
           <button type="button" className="rule-alias-button" title="Alias (click to change it)" aria-label={`Change alias (${rule.ruleAlias})`}
             onClick={() => setChangingAlias(true)}>
             <code className="muted small rule-alias">{rule.ruleAlias}</code><span className="rule-alias-edit" aria-hidden="true">✎</span>
           </button>
+          <span className={`badge badge-${rule.status}`}>{rule.status}</span>
+          {locked && <span className="badge badge-locked">locked</span>}
         </div>
-        <div className="actions">
-          <a className="btn" href={href({ page: 'dependencies', id: rule.ruleId })} aria-label={`Dependencies of ${rule.name}`}>Dependencies</a>
-          <button type="button" className="btn" onClick={() => downloadJson(`${rule.ruleAlias}_v${rule.version}.json`, draft)}>Export</button>
-          <button type="button" className="btn" onClick={() => void lifecycle(() => api.setLock(rule.ruleId, rule.version, !locked), locked ? 'Unlocked' : 'Locked')}>{locked ? 'Unlock' : 'Lock'}</button>
-          <button type="button" className="btn" onClick={() => void newVersion(draft, 'New version created from this one')}>New version</button>
-          <button type="button" className="btn" disabled={locked} onClick={() => void publish()}>{rule.status === 'published' ? 'Set pending' : 'Publish'}</button>
-          <button type="button" className="btn btn-primary" disabled={locked || saving} onClick={() => void save()}>{saving ? 'Saving…' : 'Save'}</button>
+        <div className="rule-header-row">
+          <div className="draft-state">
+            {dirty && <span className="badge badge-draft" title="Kept in this browser until saved">unsaved draft</span>}
+            {dirty && keptAt && <span className="muted small nowrap" title="Unsaved edits are kept in this browser until you save or discard them">Kept in this browser {keptAt.toLocaleTimeString(undefined, { hour12: false })}</span>}
+          </div>
+          <div className="actions">
+            <a className="btn" href={href({ page: 'dependencies', id: rule.ruleId })} aria-label={`Dependencies of ${rule.name}`}>Dependencies</a>
+            <button type="button" className="btn" onClick={() => downloadJson(`${rule.ruleAlias}_v${rule.version}.json`, draft)}>Export</button>
+            <button type="button" className="btn" onClick={() => void lifecycle(() => api.setLock(rule.ruleId, rule.version, !locked), locked ? 'Unlocked' : 'Locked')}>{locked ? 'Unlock' : 'Lock'}</button>
+            <button type="button" className="btn" onClick={() => void newVersion(draft, 'New version created from this one')}>New version</button>
+            <button type="button" className="btn" disabled={locked} onClick={() => void publish()}>{rule.status === 'published' ? 'Set pending' : 'Publish'}</button>
+            <button type="button" className="btn btn-primary" disabled={locked || saving} onClick={() => void save()}>{saving ? 'Saving…' : 'Save'}</button>
+          </div>
         </div>
       </header>
       {offered && (
@@ -259,28 +270,51 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
         </div>
       )}
       {saveError && problems.length === 0 && <div className="banner banner-error" role="alert">Not saved: {saveError} Your draft is kept in this browser.</div>}
+      {problems.length > 0 && (
+        // Under the header, near Save and away from the notices at the bottom of the window, so neither hides the other.
+        <section className="problems" aria-label="Problems">
+          <h2>{problems.length} problem{problems.length === 1 ? '' : 's'} found by the server <span className="muted small">— your draft is kept; fix them and save again</span></h2>
+          <ul>
+            {problems.map((p, i) => {
+              const text = problemText(draft, p);
+              return (
+                <li key={i}>
+                  {text.where ? <><strong>{text.where}:</strong> {text.message} <code className="muted small problem-path" title="Where in the rule document">{text.path}</code></>
+                    : <><code>{text.path}</code> {text.message}</>}
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      )}
       <div className={`rule-body${panel ? ' with-panel' : ''}`}>
         <section className="designer-area" aria-label={`${kind.label} designer`}>
           <Designer rule={draft} onChange={onChange} problems={problems} trace={trace} readOnly={locked} />
         </section>
         <aside className="side-panel" aria-label="Rule tools">
+          <div className="panel-bar">
           <div className="tabs" role="tablist" aria-label="Rule tools" onKeyDown={(e) => {
             // ARIA tabs pattern: arrow keys move between the tabs (and select), Tab leaves the list.
             if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
             e.preventDefault();
-            const at = PANELS.indexOf(panel ?? 'bench');
+            const at = PANELS.indexOf(chosenPanel);
             const next = PANELS[(at + (e.key === 'ArrowRight' ? 1 : PANELS.length - 1)) % PANELS.length]!;
             setPanel(next);
             document.getElementById(`tab-${next}`)?.focus();
           }}>
             {PANELS.map((id) => (
               <button key={id} type="button" role="tab" id={`tab-${id}`} aria-controls={`panel-${id}`} aria-selected={panel === id}
-                tabIndex={panel === id || (panel === null && id === 'bench') ? 0 : -1}
-                title={panel === id ? 'Click again to hide the panel' : undefined}
-                onClick={() => setPanel(panel === id ? null : id)}>
+                tabIndex={chosenPanel === id ? 0 : -1} onClick={() => setPanel(id)}>
                 {PANEL_NAMES[id]}
               </button>
             ))}
+          </div>
+          {/* Collapsing is its own button: a click on the open tab used to hide the panel, which surprised people. */}
+          <button type="button" className="btn btn-small panel-toggle" aria-expanded={!collapsed} aria-controls={`panel-${chosenPanel}`}
+            aria-label={collapsed ? 'Expand panel' : 'Collapse panel'} title={collapsed ? 'Expand panel' : 'Collapse panel'}
+            onClick={() => setCollapsed(!collapsed)}>
+            <span aria-hidden="true">{collapsed ? '«' : '»'}</span>
+          </button>
           </div>
           <div id="panel-bench" role="tabpanel" aria-labelledby="tab-bench" hidden={panel !== 'bench'} className="tab-panel">
             <TestBench rule={draft} kind={kind} onTrace={setTrace} onSaveAsTest={(seed) => { setTestSeed(seed); setPanel('tests'); }} />
@@ -301,14 +335,6 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
           </div>
         </aside>
       </div>
-      {problems.length > 0 && (
-        <section className="problems" aria-label="Problems">
-          <h2>{problems.length} problem{problems.length === 1 ? '' : 's'} found by the server <span className="muted small">— your draft is kept; fix them and save again</span></h2>
-          <ul>
-            {problems.map((p, i) => <li key={i}><code>{p.path}</code> {p.message}</li>)}
-          </ul>
-        </section>
-      )}
       <ChangeAliasDialog open={changingAlias} ruleId={rule.ruleId} ruleName={rule.name} alias={rule.ruleAlias}
         onClose={() => setChangingAlias(false)}
         onChanged={(alias) => {

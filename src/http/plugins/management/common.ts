@@ -11,6 +11,7 @@ import { parseVersion } from '../../../service/management/lookup.ts';
 import { principalOf, requireKey } from '../../auth.ts';
 import { errorHandler, HttpError, statusOf } from '../../errors.ts';
 import { VERSION_RANGE } from '../../../rules/bounds.ts';
+import { isNotAnExport } from '../../../rules/containers.ts';
 import { errorSchema } from '../../schemas.ts';
 import { schemaErrorFormatter } from '../../validation.ts';
 
@@ -23,6 +24,8 @@ export interface ManagementErrorBody {
 }
 
 function invalidRuleMessage(err: ValidationError): string {
+  // A file that is no rule export is not "an invalid rule": its one message says what it is and what Verdict reads.
+  if (isNotAnExport(err.problems)) return `This is ${err.message}`;
   const count = err.problems.length;
   return `The rule is invalid (${count} problem${count === 1 ? '' : 's'}): ${err.message}`;
 }

@@ -139,7 +139,9 @@ export async function foldersPlugin(app: FastifyInstance, options: ManagementPlu
         operationId: op('importFolder'),
         body: {
           description: 'A folder export (also accepted: one rule, or an array of rules)',
-          anyOf: [anyObjectSchema, { type: 'array', items: anyObjectSchema }],
+          // Any array: what its items are is for the import to say (src/rules/containers.ts names a file that is
+          // not a rule export, and the item that is not a rule), not the generic "not a JSON object".
+          anyOf: [anyObjectSchema, { type: 'array' }],
           'x-message': 'Request body must be a folder export {"export": {"data": {"structure", "rules"}}}, a rule, or an array of rules',
         },
         response: {

@@ -2,8 +2,8 @@
 // `decisionTable.rows[3].cells[1].scalarCondition.value`, `decisionTable.columns[2].columnOutput.outputVariable`)
 // on the grid cell, row or column they name. Cell paths index the row's `cells` array, which need not follow
 // column order, so the cell's `column` id decides the grid column.
-import { columnId, tableOf } from './table.ts';
-import type { Rule } from './table.ts';
+import { COLUMN_KIND_LABEL, columnId, columnKind, columnTitle, tableOf } from './table.ts';
+import type { Column, Rule } from './table.ts';
 
 export interface Problem {
   path: string;
@@ -68,4 +68,19 @@ export function locateProblems(rule: Rule, problems: readonly Problem[]): Proble
     index.other.push(problem);
   }
   return index;
+}
+
+/** "column Fee (result)": a column as a problem names it, by its caption and kind. */
+export function columnWords(column: Column): string {
+  return `column ${columnTitle(column)} (${COLUMN_KIND_LABEL[columnKind(column)].toLowerCase()})`;
+}
+
+/**
+ * A located problem's message without the document path inside the cell or row it was placed on
+ * ("outputScalarValue.stringValue: missing ')'" gives field "outputScalarValue.stringValue" and message "missing ')'"),
+ * for lists that already say which row and column.
+ */
+export function splitDetail(detail: string): { field?: string; message: string } {
+  const match = /^([A-Za-z_$][\w$]*(?:\[\d+\]|\.[A-Za-z_$][\w$]*)*): (.*)$/s.exec(detail);
+  return match ? { field: match[1]!, message: match[2]! } : { message: detail };
 }
