@@ -34,7 +34,7 @@ import type { Rect, Size as CanvasSize, Viewport } from './view.ts';
 const NODE_TYPES = { flow: FlowNodeCard };
 
 /** `Fit View` (the canvas controls) shows the whole flow, however small that makes it: the user asked for it. */
-const FIT_ALL: FitViewOptions = { padding: 0.1, duration: 200, minZoom: MIN_ZOOM, maxZoom: 1 };
+const FIT_ALL: FitViewOptions<FlowNodeCardNode> = { padding: 0.1, duration: 200, minZoom: MIN_ZOOM, maxZoom: 1 };
 
 /** The minimap's node colours, by the card's tone (as flow.css colours the cards' edges). */
 const TONE_COLOURS: Record<string, string> = { terminal: '#64748b', rule: '#3b5bdb', control: '#b45309', data: '#0e7490', io: '#7c3aed' };
