@@ -38,8 +38,11 @@ test('inputSkeleton: the model with null leaves; the bench follows it only while
   assert.deepEqual(inputSkeleton({ customer: { tier: {}, age: {} }, country: {} }), { customer: { tier: null, age: null }, country: null });
   assert.deepEqual(inputSkeleton(undefined), {});
   assert.equal(skeletonText({}), '{\n  \n}');
-  const given = skeletonText({ customer: { tier: {} } });
-  assert.ok(untouchedInput(given, given));
-  assert.ok(untouchedInput('{ }', given), 'an empty object is as good as untouched');
-  assert.ok(!untouchedInput('{"customer": {"tier": "gold"}}', given));
+  assert.ok(untouchedInput(skeletonText({ customer: { tier: {} } })));
+  assert.ok(untouchedInput('{ }'), 'an empty object is as good as untouched');
+  assert.ok(untouchedInput('{"old": {"skeleton": null}}'), 'a skeleton of an earlier model holds no value either');
+  assert.ok(!untouchedInput('{"customer": {"tier": "gold"}}'));
+  assert.ok(!untouchedInput('{"customer": {"tier": null}, "age": 0}'));
+  assert.ok(!untouchedInput('{"customer": '), 'text that does not parse is being typed');
+  assert.ok(!untouchedInput('null') && !untouchedInput('[]'));
 });

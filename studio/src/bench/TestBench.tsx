@@ -28,12 +28,12 @@ export function TestBench(props: { rule: RuleDocument; kind: RuleKind; onTrace(t
   const skeleton = useMemo(() => skeletonText(props.rule.inputSchema), [props.rule.inputSchema]);
   const [inputs, setInputs] = useState<BenchInputs>(() => {
     const stored: BenchInputs = { ...defaultInputs(skeleton), ...(benchInputs.get(ruleId) ?? {}) };
-    return untouchedInput(stored.json, skeleton) ? { ...stored, json: skeleton } : stored;
+    return untouchedInput(stored.json) ? { ...stored, json: skeleton } : stored;
   });
   const [givenSkeleton, setGivenSkeleton] = useState(skeleton);
   if (skeleton !== givenSkeleton) {
     setGivenSkeleton(skeleton);
-    if (untouchedInput(inputs.json, givenSkeleton)) setInputs({ ...inputs, json: skeleton });
+    if (untouchedInput(inputs.json)) setInputs({ ...inputs, json: skeleton });
   }
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [running, setRunning] = useState(false);

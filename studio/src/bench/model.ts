@@ -54,11 +54,20 @@ export function skeletonText(schema: unknown): string {
 }
 
 /**
- * Whether the bench input is still what the bench gave (`given`, the skeleton of the model it last saw) or an empty
- * object: only then may a change of the model replace it. Anything the person typed is theirs.
+ * Whether the bench input holds no value yet: an object whose leaves are all null (a skeleton, of this model or of
+ * one the bench saw before, e.g. restored from an earlier session) or an empty object. Only such an input may be
+ * replaced by the model's skeleton; a value the person typed makes it theirs.
  */
-export function untouchedInput(text: string, given: string): boolean {
-  return text === given || text.replace(/\s/g, '') === '{}';
+export function untouchedInput(text: string): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  const valueless = (node: unknown): boolean =>
+    node === null || (typeof node === 'object' && !Array.isArray(node) && Object.values(node).every(valueless));
+  return value !== null && valueless(value);
 }
 
 export function getPath(data: unknown, path: string): unknown {
