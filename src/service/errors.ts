@@ -66,6 +66,8 @@ export const MESSAGES = {
   tokenMissing: 'Authentication token missing',
   bearerSchemeMissing: 'Authorization header must use the Bearer scheme: "Authorization: Bearer <key>"',
   invalidKey: 'Invalid API key',
+  /** A valid solver key on a management route (docs/decisions/service-api-keys.md: why saying so leaks nothing). */
+  solverKeyOnManagement: 'This is a solver key; the management API needs a management key',
   unknownRule: 'Unknown rule or rule version',
   unknownRuleFlow: 'Unknown ruleFlow or version',
   notPublished: 'Rule state is not published',

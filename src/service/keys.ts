@@ -163,7 +163,7 @@ export class KeyService {
     }
     const cached = this.#cache.get(hashKey(requireBearerToken(authorization)));
     if (cached === undefined) return undefined;
-    if (cached.record.type !== type) throw new ServiceError('invalid-key', MESSAGES.invalidKey);
+    if (cached.record.type !== type) throw wrongKeyType(cached.record.type, type);
     if (connection !== undefined && this.#store.changes.live) {
       this.#byConnection.set(connection, { authorization: authorization!, generation: this.#generation, principal: cached.principal });
     }
@@ -184,9 +184,20 @@ export class KeyService {
         this.#cache.set(hash, cached);
       }
     }
-    if (cached.record.type !== type) throw new ServiceError('invalid-key', MESSAGES.invalidKey);
+    if (cached.record.type !== type) throw wrongKeyType(cached.record.type, type);
     return cached.principal;
   }
+}
+
+/**
+ * The 401 for a valid key of the other type. A solver key on a management route says what it is, so that the
+ * person signing in to the Studio with it knows which key to fetch: the key's holder learns nothing the key's
+ * own prefix (`vsk_`) does not already say. The solver API keeps the DecisionRules contract's one message for
+ * every refused key (a management key there is "Invalid API key", as over Kafka).
+ */
+function wrongKeyType(presented: KeyType, needed: KeyType): ServiceError {
+  if (presented === 'solver' && needed === 'management') return new ServiceError('invalid-key', MESSAGES.solverKeyOnManagement);
+  return new ServiceError('invalid-key', MESSAGES.invalidKey);
 }
 
 /** Equality in a time that does not depend on where two strings of one length first differ. */

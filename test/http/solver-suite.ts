@@ -459,7 +459,7 @@ export function solverSuite(kind: 'sqlite' | 'postgres'): void {
       });
 
       test('the audit API needs a management key and sees only its space', { skip }, async () => {
-        assertError(await listAudit('', key), 401, 'Invalid API key');
+        assertError(await listAudit('', key), 401, 'This is a solver key; the management API needs a management key');
         assertError(await server.call('GET', '/api/audit'), 401, 'Authentication token missing');
         await eventually(async () => ((await listAudit('?correlationId=audit-1')).json.items.length > 0 ? true : undefined));
         assert.deepEqual((await listAudit('?correlationId=audit-1', other.managementKey)).json.items, []);

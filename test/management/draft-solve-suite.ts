@@ -115,7 +115,7 @@ export function draftSolveSuite(kind: 'sqlite' | 'postgres'): void {
     });
 
     test('needs a management key; another space never sees this space\'s rules', { skip }, async () => {
-      assertError(await s.server.call('POST', '/api/tools/solve', { key: s.space.solverKey, body: { rule: asNew(plantTable()), data: {} } }), 401, 'Invalid API key');
+      assertError(await s.server.call('POST', '/api/tools/solve', { key: s.space.solverKey, body: { rule: asNew(plantTable()), data: {} } }), 401, 'This is a solver key; the management API needs a management key');
       assertError(await s.server.call('POST', '/api/tools/solve', { body: { rule: asNew(plantTable()), data: {} } }), 401, 'Authentication token missing');
       const other = await s.server.running.services.spaces.create(`draft-other-${kind}`);
       const b = apiFor(s.server, other.managementKey);

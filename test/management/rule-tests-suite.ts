@@ -192,7 +192,7 @@ export function ruleTestsApiSuite(kind: 'sqlite' | 'postgres'): void {
       assert.deepEqual((await other('GET', '/api/tests/runs')).json.items, []);
       assert.deepEqual((await other('POST', '/api/tests/run')).json, { passed: 0, failed: 0, errors: 0, runs: [] });
       assert.equal((await ok('GET', `/api/tests/suites/${suite.id}`)).name, suite.name, 'unchanged in its own space');
-      assertError(await s.server.call('GET', '/api/tests', { key: s.space.solverKey }), 401, 'Invalid API key');
+      assertError(await s.server.call('GET', '/api/tests', { key: s.space.solverKey }), 401, 'This is a solver key; the management API needs a management key');
     });
 
     test('the publishing gate: off by default; on, a failing pending version is refused with its failing tests', { skip }, async () => {

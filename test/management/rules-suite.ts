@@ -246,7 +246,7 @@ export function rulesSuite(kind: 'sqlite' | 'postgres'): void {
 
     test('management routes need a management key of the space', { skip }, async () => {
       assertError(await s.server.call('GET', '/api/rule/c-1'), 401, 'Authentication token missing');
-      assertError(await s.server.call('GET', '/api/rule/c-1', { key: s.space.solverKey }), 401, 'Invalid API key');
+      assertError(await s.server.call('GET', '/api/rule/c-1', { key: s.space.solverKey }), 401, 'This is a solver key; the management API needs a management key');
       assertError(await s.server.call('GET', '/api/space/items', { key: 'vmk_not-a-key' }), 401, 'Invalid API key');
     });
 

@@ -236,7 +236,7 @@ describe('MCP over streamable HTTP', () => {
     } finally {
       await outsider.close();
     }
-    await assert.rejects(httpClient(server.url, server.space.solverKey), /401|Invalid API key/);
+    await assert.rejects(httpClient(server.url, server.space.solverKey), /This is a solver key; the management API needs a management key/);
     const anonymous = await fetch(`${server.url}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },

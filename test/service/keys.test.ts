@@ -37,16 +37,20 @@ test('authenticate: right type passes; wrong type, unknown and revoked fail; rev
     const created = await new SpaceService(server, clock).create('s');
     const principal = await keys.authenticate(`Bearer ${created.solverKey}`, 'solver');
     assert.deepEqual(principal, { keyId: created.solverKeyId, space: 's', type: 'solver', keyName: null });
-    const invalid = (promise: Promise<unknown>, kind: string) =>
-      assert.rejects(promise, (err: unknown) => err instanceof ServiceError && err.code === kind);
-    await invalid(keys.authenticate(`Bearer ${created.solverKey}`, 'management'), 'invalid-key');
+    const invalid = (promise: Promise<unknown>, kind: string, message?: string) =>
+      assert.rejects(promise, (err: unknown) => err instanceof ServiceError && err.code === kind && (message === undefined || err.message === message));
+    // A solver key on the management API says what it is (a management key on the solver API keeps the contract's
+    // message, below: checked once the management key's cache state has been asserted).
+    await invalid(keys.authenticate(`Bearer ${created.solverKey}`, 'management'), 'invalid-key', 'This is a solver key; the management API needs a management key');
+    await invalid(keys.authenticate('Bearer vmk_unknown', 'management'), 'invalid-key', 'Invalid API key');
     await invalid(keys.authenticate('Bearer vsk_unknown', 'solver'), 'invalid-key');
     await invalid(keys.authenticate(undefined, 'solver'), 'unauthenticated');
 
     // The synchronous check answers from the cache only, with the same refusals.
     assert.deepEqual(keys.authenticateCached(`Bearer ${created.solverKey}`, 'solver'), principal);
     assert.equal(keys.authenticateCached(`Bearer ${created.managementKey}`, 'management'), undefined, 'not authenticated yet: not cached');
-    assert.throws(() => keys.authenticateCached(`Bearer ${created.solverKey}`, 'management'), (err: unknown) => err instanceof ServiceError && err.code === 'invalid-key');
+    await invalid(keys.authenticate(`Bearer ${created.managementKey}`, 'solver'), 'invalid-key', 'Invalid API key');
+    assert.throws(() => keys.authenticateCached(`Bearer ${created.solverKey}`, 'management'), (err: unknown) => err instanceof ServiceError && err.code === 'invalid-key' && /solver key/.test(err.message));
     assert.throws(() => keys.authenticateCached('Basic abc', 'solver'), (err: unknown) => err instanceof ServiceError && err.code === 'unauthenticated');
     // A connection that presents the key it presented before; another header on it is checked afresh.
     const connection = {};

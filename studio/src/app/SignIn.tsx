@@ -2,6 +2,15 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { ApiClient, ApiError } from '../api/client.ts';
 
+/**
+ * What the sign-in says of a 401. The management API names a valid solver key as such (src/service/keys.ts), so
+ * the person is told which key to fetch instead of doubting a key that works for solving.
+ */
+function refusal(message: string): string {
+  if (/\bsolver key\b/i.test(message)) return 'This is a solver key; sign in with a management key of your space.';
+  return `The server refused this key: ${message}. Use a management key of your space.`;
+}
+
 export function SignIn(props: { onSignedIn(key: string): void; message?: string }) {
   const [key, setKey] = useState('');
   const [error, setError] = useState<string | null>(props.message ?? null);
@@ -20,7 +29,7 @@ export function SignIn(props: { onSignedIn(key: string): void; message?: string 
       await new ApiClient(trimmed).listItems();
       props.onSignedIn(trimmed);
     } catch (err) {
-      if (err instanceof ApiError && err.status === 401) setError(`The server refused this key: ${err.message}. Use a management key of your space.`);
+      if (err instanceof ApiError && err.status === 401) setError(refusal(err.message));
       else setError(err instanceof Error ? err.message : String(err));
     } finally {
       setBusy(false);
@@ -32,7 +41,10 @@ export function SignIn(props: { onSignedIn(key: string): void; message?: string 
       <form className="signin-card" onSubmit={(e) => void submit(e)} aria-labelledby="signin-title">
         <div className="brand brand-large" aria-hidden="true"><span className="brand-mark">V</span> Verdict Studio</div>
         <h1 id="signin-title">Sign in to your space</h1>
-        <p className="muted">Author, test, compare and publish decision tables. The key stays in this browser tab only.</p>
+        <p className="muted">
+          Author, test, compare and publish the rules of your space: decision tables, decision trees, lookup tables,
+          scripting rules, rule flows and decision flows. The key stays in this browser tab only.
+        </p>
         <label className="field">
           <span>Management key</span>
           <input

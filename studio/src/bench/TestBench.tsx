@@ -12,11 +12,11 @@ import { columnTitle, tableOf } from '../compare/diff.ts';
 import { benchInputs } from '../drafts/storage.ts';
 import type { BenchInputs } from '../drafts/storage.ts';
 import { JsonEditor } from '../designer/JsonEditor.tsx';
-import { benchFields, conditionPath, fieldText, getPath, setPath } from './model.ts';
+import { benchFields, conditionPath, fieldText, getPath, setPath, skeletonText, untouchedInput } from './model.ts';
 import type { TestDefinition } from '../tests/api.ts';
 
-function defaultInputs(): BenchInputs {
-  return { mode: 'json', json: '{\n  \n}', strategy: 'STANDARD', included: [], excluded: [] };
+function defaultInputs(json: string): BenchInputs {
+  return { mode: 'json', json, strategy: 'STANDARD', included: [], excluded: [] };
 }
 
 type Outcome = { kind: 'result'; result: unknown; ms: number; input: unknown; response: SolveDraftResponse } | { kind: 'error'; message: string; problems: Problem[] };
@@ -24,7 +24,17 @@ type Outcome = { kind: 'result'; result: unknown; ms: number; input: unknown; re
 export function TestBench(props: { rule: RuleDocument; kind: RuleKind; onTrace(trace: unknown): void; onSaveAsTest?(test: TestDefinition): void }) {
   const { api } = useStudio();
   const ruleId: string = props.rule.ruleId;
-  const [inputs, setInputs] = useState<BenchInputs>(() => ({ ...defaultInputs(), ...(benchInputs.get(ruleId) ?? {}) }));
+  // The input starts as the input model's skeleton and follows the model while the person has not typed in it.
+  const skeleton = useMemo(() => skeletonText(props.rule.inputSchema), [props.rule.inputSchema]);
+  const [inputs, setInputs] = useState<BenchInputs>(() => {
+    const stored: BenchInputs = { ...defaultInputs(skeleton), ...(benchInputs.get(ruleId) ?? {}) };
+    return untouchedInput(stored.json) ? { ...stored, json: skeleton } : stored;
+  });
+  const [givenSkeleton, setGivenSkeleton] = useState(skeleton);
+  if (skeleton !== givenSkeleton) {
+    setGivenSkeleton(skeleton);
+    if (untouchedInput(inputs.json)) setInputs({ ...inputs, json: skeleton });
+  }
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [running, setRunning] = useState(false);
   const [view, setView] = useState<'table' | 'json'>('table');

@@ -29,6 +29,47 @@ export function benchFields(rule: RuleDocument, read: readonly string[] = []): B
   return paths.map((path) => ({ path, kind: datePaths.has(path) ? 'date' : 'text' }));
 }
 
+/**
+ * The bench's first input: the input model's shape with every leaf null, e.g. `{"customer": {"tier": {}}}` gives
+ * `{"customer": {"tier": null}}`. Null, not "": the model has no field types, and null is the one value that
+ * claims none (a number field shown as "" would invite a string); the form shows a null field as empty.
+ */
+export function inputSkeleton(schema: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return out;
+  for (const [key, child] of Object.entries(schema as Record<string, unknown>)) {
+    const nested = child !== null && typeof child === 'object' && !Array.isArray(child) && Object.keys(child).length > 0;
+    out[key] = nested ? inputSkeleton(child) : null;
+  }
+  return out;
+}
+
+/** An empty input object with a line to type on. */
+const EMPTY_INPUT = '{\n  \n}';
+
+/** The skeleton as the bench's JSON text; an empty model gives the empty object with a line to type on. */
+export function skeletonText(schema: unknown): string {
+  const skeleton = inputSkeleton(schema);
+  return Object.keys(skeleton).length === 0 ? EMPTY_INPUT : JSON.stringify(skeleton, null, 2);
+}
+
+/**
+ * Whether the bench input holds no value yet: an object whose leaves are all null (a skeleton, of this model or of
+ * one the bench saw before, e.g. restored from an earlier session) or an empty object. Only such an input may be
+ * replaced by the model's skeleton; a value the person typed makes it theirs.
+ */
+export function untouchedInput(text: string): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  const valueless = (node: unknown): boolean =>
+    node === null || (typeof node === 'object' && !Array.isArray(node) && Object.values(node).every(valueless));
+  return value !== null && valueless(value);
+}
+
 export function getPath(data: unknown, path: string): unknown {
   let value: unknown = data;
   for (const key of path.split('.')) {

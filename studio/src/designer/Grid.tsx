@@ -38,6 +38,8 @@ export interface GridProps {
   selection: Selection;
   readOnly: boolean;
   problems: ProblemIndex;
+  /** Columns whose path their model lacks, by index, with what to say ("customer.tier is not in the input model"). */
+  modelGaps?: ReadonlyMap<number, string>;
   trace: TraceView | undefined;
   /** The cell being typed into (inline editor), with the text it started with. */
   inlineEdit: { pos: CellPos; text: string } | null;
@@ -299,6 +301,7 @@ export const Grid = forwardRef<GridHandle, GridProps>(function Grid(props, ref) 
                 width={vc.size}
                 selected={vc.index >= range.left && vc.index <= range.right}
                 problems={problems.columns.get(vc.index)}
+                modelGap={props.modelGaps?.get(vc.index)}
                 gridId={id}
                 readOnly={readOnly}
                 onMouseDown={selectColumn}
@@ -353,6 +356,8 @@ interface ColumnHeaderProps {
   width: number;
   selected: boolean;
   problems: string[] | undefined;
+  /** What the column's model lacks (modelGaps), said in its description and tooltip. */
+  modelGap: string | undefined;
   gridId: string;
   readOnly: boolean;
   onMouseDown(e: ReactMouseEvent, c: number): void;
@@ -361,19 +366,22 @@ interface ColumnHeaderProps {
   onResizeReset(id: string): void;
 }
 
-function ColumnHeader({ column, index, left, width, selected, problems, gridId, readOnly, onMouseDown, onEdit, onResizeStart, onResizeReset }: ColumnHeaderProps) {
+function ColumnHeader({ column, index, left, width, selected, problems, modelGap, gridId, readOnly, onMouseDown, onEdit, onResizeStart, onResizeReset }: ColumnHeaderProps) {
   const kind = columnKind(column);
   const binding = columnBinding(column);
   const title = columnTitle(column);
   const problemId = problems ? `${gridId}-colp${index}` : undefined;
+  const gapId = modelGap ? `${gridId}-colm${index}` : undefined;
+  const describedBy = [problemId, gapId].filter(Boolean).join(' ') || undefined;
+  const tooltip = problems ? problems.join('\n') : `${COLUMN_KIND_LABEL[kind]}: ${title}${binding ? ` (${binding})` : ''}`;
   return (
     <div
       role="columnheader"
       aria-colindex={index + 2}
-      aria-describedby={problemId}
+      aria-describedby={describedBy}
       className={`dt-colhead dt-kind-${kind}${selected ? ' dt-selected-head' : ''}${problems ? ' dt-has-problem' : ''}`}
       style={{ left, width, height: HEADER_HEIGHT }}
-      title={problems ? problems.join('\n') : `${COLUMN_KIND_LABEL[kind]}: ${title}${binding ? ` (${binding})` : ''}`}
+      title={modelGap ? `${tooltip}\n${modelGap}` : tooltip}
       onMouseDown={(e) => onMouseDown(e, index)}
       onDoubleClick={() => !readOnly && onEdit(index)}
     >
@@ -390,8 +398,14 @@ function ColumnHeader({ column, index, left, width, selected, problems, gridId, 
       </div>
       <div className="dt-colhead-binding">
         <span className="dt-sr">{COLUMN_KIND_LABEL[kind]} column, </span>
+        {modelGap && <span className="dt-model-gap" aria-hidden="true">⚠ </span>}
         {binding ? (kind === 'calc' ? `{${binding}}` : binding) : <em>unbound</em>}
       </div>
+      {gapId && (
+        <span id={gapId} className="dt-sr">
+          {modelGap}
+        </span>
+      )}
       {problemId && (
         <span id={problemId} className="dt-sr">
           {`Problem: ${problems!.join('; ')}`}

@@ -38,7 +38,10 @@ import type { CellPos, Range, Selection } from './model/selection.ts';
 import { columnWords, locateProblems, splitDetail } from './model/problems.ts';
 import type { Problem } from './model/problems.ts';
 import { readTrace } from './model/trace.ts';
-import { leafPaths } from './model/schema.ts';
+import { addPaths, leafPaths } from './model/schema.ts';
+import { modelGaps } from './model/coverage.ts';
+import type { ModelSide } from './model/coverage.ts';
+import { addedText, ModelGapsNotice } from './ModelGapsNotice.tsx';
 import type { Schema } from './model/schema.ts';
 
 export interface TableDesignerProps {
@@ -101,6 +104,32 @@ export function TableDesigner(props: TableDesignerProps) {
   }, [inputPaths, columns, rule?.userVariables]);
 
   const apply = history.apply;
+
+  // ---- models: the paths the columns use that the models lack ----
+  const gaps = useMemo(() => modelGaps(rule), [rule]);
+  /** What the last "Add N paths" added and where, while no other edit came after it (its Undo undoes that edit). */
+  const [addedPaths, setAddedPaths] = useState<{ place: Tab; text: string; document: unknown } | null>(null);
+  const schemaKey = (side: ModelSide) => (side === 'input' ? 'inputSchema' : 'outputSchema');
+  const onAddModelPaths = (place: Tab) => {
+    const sides = place === 'table' ? (['input', 'output'] as const) : [place];
+    let next = rule;
+    for (const side of sides) if (gaps[side].length > 0) next = { ...next, [schemaKey(side)]: addPaths(next?.[schemaKey(side)], gaps[side]) };
+    apply(next);
+    setAddedPaths({ place, text: addedText(place, gaps), document: next });
+  };
+  const gapsNotice = (place: Tab) => (
+    <ModelGapsNotice
+      place={place}
+      gaps={gaps}
+      added={addedPaths?.place === place && addedPaths.document === rule ? addedPaths.text : null}
+      readOnly={readOnly}
+      onAdd={() => onAddModelPaths(place)}
+      onUndo={() => {
+        step('undo');
+        setAddedPaths(null);
+      }}
+    />
+  );
 
   const step = (direction: 'undo' | 'redo') => {
     if (history.step(direction)) setStatus(direction === 'undo' ? 'Undone' : 'Redone');
@@ -264,7 +293,10 @@ export function TableDesigner(props: TableDesignerProps) {
             aria-selected={tab === id}
             aria-controls={`${gridId}-panel-${id}`}
             tabIndex={tab === id ? 0 : -1}
-            onClick={() => setTab(id)}
+            onClick={() => {
+              setTab(id);
+              setAddedPaths(null);
+            }}
           >
             {label}
           </button>
@@ -364,6 +396,7 @@ export function TableDesigner(props: TableDesignerProps) {
               </ul>
             </details>
           )}
+          {gapsNotice('table')}
           {trace && (
             <div className="dt-trace-legend" role="note">
               Bench trace: {trace.matched.size} matched row{trace.matched.size === 1 ? '' : 's'} of {trace.evaluated.size} evaluated.
@@ -380,6 +413,7 @@ export function TableDesigner(props: TableDesignerProps) {
             selection={selection}
             readOnly={readOnly}
             problems={problemIndex}
+            modelGaps={gaps.columns}
             trace={trace}
             inlineEdit={inlineEdit}
             onSelect={setSelection}
@@ -430,12 +464,13 @@ export function TableDesigner(props: TableDesignerProps) {
         </div>
       ) : (
         <div id={`${gridId}-panel-${tab}`} role="tabpanel" aria-labelledby={`${gridId}-tab-${tab}`} className="dt-panel">
+          {gapsNotice(tab)}
           <ModelEditor
             key={tab}
             label={tab === 'input' ? 'Input model' : 'Output model'}
             schema={tab === 'input' ? rule?.inputSchema : rule?.outputSchema}
             readOnly={readOnly}
-            onChange={(schema: Schema) => apply({ ...rule, [tab === 'input' ? 'inputSchema' : 'outputSchema']: schema }, { coalesceKey: `model:${tab}` })}
+            onChange={(schema: Schema) => apply({ ...rule, [schemaKey(tab)]: schema }, { coalesceKey: `model:${tab}` })}
           />
         </div>
       )}

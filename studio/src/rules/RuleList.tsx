@@ -3,11 +3,12 @@
 // export and delete. Each rule shows its alias under its name; where two rules share a name, the alias is part of
 // their links' names too.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { DragEvent, FormEvent } from 'react';
+import type { DragEvent, FormEvent, MouseEvent as ReactMouseEvent } from 'react';
 import { lastChange } from '../api/client.ts';
 import type { RuleItem } from '../api/client.ts';
 import { useStudio } from '../app/context.ts';
 import { href, navigate } from '../app/router.ts';
+import type { Route } from '../app/router.ts';
 import { ConfirmDialog, Dialog } from '../ui/Dialog.tsx';
 import { EmptyState, ErrorState, Loading, downloadJson, formatTime } from '../ui/states.tsx';
 import { RULE_KINDS } from '../kinds/registry.ts';
@@ -199,7 +200,7 @@ export function RuleList() {
             </thead>
             <tbody>
               {visible.map(({ latest, versions, published }) => (
-                <tr key={latest.ruleId}>
+                <tr key={latest.ruleId} className="row-opens" onClick={(e) => openFromRow(e, { page: 'rule', id: latest.ruleId, version: latest.version })}>
                   <td>
                     <a className="rule-name" href={href({ page: 'rule', id: latest.ruleId, version: latest.version })}
                       aria-label={repeatedNames.has(latest.name) ? labelOf(latest) : undefined}>{latest.name}</a>
@@ -235,6 +236,18 @@ export function RuleList() {
       />
     </div>
   );
+}
+
+/**
+ * A click anywhere on a rule's row opens it, as the name's link does; the link stays the row's one keyboard stop
+ * (a row is not focusable). Left alone: clicks on the row's own controls (the link itself, Export, Delete), clicks
+ * with a modifier (the browser's own gestures on the link) and a click that ends a text selection (copying an id).
+ */
+function openFromRow(event: ReactMouseEvent<HTMLTableRowElement>, route: Route) {
+  if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+  if ((event.target as HTMLElement).closest('a, button, input, select, textarea, label, summary')) return;
+  if ((window.getSelection()?.toString() ?? '') !== '') return;
+  navigate(route);
 }
 
 function NewRuleDialog(props: { open: boolean; folder: string | null; onClose(): void }) {

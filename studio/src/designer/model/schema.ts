@@ -84,6 +84,37 @@ export function deleteField(schema: unknown, path: readonly string[]): Schema {
   });
 }
 
+/** A dotted path of field names the model can hold (`customer.tier`); bindings of any other form are left alone. */
+const DOTTED_PATH = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
+
+export function isModelPath(path: string): boolean {
+  return DOTTED_PATH.test(path);
+}
+
+/** Whether the model has a field (leaf or not) at the dotted path. */
+export function hasPath(schema: unknown, path: string): boolean {
+  let node: unknown = schema;
+  for (const key of path.split('.')) {
+    const object = asObject(node);
+    if (!Object.hasOwn(object, key)) return false;
+    node = object[key];
+  }
+  return true;
+}
+
+/** Adds each dotted path as nested fields, leaves `{}`; a leaf on the way becomes an object (as addField does). */
+export function addPaths(schema: unknown, paths: readonly string[]): Schema {
+  let out = asObject(schema);
+  for (const path of paths) {
+    const keys = path.split('.');
+    for (let depth = 1; depth <= keys.length; depth++) {
+      const prefix = keys.slice(0, depth);
+      if (!hasPath(out, prefix.join('.'))) out = addField(out, prefix.slice(0, -1), prefix[depth - 1]!);
+    }
+  }
+  return out;
+}
+
 /** Why raw JSON text is not a valid model, or undefined. Checks what §1.3 requires: objects all the way down. */
 export function schemaTextProblem(text: string): string | undefined {
   let value: unknown;
