@@ -80,6 +80,12 @@ describe('Studio: saving a published version', { skip }, () => {
       await (await saveAsked(page)).getByRole('button', { name: 'Cancel' }).click();
       await page.getByText('unsaved draft').waitFor();
       assert.equal(String(await goldDiscount(v1.ruleId)), '30');
+
+      // "Set pending" with those edits unsaved would save them to the live version first: it asks the same way.
+      await page.getByRole('button', { name: 'Set pending' }).click();
+      await page.getByRole('dialog', { name: 'This version is live' }).getByRole('button', { name: 'Cancel' }).click();
+      assert.equal((await api('GET', `/api/rule/${v1.ruleId}/1`)).status, 'published');
+      assert.equal(String(await goldDiscount(v1.ruleId)), '30');
       assertClean();
     });
     await close();
@@ -90,6 +96,7 @@ describe('Studio: saving a published version', { skip }, () => {
     const { page, assertClean, close } = await suite.signedIn('#/overview');
     await withFailureShot(page, 'live-edit-forbidden', async () => {
       const setting = page.getByRole('checkbox', { name: /Forbid editing published versions in place/ });
+      await page.getByRole('group', { name: 'Space settings' }).getByRole('checkbox', { disabled: false }).waitFor();
       assert.equal(await setting.isChecked(), false);
       await setting.check();
       await page.getByRole('status').filter({ hasText: 'can no longer be edited in place' }).waitFor();
@@ -110,7 +117,10 @@ describe('Studio: saving a published version', { skip }, () => {
 
       // Off again, as it was, for the other scenarios of this server.
       await page.goto(`${suite.studio.studioUrl}#/overview`);
-      await page.getByRole('checkbox', { name: /Forbid editing published versions in place/ }).uncheck();
+      // Checked once the setting is read (it shows unchecked and disabled until then).
+      const forbidden = page.getByRole('checkbox', { name: /Forbid editing published versions in place/, checked: true });
+      await forbidden.waitFor();
+      await forbidden.uncheck();
       await page.getByRole('status').filter({ hasText: 'can be edited in place again' }).waitFor();
       assert.deepEqual(await api('GET', '/api/space/settings'), { liveEdits: 'allowed' });
       assertClean();

@@ -24,7 +24,7 @@ export function LiveSaveDialog(props: {
   return (
     <Dialog title={LIVE_DIALOG_TITLE} open={props.open} onClose={props.onClose} className="dialog-actions-3">
       <div className="dialog-body">
-        <p>v{props.version} of {props.name} is published. Saving it changes the answers of <code>POST /rule/solve</code> for
+        <p>v{props.version} of {props.name} is published. Saving it changes the answers of <code className="nowrap">POST /rule/solve</code> for
           every caller at once.</p>
         {props.forbidden
           ? <p>This space forbids editing published versions in place (the space setting <strong>live edits</strong>, on the

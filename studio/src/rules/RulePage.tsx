@@ -212,6 +212,11 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
   }
 
   async function publish() {
+    // Unsaved edits of a live version would be saved to it before it goes pending: ask first, as Save does.
+    if (dirty && loaded?.rule.status === 'published') {
+      await requestSave();
+      return;
+    }
     if (dirty && !(await save())) return;
     const next = loaded?.rule.status === 'published' ? 'pending' : 'published';
     await lifecycle(() => api.setStatus(ruleId!, version!, next), next === 'published' ? `Published v${version}` : `v${version} is pending`);
