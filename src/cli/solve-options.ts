@@ -37,7 +37,7 @@ export function positiveInteger(value: string): number {
   return number;
 }
 
-/** A publishing-gate setting word, lower case (`on`, `off`, `inherit`); anything else is a usage error. */
+/** A setting word, lower case (publishing gate: `on`, `off`, `inherit`; live edits: `allowed`, `forbidden`); anything else is a usage error. */
 export function gateSetting(values: readonly string[]): (value: string) => string {
   return (value) => {
     const word = value.trim().toLowerCase();

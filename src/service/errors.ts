@@ -57,6 +57,8 @@ export const ERROR_CATALOG = {
   'kafka-unavailable': 'unavailable',
   // Rule tests: the publishing gate refused a version whose tests fail (docs/decisions/rule-tests-publishing-gate.md).
   'tests-failed': 'conflict',
+  /** The space forbids replacing a published version's content in place (docs/decisions/live-edits.md). */
+  'live-edits-forbidden': 'conflict',
   internal: 'internal',
 } as const satisfies Record<string, ErrorKind>;
 

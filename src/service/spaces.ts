@@ -1,8 +1,8 @@
 // Spaces own rules, keys, audits and Kafka topics. Creating one issues its first solver and management keys.
-import type { SpaceRecord, Store } from '../store/ports.ts';
+import type { LiveEdits, SpaceRecord, SpaceSettings, Store } from '../store/ports.ts';
 import type { Clock } from './clock.ts';
 import { isoAt } from './clock.ts';
-import { ServiceError } from './errors.ts';
+import { ServiceError, spaceNotFound } from './errors.ts';
 import { generateKey, keyNameOf } from './keys.ts';
 import { requireSpace } from './require-space.ts';
 
@@ -37,6 +37,19 @@ export class SpaceService {
   /** Throws ServiceError space-not-found unless the space exists. */
   require(name: string): Promise<void> {
     return requireSpace(this.#store, name);
+  }
+
+  /** The space's own settings (docs/decisions/live-edits.md). Throws space-not-found. */
+  async settings(name: string): Promise<SpaceSettings> {
+    const settings = await this.#store.spaces.settings(name);
+    if (settings === undefined) throw spaceNotFound(name);
+    return settings;
+  }
+
+  /** Allows or forbids replacing a published version's content in place, for every rule of the space. */
+  async setLiveEdits(name: string, value: LiveEdits): Promise<SpaceSettings> {
+    if (!(await this.#store.spaces.setLiveEdits(name, value))) throw spaceNotFound(name);
+    return this.settings(name);
   }
 
   /**

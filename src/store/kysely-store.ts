@@ -192,6 +192,14 @@ export class KyselyStore implements Store {
         const rows = await db.selectFrom('spaces').selectAll().orderBy('name').execute();
         return rows.map((r): SpaceRecord => ({ name: r.name, createdAt: r.created_at }));
       },
+      settings: async (name) => {
+        const row = await db.selectFrom('spaces').select('live_edits').where('name', '=', name).executeTakeFirst();
+        return row === undefined ? undefined : { liveEdits: row.live_edits === 'forbidden' ? 'forbidden' : 'allowed' };
+      },
+      setLiveEdits: async (name, value) => {
+        const result = await db.updateTable('spaces').set({ live_edits: value }).where('name', '=', name).executeTakeFirst();
+        return Number(result.numUpdatedRows) > 0;
+      },
     };
   }
 

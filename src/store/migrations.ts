@@ -213,6 +213,16 @@ const ruleTests: Migration = {
   },
 };
 
+/** A space setting: whether a published version's content may be replaced in place (docs/decisions/live-edits.md). */
+const spaceLiveEdits: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable('spaces').addColumn('live_edits', 'text', (c) => c.notNull().defaultTo('allowed')).execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.alterTable('spaces').dropColumn('live_edits').execute();
+  },
+};
+
 /** Name order is application order. */
 export const MIGRATIONS: Record<string, Migration> = {
   '2026_01_001_initial': initial,
@@ -220,6 +230,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_001_rule_history': ruleHistory,
   '2026_11_002_rule_tests': ruleTests,
   '2026_11_018_audit_error_kind': auditErrorKind,
+  '2026_11_026_space_live_edits': spaceLiveEdits,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

@@ -59,11 +59,24 @@ export interface KeyRecord {
   name?: string | null;
 }
 
+/** Whether a published version's content may be replaced in place (docs/decisions/live-edits.md). */
+export const LIVE_EDITS = ['allowed', 'forbidden'] as const;
+export type LiveEdits = (typeof LIVE_EDITS)[number];
+
+/** A space's own settings (the publishing gate lives with the rule tests: RuleTestStore.gates). */
+export interface SpaceSettings {
+  liveEdits: LiveEdits;
+}
+
 export interface SpaceStore {
   /** Creates the space with its first keys in one transaction. False (and nothing written) when it exists. */
   create(name: string, keys: KeyRecord[]): Promise<boolean>;
   get(name: string): Promise<SpaceRecord | undefined>;
   list(): Promise<SpaceRecord[]>;
+  /** Undefined when the space does not exist. */
+  settings(name: string): Promise<SpaceSettings | undefined>;
+  /** False when the space does not exist. */
+  setLiveEdits(name: string, value: LiveEdits): Promise<boolean>;
 }
 
 export interface KeyStore {

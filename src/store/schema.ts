@@ -5,6 +5,8 @@ import type { Generated } from 'kysely';
 export interface SpacesTable {
   name: string;
   created_at: string;
+  /** 'allowed' or 'forbidden': may a published version's content be replaced in place (docs/decisions/live-edits.md). */
+  live_edits: Generated<string>;
 }
 
 export interface ApiKeysTable {

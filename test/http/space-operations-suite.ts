@@ -86,7 +86,7 @@ export function spaceOperationsSuite(kind: 'sqlite' | 'postgres'): void {
       assertError(await a('POST', '/api/space/keys', { type: 'admin' }), 400, /type/);
       assertError(await a('POST', '/api/space/keys', {}), 400, /type/);
       assertError(await a('POST', '/api/space/keys', { type: 'solver', name: 'bad\u0007name' }), 400, /key name .* is invalid: a key name is 1-100 characters/);
-      for (const path of ['/api/space/keys', '/api/space/kafka', '/api/space/overview']) {
+      for (const path of ['/api/space/keys', '/api/space/kafka', '/api/space/overview', '/api/space/settings']) {
         assertError(await as(server.space.solverKey)('GET', path), 401, 'This is a solver key; the management API needs a management key');
         assertError(await server.call('GET', path), 401, 'Authentication token missing');
       }

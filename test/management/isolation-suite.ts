@@ -23,7 +23,7 @@ const MANAGEMENT_PATHS = [
   '/api/tests/suites/{suiteId}/tests', '/api/tests/suites/{suiteId}/tests/{testId}', '/api/tests/suites/{suiteId}/run',
   '/api/tests/run', '/api/tests/run/{idOrAlias}', '/api/tests/run/{idOrAlias}/{version}', '/api/tests/runs',
   '/api/tests/runs/{runId}', '/api/tests/gate', '/api/tests/gate/{idOrAlias}', '/api/tests/try/{idOrAlias}', '/api/tests/try/{idOrAlias}/{version}',
-  '/api/space/keys', '/api/space/keys/{keyId}', '/api/space/kafka', '/api/space/overview',
+  '/api/space/keys', '/api/space/keys/{keyId}', '/api/space/kafka', '/api/space/overview', '/api/space/settings',
 ];
 
 export function isolationSuite(kind: 'sqlite' | 'postgres'): void {

@@ -57,6 +57,7 @@ test('HTTP: every code gets the status its kind maps to, except an unknown rule 
     'invalid-kafka-binding': 400,
     'kafka-unavailable': 502,
     'tests-failed': 409,
+    'live-edits-forbidden': 409,
     internal: 500,
   };
   for (const code of Object.keys(ERROR_CATALOG) as ErrorCode[]) {

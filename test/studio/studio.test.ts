@@ -213,6 +213,8 @@ describe('Verdict Studio in Chromium', { skip }, () => {
       await api('PUT', `/api/rule/${v1.ruleId}/1`, theirs);
 
       await page.getByRole('button', { name: 'Save', exact: true }).click();
+      // v1 is published: the Studio asks first (live-edit.test.ts); this scenario saves to it.
+      await page.getByRole('dialog', { name: 'This version is live' }).getByRole('button', { name: 'Save to the live version' }).click();
       const dialog = page.getByRole('dialog', { name: 'This version changed on the server' });
       await dialog.waitFor();
       await dialog.getByRole('button', { name: 'Compare' }).click();

@@ -79,6 +79,15 @@ export function register(program: Command): void {
       process.stdout.write(`publishing gate of space ${name}: ${gate.space ? 'on' : 'off'}${overrides === '' ? '' : ` (rules with their own setting: ${overrides})`}\n`);
     });
   space
+    .command('live-edits')
+    .description("allow or forbid replacing a published version's content in place (forbidden: such a write is refused; save a new version and publish it)")
+    .argument('<name>', 'the space')
+    .argument('<setting>', 'allowed or forbidden', gateSetting(['allowed', 'forbidden']))
+    .action(async (name: string, setting: string) => {
+      const settings = await storeCommand((services) => services.spaces.setLiveEdits(name, setting === 'forbidden' ? 'forbidden' : 'allowed'));
+      process.stdout.write(`live edits of published versions in space ${name}: ${settings.liveEdits}\n`);
+    });
+  space
     .command('list')
     .description('list spaces')
     .option('--json', 'print a JSON array')

@@ -14,6 +14,7 @@ import { badRequest, conflict, notFound } from './errors.ts';
 import { checkIfMatch, etagOf } from './etag.ts';
 import { recordHistory } from './history.ts';
 import { FolderTree } from './folder-tree.ts';
+import { assertEditableInPlace } from './live-edits.ts';
 import { assertUnlocked, findRule, findVersion, nextVersion } from './lookup.ts';
 import type { RuleVersions } from './lookup.ts';
 
@@ -166,7 +167,7 @@ export class RuleManagement {
    * Replaces a version's content; id, version, alias, lock and creation time stay. Locked versions refuse. The
    * If-Match precondition is checked inside the write's transaction, so of two writes that read the same version
    * only the first wins. Content that will be published (the version is, or the body says so) passes the publishing
-   * gate first.
+   * gate first. A published version refuses when the space forbids live edits (live-edits.ts).
    */
   async update(space: string, idOrAlias: string, version: number | undefined, body: unknown, options: WriteOptions = {}): Promise<VersionedDocument> {
     const now = this.#now();
@@ -177,6 +178,8 @@ export class RuleManagement {
       return { rule: found, head: target, existing: (await documentOf(tx, target)).document };
     });
     assertUnlocked([head]);
+    const liveEdits = (await this.#ctx.store.spaces.settings(space))?.liveEdits ?? 'allowed';
+    assertEditableInPlace(head, liveEdits);
     const draft: RuleDocument = {
       ...input,
       type: input.type ?? head.type,
@@ -196,6 +199,7 @@ export class RuleManagement {
       checkIfMatch(options.ifMatch, await documentOf(tx, current));
       if (gated) this.#unchangedSinceTests(current, head);
       assertUnlocked([current]);
+      assertEditableInPlace(current, liveEdits);
       const [stored] = await tx.putRules([{ ...document, ruleAlias: current.alias }]);
       await recordHistory(tx, this.#ctx, [stored!], 'update', options.by);
       return versioned(stored!);

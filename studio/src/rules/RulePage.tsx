@@ -1,6 +1,6 @@
 // The rule page: the designer of the rule's type (studio/src/kinds) over a local draft, Save (server problems placed on the cells they name and
-// listed), the offer of an unsaved draft on opening, the conflict dialog of a refused save, the test bench and
-// the versions panel.
+// listed), the question before saving a published version (LiveSaveDialog), the offer of an unsaved draft on opening,
+// the conflict dialog of a refused save, the test bench and the versions panel.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, ConflictError } from '../api/client.ts';
 import type { Problem, RuleItem, VersionedRule } from '../api/client.ts';
@@ -21,6 +21,8 @@ import type { TestDefinition } from '../tests/api.ts';
 import { AnalysisPanel } from '../analysis/AnalysisPanel.tsx';
 import { ChangeAliasDialog } from './alias.tsx';
 import { problemText } from './problemText.ts';
+import { spaceApi } from '../space/api.ts';
+import { LiveSaveDialog } from './LiveSaveDialog.tsx';
 
 const AUTOSAVE_MS = 250;
 
@@ -50,6 +52,8 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
   const [saving, setSaving] = useState(false);
   const [conflict, setConflict] = useState<VersionedRule | null>(null);
   const [conflictCompare, setConflictCompare] = useState(false);
+  /** Save was asked for on a published version: the dialog that says so (forbidden: the space forbids live edits). */
+  const [liveSave, setLiveSave] = useState<{ forbidden: boolean } | null>(null);
   const [trace, setTrace] = useState<unknown>(undefined);
   /** The side panel's tab, and whether the panel is collapsed to its tab strip (only the collapse button does that). */
   const [chosenPanel, setChosenPanel] = useState<Panel>('bench');
@@ -165,6 +169,39 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
     }
   }
 
+  /** Save: a published version asks first (its answers change at once); a pending one saves as it is. */
+  async function requestSave() {
+    if (loaded?.rule.status !== 'published') {
+      void save();
+      return;
+    }
+    let forbidden = false;
+    try {
+      forbidden = (await spaceApi.settings(api)).liveEdits === 'forbidden';
+    } catch {
+      // Unknown setting: both choices are offered; the server still refuses a forbidden live save (409).
+    }
+    setLiveSave({ forbidden });
+  }
+
+  /** The draft as a new pending version, opened; the live version and its answers stay as they are. */
+  async function saveAsNewVersion() {
+    if (!draft || ruleId === undefined || version === undefined) return;
+    setLiveSave(null);
+    if (pending.current) window.clearTimeout(pending.current.timer);
+    pending.current = null;
+    try {
+      const created = await api.newVersion(ruleId, draft);
+      // The edit now lives in the new version: the published one keeps no draft to offer back.
+      await drafts.discard(ruleId, version);
+      notify(`Saved as v${created.version} (pending); v${version} still answers until you publish it`, 'success');
+      navigate({ page: 'rule', id: created.ruleId, version: created.version });
+    } catch (err) {
+      onChange(draft);
+      notify(`Not saved: ${err instanceof Error ? err.message : String(err)}`, 'error');
+    }
+  }
+
   async function lifecycle(action: () => Promise<RuleDocument>, done: string) {
     try {
       await action();
@@ -182,6 +219,11 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
   }
 
   async function publish() {
+    // Unsaved edits of a live version would be saved to it before it goes pending: ask first, as Save does.
+    if (dirty && loaded?.rule.status === 'published') {
+      await requestSave();
+      return;
+    }
     if (dirty && !(await save())) return;
     const next = loaded?.rule.status === 'published' ? 'pending' : 'published';
     await lifecycle(() => api.setStatus(ruleId!, version!, next), next === 'published' ? `Published v${version}` : `v${version} is pending`);
@@ -258,7 +300,7 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
             <button type="button" className="btn" onClick={() => void lifecycle(() => api.setLock(rule.ruleId, rule.version, !locked), locked ? 'Unlocked' : 'Locked')}>{locked ? 'Unlock' : 'Lock'}</button>
             <button type="button" className="btn" onClick={() => void newVersion(draft, 'New version created from this one')}>New version</button>
             <button type="button" className="btn" disabled={locked} onClick={() => void publish()}>{rule.status === 'published' ? 'Set pending' : 'Publish'}</button>
-            <button type="button" className="btn btn-primary" disabled={locked || saving} onClick={() => void save()}>{saving ? 'Saving…' : 'Save'}</button>
+            <button type="button" className="btn btn-primary" disabled={locked || saving} onClick={() => void requestSave()}>{saving ? 'Saving…' : 'Save'}</button>
           </div>
         </div>
       </header>
@@ -342,6 +384,8 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
           // The rename rewrote every version (new ETags): reload so the draft builds on the renamed version.
           void lifecycle(async () => rule, `Alias changed to ${alias}`);
         }} />
+      <LiveSaveDialog open={liveSave !== null} name={rule.name} version={rule.version} forbidden={liveSave?.forbidden ?? false}
+        onNewVersion={() => void saveAsNewVersion()} onSaveLive={() => { setLiveSave(null); void save(); }} onClose={() => setLiveSave(null)} />
       <Dialog title="This version changed on the server" open={conflict !== null} onClose={() => { setConflict(null); setConflictCompare(false); }} wide={conflictCompare}>
         {conflict && (
           <div className="dialog-body">

@@ -3,9 +3,9 @@
 import type { ApiClient } from '../api/client.ts';
 import type { RuleDocument } from '../api/types.ts';
 import type { RuleWindow, WindowReport } from '../../../src/service/solve-window.ts';
-import type { KeyType, AuditRecord as StoredAuditRecord } from '../../../src/store/ports.ts';
+import type { KeyType, LiveEdits, SpaceSettings, AuditRecord as StoredAuditRecord } from '../../../src/store/ports.ts';
 
-export type { KeyType };
+export type { KeyType, LiveEdits, SpaceSettings };
 
 export interface SpaceKey {
   id: string;
@@ -85,6 +85,8 @@ export const spaceApi = {
   revokeKey: (api: ApiClient, id: string) => api.call<{ id: string; revoked: boolean }>('DELETE', `/api/space/keys/${enc(id)}`),
   kafka: (api: ApiClient) => api.call<KafkaState>('GET', '/api/space/kafka'),
   overview: (api: ApiClient) => api.call<Overview>('GET', '/api/space/overview'),
+  settings: (api: ApiClient) => api.call<SpaceSettings>('GET', '/api/space/settings'),
+  setLiveEdits: (api: ApiClient, liveEdits: LiveEdits) => api.call<SpaceSettings>('PUT', '/api/space/settings', { liveEdits }),
   audit: (api: ApiClient, filter: AuditFilter) => api.call<AuditPage>('GET', `/api/audit?${auditQuery(filter)}`),
   dependencies: (api: ApiClient, idOrAlias: string, version?: number) =>
     api.call<Dependencies>('GET', `/api/tools/dependencies/${enc(idOrAlias)}${version === undefined ? '' : `/${version}`}`),

@@ -3,7 +3,7 @@
 import { useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
 
-export function Dialog(props: { title: string; open: boolean; onClose(): void; children: ReactNode; wide?: boolean }) {
+export function Dialog(props: { title: string; open: boolean; onClose(): void; children: ReactNode; wide?: boolean; className?: string }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
@@ -12,7 +12,7 @@ export function Dialog(props: { title: string; open: boolean; onClose(): void; c
     if (!props.open && dialog.open) dialog.close();
   }, [props.open]);
   return (
-    <dialog ref={ref} className={`dialog${props.wide ? ' dialog-wide' : ''}`} aria-label={props.title} onClose={props.onClose}
+    <dialog ref={ref} className={`dialog${props.wide ? ' dialog-wide' : ''}${props.className ? ` ${props.className}` : ''}`} aria-label={props.title} onClose={props.onClose}
       onCancel={(e) => { e.preventDefault(); props.onClose(); }}>
       {props.open && (
         <>

@@ -66,7 +66,7 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
         tags: TAGS,
         summary: `Replace the content of ${which}`,
         description:
-          'The rule id, version, alias, lock and creation time stay; the document is validated first. A locked version refuses (409). With If-Match (the ETag of a GET), the write happens only if the version is unchanged since; otherwise 412 with the current ETag. Content that will be published passes the publishing gate (409 listing failing tests, unless ?force=true).',
+          'The rule id, version, alias, lock and creation time stay; the document is validated first. A locked version refuses (409). With If-Match (the ETag of a GET), the write happens only if the version is unchanged since; otherwise 412 with the current ETag. Content that will be published passes the publishing gate (409 listing failing tests, unless ?force=true). A published version refuses (409) when the space setting liveEdits is "forbidden" (GET/PUT /api/space/settings): create a new version instead.',
         operationId: withVersion ? 'updateRuleVersion' : 'updateRule',
         security: securedBy,
         params: params(withVersion),

@@ -1,11 +1,12 @@
 // The management key's own space, for the Studio's space pages (docs/decisions/studio-space-pages.md): its API
 // keys (listed without secrets, created with the secret answered once, revoked), its Kafka topic pairs and the
-// channel's state, and the last hour's solves per rule (docs/decisions/studio-overview-endpoint.md). The operator's
+// channel's state, the last hour's solves per rule (docs/decisions/studio-overview-endpoint.md), and the space's
+// settings (liveEdits: docs/decisions/live-edits.md). The operator's
 // admin API (admin.ts) does the same for any space with the admin token; these routes never leave the key's space.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { KEY_NAME_RULE } from '../../../service/keys.ts';
-import { KEY_TYPES } from '../../../store/ports.ts';
-import type { KeyRecord, KeyType } from '../../../store/ports.ts';
+import { KEY_TYPES, LIVE_EDITS } from '../../../store/ports.ts';
+import type { KeyRecord, KeyType, LiveEdits } from '../../../store/ports.ts';
 import { principalOf } from '../../auth.ts';
 import { authenticate, errors, securedBy, setUpScope, spaceOf } from './common.ts';
 import type { ManagementPluginOptions } from './common.ts';
@@ -80,6 +81,19 @@ const kafkaSchema = {
           consuming: { type: 'boolean', description: 'This server consumes the request topic now' },
         },
       },
+    },
+  },
+} as const;
+
+const SETTINGS_BODY = 'Request body must be {"liveEdits": "allowed"} or {"liveEdits": "forbidden"}';
+
+const settingsSchema = {
+  type: 'object',
+  properties: {
+    liveEdits: {
+      type: 'string',
+      enum: [...LIVE_EDITS],
+      description: "allowed: a published version's content can be replaced in place (its answers change at once); forbidden: such a PUT answers 409, content changes go through a new version",
     },
   },
 } as const;
@@ -171,6 +185,38 @@ export async function spaceOperationsPlugin(app: FastifyInstance, options: Manag
       response: { 200: kafkaSchema, ...errors([401, 429, 500]) },
     },
     handler: async (request: FastifyRequest) => services.kafka.spaceState(spaceOf(request)),
+  });
+
+  app.get('/api/space/settings', {
+    onRequest,
+    schema: {
+      tags: TAGS,
+      security: securedBy,
+      summary: "The settings of the key's space",
+      operationId: 'getSpaceSettings',
+      response: { 200: settingsSchema, ...errors([401, 429, 500]) },
+    },
+    handler: async (request: FastifyRequest) => services.spaces.settings(spaceOf(request)),
+  });
+
+  app.put('/api/space/settings', {
+    onRequest,
+    schema: {
+      tags: TAGS,
+      security: securedBy,
+      summary: "Change the settings of the key's space",
+      description: 'liveEdits "forbidden": replacing the content of a published version (PUT /api/rule/{idOrAlias}/{version}) answers 409 naming the setting; status changes, lock and delete stay allowed. See docs/decisions/live-edits.md.',
+      operationId: 'setSpaceSettings',
+      body: {
+        type: 'object',
+        required: ['liveEdits'],
+        additionalProperties: false,
+        properties: { liveEdits: { ...settingsSchema.properties.liveEdits, 'x-message': SETTINGS_BODY } },
+        'x-message': SETTINGS_BODY,
+      },
+      response: { 200: settingsSchema, ...errors([400, 401, 413, 415, 429, 500]) },
+    },
+    handler: async (request: FastifyRequest) => services.spaces.setLiveEdits(spaceOf(request), (request.body as { liveEdits: LiveEdits }).liveEdits),
   });
 
   app.get('/api/space/overview', {

@@ -1,0 +1,3 @@
+import { liveEditsApiSuite } from './live-edits-suite.ts';
+
+liveEditsApiSuite('sqlite');
