@@ -85,7 +85,8 @@ describe('The rule page and import in the first hour, in Chromium', { skip }, ()
   });
 
   test('a refused save names the row and the column in words, keeps the raw path, and its notice does not cover the list', async () => {
-    const created = await api('POST', '/api/rule', pricingTable('Readable problems'));
+    // Pending: saving a published version would first ask whether to change the live answers.
+    const created = await api('POST', '/api/rule', { ...pricingTable('Readable problems'), status: 'pending' });
     const { page, assertClean, close } = await suite.signedIn(`#/rules/${created.ruleId}/1`);
     await withFailureShot(page, 'first-hour-problems', async () => {
       await page.getByRole('grid', { name: 'Decision table' }).waitFor();

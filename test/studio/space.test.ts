@@ -114,6 +114,8 @@ describe('Verdict Studio space pages in Chromium', { skip }, () => {
       await page.getByLabel('Status').fill('200');
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await records.getByRole('button', { name: 'Open record e2e-audit-2' }).waitFor({ state: 'detached' });
+      // The other record leaves as the table reloads; count once the filtered page is there.
+      await records.getByRole('button', { name: 'Open record e2e-audit-1' }).waitFor();
       assert.equal(await records.getByRole('row').count(), 2, 'header + the one record that matches');
       await screenshot(page, 'audit-log');
       // Time and rule: local date-times as the browser's datetime-local takes them.
