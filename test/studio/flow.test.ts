@@ -277,7 +277,10 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
       // Version 2 renames the rule node (the end's mapping follows); the versions compare node by node.
       await page.getByRole('button', { name: 'New version' }).click();
       await page.getByRole('status').filter({ hasText: 'New version created' }).waitFor();
-      await node(page, 'Rule node Rule_1').click();
+      // Version 2 opens at its first view (readable, from the start), where Rule_1 may be off screen: choose it in
+      // the nodes list, as a person would.
+      await viewAtRest(page);
+      await page.getByRole('button', { name: 'Edit Rule Rule_1' }).click();
       await panel.getByLabel('Node name').fill('Loyalty');
       await node(page, 'Rule node Loyalty').waitFor();
       await page.getByRole('button', { name: 'Save', exact: true }).click();
