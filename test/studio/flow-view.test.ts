@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { before, describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { readContainer } from '../../src/rules/containers.ts';
-import { chromiumSkip, screenshot, StudioSuite, withFailureShot } from './support.ts';
+import { chromiumSkip, screenshot, StudioSuite, viewAtRest, withFailureShot } from './support.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 /** The shared DecisionRules exports, read in place when this machine has them (the main checkout's or a worktree's parent). */
@@ -41,20 +41,6 @@ describe('Verdict Studio flow canvas first view in Chromium', { skip }, () => {
 
   const canvasOf = (page: Page): Locator => page.getByRole('region', { name: /flow canvas$/ });
   const startNode = (page: Page): Locator => page.getByRole('group', { name: 'Start node', exact: true });
-
-  /** Waits until the canvas is not busy (its first view or a fit is set) and its view holds still for five frames. */
-  async function viewAtRest(page: Page): Promise<void> {
-    await canvasOf(page).and(page.locator('[aria-busy="false"]')).waitFor();
-    await page.waitForFunction(`(() => {
-      const now = document.querySelector('.react-flow__viewport')?.style.transform;
-      if (now === undefined || now !== window.__view) {
-        window.__view = now;
-        window.__viewFrames = 0;
-        return false;
-      }
-      return ++window.__viewFrames >= 5;
-    })()`, undefined, { polling: 'raf' });
-  }
 
   /** The view's zoom as a person sees it: a node's width on screen over its width in the flow's own layout. */
   async function zoomOf(page: Page, node: Locator): Promise<number> {

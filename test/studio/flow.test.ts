@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { chromiumSkip, replaceEditorText, screenshot, StudioSuite, withFailureShot } from './support.ts';
+import { chromiumSkip, replaceEditorText, screenshot, StudioSuite, viewAtRest, withFailureShot } from './support.ts';
 import { pricingTable } from './tables.ts';
 import type { Doc } from './tables.ts';
 
@@ -58,24 +58,6 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
       if (!at) throw new Error(`no translate on the node (${element.style.transform})`);
       return { x: Number(at[1]), y: Number(at[2]), width: element.offsetWidth, height: element.offsetHeight };
     });
-  }
-
-  /**
-   * Waits until the view has stopped moving (its pan and zoom the same over five animation frames in a row): the
-   * fit-to-view animation updates them on every frame while it runs, so mouse coordinates read now stay valid.
-   */
-  /** Waits until the canvas is not busy (no fit of the view pending or animating) and its view holds still. */
-  async function viewAtRest(page: Page): Promise<void> {
-    await page.getByRole('region', { name: /canvas$/ }).and(page.locator('[aria-busy="false"]')).waitFor();
-    await page.waitForFunction(`(() => {
-      const now = document.querySelector('.react-flow__viewport')?.style.transform;
-      if (now === undefined || now !== window.__view) {
-        window.__view = now;
-        window.__viewFrames = 0;
-        return false;
-      }
-      return ++window.__viewFrames >= 5;
-    })()`, undefined, { polling: 'raf' });
   }
 
   async function addNode(page: Page, type: string) {

@@ -230,3 +230,20 @@ export class StudioSuite {
     return handle;
   }
 }
+
+/**
+ * Waits until the flow canvas is not busy (its first view, a refit or Fit View pending or animating) and its view
+ * holds still (pan and zoom the same over five animation frames), so mouse coordinates read now stay valid.
+ */
+export async function viewAtRest(page: Page): Promise<void> {
+  await page.getByRole('region', { name: /canvas$/ }).and(page.locator('[aria-busy="false"]')).waitFor();
+  await page.waitForFunction(`(() => {
+    const now = document.querySelector('.react-flow__viewport')?.style.transform;
+    if (now === undefined || now !== window.__view) {
+      window.__view = now;
+      window.__viewFrames = 0;
+      return false;
+    }
+    return ++window.__viewFrames >= 5;
+  })()`, undefined, { polling: 'raf' });
+}
