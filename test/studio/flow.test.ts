@@ -104,6 +104,7 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
       // Node 2: a second business rule, saved before it names its rule: the server's problem lands on it.
       await addNode(page, 'Business rule');
       await node(page, 'Business rule node rule_1').waitFor();
+      await viewAtRest(page); // the view moves onto the new node; a click mid-move can miss
       await node(page, 'Business rule node rule').click();
       await panel.getByLabel('Connect rule (after) to').selectOption({ label: 'rule_1' });
       await page.getByRole('group', { name: 'Connection from rule (after) to rule_1' }).waitFor();
@@ -125,6 +126,7 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
       await page.keyboard.press('ArrowDown');
       await page.keyboard.press('Enter');
       await node(page, 'Assign node assign').waitFor();
+      await viewAtRest(page);
       await panel.getByRole('button', { name: 'Add assignment' }).click();
       await panel.getByLabel('Target 1').fill('output.discount');
       await replaceEditorText(page, 'Value 1', '{rule.output.discount}');
@@ -310,6 +312,11 @@ describe('Verdict Studio flows in Chromium', { skip }, () => {
       const [start, clients, loanType, bank, end] = placed;
       assert.ok(start!.x < clients!.x && clients!.x === loanType!.x && loanType!.x < bank!.x && bank!.x < end!.x, `laid out in run order, the two rules before the bank side by side (${JSON.stringify(placed)})`);
       assert.equal(await page.getByRole('group', { name: /^Connection from / }).count(), 5, 'the bank node appears once, with both parents');
+      // The readable first view shows the flow from its start; the bank node sits under the side panel until the
+      // whole flow is brought into view, as a person would do.
+      await viewAtRest(page);
+      await page.getByRole('button', { name: 'Fit View' }).click();
+      await viewAtRest(page);
       await node(page, 'Rule node bank').click();
       const panel = inspector(page);
       assert.equal(await panel.getByLabel('Called rule').inputValue(), '0b6f3c5e-1d1a-4c2e-9a51-5c1d00000003');
