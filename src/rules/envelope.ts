@@ -31,6 +31,21 @@ export const ALIAS_RULE_TEXT = `1-${MAX_ALIAS_LENGTH} letters, digits and "-"`;
 export function isRuleAlias(value: string): boolean {
   return value.length >= 1 && value.length <= MAX_ALIAS_LENGTH && ALIAS_PATTERN.test(value);
 }
+/** Longest slug taken from a name, leaving room for a clash suffix within the alias length limit. */
+const MAX_SLUG_LENGTH = 80;
+
+/**
+ * The alias a name suggests: lowercase letters, digits and hyphens (`Discount tier` -> `discount-tier`), "rule"
+ * when the name has none of them. The server generates aliases from it (src/service/rules-io.ts uniqueAlias) and
+ * the Studio prefills its Alias field with it; docs/decisions/aliases-chosen-by-users.md.
+ */
+export function aliasSlug(name: unknown): string {
+  const slug = typeof name === 'string'
+    ? name.normalize('NFKD').replace(/[^\w\s-]/g, '').toLowerCase().replace(/[\s_]+/g, '-').replace(/-+/g, '-').slice(0, MAX_SLUG_LENGTH).replace(/^-|-$/g, '')
+    : '';
+  return slug === '' ? 'rule' : slug;
+}
+
 /** Deeper models are certainly not hand-written; the bound keeps validation from exhausting the stack. */
 const MAX_MODEL_DEPTH = 64;
 

@@ -15,6 +15,7 @@ import type { CarriedSuites } from './rule-tests/portable.ts';
 import type { SuiteDefinition } from './rule-tests/definitions.ts';
 import { sharedAliases } from './shared-aliases.ts';
 import type { SharedAlias } from './shared-aliases.ts';
+import { aliasSlug } from '../rules/envelope.ts';
 
 export interface ImportedRule {
   ruleId: string;
@@ -43,21 +44,6 @@ function sharingProblem(space: string, shared: SharedAlias): Problem {
     path: 'ruleAlias',
     message: `"${shared.alias}" would be used by ${shared.ruleIds.length} rules in space "${space}" (${shared.ruleIds.join(', ')}), so solving by this alias would fail; nothing was imported`,
   };
-}
-
-/** Longest slug taken from a name, leaving room for a clash suffix within the alias length limit. */
-const MAX_SLUG_LENGTH = 80;
-
-/**
- * The alias a name suggests: lowercase letters, digits and hyphens (`Discount tier` -> `discount-tier`), "rule"
- * when the name has none of them. The Studio computes the same slug to prefill its Alias field
- * (studio/src/rules/alias.ts); docs/decisions/aliases-chosen-by-users.md.
- */
-export function aliasSlug(name: unknown): string {
-  const slug = typeof name === 'string'
-    ? name.normalize('NFKD').replace(/[^\w\s-]/g, '').toLowerCase().replace(/[\s_]+/g, '-').replace(/-+/g, '-').slice(0, MAX_SLUG_LENGTH).replace(/^-|-$/g, '')
-    : '';
-  return slug === '' ? 'rule' : slug;
 }
 
 /** The name's slug when no rule in `taken` uses it, else the slug with the first free `-2`, `-3`, ... suffix. */

@@ -2,7 +2,8 @@
 // an import gives each rule without an alias one alias for all its versions, and keeps the alias a rule has.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { aliasSlug, chooseMissingAliases, uniqueAlias } from '../../src/service/rules-io.ts';
+import { aliasSlug } from '../../src/rules/envelope.ts';
+import { chooseMissingAliases, uniqueAlias } from '../../src/service/rules-io.ts';
 import type { RuleHead } from '../../src/store/ports.ts';
 
 const head = (ruleId: string, alias: string): RuleHead => ({ ruleId, alias }) as RuleHead;

@@ -6,18 +6,10 @@ import type { FormEvent } from 'react';
 import type { RuleItem } from '../api/client.ts';
 import { useStudio } from '../app/context.ts';
 import { Dialog } from '../ui/Dialog.tsx';
+import { aliasSlug, isRuleAlias, MAX_ALIAS_LENGTH } from '../../../src/rules/envelope.ts';
 
-/** As the server's limit (src/rules/envelope.ts MAX_ALIAS_LENGTH). */
-export const MAX_ALIAS_LENGTH = 100;
-const ALIAS_PATTERN = /^[A-Za-z0-9-]+$/;
-const MAX_SLUG_LENGTH = 80;
-
-/** The alias a name suggests; the same slug the server generates (src/service/rules-io.ts aliasSlug). */
-export function aliasSlug(name: string): string {
-  const slug = name.normalize('NFKD').replace(/[^\w\s-]/g, '').toLowerCase().replace(/[\s_]+/g, '-').replace(/-+/g, '-')
-    .slice(0, MAX_SLUG_LENGTH).replace(/^-|-$/g, '');
-  return slug === '' ? 'rule' : slug;
-}
+// One slug and one rule for aliases, the server's (src/rules/envelope.ts): the Studio only says earlier what a write checks.
+export { aliasSlug, MAX_ALIAS_LENGTH };
 
 /** The rule other than `self` that has `alias` as its alias or id. */
 function ownerOf(alias: string, items: readonly RuleItem[], self?: string): RuleItem | undefined {
@@ -38,7 +30,7 @@ export function suggestedAlias(name: string, items: readonly RuleItem[]): { alia
 /** Why `alias` cannot be the alias of rule `self` (undefined for a new rule), or null when it can. */
 export function aliasProblem(alias: string, items: readonly RuleItem[], self?: string): string | null {
   if (alias === '') return 'Give the rule an alias: solvers call it by this name.';
-  if (alias.length > MAX_ALIAS_LENGTH || !ALIAS_PATTERN.test(alias)) {
+  if (!isRuleAlias(alias)) {
     return `An alias is 1-${MAX_ALIAS_LENGTH} letters, digits and "-" (no spaces or other signs).`;
   }
   const owner = ownerOf(alias, items, self);
