@@ -31,6 +31,8 @@ export interface OutsideCell {
 
 interface CheckedColumn {
   id: string;
+  /** Position in decisionTable.columns: findings of a row follow column order, whatever the order of its cells. */
+  position: number;
   kind: 'input' | 'output';
   name: string;
   values: readonly ValidValue[];
@@ -42,16 +44,16 @@ const LISTED = 10;
 function checkedColumns(columns: unknown): Map<string, CheckedColumn> {
   const out = new Map<string, CheckedColumn>();
   if (!Array.isArray(columns)) return out;
-  for (const column of columns) {
-    if (!isObject(column) || (column.type !== 'input' && column.type !== 'output')) continue;
-    if (column.columnId === undefined || column.columnId === null) continue;
+  columns.forEach((column, position) => {
+    if (!isObject(column) || (column.type !== 'input' && column.type !== 'output')) return;
+    if (column.columnId === undefined || column.columnId === null) return;
     const values = validValuesOf(column);
-    if (values.length === 0) continue;
+    if (values.length === 0) return;
     const payload = column.type === 'input' ? column.condition : column.columnOutput;
     const named = isObject(payload) && typeof payload.name === 'string' && payload.name.trim() !== '' ? payload.name : undefined;
     const id = String(column.columnId);
-    out.set(id, { id, kind: column.type, name: named ?? id, values });
-  }
+    out.set(id, { id, position, kind: column.type, name: named ?? id, values });
+  });
   return out;
 }
 
@@ -90,6 +92,7 @@ export function cellsOutsideValidValues(document: unknown): OutsideCell[] {
   const found: OutsideCell[] = [];
   table.rows.forEach((row, r) => {
     if (!isObject(row) || !Array.isArray(row.cells)) return;
+    const inRow: Array<OutsideCell & { position: number }> = [];
     row.cells.forEach((cell, c) => {
       if (!isObject(cell) || cell.column === undefined || cell.column === null) return;
       const column = columns.get(String(cell.column));
@@ -100,7 +103,8 @@ export function cellsOutsideValidValues(document: unknown): OutsideCell[] {
         const text = typeof named === 'string' ? cellText(named).trim() : String(named);
         if (text === '' || parseTemplate(text) !== undefined) continue;
         if (isListed(typeof named === 'string' ? text : named, column.values)) continue;
-        found.push({
+        inRow.push({
+          position: column.position,
           row: r,
           column: column.id,
           columnName: column.name,
@@ -110,6 +114,8 @@ export function cellsOutsideValidValues(document: unknown): OutsideCell[] {
         });
       }
     });
+    inRow.sort((a, b) => a.position - b.position);
+    for (const { position: _position, ...cell } of inRow) found.push(cell);
   });
   return found;
 }
