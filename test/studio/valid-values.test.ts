@@ -13,7 +13,7 @@ const skip = chromiumSkip();
 async function description(cell: Locator): Promise<string> {
   return cell.evaluate((el) => {
     const ids = (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
-    return ids.map((id) => el.ownerDocument.getElementById(id)?.textContent ?? '').join(' ');
+    return ids.map((id: string) => el.ownerDocument.getElementById(id)?.textContent ?? '').join(' ');
   });
 }
 
@@ -49,7 +49,7 @@ describe('Studio: valid values of a column', { skip }, () => {
       await gridCell(page, 1, 0).dblclick();
       const editor = page.getByRole('dialog', { name: 'Edit cell: Tier, row 1' });
       const value = editor.getByRole('combobox', { name: 'Value' });
-      assert.deepEqual(await value.evaluate((input) => [...((input as HTMLInputElement).list?.options ?? [])].map((o) => o.value)), ['gold', 'silver', 'bronze']);
+      assert.deepEqual(await value.evaluate((input) => Array.from((input as unknown as { list: { options: ArrayLike<{ value: string }> } | null }).list?.options ?? [], (o) => o.value)), ['gold', 'silver', 'bronze']);
       await value.fill('platinum');
       await editor.getByRole('button', { name: 'Apply' }).click();
       await editor.waitFor({ state: 'hidden' });
