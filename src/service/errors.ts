@@ -15,6 +15,8 @@ export type ErrorKind =
   | 'conflict'
   /** No credentials, or not valid ones. */
   | 'unauthorized'
+  /** Valid credentials that may not do this (a role without the permission, a missing CSRF token). */
+  | 'forbidden'
   /** A configured limit was reached: rule timeout, recursion depth, size. */
   | 'limit'
   /** Too many requests for this key; retry after `retryAfter` seconds. */
@@ -59,6 +61,23 @@ export const ERROR_CATALOG = {
   'tests-failed': 'conflict',
   /** The space forbids replacing a published version's content in place (docs/decisions/live-edits.md). */
   'live-edits-forbidden': 'conflict',
+  // Users and sessions (docs/decisions/users-and-sessions.md). lead: `forbidden` also comes with roles.ts.
+  forbidden: 'forbidden',
+  /** A state-changing request with the session cookie and no (or a wrong) X-CSRF-Token header. */
+  csrf: 'forbidden',
+  /** Unknown user or wrong password: one message for both. */
+  'wrong-credentials': 'unauthorized',
+  'sign-in-throttled': 'rate-limited',
+  /** STUDIO_KEY_SIGNIN=false. */
+  'key-sign-in-disabled': 'forbidden',
+  'user-not-found': 'not-found',
+  'user-exists': 'conflict',
+  'member-exists': 'conflict',
+  'invalid-username': 'invalid-input',
+  'invalid-role': 'invalid-input',
+  'invalid-password': 'invalid-input',
+  /** The change would leave a space without a user of role admin. */
+  'last-admin': 'conflict',
   internal: 'internal',
 } as const satisfies Record<string, ErrorKind>;
 
