@@ -179,6 +179,17 @@ export class UserService {
     return { user: publicUser(current.user), role: checked };
   }
 
+  /** An existing user's role in the space, joining it when not a member yet (the CLI's `user role`). */
+  async assignRole(space: string, username: string, role: Role | string): Promise<Member> {
+    const checked = checkedRole(role);
+    await requireSpace(this.#store, space);
+    const user = await this.#store.users.findByUsername(username);
+    if (user === undefined) throw userNotFound(username);
+    if ((await this.#store.users.memberships(user.id)).some((m) => m.space === space)) return this.setRole(space, username, checked);
+    await this.#store.users.setMembership({ userId: user.id, space, role: checked });
+    return { user: publicUser(user), role: checked };
+  }
+
   /** Ends the user's membership of the space; the user (and their other spaces) stays. */
   async removeMember(space: string, username: string): Promise<void> {
     await requireSpace(this.#store, space);
