@@ -10,7 +10,6 @@ import { ServiceError } from './errors.ts';
 import { ROLE_PERMISSIONS } from './member-roles.ts';
 import type { Actor, Permission, Role, RolePrincipal } from './member-roles.ts';
 import type { PublicUser, UserService } from './users.ts';
-import { publicUser } from './users.ts';
 
 export interface SessionConfig {
   idleMinutes: number;
@@ -192,7 +191,7 @@ export class SessionService {
     const user = await this.#users.get(owner.userId);
     if (user === undefined) throw new ServiceError('unauthenticated', SESSION_ENDED);
     const spaces = (await this.#users.memberships(user.id)).map((m) => ({ space: m.space, role: m.role, permissions: permissionsOf(m.role) }));
-    return { user: publicUser(user), actor: { kind: 'user', id: user.id, name: user.username }, spaces, csrfToken };
+    return { user, actor: { kind: 'user', id: user.id, name: user.username }, spaces, csrfToken };
   }
 
   /** Deletes sessions past their idle or absolute end (run now and then; expired ones are refused regardless). */

@@ -205,17 +205,18 @@ export class UserService {
   }
 
   /** The user when the password is theirs; undefined otherwise, in about the same time whether or not they exist. */
-  async verify(username: string, password: string): Promise<UserRecord | undefined> {
+  async verify(username: string, password: string): Promise<PublicUser | undefined> {
     const user = USERNAME.test(username) ? await this.#store.users.findByUsername(username) : undefined;
     if (user?.passwordHash == null || password.length > 1024) {
       await verifyPassword(password.slice(0, 1024), await decoyHash());
       return undefined;
     }
-    return (await verifyPassword(password, user.passwordHash)) ? user : undefined;
+    return (await verifyPassword(password, user.passwordHash)) ? publicUser(user) : undefined;
   }
 
-  get(id: string): Promise<UserRecord | undefined> {
-    return this.#store.users.get(id);
+  async get(id: string): Promise<PublicUser | undefined> {
+    const user = await this.#store.users.get(id);
+    return user === undefined ? undefined : publicUser(user);
   }
 
   /** The user's spaces and roles, by space name. */
