@@ -35,8 +35,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const salt = Buffer.from(parts[4]!, 'base64url');
   const expected = Buffer.from(parts[5]!, 'base64url');
   if (![n, r, p].every(Number.isSafeInteger) || expected.length === 0 || 128 * n * r > MAX_MEMORY) return false;
-  const actual = await derive(password, salt, { N: n, r, p }, expected.length);
-  return timingSafeEqual(actual, expected);
+  try {
+    return timingSafeEqual(await derive(password, salt, { N: n, r, p }, expected.length), expected);
+  } catch {
+    // Parameters scrypt refuses (N not a power of two, say): no password matches them.
+    return false;
+  }
 }
 
 /** A hash of a random password: verified against when the user is unknown, so both cases take the same time. */
