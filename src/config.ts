@@ -332,11 +332,12 @@ function solveLimits(source: Source): SolveLimitsConfig {
 
 function sessions(source: Source): SessionsConfig {
   const secure = raw(source, 'COOKIE_SECURE')?.toLowerCase() ?? 'auto';
+  if (!['auto', 'true', 'false'].includes(secure)) throw new ConfigError('COOKIE_SECURE', `"${secure}" is not auto, true or false`);
   return {
     idleMinutes: integer(source, 'SESSION_IDLE_MINUTES', 60, 1, 7 * 24 * 60),
     maxHours: integer(source, 'SESSION_MAX_HOURS', 12, 1, 24 * 90),
     keySignIn: boolean(source, 'STUDIO_KEY_SIGNIN', true),
-    cookieSecure: secure === 'auto' ? 'auto' : boolean(source, 'COOKIE_SECURE', false),
+    cookieSecure: secure === 'auto' ? 'auto' : secure === 'true',
   };
 }
 

@@ -167,6 +167,10 @@ describe('users and sessions over HTTP', () => {
     const wrong = await withSession('POST', '/api/space/members', { cookie: session.cookie, csrf: 'x'.repeat(43) }, { body: { username: 'mallory', role: 'admin' } });
     assert.equal(wrong.status, 403);
     assert.equal((await server.running.services.users.list()).some((u) => u.username === 'mallory'), false, 'nothing was created');
+    // A cross-site form cannot sign anyone in either: sign-in takes JSON only.
+    const formLogin = await server.call('POST', '/api/auth/login', { raw: 'username=alice&password=alice-password-1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    assert.equal(formLogin.status, 415);
+    assert.equal(sessionCookie(formLogin), undefined);
     const ok = await withSession('POST', '/api/space/members', session, { body: { username: 'mallory', role: 'viewer' } });
     assert.equal(ok.status, 201, ok.text);
     assert.equal(ok.json.role, 'viewer');

@@ -101,7 +101,8 @@ export async function authPlugin(app: FastifyInstance, options: ManagementPlugin
       const user = await services.users.verify(username.trim(), password);
       if (user === undefined) {
         throttle.fail(keys);
-        request.log.info({ username: username.slice(0, 200), address: request.ip }, 'sign-in refused');
+        // Not the username: people type their password into it by mistake, and log lines must never carry one.
+        request.log.info({ address: request.ip }, 'sign-in refused');
         throw new ServiceError('wrong-credentials', WRONG_CREDENTIALS);
       }
       throttle.succeed(userKey);
