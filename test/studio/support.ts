@@ -261,13 +261,15 @@ export class StudioSuite {
  */
 export async function viewAtRest(page: Page): Promise<void> {
   await page.getByRole('region', { name: /canvas$/ }).and(page.locator('[aria-busy="false"]')).waitFor();
-  await page.waitForFunction(`(() => {
-    const now = document.querySelector('.react-flow__viewport')?.style.transform;
-    if (now === undefined || now !== window.__view) {
-      window.__view = now;
-      window.__viewFrames = 0;
+  // A function, not a string: Playwright evaluates a string predicate with eval, which the Studio's CSP refuses.
+  await page.waitForFunction(() => {
+    const g = globalThis as any;
+    const now = g.document.querySelector('.react-flow__viewport')?.style.transform;
+    if (now === undefined || now !== g.__view) {
+      g.__view = now;
+      g.__viewFrames = 0;
       return false;
     }
-    return ++window.__viewFrames >= 5;
-  })()`, undefined, { polling: 'raf' });
+    return ++g.__viewFrames >= 5;
+  }, undefined, { polling: 'raf' });
 }

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../service/index.ts';
+import { contentSecurityPolicy } from '../csp.ts';
 import { notFoundHandler } from '../errors.ts';
 
 /** Where `npm run build` puts the Studio. */
@@ -35,30 +36,12 @@ const NOT_BUILT = `<!doctype html>
 export const STUDIO_NONCE_PLACEHOLDER = 'VERDICT_CSP_NONCE';
 
 /**
- * The Studio's Content-Security-Policy (docs/decisions/browser-hardening.md): scripts and styles only from this
- * origin, no inline script and no eval; style elements made at run time (CodeMirror, the analysis marks) carry the
- * page's nonce. Images also as data: URLs (the favicon). No framing, no plugins, no <base>, forms only to us.
- */
-export function studioCsp(nonce: string | undefined): string {
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    nonce === undefined ? "style-src 'self'" : `style-src 'self' 'nonce-${nonce}'`,
-    "img-src 'self' data:",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-}
-
-/**
- * Headers of every Studio page and file: the CSP (with the page's nonce on pages), no MIME sniffing, no framing
+ * Headers of every Studio page and file: the CSP (src/http/csp.ts; with the page's style nonce on pages), no MIME sniffing, no framing
  * (X-Frame-Options for browsers without frame-ancestors), no referrer beyond the origin.
  */
 function securityHeaders(reply: FastifyReply, nonce?: string): void {
   void reply
-    .header('content-security-policy', studioCsp(nonce))
+    .header('content-security-policy', contentSecurityPolicy(nonce))
     .header('x-content-type-options', 'nosniff')
     .header('x-frame-options', 'DENY')
     .header('referrer-policy', 'same-origin');
