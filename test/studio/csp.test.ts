@@ -77,4 +77,23 @@ describe('the Studio under its Content-Security-Policy', { skip }, () => {
       await close();
     }
   });
+
+  test('the API docs pages (swagger-ui) render under the same policy without a violation', async () => {
+    const { page, assertClean, close } = await suite.studio.open('', { navigate: false });
+    try {
+      for (const docs of ['/api/docs/', '/api/solver/docs/']) {
+        await withFailureShot(page, 'csp-api-docs', async () => {
+          const response = await page.goto(`${suite.studio.server.url}${docs}`);
+          assert.match((await response!.allHeaders())['content-security-policy'] ?? '', /^default-src 'self'; script-src 'self'; style-src 'self' 'sha256-[A-Za-z0-9+/=]+';/);
+          // An operation of the document, rendered by swagger-ui's scripts (nothing shows if they were refused).
+          await page.getByText(docs === '/api/docs/' ? '/api/rule/{idOrAlias}' : '/rule/solve/{ruleIdOrAlias}', { exact: true }).first().waitFor();
+        });
+        if (docs === '/api/docs/') await screenshot(page, 'csp-api-docs');
+      }
+      assert.deepEqual(suite.studio.takeViolations(), []);
+      assertClean();
+    } finally {
+      await close();
+    }
+  });
 });

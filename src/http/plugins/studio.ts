@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../service/index.ts';
-import { contentSecurityPolicy } from '../csp.ts';
+import { contentSecurityPolicy, nonceSource } from '../csp.ts';
 import { notFoundHandler } from '../errors.ts';
 
 /** Where `npm run build` puts the Studio. */
@@ -41,7 +41,7 @@ export const STUDIO_NONCE_PLACEHOLDER = 'VERDICT_CSP_NONCE';
  */
 function securityHeaders(reply: FastifyReply, nonce?: string): void {
   void reply
-    .header('content-security-policy', contentSecurityPolicy(nonce))
+    .header('content-security-policy', contentSecurityPolicy(nonce === undefined ? undefined : nonceSource(nonce)))
     .header('x-content-type-options', 'nosniff')
     .header('x-frame-options', 'DENY')
     .header('referrer-policy', 'same-origin');
