@@ -3,6 +3,8 @@
 // cached, so a new build reaches browsers at once. Every other path under /studio/ is a route of the single-page
 // app and answers index.html. Without a build the Studio answers 503 saying how to make one. Not in either OpenAPI
 // document: these are not API routes. STUDIO_ENABLED=false registers none of it (docs/decisions/studio-serving.md).
+// Every answer carries the Content-Security-Policy; the page gets a fresh style nonce each time
+// (docs/decisions/browser-hardening.md).
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
