@@ -4,17 +4,26 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Principal, Services } from '../service/index.ts';
 import { ServiceError } from '../service/errors.ts';
+import { forbidden, roleAllows } from '../service/roles.ts';
+import type { Permission } from '../service/roles.ts';
 import type { KeyType } from '../store/ports.ts';
+import { authenticateSession, hasSessionCookie } from './session-auth.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
   }
+  interface FastifyContextConfig {
+    /** What a caller's role must allow to call the route (every /api/ route names one: route-table.ts checks). */
+    permission?: Permission;
+    /** A route anyone may call (signing in, the sign-in page's settings). */
+    public?: boolean;
+  }
 }
 
-export function requireKey(services: Services, type: KeyType) {
-  /** Attaches the principal and counts the request against the key's rate limit; an error when refused. */
-  const admit = (request: FastifyRequest, principal: Principal): ServiceError | undefined => {
+/** Attaches the principal and counts the request against its rate-limit bucket; an error when refused. */
+function admitter(services: Services) {
+  return (request: FastifyRequest, principal: Principal): ServiceError | undefined => {
     request.principal = principal;
     const limiter = services.rateLimiter;
     if (limiter) {
@@ -29,6 +38,10 @@ export function requireKey(services: Services, type: KeyType) {
     }
     return undefined;
   };
+}
+
+export function requireKey(services: Services, type: KeyType) {
+  const admit = admitter(services);
   return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     let cached: Principal | undefined;
     try {
@@ -51,6 +64,35 @@ export function requireKey(services: Services, type: KeyType) {
       },
       (err: unknown) => done(err as Error),
     );
+  };
+}
+
+/**
+ * The management API's guard: authenticates the caller, then refuses (403) a role that lacks the permission the
+ * route declares in `config.permission`.
+ */
+export function requireManagement(services: Services) {
+  const authenticate = requireKey(services, 'management');
+  const admit = admitter(services);
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    const authorized = (err?: Error) => {
+      if (err) {
+        done(err);
+        return;
+      }
+      const permission = request.routeOptions.config.permission;
+      const principal = request.principal!;
+      // route-table.ts refuses to start with a route that names no permission; this only guards a gap in that.
+      if (permission === undefined) done(new Error(`route ${request.routeOptions.url} declares no permission`));
+      else if (!roleAllows(principal.role, permission)) done(forbidden(principal, permission));
+      else done();
+    };
+    // The chain (teams contract): an Authorization header first (a key), else the session cookie, else 401.
+    if (request.headers.authorization === undefined && hasSessionCookie(request)) {
+      authenticateSession(services, request).then((principal) => authorized(admit(request, principal)), (err: unknown) => authorized(err as Error));
+      return;
+    }
+    authenticate(request, reply, authorized);
   };
 }
 

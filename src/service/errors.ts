@@ -15,7 +15,7 @@ export type ErrorKind =
   | 'conflict'
   /** No credentials, or not valid ones. */
   | 'unauthorized'
-  /** Valid credentials that may not do this (a role without the permission, a missing CSRF token). */
+  /** Valid credentials whose role does not allow the action (src/service/roles.ts). */
   | 'forbidden'
   /** A configured limit was reached: rule timeout, recursion depth, size. */
   | 'limit'
@@ -31,6 +31,10 @@ export const ERROR_CATALOG = {
   // Authentication (SPEC 3.2).
   unauthenticated: 'unauthorized',
   'invalid-key': 'unauthorized',
+  /** The caller's role lacks the permission (roles.ts names it in the message). */
+  forbidden: 'forbidden',
+  /** A state-changing request made with a session cookie without its X-CSRF-Token. */
+  csrf: 'forbidden',
   // Solving (SPEC 3, 4).
   'unknown-rule': 'not-found',
   'not-published': 'invalid-input',
@@ -61,10 +65,7 @@ export const ERROR_CATALOG = {
   'tests-failed': 'conflict',
   /** The space forbids replacing a published version's content in place (docs/decisions/live-edits.md). */
   'live-edits-forbidden': 'conflict',
-  // Users and sessions (docs/decisions/users-and-sessions.md). lead: `forbidden` also comes with roles.ts.
-  forbidden: 'forbidden',
-  /** A state-changing request with the session cookie and no (or a wrong) X-CSRF-Token header. */
-  csrf: 'forbidden',
+  // Users and sessions (docs/decisions/users-and-sessions.md).
   /** Unknown user or wrong password: one message for both. */
   'wrong-credentials': 'unauthorized',
   'sign-in-throttled': 'rate-limited',
@@ -78,6 +79,10 @@ export const ERROR_CATALOG = {
   'invalid-password': 'invalid-input',
   /** The change would leave a space without a user of role admin. */
   'last-admin': 'conflict',
+  /** The space requires approval (four eyes) and this version's content has none (docs/decisions/approvals.md). */
+  'approval-required': 'conflict',
+  /** A user asked to approve a version they were the last to edit. */
+  'own-approval': 'conflict',
   internal: 'internal',
 } as const satisfies Record<string, ErrorKind>;
 

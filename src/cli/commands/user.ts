@@ -4,7 +4,7 @@
 // once; no output ever shows a password hash.
 import { Option } from 'commander';
 import type { Command } from 'commander';
-import { ROLES } from '../../service/member-roles.ts';
+import { MEMBER_ROLES } from '../../service/roles.ts';
 import { InputError } from '../errors.ts';
 import { storeCommand } from './space.ts';
 
@@ -18,7 +18,7 @@ async function passwordFromStdin(): Promise<string> {
   return password;
 }
 
-const roleOption = () => new Option('--role <role>', 'the role in the space').choices([...ROLES]).makeOptionMandatory();
+const roleOption = () => new Option('--role <role>', 'the role in the space').choices([...MEMBER_ROLES]).makeOptionMandatory();
 
 export function register(program: Command): void {
   const user = program.command('user').description('manage users and their roles per space (Studio sign-in)');
