@@ -4,7 +4,9 @@
 // answer or log line.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { asNew } from '../management/helpers.ts';
 import { sqliteBackend } from '../store/backends.ts';
+import { plantTable } from './fixtures.ts';
 import type { Backend } from '../store/backends.ts';
 import { startTestServer } from './harness.ts';
 import type { CallOptions, Reply, TestServer } from './harness.ts';
@@ -176,6 +178,28 @@ describe('users and sessions over HTTP', () => {
     assert.equal(ok.json.role, 'viewer');
     assert.match(ok.json.oneTimePassword, /^[\w-]{20}$/);
     assert.equal((await withSession('GET', '/api/space/members', cookieOnly)).status, 200, 'a read needs no CSRF header');
+  });
+
+  test('a session reaches the management API with its role: a viewer reads, an editor writes, both need the CSRF header to write', async () => {
+    const users = server.running.services.users;
+    await users.create('ed', space, 'editor', 'ed-password-1');
+    await users.create('val', space, 'viewer', 'val-password-1');
+    const ed = await signIn('ed', 'ed-password-1');
+    const val = await signIn('val', 'val-password-1');
+    const rule = { ...asNew(plantTable(), ['ruleId', 'ruleAlias']), status: 'pending' };
+    const noHeader = await withSession('POST', '/api/rule', { cookie: ed.cookie }, { body: rule });
+    assert.equal(noHeader.status, 403);
+    assert.equal(noHeader.json.error.message, 'Missing or wrong X-CSRF-Token header');
+    const created = await withSession('POST', '/api/rule', ed, { body: rule });
+    assert.equal(created.status, 200, created.text);
+    const byViewer = await withSession('POST', '/api/rule', val, { body: rule });
+    assert.equal(byViewer.status, 403);
+    assert.match(byViewer.json.error.message, /^Your role viewer in space .* does not allow .*\(needs rules:edit\)$/);
+    const read = await withSession('GET', `/api/rule/${created.json.ruleId}`, val);
+    assert.equal(read.status, 200, read.text);
+    const history = await withSession('GET', `/api/rule/history/${created.json.ruleId}`, val);
+    assert.equal(history.status, 200, history.text);
+    assert.equal(history.text.includes('"ed"'), true, `the rule history names the user: ${history.text}`);
   });
 
   test('the space comes from X-Verdict-Space; a space the user is no member of is 403', async () => {
