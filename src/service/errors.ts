@@ -65,7 +65,10 @@ export const ERROR_CATALOG = {
   'tests-failed': 'conflict',
   /** The space forbids replacing a published version's content in place (docs/decisions/live-edits.md). */
   'live-edits-forbidden': 'conflict',
-  // Users and sessions (docs/decisions/users-and-sessions.md).
+  /** The space requires approval (four eyes) and this version's content has none (docs/decisions/approvals.md). */
+  'approval-required': 'conflict',
+  /** A user asked to approve a version they were the last to edit. */
+  'own-approval': 'conflict',
   /** Unknown user or wrong password: one message for both. */
   'wrong-credentials': 'unauthorized',
   'sign-in-throttled': 'rate-limited',
@@ -79,10 +82,6 @@ export const ERROR_CATALOG = {
   'invalid-password': 'invalid-input',
   /** The change would leave a space without a user of role admin. */
   'last-admin': 'conflict',
-  /** The space requires approval (four eyes) and this version's content has none (docs/decisions/approvals.md). */
-  'approval-required': 'conflict',
-  /** A user asked to approve a version they were the last to edit. */
-  'own-approval': 'conflict',
   internal: 'internal',
 } as const satisfies Record<string, ErrorKind>;
 

@@ -60,6 +60,8 @@ test('HTTP: every code gets the status its kind maps to, except an unknown rule 
     'kafka-unavailable': 502,
     'tests-failed': 409,
     'live-edits-forbidden': 409,
+    'approval-required': 409,
+    'own-approval': 409,
     'wrong-credentials': 401,
     'sign-in-throttled': 429,
     'key-sign-in-disabled': 403,
@@ -70,8 +72,6 @@ test('HTTP: every code gets the status its kind maps to, except an unknown rule 
     'invalid-role': 400,
     'invalid-password': 400,
     'last-admin': 409,
-    'approval-required': 409,
-    'own-approval': 409,
     internal: 500,
   };
   for (const code of Object.keys(ERROR_CATALOG) as ErrorCode[]) {
