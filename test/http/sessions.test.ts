@@ -310,6 +310,27 @@ describe('users and sessions over HTTP', () => {
     assert.equal(refused.status, 403);
   });
 
+  test('a user changes their password with the current one; their other sessions end, this one goes on', async () => {
+    await server.running.services.users.create('cora', space, 'viewer', 'cora-password-1');
+    const here = await signIn('cora', 'cora-password-1');
+    const elsewhere = await signIn('cora', 'cora-password-1');
+    const change = (session: { cookie: string; csrf?: string }, currentPassword: string, newPassword: string) =>
+      withSession('POST', '/api/auth/password', session, { body: { currentPassword, newPassword } });
+    assert.equal((await change({ cookie: here.cookie }, 'cora-password-1', 'cora-password-2')).status, 403, 'CSRF header required');
+    const wrong = await change(here, 'not-it-at-all', 'cora-password-2');
+    assert.deepEqual([wrong.status, wrong.json.error.message], [401, 'The current password is wrong']);
+    const short = await change(here, 'cora-password-1', 'short');
+    assert.deepEqual([short.status, short.json.error.message], [400, 'a password must have at least 8 characters']);
+    assert.equal((await change(here, 'cora-password-1', 'cora-password-2')).status, 204);
+    assert.equal((await withSession('GET', '/api/auth/me', here)).status, 200, 'this session goes on');
+    assert.equal((await withSession('GET', '/api/auth/me', elsewhere)).status, 401, 'the other session ended');
+    assert.equal((await login('cora', 'cora-password-1')).status, 401);
+    assert.equal((await login('cora', 'cora-password-2')).status, 200);
+    const key = await server.call('POST', '/api/auth/key-login', { body: { key: server.space.managementKey } });
+    const keySession = { cookie: sessionCookie(key)!.value, csrf: key.json.csrfToken as string };
+    assert.equal((await change(keySession, 'x'.repeat(8), 'y'.repeat(8))).status, 400, 'a key has no password');
+  });
+
   test('neither answers nor log lines ever carry a password or its hash', async () => {
     const secret = 'hunter2-but-longer';
     const alice = await signIn('alice', 'alice-password-1');
