@@ -21,9 +21,9 @@ declare module 'fastify' {
   }
 }
 
-/** Attaches the principal and counts the request against its rate-limit bucket; an error when refused. */
-function admitter(services: Services) {
-  return (request: FastifyRequest, principal: Principal): ServiceError | undefined => {
+export function requireKey(services: Services, type: KeyType) {
+  /** Attaches the principal and counts the request against the key's rate limit; an error when refused. */
+  const admit = (request: FastifyRequest, principal: Principal): ServiceError | undefined => {
     request.principal = principal;
     const limiter = services.rateLimiter;
     if (limiter) {
@@ -38,10 +38,6 @@ function admitter(services: Services) {
     }
     return undefined;
   };
-}
-
-export function requireKey(services: Services, type: KeyType) {
-  const admit = admitter(services);
   return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     let cached: Principal | undefined;
     try {
@@ -72,10 +68,23 @@ export function requireKey(services: Services, type: KeyType) {
  * route declares in `config.permission`.
  */
 export function requireManagement(services: Services) {
-  const authenticate = requireKey(services, 'management');
-  const admit = admitter(services);
+  const byKey = requireKey(services, 'management');
+  // A request with credentials in Authorization uses them; one without, but with the session cookie, the session.
+  const authenticate = (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void => {
+    if (request.headers.authorization !== undefined || !hasSessionCookie(request)) {
+      byKey(request, reply, done);
+      return;
+    }
+    authenticateSession(services, request).then(
+      (principal) => {
+        request.principal = principal;
+        done();
+      },
+      (err: unknown) => done(err as Error),
+    );
+  };
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-    const authorized = (err?: Error) => {
+    authenticate(request, reply, (err?: Error) => {
       if (err) {
         done(err);
         return;
@@ -86,13 +95,7 @@ export function requireManagement(services: Services) {
       if (permission === undefined) done(new Error(`route ${request.routeOptions.url} declares no permission`));
       else if (!roleAllows(principal.role, permission)) done(forbidden(principal, permission));
       else done();
-    };
-    // The chain (teams contract): an Authorization header first (a key), else the session cookie, else 401.
-    if (request.headers.authorization === undefined && hasSessionCookie(request)) {
-      authenticateSession(services, request).then((principal) => authorized(admit(request, principal)), (err: unknown) => authorized(err as Error));
-      return;
-    }
-    authenticate(request, reply, authorized);
+    });
   };
 }
 

@@ -7,8 +7,8 @@ import { ConflictError } from '../store/ports.ts';
 import type { Clock } from './clock.ts';
 import { isoAt } from './clock.ts';
 import { ServiceError } from './errors.ts';
-import { MEMBER_ROLES } from './roles.ts';
-import type { Role } from './roles.ts';
+import { isMemberRole as isRole, MEMBER_ROLES as ROLES } from './roles.ts';
+import type { MemberRole as Role } from './roles.ts';
 import { decoyHash, generatePassword, hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
 import { requireSpace } from './require-space.ts';
 
@@ -57,13 +57,8 @@ function checkedUsername(username: string): string {
   return trimmed;
 }
 
-/** A role a person can hold (machine tokens' `solver` is none). */
-function isMemberRole(role: unknown): role is Role {
-  return typeof role === 'string' && (MEMBER_ROLES as readonly string[]).includes(role);
-}
-
 function checkedRole(role: unknown): Role {
-  if (!isMemberRole(role)) throw new ServiceError('invalid-role', `role ${JSON.stringify(role)} is not one of ${MEMBER_ROLES.join(', ')}`);
+  if (!isRole(role)) throw new ServiceError('invalid-role', `role ${JSON.stringify(role)} is not one of ${ROLES.join(', ')}`);
   return role;
 }
 
@@ -251,7 +246,7 @@ export class UserService {
 
   /** The user's spaces and roles, by space name. */
   async memberships(userId: string): Promise<Array<{ space: string; role: Role }>> {
-    return (await this.#store.users.memberships(userId)).filter((m) => isMemberRole(m.role)).map((m) => ({ space: m.space, role: m.role as Role }));
+    return (await this.#store.users.memberships(userId)).filter((m) => isRole(m.role)).map((m) => ({ space: m.space, role: m.role as Role }));
   }
 
   /**

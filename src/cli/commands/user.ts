@@ -5,7 +5,7 @@
 // once; no output ever shows a password hash.
 import { Option } from 'commander';
 import type { Command } from 'commander';
-import { MEMBER_ROLES } from '../../service/roles.ts';
+import { MEMBER_ROLES as ROLES } from '../../service/roles.ts';
 import { InputError } from '../errors.ts';
 import { storeCommand } from './space.ts';
 
@@ -19,7 +19,7 @@ async function passwordFromStdin(): Promise<string> {
   return password;
 }
 
-const roleOption = () => new Option('--role <role>', 'the role in the space').choices([...MEMBER_ROLES]).makeOptionMandatory();
+const roleOption = () => new Option('--role <role>', 'the role in the space').choices([...ROLES]).makeOptionMandatory();
 
 export function register(program: Command): void {
   const user = program.command('user').description('manage users and their roles per space (Studio sign-in)');
