@@ -197,6 +197,7 @@ describe('users and sessions over HTTP', () => {
     assert.match(byViewer.json.error.message, /^Your role viewer in space .* does not allow .*\(needs rules:edit\)$/);
     const read = await withSession('GET', `/api/rule/${created.json.ruleId}`, val);
     assert.equal(read.status, 200, read.text);
+    assert.equal(read.headers.get('cache-control'), 'no-store', 'answers read with a session are never cached');
     const history = await withSession('GET', `/api/rule/history/${created.json.ruleId}`, val);
     assert.equal(history.status, 200, history.text);
     assert.equal(history.text.includes('"ed"'), true, `the rule history names the user: ${history.text}`);
