@@ -525,6 +525,8 @@ export interface SessionStore {
   get(idHash: string): Promise<SessionRecord | undefined>;
   touch(idHash: string, lastSeenAt: string): Promise<void>;
   delete(idHash: string): Promise<boolean>;
+  /** Deletes the user's sessions, but the one of `exceptIdHash` when given (a password change). Returns how many. */
+  deleteForUser(userId: string, exceptIdHash?: string): Promise<number>;
   /** Deletes sessions whose absolute end or idle end (last seen at or before `idleBefore`) has passed. */
   deleteExpired(now: string, idleBefore: string): Promise<number>;
 }
