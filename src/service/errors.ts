@@ -59,6 +59,10 @@ export const ERROR_CATALOG = {
   'tests-failed': 'conflict',
   /** The space forbids replacing a published version's content in place (docs/decisions/live-edits.md). */
   'live-edits-forbidden': 'conflict',
+  /** An XLSX file that is refused (hostile) or does not describe a decision table; problems name sheet and cell (docs/xlsx.md). */
+  'invalid-spreadsheet': 'invalid-input',
+  /** Only decision tables have a spreadsheet form (XLSX export and import). */
+  'not-a-decision-table': 'invalid-input',
   internal: 'internal',
 } as const satisfies Record<string, ErrorKind>;
 
