@@ -118,7 +118,7 @@ export function inspectArchive(bytes: Uint8Array, limits: XlsxLimits = XLSX_LIMI
     if (lower.endsWith('vbaproject.bin')) {
       throw new RefusedFileError(`The file contains macros (${part.name}); Verdict never reads macro-enabled workbooks: save it as a plain .xlsx without macros`);
     }
-    if (lower.startsWith('xl/externallinks/')) {
+    if (lower.startsWith('xl/externallinks/') && !lower.endsWith('/')) {
       throw new RefusedFileError(`The file links to other workbooks (${part.name}); external links are not followed: paste the linked values into the file and save it again`);
     }
     if (part.uncompressed > limits.maxPartBytes) throw new RefusedFileError(`Part ${part.name} declares ${mib(part.uncompressed)}, more than the ${mib(limits.maxPartBytes)} a part may hold: refused as a zip bomb`);
