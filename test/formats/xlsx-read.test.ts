@@ -8,60 +8,7 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { ValidationError } from '../../src/rules/problems.ts';
 import { RefusedFileError, XLSX_LIMITS, readXlsx, writeXlsx } from '../../src/formats/xlsx/index.ts';
-import { canonical } from './xlsx-helpers.ts';
-
-/** A table with every kind of cell the format knows. */
-export function edgeTable(): Record<string, any> {
-  const col = (columnId: string, alias: string, type: string, payload: Record<string, unknown>, validValues?: unknown[]) => ({
-    columnId, alias, type, ...payload, ...(validValues ? { validValues } : {}),
-  });
-  return {
-    type: 'decision-table', name: 'Edge Cases', ruleAlias: 'edge-cases', ruleId: 'edge-1', version: 3, status: 'pending',
-    description: 'Every cell form.\nTwo lines.', tags: ['xlsx', 'edge'], createdIn: '2025-01-02T03:04:05.000Z',
-    auditLog: { active: false, debug: { active: false }, ttl: 14 },
-    inputSchema: { segment: {}, age: {}, since: {}, member: {}, codes: {} }, outputSchema: { price: {}, label: {}, meta: {} },
-    userVariables: [
-      { name: 'Base', value: 30 }, { name: 'Promo', value: 'SUMMER' }, { name: 'Flag', value: true },
-      { name: 'Codes', value: ['A', 'B'] }, { name: 'Shape', value: { a: 1 } }, { name: 'Text', value: '30' },
-    ],
-    decisionTable: {
-      columns: [
-        col('c1', 'segment', 'input', { condition: { type: 'simple', name: 'Segment', definition: { content: 'segment', type: 'INPUT_VARIABLE' } } },
-          [{ type: 'GENERAL', value: 'gold' }, { type: 'GENERAL', value: 'silver' }]),
-        col('c2', 'age', 'input', { condition: { type: 'simple', name: 'Age', definition: { content: 'age', type: 'INPUT_VARIABLE' } } }),
-        col('c3', 'since', 'input', { condition: { type: 'simple', name: 'Since', definition: { content: 'since', type: 'INPUT_VARIABLE' } } }),
-        col('c4', 'discount', 'calc', { calculation: { name: 'Discount', variable: 'discount' } }),
-        col('c5', 'price', 'output', { columnOutput: { type: 'simple', name: 'Price', outputVariable: 'price' } }),
-        col('c6', 'label', 'output', { columnOutput: { type: 'simple', name: 'Label', outputVariable: 'label' } }),
-      ],
-      rows: [
-        { active: true, cells: [
-          { column: 'c1', type: 'input', scalarCondition: { operator: 'IN', value: ['gold', 'silver'], type: 'general' } },
-          { column: 'c2', type: 'input', scalarCondition: { operator: 'between', value: ['18', '65'], type: 'general' } },
-          { column: 'c3', type: 'input', scalarCondition: { operator: '>=', value: '2024-05-15 01:25 +00:00', type: 'date' } },
-          { column: 'c4', type: 'calc', outputScalarValue: { type: 'function', value: '{Base}+5', stringValue: '{Base}+5' } },
-          { column: 'c5', type: 'output', outputScalarValue: { type: 'function', value: '{discount}*2', stringValue: '{discount}*2' } },
-          { column: 'c6', type: 'output', outputScalarValue: { type: 'common', value: 'adult {Promo}' } },
-        ] },
-        { active: false, timeValidation: { from: '2025-01-01 00:00 +01:00', to: '2025-12-31 23:59 +01:00' }, cells: [
-          { column: 'c1', type: 'input', scalarCondition: { operator: 'IN', value: ['a|b', 'c'], type: 'general' } },
-          { column: 'c2', type: 'input', scalarCondition: { operator: '=', value: 42, type: 'general' } },
-          { column: 'c3', type: 'input', scalarCondition: { operator: 'anything', value: '', type: 'general' } },
-          { column: 'c4', type: 'calc', outputScalarValue: { type: 'function', value: '0', stringValue: '0' } },
-          { column: 'c5', type: 'output', outputScalarValue: { type: 'common', value: 12.5 } },
-          { column: 'c6', type: 'output', outputScalarValue: { type: 'common', value: '=not a formula' } },
-        ] },
-        { active: true, cells: [
-          { column: 'c1', type: 'input', scalarCondition: { operator: 'ELSE', value: '', type: 'general' } },
-          { column: 'c2', type: 'input', scalarCondition: { operator: 'IN', value: [1, 2], type: 'general' } },
-          { column: 'c3', type: 'input', scalarCondition: { operator: 'function', type: 'function', value: 'LESS({age}, 3)', stringValue: 'LESS({age}, 3)' } },
-          { column: 'c5', type: 'output', outputScalarValue: { type: 'common', value: true } },
-          { column: 'c6', type: 'output', outputScalarValue: { type: 'common', value: '' } },
-        ] },
-      ],
-    },
-  };
-}
+import { canonical, edgeTable } from './xlsx-helpers.ts';
 
 async function workbookOf(bytes: Uint8Array): Promise<ExcelJS.Workbook> {
   const workbook = new ExcelJS.Workbook();

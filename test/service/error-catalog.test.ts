@@ -58,6 +58,8 @@ test('HTTP: every code gets the status its kind maps to, except an unknown rule 
     'kafka-unavailable': 502,
     'tests-failed': 409,
     'live-edits-forbidden': 409,
+    'invalid-spreadsheet': 400,
+    'not-a-decision-table': 400,
     internal: 500,
   };
   for (const code of Object.keys(ERROR_CATALOG) as ErrorCode[]) {
