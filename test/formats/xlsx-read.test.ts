@@ -143,6 +143,18 @@ describe('hostile XLSX files are refused', () => {
     assert.deepEqual(problems, ['Table!J6: holds a formula (=WEBSERVICE("http://example.invalid")); formulas are not executed: replace it with its value (Paste Special > Values)']);
   });
 
+  test('the constants TRUE() and FALSE(), as LibreOffice saves booleans, are read as booleans; NOT(FALSE()) is refused', async () => {
+    const bytes = await edited((w) => {
+      w.getWorksheet('Rule Variables')!.getCell('B4').value = { formula: 'FALSE()', result: true } as ExcelJS.CellFormulaValue;
+    });
+    const doc = (await readXlsx(bytes)).document as any;
+    assert.equal(doc.userVariables.find((v: any) => v.name === 'Flag').value, false, 'the formula text decides, never the cached result');
+    const computed = await edited((w) => {
+      w.getWorksheet('Rule Variables')!.getCell('B4').value = { formula: 'NOT(FALSE())', result: true } as ExcelJS.CellFormulaValue;
+    });
+    assert.deepEqual(await problemsOf(computed), ['Rule Variables!B4: holds a formula (=NOT(FALSE())); formulas are not executed: replace it with its value (Paste Special > Values)']);
+  });
+
   test('a zip bomb is refused from its declared size, before inflating', async () => {
     const bytes = await withParts({ 'xl/media/bomb.xml': Buffer.alloc(48 * 1024 * 1024, 0x61) });
     assert.match(await refusal(bytes), /^Part xl\/media\/bomb\.xml declares 48 MiB, more than the 32 MiB a part may hold: refused as a zip bomb$/);

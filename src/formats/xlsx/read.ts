@@ -66,6 +66,8 @@ class Reader {
     if (value === null || value === undefined) return null;
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
     if (value instanceof Date) return value.toISOString();
+    const constant = booleanFormula(value);
+    if (constant !== undefined) return constant;
     if (typeof value === 'object') {
       if ('richText' in value) return value.richText.map((part) => part.text).join('');
       if ('hyperlink' in value) return typeof value.text === 'string' ? value.text : cellText(null);
@@ -87,13 +89,22 @@ function formulaOf(value: ExcelJS.CellValue): string | undefined {
   return undefined;
 }
 
+/**
+ * LibreOffice saves a boolean cell as the formula TRUE() or FALSE(): a constant, read from the formula's text
+ * (never from a cached result), so Yes/No-free booleans survive a round trip through Calc.
+ */
+function booleanFormula(value: ExcelJS.CellValue): boolean | undefined {
+  const match = /^\s*(TRUE|FALSE)\s*(?:\(\s*\))?\s*$/i.exec(formulaOf(value) ?? '');
+  return match ? match[1]!.toUpperCase() === 'TRUE' : undefined;
+}
+
 /** Every formula anywhere in the workbook is a problem: its value is never computed, nor its cached result trusted. */
 function refuseFormulas(workbook: ExcelJS.Workbook, reader: Reader): void {
   workbook.eachSheet((sheet) => {
     sheet.eachRow({ includeEmpty: false }, (row, r) => {
       row.eachCell({ includeEmpty: false }, (cell, c) => {
         const formula = formulaOf(cell.value);
-        if (formula !== undefined) {
+        if (formula !== undefined && booleanFormula(cell.value) === undefined) {
           reader.add(located(sheet.name, r, c), `holds a formula (=${formula}); formulas are not executed: replace it with its value (Paste Special > Values)`);
         }
       });
