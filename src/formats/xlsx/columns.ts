@@ -38,8 +38,16 @@ export function columnBinding(column: Json): { title: string; value: string } {
  * what the sheet does not carry: the column id, the form of its binding, and its lack of an alias.
  */
 export function buildColumn(kind: 'input' | 'calc' | 'output', alias: string, title: string, value: string, base: Json | undefined, generatedAlias: string | undefined): Json {
-  const column: Json = { columnId: base?.columnId ?? alias, type: kind };
   const keepsNoAlias = base !== undefined && (base.alias === undefined || base.alias === '') && alias === generatedAlias;
+  if (base !== undefined && base.type === kind) {
+    const was = columnBinding(base);
+    if (was.title === title && was.value === value) {
+      // Unchanged in the sheet: the base column as it was (editor flags included), valid values from the sheet.
+      const { validValues: _fromTheSheet, ...same } = structuredClone(base);
+      return keepsNoAlias ? same : { ...same, alias };
+    }
+  }
+  const column: Json = { columnId: base?.columnId ?? alias, type: kind };
   if (!keepsNoAlias) column.alias = alias;
   if (kind === 'input') {
     const oldForm = isObject(base?.condition) && base.condition.inputVariable !== undefined && base.condition.definition === undefined;
