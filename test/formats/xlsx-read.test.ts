@@ -192,6 +192,14 @@ describe('hostile XLSX files are refused', () => {
     assert.equal(await refusal(bytes), 'The file contains macros (xl/vbaProject.bin); Verdict never reads macro-enabled workbooks: save it as a plain .xlsx without macros');
   });
 
+  test('a macro-enabled workbook (.xlsm content type) is refused', async () => {
+    const zip = await JSZip.loadAsync(await writeXlsx(edgeTable()));
+    const types = await zip.file('[Content_Types].xml')!.async('string');
+    zip.file('[Content_Types].xml', types.replace('spreadsheetml.sheet.main+xml', 'sheet.macroEnabled.main+xml'));
+    const bytes = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+    assert.equal(await refusal(bytes), 'The file is a macro-enabled workbook (.xlsm); Verdict never reads macros: save it as a plain .xlsx');
+  });
+
   test('a sheet over the row limit is refused, naming the limit', async () => {
     const bytes = await edited((w) => {
       const table = w.getWorksheet('Table')!;

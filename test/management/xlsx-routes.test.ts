@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import ExcelJS from 'exceljs';
+import { writeXlsx } from '../../src/formats/xlsx/index.ts';
 import { canonical, edgeTable } from '../formats/xlsx-helpers.ts';
 import { asNew, assertError, startSuiteServer } from './helpers.ts';
 import type { SuiteServer } from './helpers.ts';
@@ -137,5 +138,23 @@ describe('XLSX routes', () => {
     for (const path of ['/api/xlsx/export/{idOrAlias}', '/api/xlsx/export/{idOrAlias}/{version}', '/api/xlsx/import', '/api/xlsx/import/{idOrAlias}', '/api/xlsx/read']) {
       assert.ok(openapi.json.paths[path], path);
     }
+  });
+});
+
+describe('XLSX import within BODY_LIMIT_BYTES', () => {
+  let s: SuiteServer;
+  before(async () => {
+    s = await startSuiteServer('sqlite', { BODY_LIMIT_BYTES: '4096' });
+  });
+  after(async () => {
+    await s.close();
+  });
+
+  test('a file over the body limit is refused with 413 naming the limit, and nothing is imported', async () => {
+    const bytes = await writeXlsx(edgeTable());
+    assert.ok(bytes.length > 4096, `the file is ${bytes.length} bytes`);
+    const reply = await s.server.call('POST', '/api/xlsx/import', { key: s.space.managementKey, headers: { 'content-type': XLSX }, raw: bytes });
+    assertError(reply, 413, 'Request body exceeds the limit of 4096 bytes (BODY_LIMIT_BYTES)');
+    assert.equal((await s.api('GET', '/api/space/items')).json.length, 0);
   });
 });

@@ -3,6 +3,7 @@
 // document is validated with src/rules, its problems placed on the cells they came from. Nothing is returned
 // unless the whole file reads: an import takes all of it or nothing.
 import ExcelJS from 'exceljs';
+import { Problems } from '../../rules/check.ts';
 import { ValidationError } from '../../rules/problems.ts';
 import type { Problem } from '../../rules/problems.ts';
 import { normaliseOperator, operatorSpec, OPERATOR_NAMES } from '../../rules/operators.ts';
@@ -53,11 +54,16 @@ class Locations {
 }
 
 class Reader {
-  readonly problems: Problem[] = [];
+  readonly #problems = new Problems();
   readonly where = new Locations();
 
   add(path: string, message: string): void {
-    if (this.problems.length < 200) this.problems.push({ path, message });
+    this.#problems.add(path, message);
+  }
+
+  /** Every problem so far (past MAX_PROBLEMS, a closing note says how many more there were). */
+  get problems(): Problem[] {
+    return this.#problems.finish();
   }
 
   /** A cell as a plain value; formulas, errors and odd cell kinds are problems (a formula is never executed). */

@@ -134,14 +134,14 @@ export function inspectArchive(bytes: Uint8Array, limits: XlsxLimits = XLSX_LIMI
     if (total > limits.maxTotalBytes) throw new RefusedFileError(`The file unpacks to more than ${mib(limits.maxTotalBytes)}: refused as a zip bomb`);
   }
   const types = parts.find((p) => p.name === '[Content_Types].xml');
-  if (types && /macroEnabled/i.test(inflatedText(buf, types))) {
+  if (types && /macroEnabled/i.test(inflatedText(buf, types, limits))) {
     throw new RefusedFileError('The file is a macro-enabled workbook (.xlsm); Verdict never reads macros: save it as a plain .xlsx');
   }
 }
 
-function inflatedText(buf: Buffer, part: Part): string {
+function inflatedText(buf: Buffer, part: Part, limits: XlsxLimits): string {
   const at = part.localOffset;
   const start = at + 30 + buf.readUInt16LE(at + 26) + buf.readUInt16LE(at + 28);
   const data = buf.subarray(start, start + part.compressed);
-  return (part.method === 0 ? data : inflateRawSync(data, { maxOutputLength: XLSX_LIMITS.maxPartBytes })).toString('utf8');
+  return (part.method === 0 ? data : inflateRawSync(data, { maxOutputLength: limits.maxPartBytes })).toString('utf8');
 }
