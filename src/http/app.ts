@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import type { Logger } from 'pino';
 import swaggerUi from '@fastify/swagger-ui';
@@ -18,6 +19,8 @@ import type { ReadinessCheck } from './plugins/health.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { solverPlugin } from './plugins/solver.ts';
 import { attachRequestLog, httpLog } from './request-log.ts';
+import { recordRoutes } from './route-table.ts';
+import type { RouteEntry } from './route-table.ts';
 import { AJV_OPTIONS, schemaErrorFormatter } from './validation.ts';
 import { packageVersion } from '../version.ts';
 
@@ -39,6 +42,8 @@ export interface AppOptions {
 export interface VerdictApp extends FastifyInstance {
   /** Marks the app as shutting down: readiness answers 503. */
   markShuttingDown(): void;
+  /** Every route with the permission it needs (route-table.ts). */
+  readonly routeTable: readonly RouteEntry[];
 }
 
 const CORRELATION_ID = /^[\x21-\x7e]{1,256}$/;
@@ -70,6 +75,9 @@ export async function buildApp(options: AppOptions): Promise<VerdictApp> {
       connectionsCheckingInterval: Math.min(1000, config.bodyTimeoutMs),
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // TRUST_PROXY: request.ip and request.protocol from X-Forwarded-For / X-Forwarded-Proto (sign-in throttling by
+    // address, the session cookie's Secure flag).
+    trustProxy: config.trustProxy,
     ajv: { customOptions: AJV_OPTIONS },
     schemaErrorFormatter,
     // Requests already on an open connection when shutdown begins are served (with Connection: close, below)
@@ -87,6 +95,7 @@ export async function buildApp(options: AppOptions): Promise<VerdictApp> {
   app.decorate('markShuttingDown', () => {
     shuttingDown = true;
   });
+  app.decorate('routeTable', recordRoutes(app));
 
   // Callback-style hooks: none of them waits, so none should cost a promise per request.
   // The first hook of every request, routed or not: nothing has logged for it yet.
@@ -121,6 +130,9 @@ export async function buildApp(options: AppOptions): Promise<VerdictApp> {
     });
   }
 
+  // Cookies are parsed only where a session is looked for (src/http/session-auth.ts), not on every solve; the
+  // plugin still writes the Set-Cookie headers of sign-in and sign-out.
+  await app.register(cookie, { hook: false });
   registerJsonOnly(app);
   app.setErrorHandler(errorHandler({ bodyLimitBytes: config.bodyLimitBytes }));
   app.setNotFoundHandler(notFoundHandler);

@@ -4,11 +4,20 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Principal, Services } from '../service/index.ts';
 import { ServiceError } from '../service/errors.ts';
+import { forbidden, roleAllows } from '../service/roles.ts';
+import type { Permission } from '../service/roles.ts';
 import type { KeyType } from '../store/ports.ts';
+import { authenticateSession, hasSessionCookie } from './session-auth.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
+  }
+  interface FastifyContextConfig {
+    /** What a caller's role must allow to call the route (every /api/ route names one: route-table.ts checks). */
+    permission?: Permission;
+    /** A route anyone may call (signing in, the sign-in page's settings). */
+    public?: boolean;
   }
 }
 
@@ -51,6 +60,42 @@ export function requireKey(services: Services, type: KeyType) {
       },
       (err: unknown) => done(err as Error),
     );
+  };
+}
+
+/**
+ * The management API's guard: authenticates the caller, then refuses (403) a role that lacks the permission the
+ * route declares in `config.permission`.
+ */
+export function requireManagement(services: Services) {
+  const byKey = requireKey(services, 'management');
+  // A request with credentials in Authorization uses them; one without, but with the session cookie, the session.
+  const authenticate = (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void => {
+    if (request.headers.authorization !== undefined || !hasSessionCookie(request)) {
+      byKey(request, reply, done);
+      return;
+    }
+    authenticateSession(services, request).then(
+      (principal) => {
+        request.principal = principal;
+        done();
+      },
+      (err: unknown) => done(err as Error),
+    );
+  };
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    authenticate(request, reply, (err?: Error) => {
+      if (err) {
+        done(err);
+        return;
+      }
+      const permission = request.routeOptions.config.permission;
+      const principal = request.principal!;
+      // route-table.ts refuses to start with a route that names no permission; this only guards a gap in that.
+      if (permission === undefined) done(new Error(`route ${request.routeOptions.url} declares no permission`));
+      else if (!roleAllows(principal.role, permission)) done(forbidden(principal, permission));
+      else done();
+    });
   };
 }
 

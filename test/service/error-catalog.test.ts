@@ -36,6 +36,8 @@ test('HTTP: every code gets the status its kind maps to, except an unknown rule 
   const expected: Record<ErrorCode, number> = {
     unauthenticated: 401,
     'invalid-key': 401,
+    forbidden: 403,
+    csrf: 403,
     'unknown-rule': 400,
     'not-published': 400,
     'ambiguous-alias': 400,
@@ -60,6 +62,18 @@ test('HTTP: every code gets the status its kind maps to, except an unknown rule 
     'live-edits-forbidden': 409,
     'invalid-spreadsheet': 400,
     'not-a-decision-table': 400,
+    'approval-required': 409,
+    'own-approval': 409,
+    'wrong-credentials': 401,
+    'sign-in-throttled': 429,
+    'key-sign-in-disabled': 403,
+    'user-not-found': 404,
+    'user-exists': 409,
+    'member-exists': 409,
+    'invalid-username': 400,
+    'invalid-role': 400,
+    'invalid-password': 400,
+    'last-admin': 409,
     internal: 500,
   };
   for (const code of Object.keys(ERROR_CATALOG) as ErrorCode[]) {
@@ -71,6 +85,7 @@ test('HTTP: every code gets the status its kind maps to, except an unknown rule 
 test('Kafka: kinds map to the codes of the wire contract; solves are recorded with them', () => {
   assert.deepEqual(KAFKA_CODE, {
     unauthorized: 401,
+    forbidden: 401,
     'not-found': 500,
     'invalid-input': 400,
     conflict: 400,

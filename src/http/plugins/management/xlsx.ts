@@ -1,7 +1,7 @@
 // Decision tables as DecisionRules XLSX v2 files (docs/xlsx.md): export a version, import a file as a new rule or
 // a new version, or read it without storing anything. Request bodies are the file's bytes
 // (application/vnd.openxmlformats-officedocument.spreadsheetml.sheet), within BODY_LIMIT_BYTES.
-import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { XLSX_CONTENT_TYPE } from '../../../service/management/xlsx.ts';
 import { HttpError } from '../../errors.ts';
 import {
@@ -16,9 +16,6 @@ interface RuleParams {
 }
 
 const TAGS = ['Excel (XLSX)'];
-
-// Each route declares the permission it needs (`config.permission`); the cast keeps it valid until the permission
-// check declares the field on FastifyContextConfig.
 
 const fileBody = {
   description: `The .xlsx file's bytes, Content-Type ${XLSX_CONTENT_TYPE}. Problems name sheet and cell (Table!D7); hostile files (zip bombs, formulas, external links, macros, oversized sheets) are refused (docs/xlsx.md).`,
@@ -54,7 +51,7 @@ export async function xlsxPlugin(app: FastifyInstance, options: ManagementPlugin
   for (const withVersion of [false, true]) {
     app.get(withVersion ? '/api/xlsx/export/:idOrAlias/:version' : '/api/xlsx/export/:idOrAlias', {
       onRequest,
-      config: { permission: 'rules:read' } as FastifyContextConfig,
+      config: { permission: 'rules:read' },
       schema: {
         tags: TAGS,
         summary: `Export a decision table as XLSX, ${withVersion ? 'the given version' : 'the latest version'}`,
@@ -75,7 +72,7 @@ export async function xlsxPlugin(app: FastifyInstance, options: ManagementPlugin
 
   app.post('/api/xlsx/import', {
     onRequest,
-    config: { permission: 'rules:edit' } as FastifyContextConfig,
+    config: { permission: 'rules:edit' },
     schema: {
       tags: TAGS,
       summary: 'Create a rule from an XLSX file',
@@ -90,7 +87,7 @@ export async function xlsxPlugin(app: FastifyInstance, options: ManagementPlugin
 
   app.post('/api/xlsx/import/:idOrAlias', {
     onRequest,
-    config: { permission: 'rules:edit' } as FastifyContextConfig,
+    config: { permission: 'rules:edit' },
     schema: {
       tags: TAGS,
       summary: 'Add a version to a decision table from an XLSX file',
@@ -109,7 +106,7 @@ export async function xlsxPlugin(app: FastifyInstance, options: ManagementPlugin
 
   app.post('/api/xlsx/read', {
     onRequest,
-    config: { permission: 'rules:read' } as FastifyContextConfig,
+    config: { permission: 'rules:read' },
     schema: {
       tags: TAGS,
       summary: 'Read an XLSX file into a rule document, storing nothing',
