@@ -6,6 +6,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expressionText } from '../../src/engine/expression/stored-text.ts';
 import { normaliseOperator, operatorSpec } from '../../src/rules/operators.ts';
+import { validValuesOf } from '../../src/rules/valid-values.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SHARED_FIXTURES = join(ROOT, '../shared/fixtures/decisionrules');
@@ -78,11 +79,6 @@ function canonicalCell(column: Json, cell: Json): unknown {
   return { common: v.value ?? '' };
 }
 
-function validValuesOf(column: Json): unknown {
-  if (!Array.isArray(column.validValues) || column.validValues.length === 0) return undefined;
-  return column.validValues.map((e: Json) => (e?.value !== null && typeof e?.value === 'object' ? e.value.value : e?.value));
-}
-
 /**
  * The rule as XLSX carries it: ids, storage and UI bookkeeping aside (docs/xlsx.md "What a file cannot carry"),
  * legacy spellings read as the engine reads them (an untyped cell, a condition's inputVariable).
@@ -108,7 +104,7 @@ export function canonical(doc: Json, options: { aliases?: boolean } = {}): Json 
       ...(options.aliases === false ? {} : { alias: c.alias }),
       name: payloadName(c) ?? '',
       binding: bindingOf(c) ?? '',
-      validValues: validValuesOf(c),
+      validValues: Array.isArray(c.validValues) && c.validValues.length > 0 ? validValuesOf(c) : undefined,
     })),
     rows: doc.decisionTable.rows.map((row: Json) => {
       const byColumn = new Map((row.cells ?? []).map((cell: Json) => [String(cell.column), cell]));
@@ -171,7 +167,8 @@ export function edgeTable(): Json {
       columns: [
         col('c1', 'segment', 'input', { condition: { type: 'simple', name: 'Segment', definition: { content: 'segment', type: 'INPUT_VARIABLE' } } },
           [{ type: 'GENERAL', value: 'gold' }, { type: 'GENERAL', value: 'silver' }]),
-        col('c2', 'age', 'input', { condition: { type: 'simple', name: 'Age', definition: { content: 'age', type: 'INPUT_VARIABLE' } } }),
+        col('c2', 'age', 'input', { condition: { type: 'simple', name: 'Age', definition: { content: 'age', type: 'INPUT_VARIABLE' } } },
+          [{ type: 'GENERAL', value: 42 }, { type: 'GENERAL', value: 18 }, { type: 'GENERAL', value: 65 }, { type: 'GENERAL', value: 1 }, { type: 'GENERAL', value: 2 }]),
         col('c3', 'since', 'input', { condition: { type: 'simple', name: 'Since', definition: { content: 'since', type: 'INPUT_VARIABLE' } } }),
         col('c4', 'discount', 'calc', { calculation: { name: 'Discount', variable: 'discount' } }),
         col('c5', 'price', 'output', { columnOutput: { type: 'simple', name: 'Price', outputVariable: 'price' } }),

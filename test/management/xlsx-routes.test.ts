@@ -84,6 +84,7 @@ describe('XLSX routes', () => {
 
     const changed = await edit(file.bytes, (w) => {
       w.getWorksheet('Table')!.getCell('N6').value = 'senior {Promo}';
+      w.getWorksheet('Table')!.getCell('F7').value = 43;
     });
     const version = await upload('/api/xlsx/import/edge-cases', changed);
     assert.equal(version.status, 200, version.text);
@@ -92,6 +93,9 @@ describe('XLSX routes', () => {
     const first = (await s.api('GET', '/api/rule/edge-cases/1')).json;
     assert.deepEqual(version.json.decisionTable.columns, first.decisionTable.columns);
     assert.equal(version.json.decisionTable.rows[0].cells[5].outputScalarValue.value, 'senior {Promo}');
+    // A value outside its column's valid values is stored, with a warning placed on its cell.
+    const warnings = JSON.parse(version.headers.get('verdict-warnings') ?? '{"warnings":[]}').warnings as Array<{ path: string }>;
+    assert.deepEqual(warnings.map((w) => w.path), ['Table!D7', 'Table!D7', 'Table!F7'], 'a|b and c in row 2 are no Segment values; 43 is no Age value');
   });
 
   test('a file with problems answers 400 naming sheet and cell, and imports nothing', async () => {

@@ -8,6 +8,7 @@ import { ValidationError } from '../../rules/problems.ts';
 import type { Problem } from '../../rules/problems.ts';
 import { normaliseOperator, operatorSpec, OPERATOR_NAMES } from '../../rules/operators.ts';
 import { validateRuleDocument } from '../../rules/validate.ts';
+import { validValuesField } from '../../rules/valid-values.ts';
 import { buildColumn, columnAliases, isObject } from './columns.ts';
 import {
   ACTIVE_COLUMN, COLUMN_TYPES, DATE_PREFIX, EXPORT_VERSION, FUNCTION_OPERATOR, NO, REQUIRED_SETTINGS, SETTINGS, SHEETS,
@@ -413,10 +414,9 @@ function readValidValues(sheet: ExcelJS.Worksheet | undefined, reader: Reader, c
     const values: Json[] = [];
     for (let r = 3; r <= sheet.rowCount; r++) {
       const cell = reader.cell(sheet, r, c);
-      const text = cellText(cell);
-      if (text.trim() === '') continue;
-      const entry = text.trim().startsWith('{') ? parseJson(text) : undefined;
-      values.push(entry?.ok && isObject(entry.value) && typeof entry.value.type === 'string' ? entry.value : { type: 'GENERAL', value: text });
+      if (cell === null || cellText(cell).trim() === '') continue;
+      const entry = typeof cell === 'string' && cell.trim().startsWith('{') ? parseJson(cell) : undefined;
+      values.push(entry?.ok && isObject(entry.value) && typeof entry.value.type === 'string' ? entry.value : validValuesField([cell])[0]!);
     }
     if (alias === '') {
       if (values.length > 0) reader.add(located(sheet.name, 1, c), 'valid values without a Column Alias above them (row 1: the alias, row 2: the column name, then the values)');

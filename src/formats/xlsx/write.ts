@@ -3,6 +3,7 @@
 // a cell that only has a stored AST must be given its text first (the service prints it with the engine).
 import ExcelJS from 'exceljs';
 import { operatorSpec } from '../../rules/operators.ts';
+import { validValuesOf } from '../../rules/valid-values.ts';
 import {
   ACTIVE_COLUMN, CALCULATION_OPERATORS, CONDITION_OPERATORS, DATE_PREFIX, EXPORT_VERSION, FUNCTION_OPERATOR, NO, RESULT_OPERATORS,
   SETTINGS, SHEETS, SHEET_TYPE_OF, SIMPLE_VALUE_OPERATOR, SUB_HEADERS, TABLE_ROWS, TABLE_ROW_LABELS, TIME_COLUMN, VARIABLE_HEADERS, YES,
@@ -172,12 +173,10 @@ function writeTable(sheet: ExcelJS.Worksheet, table: Json): void {
   sheet.views = [{ state: 'frozen', xSplit: TIME_COLUMN, ySplit: TABLE_ROWS.subHeader }];
 }
 
-function validValueText(entry: unknown): CellScalar {
-  if (isObject(entry) && (entry.type === undefined || String(entry.type).toUpperCase() === 'GENERAL')) {
-    const value = isObject(entry.value) ? entry.value.value : entry.value;
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
-  }
-  return JSON.stringify(entry);
+/** A valid value as its cell: a GENERAL value as typed, another kind (DATE, regex) as its JSON, read back as is. */
+function validValueCell(entry: unknown): CellScalar {
+  const [value] = validValuesOf({ validValues: [entry] });
+  return value ?? JSON.stringify(entry);
 }
 
 function writeValidValues(sheet: ExcelJS.Worksheet, table: Json): void {
@@ -191,7 +190,7 @@ function writeValidValues(sheet: ExcelJS.Worksheet, table: Json): void {
     bold(sheet.getCell(1, at));
     bold(sheet.getCell(2, at));
     column.validValues.forEach((entry, j) => {
-      sheet.getCell(3 + j, at).value = validValueText(entry);
+      sheet.getCell(3 + j, at).value = validValueCell(entry);
     });
     sheet.getColumn(at).width = 20;
     at++;

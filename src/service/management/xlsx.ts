@@ -65,16 +65,20 @@ export async function xlsxToTable(bytes: Uint8Array, base?: RuleDocument): Promi
   }
 }
 
-/** A write's problems, placed on the cells the document came from. */
-async function placed<T>(read: ReadResult, write: () => Promise<T>): Promise<T> {
+/** A problem's path as the sheet cell it came from (the document path kept in brackets), when there is one. */
+function onCell(read: ReadResult, problem: Problem): Problem {
+  const cell = read.locate(problem.path);
+  return cell === undefined ? problem : { path: cell, message: `${problem.message} (${problem.path})` };
+}
+
+/** A write's problems, and the warnings of a write that succeeds (valid values), placed on their cells. */
+async function placed(read: ReadResult, write: () => Promise<VersionedDocument>): Promise<VersionedDocument> {
   try {
-    return await write();
+    const written = await write();
+    return written.warnings === undefined ? written : { ...written, warnings: written.warnings.map((w) => onCell(read, w)) };
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err;
-    const problems: Problem[] = err.problems.map((p) => {
-      const cell = read.locate(p.path);
-      return cell === undefined ? p : { path: cell, message: `${p.message} (${p.path})` };
-    });
+    const problems = err.problems.map((p) => onCell(read, p));
     throw new ServiceError('invalid-spreadsheet', new ValidationError(problems).message, { problems });
   }
 }
