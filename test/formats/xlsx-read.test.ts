@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { ValidationError } from '../../src/rules/problems.ts';
-import { RefusedFileError, XLSX_LIMITS, readXlsx, writeXlsx } from '../../src/formats/xlsx/index.ts';
+import { CannotWriteError, MAX_CELL_TEXT, RefusedFileError, XLSX_LIMITS, readXlsx, writeXlsx } from '../../src/formats/xlsx/index.ts';
 import { canonical, edgeTable } from './xlsx-helpers.ts';
 
 async function workbookOf(bytes: Uint8Array): Promise<ExcelJS.Workbook> {
@@ -79,6 +79,12 @@ describe('XLSX format', () => {
     assert.equal(sheet.getCell('I6').dataValidation.formulae![0], '"function"');
     const valid = workbook.getWorksheet('Valid Values')!;
     assert.deepEqual([1, 2, 3, 4].map((r) => valid.getCell(r, 1).value), ['segment', 'Segment', 'gold', 'silver']);
+  });
+
+  test('a text longer than a spreadsheet cell holds refuses the export, naming the cell', async () => {
+    const table = edgeTable();
+    table.description = 'x'.repeat(MAX_CELL_TEXT + 1);
+    await assert.rejects(writeXlsx(table), new CannotWriteError(`Settings!B11 would hold ${MAX_CELL_TEXT + 1} characters; a spreadsheet cell holds at most ${MAX_CELL_TEXT}, so this table cannot go to XLSX without loss`));
   });
 
   test('operators typed as the editor labels them are read too', async () => {

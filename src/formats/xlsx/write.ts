@@ -7,7 +7,7 @@ import { validValuesOf } from '../../rules/valid-values.ts';
 import {
   ACTIVE_COLUMN, CALCULATION_OPERATORS, CONDITION_OPERATORS, DATE_PREFIX, EXPORT_VERSION, FUNCTION_OPERATOR, NO, RESULT_OPERATORS,
   SETTINGS, SHEETS, SHEET_TYPE_OF, SIMPLE_VALUE_OPERATOR, SUB_HEADERS, TABLE_ROWS, TABLE_ROW_LABELS, TIME_COLUMN, VARIABLE_HEADERS, YES,
-  operatorColumn,
+  located, operatorColumn,
 } from './layout.ts';
 import type { SettingKey } from './layout.ts';
 import { encodeList, encodeScalar, encodeVariable } from './values.ts';
@@ -22,6 +22,29 @@ export class NotATableError extends Error {
     super(`Only decision tables can be written to XLSX; this rule is of type ${JSON.stringify(type ?? 'unknown')}`);
     this.name = 'NotATableError';
   }
+}
+
+/** Excel keeps at most this many characters in a cell and cuts the rest when it opens the file. */
+export const MAX_CELL_TEXT = 32_767;
+
+/** A value the workbook cannot hold as it is (Excel would cut it): the export is refused rather than lossy. */
+export class CannotWriteError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CannotWriteError';
+  }
+}
+
+function refuseLongTexts(workbook: ExcelJS.Workbook): void {
+  workbook.eachSheet((sheet) => {
+    sheet.eachRow((row, r) => {
+      row.eachCell((cell, c) => {
+        if (typeof cell.value === 'string' && cell.value.length > MAX_CELL_TEXT) {
+          throw new CannotWriteError(`${located(sheet.name, r, c)} would hold ${cell.value.length} characters; a spreadsheet cell holds at most ${MAX_CELL_TEXT}, so this table cannot go to XLSX without loss`);
+        }
+      });
+    });
+  });
 }
 
 const HEADER_FILL: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFE8EEF7' } };
@@ -206,5 +229,6 @@ export async function writeXlsx(rule: Json): Promise<Buffer> {
   writeVariables(workbook.addWorksheet(SHEETS.variables), rule);
   writeTable(workbook.addWorksheet(SHEETS.table), rule.decisionTable);
   writeValidValues(workbook.addWorksheet(SHEETS.validValues), rule.decisionTable);
+  refuseLongTexts(workbook);
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }

@@ -5,7 +5,7 @@
 import { ValidationError } from '../../engine/errors.ts';
 import type { Problem } from '../../engine/errors.ts';
 import { expressionText } from '../../engine/expression/stored-text.ts';
-import { NotATableError, RefusedFileError, readXlsx, writeXlsx } from '../../formats/xlsx/index.ts';
+import { CannotWriteError, NotATableError, RefusedFileError, readXlsx, writeXlsx } from '../../formats/xlsx/index.ts';
 import type { ReadResult } from '../../formats/xlsx/index.ts';
 import { ServiceError } from '../errors.ts';
 import type { VersionedDocument, WriteOptions } from './context.ts';
@@ -52,6 +52,7 @@ export async function tableToXlsx(document: RuleDocument): Promise<Buffer> {
     return await writeXlsx(withExpressionTexts(document));
   } catch (err) {
     if (err instanceof NotATableError) throw new ServiceError('not-a-decision-table', err.message);
+    if (err instanceof CannotWriteError) throw new ServiceError('bad-request', err.message);
     throw err;
   }
 }
