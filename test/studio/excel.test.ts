@@ -3,7 +3,7 @@
 // comparison shows exactly that cell changed. A broken file lists its problems by sheet and cell; "into the open
 // draft" changes the draft only.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import ExcelJS from 'exceljs';
@@ -112,6 +112,19 @@ describe('Studio: a decision table out to Excel and back', { skip }, () => {
       await screenshot(page, 'excel-into-draft');
     });
     assertClean([400]);
+    await close();
+  });
+
+  test('other rule types offer no Excel buttons', async () => {
+    const tree = JSON.parse(readFileSync(new URL('../fixtures/tables/notice-period-tree.json', import.meta.url), 'utf8'));
+    const { ruleId: _ruleId, ruleAlias: _alias, version: _version, baseId: _baseId, ...body } = tree;
+    const created = await api('POST', '/api/rule', { ...body, name: 'Excel-less tree' });
+    const { page, assertClean, close } = await suite.signedIn(`#/rules/${created.ruleId}/1`);
+    await page.getByRole('heading', { name: 'Excel-less tree', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'New version' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Export to Excel' }).count(), 0);
+    assert.equal(await page.getByRole('button', { name: 'Import from Excel' }).count(), 0);
+    assertClean();
     await close();
   });
 });
