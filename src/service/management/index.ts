@@ -10,6 +10,7 @@ import { TagManagement } from './tags.ts';
 import { ToolsManagement } from './tools.ts';
 import { TransferManagement } from './transfer.ts';
 import { RuleReviews } from './reviews.ts';
+import { XlsxManagement } from './xlsx.ts';
 
 export class ManagementService {
   readonly rules: RuleManagement;
@@ -20,6 +21,7 @@ export class ManagementService {
   readonly drafts: DraftSolve;
   readonly history: RuleHistory;
   readonly reviews: RuleReviews;
+  readonly xlsx: XlsxManagement;
 
   constructor(ctx: ManagementContext) {
     this.rules = new RuleManagement(ctx);
@@ -30,6 +32,7 @@ export class ManagementService {
     this.drafts = new DraftSolve(ctx);
     this.history = new RuleHistory(ctx);
     this.reviews = new RuleReviews(ctx);
+    this.xlsx = new XlsxManagement(this.rules);
   }
 }
 

@@ -14,8 +14,9 @@ import { spacePlugin } from './space.ts';
 import { spaceOperationsPlugin } from './space-operations.ts';
 import { tagsPlugin } from './tags.ts';
 import { toolsPlugin } from './tools.ts';
+import { xlsxPlugin } from './xlsx.ts';
 
 export const MANAGEMENT_PLUGINS: ManagementPlugin[] = [
   rulesPlugin, spacePlugin, tagsPlugin, foldersPlugin, ruleFlowsPlugin, toolsPlugin, historyPlugin, ruleTestsPlugin,
-  spaceOperationsPlugin, membersPlugin, authPlugin, activityPlugin, reviewsPlugin,
+  spaceOperationsPlugin, membersPlugin, authPlugin, activityPlugin, reviewsPlugin, xlsxPlugin,
 ];
