@@ -34,9 +34,9 @@ for (const kind of ['sqlite', 'postgres'] as const) {
 
         const store = await openStore(backend.url);
         try {
-          assert.deepEqual(await store.spaces.settings('old'), { liveEdits: 'allowed' });
+          assert.deepEqual(await store.spaces.settings('old'), { liveEdits: 'allowed', approvals: false });
           assert.equal(await store.spaces.setLiveEdits('old', 'forbidden'), true);
-          assert.deepEqual(await store.spaces.settings('old'), { liveEdits: 'forbidden' });
+          assert.deepEqual(await store.spaces.settings('old'), { liveEdits: 'forbidden', approvals: false });
           assert.equal(await store.spaces.setLiveEdits('missing', 'forbidden'), false);
           assert.equal(await store.spaces.settings('missing'), undefined);
         } finally {

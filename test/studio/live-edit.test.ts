@@ -100,7 +100,7 @@ describe('Studio: saving a published version', { skip }, () => {
       assert.equal(await setting.isChecked(), false);
       await setting.check();
       await page.getByRole('status').filter({ hasText: 'can no longer be edited in place' }).waitFor();
-      assert.deepEqual(await api('GET', '/api/space/settings'), { liveEdits: 'forbidden' });
+      assert.deepEqual(await api('GET', '/api/space/settings'), { liveEdits: 'forbidden', approvals: false });
       await screenshot(page, 'live-edit-setting');
 
       await page.goto(`${suite.studio.studioUrl}#/rules/${v1.ruleId}/1`);
@@ -122,7 +122,7 @@ describe('Studio: saving a published version', { skip }, () => {
       await forbidden.waitFor();
       await forbidden.uncheck();
       await page.getByRole('status').filter({ hasText: 'can be edited in place again' }).waitFor();
-      assert.deepEqual(await api('GET', '/api/space/settings'), { liveEdits: 'allowed' });
+      assert.deepEqual(await api('GET', '/api/space/settings'), { liveEdits: 'allowed', approvals: false });
       assertClean();
     });
     await close();

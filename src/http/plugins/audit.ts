@@ -2,9 +2,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../service/index.ts';
 import type { AuditRecord } from '../../store/ports.ts';
-import { InvalidCursorError } from '../../store/ports.ts';
 import { principalOf, requireManagement } from '../auth.ts';
-import { HttpError } from '../errors.ts';
+import { instantParam, limitParam, limitSchema, withCursor } from '../paging.ts';
 import { errorResponses } from '../schemas.ts';
 
 interface AuditQuery {
@@ -46,13 +45,6 @@ const recordSchema = {
   },
 } as const;
 
-function instant(value: string | undefined, name: string): string | undefined {
-  if (value === undefined) return undefined;
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw new HttpError(400, `Query parameter ${name} must be an ISO-8601 date or date-time, got "${value}"`);
-  return new Date(ms).toISOString();
-}
-
 function present(record: AuditRecord): Omit<AuditRecord, 'space'> {
   const { space: _space, ...rest } = record;
   return rest;
@@ -76,12 +68,7 @@ export async function auditPlugin(app: FastifyInstance, options: { services: Ser
           status: { type: 'string', pattern: '^[1-5][0-9]{2}$', 'x-message': 'Query parameter status must be an HTTP status code such as 200 or 400' },
           from: { type: 'string', description: 'ISO-8601; records created at or after' },
           to: { type: 'string', description: 'ISO-8601; records created at or before' },
-          limit: {
-            type: 'string',
-            pattern: '^[0-9]{1,4}$',
-            'x-message': `Query parameter limit must be an integer from 1 to ${MAX_LIMIT}`,
-            description: `Page size, 1-${MAX_LIMIT}, default ${DEFAULT_LIMIT}`,
-          },
+          limit: limitSchema(DEFAULT_LIMIT, MAX_LIMIT),
           cursor: { type: 'string', description: 'nextCursor of the previous page' },
         },
       },
@@ -95,23 +82,17 @@ export async function auditPlugin(app: FastifyInstance, options: { services: Ser
     },
     handler: async (request: FastifyRequest) => {
       const query = request.query as AuditQuery;
-      const limit = query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit);
-      if (limit < 1 || limit > MAX_LIMIT) throw new HttpError(400, `Query parameter limit must be an integer from 1 to ${MAX_LIMIT}`);
-      try {
-        const page = await services.listAudits(principalOf(request).space, {
-          correlationId: query.correlationId,
-          ruleId: query.ruleId,
-          statusCode: query.status === undefined ? undefined : Number(query.status),
-          from: instant(query.from, 'from'),
-          to: instant(query.to, 'to'),
-          limit,
-          cursor: query.cursor,
-        });
-        return { items: page.items.map(present), nextCursor: page.nextCursor };
-      } catch (err) {
-        if (err instanceof InvalidCursorError) throw new HttpError(400, `Query parameter cursor is invalid: ${err.message}`);
-        throw err;
-      }
+      const limit = limitParam(query.limit, DEFAULT_LIMIT, MAX_LIMIT);
+      const page = await withCursor(() => services.listAudits(principalOf(request).space, {
+        correlationId: query.correlationId,
+        ruleId: query.ruleId,
+        statusCode: query.status === undefined ? undefined : Number(query.status),
+        from: instantParam(query.from, 'from'),
+        to: instantParam(query.to, 'to'),
+        limit,
+        cursor: query.cursor,
+      }));
+      return { items: page.items.map(present), nextCursor: page.nextCursor };
     },
   });
 }

@@ -1,8 +1,7 @@
 // GET /api/space/activity: the space's activity log, newest first, with filters and cursor paging
 // (docs/decisions/activity-log.md). Who did what: rule writes, keys, settings, members, reviews.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { InvalidCursorError } from '../../../store/ports.ts';
-import { HttpError } from '../../errors.ts';
+import { instantParam, limitParam, limitSchema, withCursor } from '../../paging.ts';
 import { authenticate, errors, securedBy, setUpScope, spaceOf } from './common.ts';
 import type { ManagementPluginOptions } from './common.ts';
 
@@ -44,13 +43,6 @@ const entrySchema = {
   },
 } as const;
 
-function instant(value: string | undefined, name: string): string | undefined {
-  if (value === undefined) return undefined;
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw new HttpError(400, `Query parameter ${name} must be an ISO-8601 date or date-time, got "${value}"`);
-  return new Date(ms).toISOString();
-}
-
 export async function activityPlugin(app: FastifyInstance, options: ManagementPluginOptions): Promise<void> {
   const { services } = options;
   setUpScope(app, services);
@@ -70,12 +62,7 @@ export async function activityPlugin(app: FastifyInstance, options: ManagementPl
           action: { type: 'string', description: 'One action, e.g. rule.publish' },
           from: { type: 'string', description: 'ISO-8601; entries at or after' },
           to: { type: 'string', description: 'ISO-8601; entries at or before' },
-          limit: {
-            type: 'string',
-            pattern: '^[0-9]{1,4}$',
-            'x-message': `Query parameter limit must be an integer from 1 to ${MAX_LIMIT}`,
-            description: `Page size, 1-${MAX_LIMIT}, default ${DEFAULT_LIMIT}`,
-          },
+          limit: limitSchema(DEFAULT_LIMIT, MAX_LIMIT),
           cursor: { type: 'string', description: 'nextCursor of the previous page' },
         },
       },
@@ -86,22 +73,16 @@ export async function activityPlugin(app: FastifyInstance, options: ManagementPl
     },
     handler: async (request: FastifyRequest) => {
       const query = request.query as ActivityQuery;
-      const limit = query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit);
-      if (limit < 1 || limit > MAX_LIMIT) throw new HttpError(400, `Query parameter limit must be an integer from 1 to ${MAX_LIMIT}`);
-      try {
-        return await services.activity.list(spaceOf(request), {
-          actor: query.actor,
-          rule: query.rule,
-          action: query.action,
-          from: instant(query.from, 'from'),
-          to: instant(query.to, 'to'),
-          limit,
-          cursor: query.cursor,
-        });
-      } catch (err) {
-        if (err instanceof InvalidCursorError) throw new HttpError(400, `Query parameter cursor is invalid: ${err.message}`);
-        throw err;
-      }
+      const limit = limitParam(query.limit, DEFAULT_LIMIT, MAX_LIMIT);
+      return withCursor(() => services.activity.list(spaceOf(request), {
+        actor: query.actor,
+        rule: query.rule,
+        action: query.action,
+        from: instantParam(query.from, 'from'),
+        to: instantParam(query.to, 'to'),
+        limit,
+        cursor: query.cursor,
+      }));
     },
   });
 }
