@@ -3,9 +3,14 @@
 import type { ApiClient } from '../api/client.ts';
 import type { RuleDocument } from '../api/types.ts';
 import type { RuleWindow, WindowReport } from '../../../src/service/solve-window.ts';
-import type { KeyType, LiveEdits, SpaceSettings, AuditRecord as StoredAuditRecord } from '../../../src/store/ports.ts';
+import type { KeyType, LiveEdits, SpaceSettings as StoredSpaceSettings, AuditRecord as StoredAuditRecord } from '../../../src/store/ports.ts';
 
-export type { KeyType, LiveEdits, SpaceSettings };
+export type { KeyType, LiveEdits };
+
+/** GET /api/space/settings: the stored settings and `approvals` (publishing needs an approval, issue 32). */
+export type SpaceSettings = StoredSpaceSettings & { approvals?: boolean };
+/** PUT /api/space/settings takes any of the settings. */
+export type SpaceSettingsChange = Partial<Pick<SpaceSettings, 'liveEdits' | 'approvals'>>;
 
 export interface SpaceKey {
   id: string;
@@ -86,7 +91,7 @@ export const spaceApi = {
   kafka: (api: ApiClient) => api.call<KafkaState>('GET', '/api/space/kafka'),
   overview: (api: ApiClient) => api.call<Overview>('GET', '/api/space/overview'),
   settings: (api: ApiClient) => api.call<SpaceSettings>('GET', '/api/space/settings'),
-  setLiveEdits: (api: ApiClient, liveEdits: LiveEdits) => api.call<SpaceSettings>('PUT', '/api/space/settings', { liveEdits }),
+  setSettings: (api: ApiClient, change: SpaceSettingsChange) => api.call<SpaceSettings>('PUT', '/api/space/settings', change),
   audit: (api: ApiClient, filter: AuditFilter) => api.call<AuditPage>('GET', `/api/audit?${auditQuery(filter)}`),
   dependencies: (api: ApiClient, idOrAlias: string, version?: number) =>
     api.call<Dependencies>('GET', `/api/tools/dependencies/${enc(idOrAlias)}${version === undefined ? '' : `/${version}`}`),

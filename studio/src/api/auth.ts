@@ -1,0 +1,53 @@
+// Sign-in, the signed-in person and their spaces (the Teams contract, issue 32): GET /api/auth/config and /me,
+// POST /api/auth/login, /key-login and /logout. A session lives in the HttpOnly cookie verdict_session, which the
+// Studio cannot read; what it keeps is Me (who, which spaces and roles, and the CSRF token of the session).
+import { ApiClient } from './client.ts';
+
+export type Role = 'viewer' | 'editor' | 'publisher' | 'admin';
+export type Permission =
+  | 'rules:solve' | 'rules:read' | 'rules:run' | 'rules:edit' | 'rules:publish' | 'rules:approve' | 'audit:read' | 'space:admin';
+
+/** Who did something: a user, a key (by its name) or a machine token (by its subject). */
+export interface Actor {
+  kind: 'key' | 'user' | 'token';
+  id: string;
+  name: string;
+}
+
+export interface SpaceMembership {
+  space: string;
+  role: Role;
+  permissions: Permission[];
+}
+
+export interface Me {
+  user: { id: string; username: string; displayName: string | null; source: 'local' | 'oidc' } | null;
+  actor: Actor;
+  spaces: SpaceMembership[];
+  csrfToken: string;
+}
+
+export interface AuthConfig {
+  password: boolean;
+  keySignIn: boolean;
+  sso: Array<{ id: string; name: string }>;
+}
+
+/** The calls made before a session exists (no CSRF token yet) and the sign-out. */
+export const authApi = {
+  config: (api: ApiClient) => api.call<AuthConfig>('GET', '/api/auth/config'),
+  me: (api: ApiClient) => api.call<Me>('GET', '/api/auth/me'),
+  login: (api: ApiClient, username: string, password: string) => api.call<Me>('POST', '/api/auth/login', { username, password }),
+  keyLogin: (api: ApiClient, key: string) => api.call<Me>('POST', '/api/auth/key-login', { key }),
+  logout: (api: ApiClient) => api.call<void>('POST', '/api/auth/logout'),
+};
+
+/** Where an SSO provider's sign-in starts (a full page load: the provider answers with redirects). */
+export function ssoLoginUrl(id: string): string {
+  return `/api/auth/oidc/${encodeURIComponent(id)}/login`;
+}
+
+/** The name the header shows for the signed-in person. */
+export function displayName(me: Me): string {
+  return me.user ? (me.user.displayName || me.user.username) : me.actor.name;
+}
