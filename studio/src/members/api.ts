@@ -32,10 +32,7 @@ export interface AddedMember extends Member {
 const enc = encodeURIComponent;
 
 export const membersApi = {
-  async list(api: ApiClient): Promise<Member[]> {
-    const body = await api.call<Member[] | { items: Member[] }>('GET', '/api/space/members');
-    return Array.isArray(body) ? body : body.items;
-  },
+  list: (api: ApiClient) => api.call<Member[]>('GET', '/api/space/members'),
   add: (api: ApiClient, username: string, role: Role) => api.call<AddedMember>('POST', '/api/space/members', { username, role }),
   setRole: (api: ApiClient, username: string, role: Role) => api.call<Member>('PUT', `/api/space/members/${enc(username)}`, { role }),
   remove: (api: ApiClient, username: string) => api.call<void>('DELETE', `/api/space/members/${enc(username)}`),
