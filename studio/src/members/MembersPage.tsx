@@ -63,7 +63,7 @@ export function MembersPage() {
               return (
                 <tr key={m.user.id}>
                   <td><strong>{m.user.username}</strong>{self && <span className="badge badge-current">you</span>}</td>
-                  <td>{m.user.displayName ?? <span className="muted">—</span>}</td>
+                  <td>{m.user.displayName && m.user.displayName !== m.user.username ? m.user.displayName : <span className="muted">—</span>}</td>
                   <td>{m.user.source === 'oidc' ? 'Single sign-on' : 'Password'}</td>
                   <td>
                     <select aria-label={`Role of ${m.user.username}`} value={m.role} onChange={(e) => void changeRole(m, e.target.value as Role)}>
