@@ -4,11 +4,19 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Principal, Services } from '../service/index.ts';
 import { ServiceError } from '../service/errors.ts';
+import { forbidden, roleAllows } from '../service/roles.ts';
+import type { Permission } from '../service/roles.ts';
 import type { KeyType } from '../store/ports.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
+  }
+  interface FastifyContextConfig {
+    /** What a caller's role must allow to call the route (every /api/ route names one: route-table.ts checks). */
+    permission?: Permission;
+    /** A route anyone may call (signing in, the sign-in page's settings). */
+    public?: boolean;
   }
 }
 
@@ -51,6 +59,28 @@ export function requireKey(services: Services, type: KeyType) {
       },
       (err: unknown) => done(err as Error),
     );
+  };
+}
+
+/**
+ * The management API's guard: authenticates the caller, then refuses (403) a role that lacks the permission the
+ * route declares in `config.permission`.
+ */
+export function requireManagement(services: Services) {
+  const authenticate = requireKey(services, 'management');
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    authenticate(request, reply, (err?: Error) => {
+      if (err) {
+        done(err);
+        return;
+      }
+      const permission = request.routeOptions.config.permission;
+      const principal = request.principal!;
+      // route-table.ts refuses to start with a route that names no permission; this only guards a gap in that.
+      if (permission === undefined) done(new Error(`route ${request.routeOptions.url} declares no permission`));
+      else if (!roleAllows(principal.role, permission)) done(forbidden(principal, permission));
+      else done();
+    });
   };
 }
 

@@ -15,6 +15,8 @@ export type ErrorKind =
   | 'conflict'
   /** No credentials, or not valid ones. */
   | 'unauthorized'
+  /** Valid credentials whose role does not allow the action (src/service/roles.ts). */
+  | 'forbidden'
   /** A configured limit was reached: rule timeout, recursion depth, size. */
   | 'limit'
   /** Too many requests for this key; retry after `retryAfter` seconds. */
@@ -29,6 +31,10 @@ export const ERROR_CATALOG = {
   // Authentication (SPEC 3.2).
   unauthenticated: 'unauthorized',
   'invalid-key': 'unauthorized',
+  /** The caller's role lacks the permission (roles.ts names it in the message). */
+  forbidden: 'forbidden',
+  /** A state-changing request made with a session cookie without its X-CSRF-Token. */
+  csrf: 'forbidden',
   // Solving (SPEC 3, 4).
   'unknown-rule': 'not-found',
   'not-published': 'invalid-input',
@@ -59,6 +65,10 @@ export const ERROR_CATALOG = {
   'tests-failed': 'conflict',
   /** The space forbids replacing a published version's content in place (docs/decisions/live-edits.md). */
   'live-edits-forbidden': 'conflict',
+  /** The space requires approval (four eyes) and this version's content has none (docs/decisions/approvals.md). */
+  'approval-required': 'conflict',
+  /** A user asked to approve a version they were the last to edit. */
+  'own-approval': 'conflict',
   internal: 'internal',
 } as const satisfies Record<string, ErrorKind>;
 

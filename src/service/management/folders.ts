@@ -231,7 +231,7 @@ export class FolderManagement {
         throw conflict(`Folder "${tree.path(node)}" holds locked rule versions (${locked.map((r) => `${r.alias || r.ruleId} v${r.version}`).join(', ')}); unlock them first`);
       }
       for (const rule of rules) await tx.deleteRule(rule.ruleId, rule.version);
-      await recordHistory(tx, this.#ctx, rules, 'delete', options.by);
+      await recordHistory(tx, this.#ctx, rules, 'delete', options);
       const folders = tree.subtree(node);
       await tx.deleteFolders(folders.map((f) => f.id));
       return { deletedFolders: folders.length, deletedRules: rules.map((r) => ({ ruleId: r.ruleId, version: r.version })) };

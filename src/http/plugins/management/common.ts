@@ -4,11 +4,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError } from '../../../engine/errors.ts';
 import type { Problem } from '../../../engine/errors.ts';
-import type { Services } from '../../../service/index.ts';
+import type { Principal, Services } from '../../../service/index.ts';
 import { classify, ServiceError } from '../../../service/errors.ts';
 import type { VersionedDocument, WriteOptions } from '../../../service/management/context.ts';
 import { parseVersion } from '../../../service/management/lookup.ts';
-import { principalOf, requireKey } from '../../auth.ts';
+import { principalOf, requireManagement } from '../../auth.ts';
 import { errorHandler, HttpError, statusOf } from '../../errors.ts';
 import { VERSION_RANGE } from '../../../rules/bounds.ts';
 import { isNotAnExport } from '../../../rules/containers.ts';
@@ -71,8 +71,9 @@ export function setUpScope(app: FastifyInstance, services: Services): void {
   });
 }
 
+/** Authenticates a management request and checks the permission its route declares (`config.permission`). */
 export function authenticate(services: Services) {
-  return requireKey(services, 'management');
+  return requireManagement(services);
 }
 
 /** The space of the management key that authenticated the request. */
@@ -125,9 +126,15 @@ export function ifMatchOf(request: FastifyRequest): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** Who writes (the key's name, for the rule history) and the If-Match precondition, from a request. */
+/** The rule history's "who": a key's name (null when it has none), a user's name, a token's client. */
+function historyName(principal: Principal): string | null {
+  return principal.actor.kind === 'key' ? principal.keyName ?? null : principal.actor.name;
+}
+
+/** Who writes (for the rule history, the activity log, and what the role may publish) and the If-Match precondition. */
 export function writeOptions(request: FastifyRequest): WriteOptions {
-  return { ifMatch: ifMatchOf(request), by: principalOf(request).keyName ?? null };
+  const principal = principalOf(request);
+  return { ifMatch: ifMatchOf(request), by: historyName(principal), actor: principal.actor, role: principal.role };
 }
 
 /** Answers a rule version's document with its ETag header. */
