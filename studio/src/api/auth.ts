@@ -2,10 +2,11 @@
 // POST /api/auth/login, /key-login and /logout. A session lives in the HttpOnly cookie verdict_session, which the
 // Studio cannot read; what it keeps is Me (who, which spaces and roles, and the CSRF token of the session).
 import { ApiClient } from './client.ts';
+import type { Permission, Role } from '../../../src/service/roles.ts';
 
-export type Role = 'viewer' | 'editor' | 'publisher' | 'admin';
-export type Permission =
-  | 'rules:solve' | 'rules:read' | 'rules:run' | 'rules:edit' | 'rules:publish' | 'rules:approve' | 'audit:read' | 'space:admin';
+export type { Permission, Role };
+/** The roles a person holds in a space (`solver` is for machine tokens only). */
+export type MemberRole = Exclude<Role, 'solver'>;
 
 /** Who did something: a user, a key (by its name) or a machine token (by its subject). */
 export interface Actor {
@@ -16,7 +17,7 @@ export interface Actor {
 
 export interface SpaceMembership {
   space: string;
-  role: Role;
+  role: MemberRole;
   permissions: Permission[];
 }
 

@@ -1,10 +1,10 @@
 // What the signed-in role allows, as the server answered it (Me.spaces[].permissions). The server is the guard
 // (every route checks its permission); this only reflects it, so an action the role does not allow is disabled
 // with the reason instead of failing with a 403 after the click.
-import type { Permission, Role, SpaceMembership } from '../api/auth.ts';
+import type { MemberRole, Permission, SpaceMembership } from '../api/auth.ts';
 
 export interface Grants {
-  role: Role;
+  role: MemberRole;
   space: string;
   can(permission: Permission): boolean;
   /** Why the role cannot `what` ("publish"), or undefined when it can. */

@@ -2,7 +2,7 @@
 // shown once with Copy), change a role in place, Remove after a confirmation. The server enforces space:admin.
 import { useCallback, useState } from 'react';
 import type { FormEvent } from 'react';
-import type { Role } from '../api/auth.ts';
+import type { MemberRole as Role } from '../api/auth.ts';
 import { useStudio } from '../app/context.ts';
 import { ConfirmDialog, Dialog } from '../ui/Dialog.tsx';
 import { EmptyState, ErrorState, Loading } from '../ui/states.tsx';

@@ -1,6 +1,6 @@
 // The members of the signed-in space (permission space:admin): GET/POST /api/space/members,
 // PUT/DELETE /api/space/members/:username (the Teams contract, issue 32).
-import type { Role } from '../api/auth.ts';
+import type { MemberRole as Role } from '../api/auth.ts';
 import type { ApiClient } from '../api/client.ts';
 
 export const ROLES: readonly Role[] = ['viewer', 'editor', 'publisher', 'admin'];
