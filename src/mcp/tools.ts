@@ -9,6 +9,7 @@ import { RULE_TYPES } from '../rules/rule-types.ts';
 import { ValidationError } from '../rules/problems.ts';
 import { compareOutput } from '../service/rule-tests/compare.ts';
 import type { Services } from '../service/index.ts';
+import type { VersionedDocument } from '../service/management/context.ts';
 import type { McpCaller } from './caller.ts';
 import { failure, ok } from './results.ts';
 import { applyTableEdits, emptyTable, tableView } from './table.ts';
@@ -197,7 +198,7 @@ export function registerTools(server: McpServer, services: Services, caller: Mcp
       if (alias !== undefined) doc = { ...doc, ruleAlias: alias };
       if (changes !== undefined) doc = applyTableEdits(doc, changes as TableEdit[]);
       const created = await rules.create(space, { ...doc, status: 'pending' }, folder, writeOptions);
-      return { created: view(created.document, 1, 20) };
+      return { created: view(created.document, 1, 20), ...warningsOf(created) };
     },
   );
 
@@ -220,7 +221,7 @@ export function registerTools(server: McpServer, services: Services, caller: Mcp
       const next = given ?? applyTableEdits(current, changes as TableEdit[]);
       if (asNewVersion === true) {
         const created = await rules.newVersion(space, id, next, writeOptions);
-        return { newVersion: view(created.document, 1, 20) };
+        return { newVersion: view(created.document, 1, 20), ...warningsOf(created) };
       }
       if (current.status === 'published' && allowLiveEdit !== true) {
         throw new ValidationError([
@@ -231,7 +232,7 @@ export function registerTools(server: McpServer, services: Services, caller: Mcp
         ]);
       }
       const updated = await rules.update(space, id, current.version as number, { ...next, status: current.status }, writeOptions);
-      return { updated: view(updated.document, 1, 20) };
+      return { updated: view(updated.document, 1, 20), ...warningsOf(updated) };
     },
   );
 
@@ -371,3 +372,8 @@ export function registerTools(server: McpServer, services: Services, caller: Mcp
   );
 }
 
+
+/** What a write stored but flags (cells outside their column's valid values), for the assistant to mention. */
+function warningsOf(written: VersionedDocument): { warnings?: VersionedDocument['warnings'] } {
+  return written.warnings !== undefined && written.warnings.length > 0 ? { warnings: written.warnings } : {};
+}

@@ -21,10 +21,13 @@ import { RulesIO } from './rules-io.ts';
 import { RuleTestService } from './rule-tests/service.ts';
 import { createSandboxes, sharedSandbox } from './sandbox.ts';
 import type { SpaceSandboxes } from './sandbox.ts';
+import { SessionService } from './sessions.ts';
+import { SignInThrottle } from './sign-in-throttle.ts';
 import { SolveService } from './solve.ts';
 import { SolveWindow } from './solve-window.ts';
 import type { WindowReport } from './solve-window.ts';
 import { SpaceService } from './spaces.ts';
+import { UserService } from './users.ts';
 
 export interface ServiceLogger {
   error(obj: object, msg: string): void;
@@ -67,6 +70,9 @@ export class Services {
   readonly ruleTests: RuleTestService;
   readonly kafka: KafkaBindingService;
   readonly rateLimiter: RateLimiter | undefined;
+  readonly users: UserService;
+  readonly sessions: SessionService;
+  readonly signInThrottle: SignInThrottle;
   /** Per-rule solves and latency of the last hour, for the Studio's overview. */
   readonly solveWindow = new SolveWindow();
   readonly sandbox: SpaceSandboxes | undefined;
@@ -107,6 +113,9 @@ export class Services {
     this.management = new ManagementService({ store, clock: this.clock, compile, cache: this.cache, solver: this.solver, publishGate: this.ruleTests });
     this.kafka = new KafkaBindingService(store, config.kafka, this.clock, options.topicProvisioner);
     this.rateLimiter = config.rateLimitPerSecond === undefined ? undefined : new RateLimiter(config.rateLimitPerSecond, this.clock);
+    this.users = new UserService(store, this.clock);
+    this.sessions = new SessionService(store, this.clock, this.users, config.sessions);
+    this.signInThrottle = new SignInThrottle(this.clock);
   }
 
   /** Starts the background tasks: audit flushing and retention. */

@@ -10,9 +10,10 @@ import { KyselyManagementStore } from './management-store.ts';
 import { parseJson, ruleRow, toHead, toStoredRule, upsertRuleRow } from './rule-rows.ts';
 import { decodeCursor, encodeCursor } from './page-cursor.ts';
 import { ruleTestStore } from './rule-test-store.ts';
+import { sessionStore, userStore } from './user-store.ts';
 import type {
   AuditFilter, AuditPage, AuditRecord, AuditStore, ChangeEvent, KafkaBinding, KafkaBindingStore, KeyRecord, KeyStore,
-  KeyType, RuleStore, RuleTestStore, SpaceRecord, SpaceStore, Store,
+  KeyType, RuleStore, RuleTestStore, SessionStore, SpaceRecord, SpaceStore, Store, UserStore,
 } from './ports.ts';
 import { ConflictError } from './ports.ts';
 import type { ApiKeysTable, AuditRecordsTable, Database } from './schema.ts';
@@ -71,6 +72,8 @@ export class KyselyStore implements Store {
   readonly kafka: KafkaBindingStore;
   readonly management: KyselyManagementStore;
   readonly ruleTests: RuleTestStore;
+  readonly users: UserStore;
+  readonly sessions: SessionStore;
   readonly changes: LocalChangeFeed;
   readonly db: Db;
   readonly #clock: () => Date;
@@ -89,6 +92,8 @@ export class KyselyStore implements Store {
     this.kafka = this.#kafkaStore();
     this.management = new KyselyManagementStore({ db: this.db, dialect: this.dialect, feed: this.changes, now: () => this.#now() });
     this.ruleTests = ruleTestStore(this.db as Kysely<unknown>);
+    this.users = userStore(this.db);
+    this.sessions = sessionStore(this.db);
   }
 
   #now(): string {

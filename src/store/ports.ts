@@ -388,6 +388,73 @@ export interface RuleTestStore {
   setGate(space: string, ruleId: string | undefined, enabled: boolean | null): Promise<void>;
 }
 
+/** Where a user comes from: a local password, or an OpenID Connect provider (issuer and subject). */
+export type UserSource = 'local' | 'oidc';
+
+/** A person who signs in (docs/decisions/users-and-sessions.md). */
+export interface UserRecord {
+  id: string;
+  /** Unique case-insensitively; shown as typed at creation. */
+  username: string;
+  displayName: string;
+  /** `scrypt$N$r$p$salt$hash`; null for users of an identity provider. Never leaves the service. */
+  passwordHash: string | null;
+  source: UserSource;
+  issuer: string | null;
+  subject: string | null;
+  createdAt: string;
+}
+
+/** A user's role in one space. The role is a name of src/service/roles.ts. */
+export interface MembershipRecord {
+  userId: string;
+  space: string;
+  role: string;
+}
+
+/** A browser session: of a user, or of a management key signed in to the Studio. */
+export interface SessionRecord {
+  /** Hex SHA-256 of the session id; the id itself lives only in the cookie. */
+  idHash: string;
+  userId: string | null;
+  keyId: string | null;
+  csrfToken: string;
+  createdAt: string;
+  lastSeenAt: string;
+  /** The absolute end (SESSION_MAX_HOURS after sign-in). */
+  expiresAt: string;
+}
+
+export interface UserStore {
+  /** Fails with ConflictError when the username is taken (case-insensitively) or the issuer and subject are. */
+  insert(user: UserRecord, memberships?: MembershipRecord[]): Promise<void>;
+  get(id: string): Promise<UserRecord | undefined>;
+  /** Case-insensitive. */
+  findByUsername(username: string): Promise<UserRecord | undefined>;
+  findBySubject(issuer: string, subject: string): Promise<UserRecord | undefined>;
+  /** Every user, by username; with `space`, only its members. */
+  list(space?: string): Promise<UserRecord[]>;
+  setPassword(id: string, passwordHash: string): Promise<void>;
+  /** Deletes the user with its memberships and sessions. False when there is no such user. */
+  delete(id: string): Promise<boolean>;
+  memberships(userId: string): Promise<MembershipRecord[]>;
+  /** The members of a space, by username. */
+  members(space: string): Promise<Array<{ user: UserRecord; role: string }>>;
+  /** Inserts or replaces the user's role in the space. */
+  setMembership(membership: MembershipRecord): Promise<void>;
+  /** False when the user was no member of the space. */
+  deleteMembership(userId: string, space: string): Promise<boolean>;
+}
+
+export interface SessionStore {
+  insert(session: SessionRecord): Promise<void>;
+  get(idHash: string): Promise<SessionRecord | undefined>;
+  touch(idHash: string, lastSeenAt: string): Promise<void>;
+  delete(idHash: string): Promise<boolean>;
+  /** Deletes sessions whose absolute end or idle end (last seen at or before `idleBefore`) has passed. */
+  deleteExpired(now: string, idleBefore: string): Promise<number>;
+}
+
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
   readonly rules: RuleStore;
@@ -397,6 +464,8 @@ export interface Store {
   readonly kafka: KafkaBindingStore;
   readonly management: ManagementStore;
   readonly ruleTests: RuleTestStore;
+  readonly users: UserStore;
+  readonly sessions: SessionStore;
   readonly changes: ChangeFeed;
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;

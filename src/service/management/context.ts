@@ -1,5 +1,6 @@
 // What the management use cases share: the store, the clock, the compiler used to check documents, and the
 // compiled-rule cache (dependency walks reuse compiled rules instead of compiling again), and the solver.
+import type { Problem } from '../../engine/errors.ts';
 import type { Store } from '../../store/ports.ts';
 import type { Actor } from '../keys.ts';
 import type { Role } from '../roles.ts';
@@ -41,4 +42,6 @@ export interface WriteOptions {
 export interface VersionedDocument {
   document: Record<string, unknown>;
   etag: string;
+  /** What the write stored but flags (cells outside their column's valid values); absent on reads. */
+  warnings?: Problem[];
 }

@@ -105,7 +105,7 @@ export class RuleManagement {
     const alias = requestedAlias(input);
     const draft: RuleDocument = { ...input, status: input.status ?? 'published', tags: input.tags ?? [], locked: input.locked ?? false, createdIn: now, lastUpdate: now };
     assertMayPublish(space, options, draft.status === 'published');
-    checkDocument(withIdentity(draft, { ruleId: requestedId ?? randomUUID(), version: 1, alias: alias ?? 'generated' }), this.#ctx.compile);
+    const warnings = checkDocument(withIdentity(draft, { ruleId: requestedId ?? randomUUID(), version: 1, alias: alias ?? 'generated' }), this.#ctx.compile);
     return this.#ctx.store.management.transaction(space, async (tx) => {
       const heads = await tx.heads();
       if (requestedId !== undefined && heads.some((h) => h.ruleId === requestedId)) {
@@ -126,7 +126,7 @@ export class RuleManagement {
       const [stored] = await tx.putRules([document]);
       if (folderId !== undefined) await tx.place(ruleId, version, folderId);
       await recordHistory(tx, this.#ctx, [stored!], 'create', options);
-      return versioned(stored!);
+      return { ...versioned(stored!), warnings };
     });
   }
 
@@ -152,7 +152,7 @@ export class RuleManagement {
       lastUpdate: now,
     };
     typeProblem(draft, latest.type, rule.ruleId);
-    checkDocument(withIdentity(draft, { ruleId: rule.ruleId, version: nextVersion(rule.ruleId, latest.version), alias: rule.alias }), this.#ctx.compile);
+    const warnings = checkDocument(withIdentity(draft, { ruleId: rule.ruleId, version: nextVersion(rule.ruleId, latest.version), alias: rule.alias }), this.#ctx.compile);
     return this.#ctx.store.management.transaction(space, async (tx) => {
       const current = this.#sameRule(findRule(await tx.heads(), idOrAlias), rule);
       const top = findVersion(current, undefined);
@@ -161,7 +161,7 @@ export class RuleManagement {
       const placement = (await tx.placements()).find((p) => p.ruleId === current.ruleId && p.version === top.version);
       if (placement) await tx.place(current.ruleId, version, placement.folderId);
       await recordHistory(tx, this.#ctx, [stored!], 'new-version', options);
-      return versioned(stored!);
+      return { ...versioned(stored!), warnings };
     });
   }
 
@@ -193,7 +193,7 @@ export class RuleManagement {
     };
     typeProblem(draft, head.type, rule.ruleId);
     const document = withIdentity(draft, { ruleId: rule.ruleId, version: head.version, alias: rule.alias });
-    checkDocument(document, this.#ctx.compile);
+    const warnings = checkDocument(document, this.#ctx.compile);
     assertMayPublish(space, options, draft.status === 'published');
     const gated = draft.status === 'published' && this.#ctx.publishGate !== undefined;
     if (gated) await this.#ctx.publishGate!.beforePublish(space, { head: { ...head, status: 'published' }, document }, options.force === true);
@@ -205,7 +205,7 @@ export class RuleManagement {
       assertEditableInPlace(current, liveEdits);
       const [stored] = await tx.putRules([{ ...document, ruleAlias: current.alias }]);
       await recordHistory(tx, this.#ctx, [stored!], 'update', options);
-      return versioned(stored!);
+      return { ...versioned(stored!), warnings };
     });
   }
 

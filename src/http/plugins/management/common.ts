@@ -137,9 +137,24 @@ export function writeOptions(request: FastifyRequest): WriteOptions {
   return { ifMatch: ifMatchOf(request), by: historyName(principal), actor: principal.actor, role: principal.role };
 }
 
-/** Answers a rule version's document with its ETag header. */
+export const WARNINGS_HEADER = 'verdict-warnings';
+
+/** Warnings named in the Verdict-Warnings header at most (the count says how many there were). */
+const WARNINGS_IN_HEADER = 20;
+
+/**
+ * Answers a rule version's document with its ETag header and, after a write that stored something worth a look,
+ * the Verdict-Warnings header: `{"count": n, "warnings": [{path, message}, ...]}` (the first 20), JSON with every
+ * non-ASCII character escaped so the header stays valid. The body stays the document DecisionRules clients expect
+ * (docs/decisions/valid-values.md).
+ */
 export function withETag(reply: FastifyReply, versioned: VersionedDocument): Record<string, unknown> {
   void reply.header('etag', versioned.etag);
+  const warnings = versioned.warnings ?? [];
+  if (warnings.length > 0) {
+    const json = JSON.stringify({ count: warnings.length, warnings: warnings.slice(0, WARNINGS_IN_HEADER) });
+    void reply.header(WARNINGS_HEADER, json.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  }
   return versioned.document;
 }
 
@@ -167,7 +182,13 @@ export const ruleDocumentSchema = {
 /** A 200 answer carrying a rule version, with its ETag response header documented. */
 export const versionedRuleSchema = {
   ...ruleDocumentSchema,
-  headers: { ETag: { type: 'string', description: 'The entity tag of this version; send it as If-Match to write only if nobody changed it since.' } },
+  headers: {
+    ETag: { type: 'string', description: 'The entity tag of this version; send it as If-Match to write only if nobody changed it since.' },
+    'Verdict-Warnings': {
+      type: 'string',
+      description: 'Writes only, when the stored version has warnings (cells outside their column\'s valid values): JSON {"count": n, "warnings": [{"path", "message"}]} listing the first 20, non-ASCII characters escaped as \\uXXXX. The write succeeded.',
+    },
+  },
 } as const;
 
 export const anyObjectSchema = { type: 'object', additionalProperties: true } as const;
