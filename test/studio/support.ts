@@ -159,7 +159,7 @@ export async function signIn(page: Page, key: string): Promise<void> {
 export async function submitKey(page: Page, key: string): Promise<void> {
   const opener = page.getByRole('button', { name: 'Sign in with a management key' });
   if ((await opener.getAttribute('aria-expanded')) !== 'true') await opener.click();
-  await page.getByLabel('Management key').fill(key);
+  await page.getByLabel('Management key', { exact: true }).fill(key);
   await page.getByRole('button', { name: 'Sign in with key' }).click();
 }
 

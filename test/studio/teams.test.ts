@@ -48,7 +48,7 @@ describe('Studio for teams: sign-in, roles, members, activity and approvals', { 
     const { page, assertClean, close } = await suite.studio.open();
     await withFailureShot(page, 'teams-sign-in', async () => {
       await page.getByLabel('User name').waitFor();
-      assert.equal(await page.getByLabel('Management key').count(), 0, 'the key form is secondary: closed at first');
+      assert.equal(await page.getByLabel('Management key', { exact: true }).count(), 0, 'the key form is secondary: closed at first');
       await page.getByRole('button', { name: 'Sign in with a management key' }).waitFor();
       await screenshot(page, 'sign-in');
       await page.getByLabel('User name').fill('eddie');
@@ -79,8 +79,10 @@ describe('Studio for teams: sign-in, roles, members, activity and approvals', { 
       await context.clearCookies();
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByRole('alert').getByText('Your session ended; sign in again.').waitFor();
-      await signInAs(page, 'eddie', PEOPLE.eddie.password);
-      await page.goto(`${suite.studio.studioUrl}#/rules/${rule.ruleId}/1`);
+      // Signing in again lands on the same rule page, which offers the draft back.
+      await page.getByLabel('User name').fill('eddie');
+      await page.getByLabel('Password').fill(PEOPLE.eddie.password);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.getByRole('button', { name: 'Restore draft' }).click();
       await gridCell(page, 1, 2).getByText('33').waitFor();
       assertClean([401]);
@@ -119,6 +121,7 @@ describe('Studio for teams: sign-in, roles, members, activity and approvals', { 
       const added = page.getByRole('dialog', { name: 'Member added' });
       const password = await added.getByLabel('One-time password').inputValue();
       assert.ok(password.length >= 8, 'a one-time password is shown');
+      await screenshot(page, 'members-added');
       await added.getByRole('button', { name: 'Copy' }).click();
       assert.equal(await page.evaluate('navigator.clipboard.readText()'), password);
       await added.getByRole('button', { name: 'Done' }).click();
