@@ -101,6 +101,8 @@ describe('Studio for teams: sign-in, roles, members, activity and approvals', { 
       const save = page.getByRole('button', { name: 'Save', exact: true });
       assert.ok(await save.isDisabled());
       assert.equal(await accessibleDescription(save), 'Your role viewer cannot edit rules');
+      await publish.hover();
+      await screenshot(page, 'viewer-rule');
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Members' }).click();
       await page.getByRole('alert').getByText(/Your role viewer cannot open the members of the space/).waitFor();
       assertClean();
