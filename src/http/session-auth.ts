@@ -2,12 +2,9 @@
 // only on requests that get here, not on every solve), setting it at sign-in (HttpOnly, SameSite=Lax, Path=/,
 // Secure behind TLS), clearing it at sign-out, and authenticateSession, the cookie step of the management
 // authentication chain (src/http/auth.ts).
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../service/index.ts';
-import { ServiceError } from '../service/errors.ts';
-import { ROLE_PERMISSIONS } from '../service/member-roles.ts';
-import type { Permission, RolePrincipal } from '../service/member-roles.ts';
-import { bearerToken } from '../service/keys.ts';
+import type { Principal } from '../service/keys.ts';
 
 export const SESSION_COOKIE = 'verdict_session';
 export const SPACE_HEADER = 'x-verdict-space';
@@ -51,43 +48,10 @@ export function clearSessionCookie(services: Services, request: FastifyRequest, 
  * X-CSRF-Token header equal to the session's token (403 csrf), the space from X-Verdict-Space (absent: the user's
  * only space, or the first by name; one the user is no member of: 403).
  */
-export function authenticateSession(services: Services, request: FastifyRequest): Promise<RolePrincipal> {
+export function authenticateSession(services: Services, request: FastifyRequest): Promise<Principal> {
   return services.sessions.authenticate(sessionIdOf(request), {
     space: header(request, SPACE_HEADER),
     stateChanging: STATE_CHANGING.has(request.method),
     csrfToken: header(request, CSRF_HEADER),
   });
-}
-
-declare module 'fastify' {
-  // lead: replace with the declaration that comes with the permission check in auth.ts.
-  interface FastifyContextConfig {
-    permission?: Permission;
-    public?: boolean;
-  }
-}
-
-/**
- * lead: replace with the authentication chain of src/http/auth.ts. Until it lands, the routes of this branch
- * (members) take a management key (admin of its space) or the session cookie, and check the route's permission.
- */
-export function requireKeyOrSession(services: Services) {
-  return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-    const authorization = request.headers.authorization;
-    const principal: Promise<RolePrincipal> = bearerToken(authorization) !== undefined || !hasSessionCookie(request)
-      ? services.keys.authenticate(authorization, 'management').then((p) => ({ ...p, role: 'admin', actor: { kind: 'key', id: p.keyId, name: p.keyName ?? p.keyId } }))
-      : authenticateSession(services, request);
-    principal.then(
-      (p) => {
-        const needed = request.routeOptions.config.permission;
-        if (needed !== undefined && !ROLE_PERMISSIONS[p.role].has(needed)) {
-          done(new ServiceError('forbidden', `Your role ${p.role} in space ${p.space} does not allow this (needs ${needed})`));
-          return;
-        }
-        request.principal = p;
-        done();
-      },
-      (err: unknown) => done(err as Error),
-    );
-  };
 }

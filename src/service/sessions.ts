@@ -7,8 +7,9 @@ import { hash as digest, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { SessionRecord, Store } from '../store/ports.ts';
 import type { Clock } from './clock.ts';
 import { ServiceError } from './errors.ts';
-import { ROLE_PERMISSIONS } from './member-roles.ts';
-import type { Actor, Permission, Role, RolePrincipal } from './member-roles.ts';
+import { ROLE_PERMISSIONS } from './roles.ts';
+import type { Permission, Role } from './roles.ts';
+import type { Actor, Principal } from './keys.ts';
 import type { PublicUser, UserService } from './users.ts';
 
 export interface SessionConfig {
@@ -136,7 +137,7 @@ export class SessionService {
    * The principal of a request made with a session cookie: the session live, the CSRF token right on a
    * state-changing request (403 csrf), the space one the owner belongs to (403 forbidden).
    */
-  async authenticate(sessionId: string | undefined, request: SessionRequest): Promise<RolePrincipal> {
+  async authenticate(sessionId: string | undefined, request: SessionRequest): Promise<Principal> {
     const session = await this.#live(sessionId);
     if (request.stateChanging && (request.csrfToken === undefined || !sameToken(request.csrfToken, session.csrfToken))) {
       throw new ServiceError('csrf', CSRF_REFUSED);
@@ -145,7 +146,7 @@ export class SessionService {
     return this.#userPrincipal(session.userId!, request.space);
   }
 
-  async #keyPrincipal(keyId: string, space: string | undefined): Promise<RolePrincipal> {
+  async #keyPrincipal(keyId: string, space: string | undefined): Promise<Principal> {
     const key = await this.#store.keys.get(keyId);
     // A revoked key ends the sessions it signed in.
     if (key === undefined || key.revokedAt !== null || key.type !== 'management') throw new ServiceError('unauthenticated', SESSION_ENDED);
@@ -156,7 +157,7 @@ export class SessionService {
     return { keyId: key.id, space: key.space, type: 'management', keyName: key.name ?? null, role: 'admin', actor: { kind: 'key', id: key.id, name } };
   }
 
-  async #userPrincipal(userId: string, space: string | undefined): Promise<RolePrincipal> {
+  async #userPrincipal(userId: string, space: string | undefined): Promise<Principal> {
     const user = await this.#users.get(userId);
     if (user === undefined) throw new ServiceError('unauthenticated', SESSION_ENDED);
     const memberships = await this.#users.memberships(userId);

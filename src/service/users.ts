@@ -7,8 +7,8 @@ import { ConflictError } from '../store/ports.ts';
 import type { Clock } from './clock.ts';
 import { isoAt } from './clock.ts';
 import { ServiceError } from './errors.ts';
-import { isRole, ROLES } from './member-roles.ts';
-import type { Role } from './member-roles.ts';
+import { isMemberRole as isRole, MEMBER_ROLES as ROLES } from './roles.ts';
+import type { MemberRole as Role } from './roles.ts';
 import { decoyHash, generatePassword, hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
 import { requireSpace } from './require-space.ts';
 

@@ -4,7 +4,7 @@
 // once; no output ever shows a password hash.
 import { Option } from 'commander';
 import type { Command } from 'commander';
-import { ROLES } from '../../service/member-roles.ts';
+import { MEMBER_ROLES as ROLES } from '../../service/roles.ts';
 import { InputError } from '../errors.ts';
 import { storeCommand } from './space.ts';
 

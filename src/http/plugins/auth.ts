@@ -4,7 +4,7 @@
 // never cached. A sign-in always starts a new session and ends the one the request carried.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../service/errors.ts';
-import { ROLES } from '../../service/member-roles.ts';
+import { MEMBER_ROLES as ROLES } from '../../service/roles.ts';
 import type { SessionOwner } from '../../service/sessions.ts';
 import { SignInThrottle } from '../../service/sign-in-throttle.ts';
 import { clearSessionCookie, CSRF_HEADER, sessionIdOf, setSessionCookie } from '../session-auth.ts';

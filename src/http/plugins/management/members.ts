@@ -2,12 +2,11 @@
 // a one-time password unless one is given), change a role, remove. Never leaves the caller's space; the password
 // hash never appears in an answer (the response schemas list what is answered).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ROLES } from '../../../service/member-roles.ts';
+import { MEMBER_ROLES as ROLES } from '../../../service/roles.ts';
 import { USERNAME_RULE } from '../../../service/users.ts';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../../service/passwords.ts';
 import { userSchema } from '../auth.ts';
-import { requireKeyOrSession } from '../../session-auth.ts';
-import { errors, securedBy, setUpScope, spaceOf } from './common.ts';
+import { authenticate, errors, securedBy, setUpScope, spaceOf } from './common.ts';
 import type { ManagementPluginOptions } from './common.ts';
 
 const TAGS = ['Space'];
@@ -24,7 +23,7 @@ const roleProperty = { type: 'string', enum: [...ROLES] } as const;
 export async function membersPlugin(app: FastifyInstance, options: ManagementPluginOptions): Promise<void> {
   const { services } = options;
   setUpScope(app, services);
-  const onRequest = requireKeyOrSession(services);
+  const onRequest = authenticate(services);
 
   app.get('/api/space/members', {
     onRequest,
