@@ -324,6 +324,7 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
         </div>
         <div className="rule-header-row">
           <div className="draft-state">
+            {!canEdit && <span className="badge badge-locked" title={grants.reason('rules:edit', 'edit rules')}>read only · {grants.role}</span>}
             {dirty && <span className="badge badge-draft" title="Kept in this browser until saved">unsaved draft</span>}
             {dirty && keptAt && <span className="muted small nowrap" title="Unsaved edits are kept in this browser until you save or discard them">Kept in this browser {keptAt.toLocaleTimeString(undefined, { hour12: false })}</span>}
           </div>
