@@ -21,6 +21,9 @@ declare module 'fastify' {
   }
 }
 
+/** Cache-Control of every answer that needed management credentials. */
+export const NO_STORE = 'no-store';
+
 export function requireKey(services: Services, type: KeyType) {
   /** Attaches the principal and counts the request against the key's rate limit; an error when refused. */
   const admit = (request: FastifyRequest, principal: Principal): ServiceError | undefined => {
@@ -38,7 +41,11 @@ export function requireKey(services: Services, type: KeyType) {
     }
     return undefined;
   };
-  return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+  // Management answers (rules, keys, audit records, MCP) are the space's own data: never kept by a browser or a
+  // proxy cache, refusals included. The solver's answers are left alone (docs/decisions/browser-hardening.md).
+  const noStore = type === 'management';
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    if (noStore) void reply.header('cache-control', NO_STORE);
     let cached: Principal | undefined;
     try {
       cached = services.keys.authenticateCached(request.headers.authorization, type, request.raw.socket);
@@ -84,6 +91,8 @@ export function requireManagement(services: Services) {
     );
   };
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    // Set here too, for sessions: requireKey sets it for keys, before a refusal.
+    void reply.header('cache-control', NO_STORE);
     authenticate(request, reply, (err?: Error) => {
       if (err) {
         done(err);

@@ -49,6 +49,10 @@ export const ERROR_CATALOG = {
   conflict: 'conflict',
   /** A write's If-Match no longer matches the version (docs/decisions/management-etag-if-match.md). */
   'stale-version': 'conflict',
+  /** A rule id that is another rule's alias, or an alias that is another rule's id (docs/decisions/id-alias-namespace.md). */
+  'id-alias-clash': 'conflict',
+  /** A client-chosen rule id outside the safe character set. */
+  'invalid-rule-id': 'invalid-input',
   // Spaces, keys and Kafka bindings (admin API, CLI).
   'space-not-found': 'not-found',
   'space-exists': 'conflict',

@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import { compileRule } from '../engine/index.ts';
 import type { CompiledRule, HttpClient, ScriptSandbox } from '../engine/types.ts';
 import type { AuditFilter, AuditPage, Store } from '../store/ports.ts';
+import { ActivityLog } from './activity.ts';
 import { AuditWriter } from './audit-writer.ts';
 import type { Clock } from './clock.ts';
 import { isoAt, systemClock } from './clock.ts';
@@ -73,6 +74,8 @@ export class Services {
   readonly users: UserService;
   readonly sessions: SessionService;
   readonly signInThrottle: SignInThrottle;
+  /** The space's activity log: who did what (rule writes record through their own transactions). */
+  readonly activity: ActivityLog;
   /** Per-rule solves and latency of the last hour, for the Studio's overview. */
   readonly solveWindow = new SolveWindow();
   readonly sandbox: SpaceSandboxes | undefined;
@@ -116,6 +119,7 @@ export class Services {
     this.users = new UserService(store, this.clock);
     this.sessions = new SessionService(store, this.clock, this.users, config.sessions);
     this.signInThrottle = new SignInThrottle(this.clock);
+    this.activity = new ActivityLog(store, this.clock);
   }
 
   /** Starts the background tasks: audit flushing and retention. */

@@ -269,6 +269,51 @@ const usersSessions: Migration = {
   },
 };
 
+/**
+ * Teams (issue 32): the space's activity log (who did what; docs/decisions/activity-log.md), the reviews of rule
+ * versions and the space setting that requires them before publishing (docs/decisions/approvals.md).
+ */
+const activityAndReviews: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('space_activity')
+      .addColumn('space', 'text', (c) => c.notNull().references('spaces.name').onDelete('cascade'))
+      .addColumn('id', 'text', (c) => c.notNull())
+      .addColumn('at', 'text', (c) => c.notNull())
+      .addColumn('actor_kind', 'text', (c) => c.notNull())
+      .addColumn('actor_id', 'text', (c) => c.notNull())
+      .addColumn('actor_name', 'text', (c) => c.notNull())
+      .addColumn('action', 'text', (c) => c.notNull())
+      .addColumn('rule_id', 'text')
+      .addColumn('rule_alias', 'text')
+      .addColumn('rule_name', 'text')
+      .addColumn('version', 'integer')
+      .addColumn('detail', 'text')
+      .addPrimaryKeyConstraint('space_activity_pk', ['space', 'id'])
+      .execute();
+    await db.schema.createIndex('space_activity_at').on('space_activity').columns(['space', 'at', 'id']).execute();
+    await db.schema
+      .createTable('rule_reviews')
+      .addColumn('space', 'text', (c) => c.notNull().references('spaces.name').onDelete('cascade'))
+      .addColumn('rule_id', 'text', (c) => c.notNull())
+      .addColumn('version', 'integer', (c) => c.notNull())
+      .addColumn('state', 'text', (c) => c.notNull())
+      .addColumn('content_tag', 'text', (c) => c.notNull())
+      .addColumn('requested_by', 'text')
+      .addColumn('requested_at', 'text')
+      .addColumn('decided_by', 'text')
+      .addColumn('decided_at', 'text')
+      .addColumn('comment', 'text')
+      .addPrimaryKeyConstraint('rule_reviews_pk', ['space', 'rule_id', 'version'])
+      .execute();
+    await db.schema.alterTable('spaces').addColumn('approvals', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.alterTable('spaces').dropColumn('approvals').execute();
+    for (const table of ['rule_reviews', 'space_activity']) await db.schema.dropTable(table).ifExists().execute();
+  },
+};
+
 /** Name order is application order. */
 export const MIGRATIONS: Record<string, Migration> = {
   '2026_01_001_initial': initial,
@@ -278,6 +323,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_018_audit_error_kind': auditErrorKind,
   '2026_11_026_space_live_edits': spaceLiveEdits,
   '2026_11_027_users_sessions': usersSessions,
+  '2026_11_032_activity_reviews': activityAndReviews,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

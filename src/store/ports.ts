@@ -66,6 +66,8 @@ export type LiveEdits = (typeof LIVE_EDITS)[number];
 /** A space's own settings (the publishing gate lives with the rule tests: RuleTestStore.gates). */
 export interface SpaceSettings {
   liveEdits: LiveEdits;
+  /** Publishing needs an approval by another user than the version's last editor (docs/decisions/approvals.md). */
+  approvals: boolean;
 }
 
 export interface SpaceStore {
@@ -77,6 +79,8 @@ export interface SpaceStore {
   settings(name: string): Promise<SpaceSettings | undefined>;
   /** False when the space does not exist. */
   setLiveEdits(name: string, value: LiveEdits): Promise<boolean>;
+  /** False when the space does not exist. */
+  setApprovals(name: string, required: boolean): Promise<boolean>;
 }
 
 export interface KeyStore {
@@ -211,6 +215,56 @@ export interface HistoryEntry {
   by: string | null;
 }
 
+/** Who did something, as the activity log keeps it (the service's Actor). */
+export interface ActivityActor {
+  kind: 'key' | 'user' | 'token' | 'cli';
+  id: string;
+  name: string;
+}
+
+/** One entry of a space's activity log (docs/decisions/activity-log.md). */
+export interface ActivityEntry {
+  /** ISO-8601 UTC. */
+  at: string;
+  actor: ActivityActor;
+  /** `rule.<history action>`, `key.create`, `key.revoke`, `settings.update`, `member.*`, `review.*`. */
+  action: string;
+  rule?: { ruleId: string; version?: number | null; alias?: string | null; name?: string | null };
+  detail?: Record<string, unknown>;
+}
+
+export interface StoredActivity {
+  id: string;
+  at: string;
+  actor: ActivityActor;
+  action: string;
+  rule: { ruleId: string; version: number | null; alias: string | null; name: string | null } | null;
+  detail: Record<string, unknown> | null;
+}
+
+export interface ActivityFilter {
+  /** The actor's name or id. */
+  actor?: string;
+  /** The rule's id or alias. */
+  rule?: string;
+  action?: string;
+  from?: string;
+  to?: string;
+  limit: number;
+  cursor?: string;
+}
+
+export interface ActivityPage {
+  items: StoredActivity[];
+  nextCursor: string | null;
+}
+
+export interface ActivityStore {
+  append(space: string, entries: readonly ActivityEntry[]): Promise<void>;
+  /** Newest first. */
+  list(space: string, filter: ActivityFilter): Promise<ActivityPage>;
+}
+
 /** Reads and writes of one space inside one transaction (see ManagementStore). */
 export interface ManagementTransaction {
   readonly space: string;
@@ -238,6 +292,8 @@ export interface ManagementTransaction {
   place(ruleId: string, version: number | undefined, folderId: string): Promise<void>;
   /** Appends history entries, in the order given (they list after every entry already stored). */
   appendHistory(entries: readonly HistoryEntry[]): Promise<void>;
+  /** Appends activity log entries in the write's transaction. */
+  appendActivity(entries: readonly ActivityEntry[]): Promise<void>;
   /** The history of a rule (of one version when given), newest first; kept when versions are deleted. */
   history(ruleId: string, version?: number): Promise<HistoryEntry[]>;
   /** The rule's test suites with their tests (exports carry them). */
@@ -464,6 +520,7 @@ export interface Store {
   readonly kafka: KafkaBindingStore;
   readonly management: ManagementStore;
   readonly ruleTests: RuleTestStore;
+  readonly activity: ActivityStore;
   readonly users: UserStore;
   readonly sessions: SessionStore;
   readonly changes: ChangeFeed;

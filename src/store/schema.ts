@@ -7,6 +7,8 @@ export interface SpacesTable {
   created_at: string;
   /** 'allowed' or 'forbidden': may a published version's content be replaced in place (docs/decisions/live-edits.md). */
   live_edits: Generated<string>;
+  /** 1: publishing needs an approval by another user (docs/decisions/approvals.md). */
+  approvals: Generated<number>;
 }
 
 export interface ApiKeysTable {

@@ -49,6 +49,8 @@ test('HTTP: every code gets the status its kind maps to, except an unknown rule 
     'not-found': 404,
     conflict: 409,
     'stale-version': 412,
+    'id-alias-clash': 409,
+    'invalid-rule-id': 400,
     'space-not-found': 404,
     'space-exists': 409,
     'invalid-space-name': 400,

@@ -233,7 +233,8 @@ describe('Studio for teams: sign-in, roles, members, activity and approvals', { 
       await page.getByLabel('Actor').fill('eddie');
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await table.getByRole('cell', { name: /^petra/ }).first().waitFor({ state: 'detached' });
-      const actors = await table.getByRole('row').evaluateAll((rows) => rows.slice(1).map((r) => r.children[1]?.textContent ?? ''));
+      const rows = (await table.getByRole('row').all()).slice(1);
+      const actors = await Promise.all(rows.map((row) => row.getByRole('cell').nth(1).innerText()));
       assert.ok(actors.length > 0 && actors.every((a) => a.startsWith('eddie')), `only eddie's actions: ${actors.join(', ')}`);
       assertClean();
     });

@@ -2,6 +2,7 @@
 // audit listing. Each group is its own encapsulated scope with the management error mapping.
 import type { ManagementPlugin } from '../../app.ts';
 import { authPlugin } from '../auth.ts';
+import { activityPlugin } from './activity.ts';
 import { foldersPlugin } from './folders.ts';
 import { historyPlugin } from './history.ts';
 import { membersPlugin } from './members.ts';
@@ -15,5 +16,5 @@ import { toolsPlugin } from './tools.ts';
 
 export const MANAGEMENT_PLUGINS: ManagementPlugin[] = [
   rulesPlugin, spacePlugin, tagsPlugin, foldersPlugin, ruleFlowsPlugin, toolsPlugin, historyPlugin, ruleTestsPlugin,
-  spaceOperationsPlugin, membersPlugin, authPlugin,
+  spaceOperationsPlugin, membersPlugin, authPlugin, activityPlugin,
 ];
