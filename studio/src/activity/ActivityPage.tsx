@@ -10,13 +10,13 @@ import { EmptyState, ErrorState, Loading, formatShortTime } from '../ui/states.t
 import { activityApi } from './api.ts';
 import type { ActivityFilter, ActivityItem } from './api.ts';
 
-const ACTOR_KINDS: Record<Actor['kind'], string> = { user: 'user', key: 'key', token: 'token' };
+const ACTOR_KINDS: Record<Actor['kind'], string> = { user: 'user', key: 'key', token: 'token', cli: 'command line' };
 const EMPTY_FORM = { actor: '', rule: '', action: '', from: '', to: '' };
 
-function detailText(detail: unknown): string {
-  if (detail === null || detail === undefined) return '';
-  if (typeof detail === 'string') return detail;
-  return JSON.stringify(detail);
+/** The entry's detail as `name: value` pairs (a status change, the role given, a review's comment). */
+function detailText(detail: Record<string, unknown> | null): string {
+  if (!detail) return '';
+  return Object.entries(detail).map(([name, value]) => `${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`).join(', ');
 }
 
 export function ActivityPage() {

@@ -1,21 +1,11 @@
 // The space activity log (GET /api/space/activity, permission audit:read): who did what to which rule, newest
 // first, filtered by actor, rule, action and time, paged by cursor.
-import type { Actor } from '../api/auth.ts';
 import type { ApiClient } from '../api/client.ts';
+import type { ActivityPage, StoredActivity } from '../../../src/store/ports.ts';
 
-export interface ActivityItem {
-  id: string;
-  at: string;
-  actor: Actor;
-  action: string;
-  rule: { ruleId: string; version: number | null; alias: string | null; name: string | null } | null;
-  detail: unknown;
-}
-
-export interface ActivityPage {
-  items: ActivityItem[];
-  nextCursor: string | null;
-}
+/** The wire shapes are the store's own. */
+export type { ActivityPage };
+export type ActivityItem = StoredActivity;
 
 export interface ActivityFilter {
   actor?: string;

@@ -3,17 +3,12 @@
 // Studio cannot read; what it keeps is Me (who, which spaces and roles, and the CSRF token of the session).
 import { ApiClient } from './client.ts';
 import type { Permission, Role } from '../../../src/service/roles.ts';
+import type { Actor } from '../../../src/service/keys.ts';
 
-export type { Permission, Role };
+/** Who did something: a user, a key (by its name), a machine token (by its client) or the server's command line. */
+export type { Actor, Permission, Role };
 /** The roles a person holds in a space (`solver` is for machine tokens only). */
 export type MemberRole = Exclude<Role, 'solver'>;
-
-/** Who did something: a user, a key (by its name) or a machine token (by its subject). */
-export interface Actor {
-  kind: 'key' | 'user' | 'token';
-  id: string;
-  name: string;
-}
 
 export interface SpaceMembership {
   space: string;

@@ -32,5 +32,6 @@ export const reviewApi = {
 /** Who, in words: a user by name, a key or token named as such. */
 export function actorText(actor: Actor | null): string {
   if (!actor) return 'someone';
+  if (actor.kind === 'cli') return 'the command line';
   return actor.kind === 'user' ? actor.name : `${actor.kind} ${actor.name}`;
 }

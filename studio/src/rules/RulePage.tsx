@@ -87,7 +87,7 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
 
   useEffect(() => {
     let live = true;
-    spaceApi.settings(api).then((settings) => live && setApprovals(settings.approvals === true), () => undefined);
+    spaceApi.settings(api).then((settings) => live && setApprovals(settings.approvals), () => undefined);
     return () => { live = false; };
   }, [api]);
   const loadReview = useCallback(async () => {

@@ -16,7 +16,7 @@ export function SpaceSettingsPanel() {
   const [busy, setBusy] = useState(false);
   const reasonId = useId();
   useEffect(() => {
-    if (settings) setShown({ forbidLive: settings.liveEdits === 'forbidden', approvals: settings.approvals === true });
+    if (settings) setShown({ forbidLive: settings.liveEdits === 'forbidden', approvals: settings.approvals });
   }, [settings]);
 
   async function change(patch: SpaceSettingsChange, done: string, next: Partial<NonNullable<typeof shown>>) {

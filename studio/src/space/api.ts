@@ -3,12 +3,10 @@
 import type { ApiClient } from '../api/client.ts';
 import type { RuleDocument } from '../api/types.ts';
 import type { RuleWindow, WindowReport } from '../../../src/service/solve-window.ts';
-import type { KeyType, LiveEdits, SpaceSettings as StoredSpaceSettings, AuditRecord as StoredAuditRecord } from '../../../src/store/ports.ts';
+import type { KeyType, LiveEdits, SpaceSettings, AuditRecord as StoredAuditRecord } from '../../../src/store/ports.ts';
 
-export type { KeyType, LiveEdits };
+export type { KeyType, LiveEdits, SpaceSettings };
 
-/** GET /api/space/settings: the stored settings and `approvals` (publishing needs an approval, issue 32). */
-export type SpaceSettings = StoredSpaceSettings & { approvals?: boolean };
 /** PUT /api/space/settings takes any of the settings. */
 export type SpaceSettingsChange = Partial<Pick<SpaceSettings, 'liveEdits' | 'approvals'>>;
 
