@@ -31,6 +31,22 @@ describe('Studio for teams: sign-in, roles, members, activity and approvals', { 
 
   const as = (person: Person, hash = '') => suite.signedInAs(person, PEOPLE[person].password, hash);
 
+  /** A management call made with a person's session (signed in through the API, with the session's CSRF token). */
+  async function actAs(person: Person, method: string, path: string, body?: unknown): Promise<any> {
+    const url = suite.studio.server.url;
+    const context = await suite.studio.browser.newContext();
+    try {
+      const signedIn = await context.request.post(`${url}/api/auth/login`, { data: { username: person, password: PEOPLE[person].password } });
+      assert.equal(signedIn.status(), 200, await signedIn.text());
+      const { csrfToken } = await signedIn.json();
+      const reply = await context.request.fetch(`${url}${path}`, { method, data: body, headers: { 'x-csrf-token': csrfToken } });
+      assert.ok(reply.status() < 300, `${person}: ${method} ${path}: ${reply.status()} ${await reply.text()}`);
+      return await reply.json();
+    } finally {
+      await context.close();
+    }
+  }
+
   async function typeCell(page: Page, row: number, column: number, text: string) {
     await gridCell(page, row, column).click();
     await page.keyboard.type(text);
@@ -224,11 +240,16 @@ describe('Studio for teams: sign-in, roles, members, activity and approvals', { 
   });
 
   test('activity: the actions with their actors, filtered by actor, newest first', async () => {
+    await actAs('eddie', 'POST', '/api/rule', pricingTable('Eddie\'s table', { status: 'pending' }));
+    await actAs('petra', 'POST', '/api/rule', pricingTable('Petra\'s table', { status: 'pending' }));
     const { page, assertClean, close } = await suite.signedIn('#/activity');
     await withFailureShot(page, 'teams-activity', async () => {
       const table = page.getByRole('table', { name: 'Activity' });
       await table.getByRole('cell', { name: /^eddie/ }).first().waitFor();
       await table.getByRole('cell', { name: /^petra/ }).first().waitFor();
+      const newest = table.getByRole('row').nth(1);
+      assert.deepEqual([await newest.getByRole('cell').nth(1).innerText(), await newest.getByRole('cell').nth(2).innerText()], ['petra user', 'rule.create'], 'newest first');
+      await newest.getByRole('link', { name: /Petra's table/ }).waitFor();
       await screenshot(page, 'activity');
       await page.getByLabel('Actor').fill('eddie');
       await page.getByRole('button', { name: 'Apply filters' }).click();
