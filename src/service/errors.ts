@@ -69,6 +69,10 @@ export const ERROR_CATALOG = {
   'tests-failed': 'conflict',
   /** The space forbids replacing a published version's content in place (docs/decisions/live-edits.md). */
   'live-edits-forbidden': 'conflict',
+  /** An XLSX file that is refused (hostile) or does not describe a decision table; problems name sheet and cell (docs/xlsx.md). */
+  'invalid-spreadsheet': 'invalid-input',
+  /** Only decision tables have a spreadsheet form (XLSX export and import). */
+  'not-a-decision-table': 'invalid-input',
   /** The space requires approval (four eyes) and this version's content has none (docs/decisions/approvals.md). */
   'approval-required': 'conflict',
   /** A user asked to approve a version they were the last to edit. */

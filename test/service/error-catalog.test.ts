@@ -62,6 +62,8 @@ test('HTTP: every code gets the status its kind maps to, except an unknown rule 
     'kafka-unavailable': 502,
     'tests-failed': 409,
     'live-edits-forbidden': 409,
+    'invalid-spreadsheet': 400,
+    'not-a-decision-table': 400,
     'approval-required': 409,
     'own-approval': 409,
     'wrong-credentials': 401,

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { ValidationError } from '../../engine/errors.ts';
 import { ruleIdOf } from '../../rules/containers.ts';
 import { ALIAS_RULE_TEXT, isRuleAlias } from '../../rules/envelope.ts';
-import type { ManagementTransaction, RuleHead, RuleStatus, StoredRule } from '../../store/ports.ts';
+import type { RuleHead, RuleStatus, StoredRule } from '../../store/ports.ts';
 import { isoAt } from '../clock.ts';
 import type { ManagementContext, VersionedDocument, WriteOptions } from './context.ts';
 import { checkDocument, isObject, requestedAlias, ruleBody, withIdentity } from './documents.ts';
@@ -18,7 +18,8 @@ import { recordHistory } from './history.ts';
 import { FolderTree } from './folder-tree.ts';
 import { assertEditableInPlace } from './live-edits.ts';
 import { assertMayPublish } from './publish-rights.ts';
-import { assertUnlocked, findRule, findVersion, nextVersion } from './lookup.ts';
+import { assertApproved } from './reviews.ts';
+import { assertUnlocked, documentOf, findRule, findVersion, nextVersion } from './lookup.ts';
 import type { RuleVersions } from './lookup.ts';
 
 /** One row of GET /api/space/items: a rule version without its body. */
@@ -59,12 +60,6 @@ export function aliasOwners(heads: readonly RuleHead[]): Map<string, string> {
 
 export function aliasTaken(alias: string, owner: string): Error {
   return conflict(`Rule alias "${alias}" is already used by rule ${owner} in this space; choose another ruleAlias, or leave it out to have one generated`);
-}
-
-async function documentOf(tx: ManagementTransaction, head: RuleHead): Promise<StoredRule> {
-  const stored = (await tx.versions(head.ruleId)).find((v) => v.version === head.version);
-  if (!stored) throw notFound(`Rule "${head.ruleId}" has no version ${head.version}`);
-  return stored;
 }
 
 function versioned(stored: StoredRule): VersionedDocument {
@@ -128,6 +123,7 @@ export class RuleManagement {
         folderId = folder.id;
       }
       const version = nextVersion(ruleId, await tx.highestVersion(ruleId));
+      if (draft.status === 'published') await assertApproved(tx, this.#ctx, undefined, draft);
       const document = withIdentity(draft, { ruleId, version, alias: chosenAlias });
       const [stored] = await tx.putRules([document]);
       if (folderId !== undefined) await tx.place(ruleId, version, folderId);
@@ -209,6 +205,7 @@ export class RuleManagement {
       if (gated) this.#unchangedSinceTests(current, head);
       assertUnlocked([current]);
       assertEditableInPlace(current, liveEdits);
+      if (draft.status === 'published') await assertApproved(tx, this.#ctx, current, document);
       const [stored] = await tx.putRules([{ ...document, ruleAlias: current.alias }]);
       await recordHistory(tx, this.#ctx, [stored!], 'update', options);
       return { ...versioned(stored!), warnings };
@@ -234,6 +231,7 @@ export class RuleManagement {
       checkIfMatch(options.ifMatch, stored);
       if (tested) this.#unchangedSinceTests(head, tested);
       assertUnlocked([head]);
+      if (status === 'published' && head.status !== 'published') await assertApproved(tx, this.#ctx, head, stored.document);
       const [updated] = await tx.putRules([{ ...stored.document, status, lastUpdate: this.#now() }]);
       await recordHistory(tx, this.#ctx, [updated!], status === 'published' ? 'publish' : 'pending', options);
       return versioned(updated!);

@@ -24,6 +24,7 @@ import type { FolderTarget } from './folders.ts';
 import { recordHistory } from './history.ts';
 import { assertUnlocked, findRule, findVersion, groupByRule, nextVersion } from './lookup.ts';
 import { assertMayPublish } from './publish-rights.ts';
+import { assertApproved } from './reviews.ts';
 import { aliasOwners, aliasTaken } from './rules.ts';
 
 export interface FolderImportResult {
@@ -163,6 +164,7 @@ export class TransferManagement {
       const destination = resolveTarget(tree, target);
       const documents = await this.#plan(tx, heads, incoming);
       assertMayPublish(space, options, documents.some((d) => d.status === 'published'));
+      for (const published of documents.filter((d) => d.status === 'published')) await assertApproved(tx, this.#ctx, undefined, published);
       const stored = await tx.putRules(documents);
       await this.#placeNewVersions(tx, heads, stored);
       await recordHistory(tx, this.#ctx, stored, 'import', options);
@@ -261,6 +263,7 @@ export class TransferManagement {
       }
       const documents = await this.#plan(tx, heads, incoming);
       assertMayPublish(space, options, documents.some((d) => d.status === 'published'));
+      for (const published of documents.filter((d) => d.status === 'published')) await assertApproved(tx, this.#ctx, undefined, published);
       const stored = await tx.putRules(documents);
       await this.#placeNewVersions(tx, heads, stored);
       await recordHistory(tx, this.#ctx, stored, 'import', options);

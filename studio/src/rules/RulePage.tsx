@@ -29,6 +29,7 @@ import { GuardedButton } from '../ui/GuardedButton.tsx';
 import { ReviewPanel } from '../review/ReviewPanel.tsx';
 import { reviewApi } from '../review/api.ts';
 import type { Review } from '../review/api.ts';
+import { ExcelActions } from './ExcelActions.tsx';
 
 const AUTOSAVE_MS = 250;
 
@@ -331,6 +332,7 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
           <div className="actions">
             <a className="btn" href={href({ page: 'dependencies', id: rule.ruleId })} aria-label={`Dependencies of ${rule.name}`}>Dependencies</a>
             <button type="button" className="btn" onClick={() => downloadJson(`${rule.ruleAlias}_v${rule.version}.json`, draft)}>Export</button>
+            {rule.type === 'decision-table' && <ExcelActions rule={rule} draft={draft} dirty={dirty} onDraft={onChange} />}
             <GuardedButton className="btn" permission="rules:publish" what={locked ? 'unlock versions' : 'lock versions'}
               onClick={() => void lifecycle(() => api.setLock(rule.ruleId, rule.version, !locked), locked ? 'Unlocked' : 'Locked')}>{locked ? 'Unlock' : 'Lock'}</GuardedButton>
             <GuardedButton className="btn" permission="rules:edit" what="create versions" onClick={() => void newVersion(draft, 'New version created from this one')}>New version</GuardedButton>
