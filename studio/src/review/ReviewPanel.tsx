@@ -10,10 +10,13 @@ import { Dialog } from '../ui/Dialog.tsx';
 import { GuardedButton } from '../ui/GuardedButton.tsx';
 import { Loading, formatTime } from '../ui/states.tsx';
 import { VersionCompare } from '../versions/VersionCompare.tsx';
-import { actorText, reviewApi } from './api.ts';
+import { actorText, approved, reviewApi } from './api.ts';
 import type { Review } from './api.ts';
 
 function stateText(review: Review): string {
+  if (!review.current && review.state !== 'none') {
+    return `The content changed after it was ${review.state === 'requested' ? 'sent for review' : review.state} by ${actorText(review.decidedBy ?? review.requestedBy)}: request a new review.`;
+  }
   switch (review.state) {
     case 'none':
       return 'Not reviewed yet. Publishing this version needs an approval by someone other than its last editor.';
@@ -36,16 +39,17 @@ export function ReviewPanel(props: { rule: RuleDocument; review: Review | null; 
   const [requesting, setRequesting] = useState(false);
   const [reviewing, setReviewing] = useState(false);
   if (!review) return <div className="banner review-bar" role="region" aria-label="Review"><span className="muted">Loading the review…</span></div>;
-  const tone = review.state === 'approved' ? 'banner-success' : review.state === 'rejected' ? 'banner-error' : 'banner-info';
+  const stale = !review.current && review.state !== 'none';
+  const tone = approved(review) ? 'banner-success' : review.state === 'rejected' ? 'banner-error' : 'banner-info';
   return (
     <div className={`banner review-bar ${tone}`} role="region" aria-label="Review">
-      <span className={`badge review-${review.state}`}>{review.state === 'none' ? 'not reviewed' : review.state}</span>
+      <span className="badge">{review.state === 'none' ? 'not reviewed' : stale ? `${review.state}, then changed` : review.state}</span>
       <span>{stateText(review)}{review.comment && <> <q className="review-comment">{review.comment}</q></>}</span>
       <span className="review-actions">
-        {review.state !== 'requested' && review.state !== 'approved' && (
+        {(review.state === 'none' || review.state === 'rejected' || stale) && (
           <GuardedButton className="btn btn-small" permission="rules:edit" what="request a review" onClick={() => setRequesting(true)}>Request review</GuardedButton>
         )}
-        {review.state === 'requested' && (
+        {review.state === 'requested' && !stale && (
           <GuardedButton className="btn btn-small btn-primary" permission="rules:approve" what="approve or reject" onClick={() => setReviewing(true)}>Review changes</GuardedButton>
         )}
       </span>

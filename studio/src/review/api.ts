@@ -3,17 +3,14 @@
 // on, the server refuses to publish a version whose current content has no approval (409 approval-required).
 import type { Actor } from '../api/auth.ts';
 import type { ApiClient } from '../api/client.ts';
+import type { ReviewState as Review } from '../../../src/service/management/reviews.ts';
 
-export type ReviewState = 'none' | 'requested' | 'approved' | 'rejected';
+/** The wire shape is the service's own. */
+export type { Review };
 
-export interface Review {
-  state: ReviewState;
-  requestedBy: Actor | null;
-  requestedAt: string | null;
-  decidedBy: Actor | null;
-  decidedAt: string | null;
-  comment: string | null;
-  lastEditor: Actor | null;
+/** Whether the version may be published: approved, and its content unchanged since. */
+export function approved(review: Review | null): boolean {
+  return review?.state === 'approved' && review.current;
 }
 
 const enc = encodeURIComponent;

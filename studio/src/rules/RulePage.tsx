@@ -27,7 +27,7 @@ import { spaceApi } from '../space/api.ts';
 import { LiveSaveDialog } from './LiveSaveDialog.tsx';
 import { GuardedButton } from '../ui/GuardedButton.tsx';
 import { ReviewPanel } from '../review/ReviewPanel.tsx';
-import { reviewApi } from '../review/api.ts';
+import { approved, reviewApi } from '../review/api.ts';
 import type { Review } from '../review/api.ts';
 import { ExcelActions } from './ExcelActions.tsx';
 
@@ -293,8 +293,8 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
 
   const canEdit = grants.can('rules:edit');
   const publishing = rule.status !== 'published';
-  const unapproved = approvals && publishing && review?.state !== 'approved'
-    ? `This version needs an approval before it can be published (review: ${review?.state === 'none' ? 'not requested' : review?.state ?? 'loading'})`
+  const unapproved = approvals && publishing && !approved(review)
+    ? `This version needs an approval of its current content before it can be published (review: ${review === null ? 'loading' : review.state === 'none' ? 'not requested' : review.current ? review.state : 'content changed since'})`
     : undefined;
   const PANELS = ALL_PANELS.filter((p) => COMMON_PANELS.includes(p) || kind.extraPanels?.includes(p));
   const Designer = kind.Designer;
