@@ -192,6 +192,7 @@ describe('Studio for teams: sign-in, roles, members, activity and approvals', { 
       await dialog.getByLabel('Comment').fill('Gold members get 25%');
       await dialog.getByRole('button', { name: 'Request review' }).click();
       await review.getByText('Review requested by eddie').waitFor();
+      await screenshot(page, 'review-requested');
       const decide = review.getByRole('button', { name: 'Review changes' });
       assert.ok(await decide.isDisabled(), 'an editor cannot approve');
       assert.equal(await accessibleDescription(decide), 'Your role editor cannot approve or reject');
@@ -205,7 +206,7 @@ describe('Studio for teams: sign-in, roles, members, activity and approvals', { 
       await review.getByText('Review requested by eddie').waitFor();
       const publish = page.getByRole('button', { name: 'Publish' });
       assert.ok(await publish.isDisabled(), 'Publish waits for the approval');
-      assert.match(await accessibleDescription(publish), /needs an approval before it can be published/);
+      assert.match(await accessibleDescription(publish), /needs an approval of its current content before it can be published \(review: requested\)/);
       await review.getByRole('button', { name: 'Review changes' }).click();
       const dialog = page.getByRole('dialog', { name: 'Review Reviewed discounts v2' });
       await dialog.getByText('Live (v1)').waitFor();
@@ -230,7 +231,7 @@ describe('Studio for teams: sign-in, roles, members, activity and approvals', { 
       await review.getByRole('button', { name: 'Review changes' }).click();
       const own = page.getByRole('dialog', { name: 'Review Reviewed discounts v3' });
       await own.getByRole('button', { name: 'Approve' }).click();
-      await own.getByRole('alert').waitFor();
+      await own.getByRole('alert').getByText(/You \(petra\) were the last to edit version 3 .*another user must approve it/).waitFor();
       assert.equal((await api('GET', `/api/rule/review/${v1.ruleId}/3`)).state, 'requested', 'the refused approval changed nothing');
       await screenshot(page, 'review-own-approval');
       publisher.assertClean([409]);
