@@ -30,6 +30,8 @@ export function SignIn(props: { onSignedIn(me: Me): void; message?: string }) {
   const [key, setKey] = useState('');
   const [withKey, setWithKey] = useState(false);
   const [error, setError] = useState<string | null>(props.message ?? null);
+  /** Which form the error is about: shown beside it, and its fields marked invalid. */
+  const [errorOf, setErrorOf] = useState<'password' | 'key'>('password');
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
@@ -37,9 +39,10 @@ export function SignIn(props: { onSignedIn(me: Me): void; message?: string }) {
     authApi.config(new ApiClient()).then(setConfig, () => setConfig({ password: true, keySignIn: false, sso: [] }));
   }, []);
 
-  async function attempt(run: () => Promise<Me>, refusal: (err: unknown) => string) {
+  async function attempt(form: 'password' | 'key', run: () => Promise<Me>, refusal: (err: unknown) => string) {
     setBusy(true);
     setError(null);
+    setErrorOf(form);
     try {
       props.onSignedIn(await run());
     } catch (err) {
@@ -52,38 +55,41 @@ export function SignIn(props: { onSignedIn(me: Me): void; message?: string }) {
   function submitPassword(event: FormEvent) {
     event.preventDefault();
     if (username.trim() === '' || password === '') {
+      setErrorOf('password');
       setError('Enter your user name and password.');
       return;
     }
-    void attempt(() => authApi.login(new ApiClient(), username.trim(), password), passwordRefusal);
+    void attempt('password', () => authApi.login(new ApiClient(), username.trim(), password), passwordRefusal);
   }
 
   function submitKey(event: FormEvent) {
     event.preventDefault();
     const trimmed = key.trim();
     if (trimmed === '') {
+      setErrorOf('key');
       setError('Enter a management key.');
       return;
     }
-    void attempt(() => authApi.keyLogin(new ApiClient(), trimmed), keyRefusal);
+    void attempt('key', () => authApi.keyLogin(new ApiClient(), trimmed), keyRefusal);
   }
 
-  const errorProps = error ? { 'aria-invalid': true, 'aria-describedby': 'signin-error' } : {};
+  const invalid = (form: 'password' | 'key') => (error && errorOf === form ? { 'aria-invalid': true, 'aria-describedby': 'signin-error' } : {});
+  const message = (form: 'password' | 'key') => error && errorOf === form && <p id="signin-error" className="form-error" role="alert">{error}</p>;
   return (
     <main className="signin">
       <div className="signin-card">
         <div className="brand brand-large" aria-hidden="true"><span className="brand-mark">V</span> Verdict Studio</div>
         <h1 id="signin-title">Sign in to your space</h1>
         <p className="muted">Author, test, compare and publish the rules of your space: decision tables, decision trees, lookup tables, scripting rules, rule flows and decision flows.</p>
-        {error && <p id="signin-error" className="form-error" role="alert">{error}</p>}
+        {message('password')}
         <form className="signin-form" onSubmit={submitPassword} aria-labelledby="signin-title">
           <label className="field">
             <span>User name</span>
-            <input autoComplete="username" spellCheck={false} autoFocus value={username} onChange={(e) => setUsername(e.target.value)} {...errorProps} />
+            <input autoComplete="username" spellCheck={false} autoFocus value={username} onChange={(e) => setUsername(e.target.value)} {...invalid('password')} />
           </label>
           <label className="field">
             <span>Password</span>
-            <input type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} {...errorProps} />
+            <input type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} {...invalid('password')} />
           </label>
           <button type="submit" className="btn btn-primary btn-block" disabled={busy}>{busy ? 'Signing in…' : 'Sign in'}</button>
         </form>
@@ -102,8 +108,9 @@ export function SignIn(props: { onSignedIn(me: Me): void; message?: string }) {
               <form id="signin-key-form" onSubmit={submitKey} aria-label="Sign in with a management key">
                 <label className="field">
                   <span>Management key</span>
-                  <input type="password" autoComplete="off" spellCheck={false} autoFocus value={key} onChange={(e) => setKey(e.target.value)} />
+                  <input type="password" autoComplete="off" spellCheck={false} autoFocus value={key} onChange={(e) => setKey(e.target.value)} {...invalid('key')} />
                 </label>
+                {message('key')}
                 <button type="submit" className="btn btn-block" disabled={busy}>Sign in with key</button>
                 <p className="muted small">The key is exchanged for a session and not kept in this browser. <code>verdict key create --type management</code> makes one.</p>
               </form>
