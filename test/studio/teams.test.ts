@@ -240,6 +240,32 @@ describe('Studio for teams: sign-in, roles, members, activity and approvals', { 
     await publisher.close();
   });
 
+  test('a member of two spaces switches between them: each space shows its own rules and the role held there', async () => {
+    const { server } = suite.studio;
+    const other = await server.running.services.spaces.create('zz-second-space');
+    const otherApi = (method: string, path: string, body?: unknown) => server.call(method, path, { key: other.managementKey, body });
+    assert.equal((await otherApi('POST', '/api/space/members', { username: 'eddie', role: 'viewer' })).status, 201);
+    assert.equal((await otherApi('POST', '/api/rule', pricingTable('Second space table'))).status, 200);
+    const { page, assertClean, close } = await as('eddie');
+    await withFailureShot(page, 'teams-spaces', async () => {
+      const rules = page.getByRole('table', { name: 'Rules' });
+      const space = page.getByLabel('Space', { exact: true });
+      assert.equal(await space.inputValue(), server.space.space, 'the first space by name');
+      await page.getByLabel(`Signed in as eddie, editor of ${server.space.space}`).waitFor();
+      await rules.getByRole('link', { name: 'Viewer table' }).waitFor();
+      await space.selectOption('zz-second-space');
+      await rules.getByRole('link', { name: 'Second space table' }).waitFor();
+      assert.equal(await rules.getByRole('link', { name: 'Viewer table' }).count(), 0, 'the other space\'s rules are gone');
+      await page.getByLabel('Signed in as eddie, viewer of zz-second-space').waitFor();
+      assert.ok(await page.getByRole('button', { name: 'New rule' }).isDisabled(), 'a viewer there');
+      await screenshot(page, 'space-switcher');
+      await page.reload();
+      await rules.getByRole('link', { name: 'Second space table' }).waitFor();
+      assertClean();
+    });
+    await close();
+  });
+
   test('activity: the actions with their actors, filtered by actor, newest first', async () => {
     await actAs('eddie', 'POST', '/api/rule', pricingTable('Eddie\'s table', { status: 'pending' }));
     await actAs('petra', 'POST', '/api/rule', pricingTable('Petra\'s table', { status: 'pending' }));

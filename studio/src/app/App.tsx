@@ -131,8 +131,7 @@ export function App() {
           </nav>
           {me.spaces.length > 1 && (
             <label className="space-switch">
-              <span className="visually-hidden">Space</span>
-              <select value={context.grants.space} onChange={(e) => { preferences.setSpace(e.target.value); setSpace(e.target.value); }}>
+              <select aria-label="Space" value={context.grants.space} onChange={(e) => { preferences.setSpace(e.target.value); setSpace(e.target.value); }}>
                 {me.spaces.map((s) => s.space).sort().map((s) => <option key={s} value={s}>{s}</option>)}
               </select>
             </label>
