@@ -1,7 +1,7 @@
 // Issue 32 in the Studio, in real Chromium through accessible names: signing in with a user name and password
 // (a wrong one refused, the header naming the person and role, sign out), a session that ends returns to the
-// sign-in page and keeps the unsaved draft, each role's actions disabled with the reason, the members page, the
-// activity log with its actors, and four-eyes approvals: an editor saves a change and requests review but cannot
+// sign-in page and keeps the unsaved draft, each role's actions disabled with the reason, a 403 shown in the
+// server's words, the space switcher, the members page, the activity log with its actors, and four-eyes approvals: an editor saves a change and requests review but cannot
 // approve, a publisher in another browser approves and publishes, the solve answers the new version, and a
 // publisher approving their own change is refused with the server's words.
 import assert from 'node:assert/strict';
@@ -238,6 +238,26 @@ describe('Studio for teams: sign-in, roles, members, activity and approvals', { 
     });
     await editor.close();
     await publisher.close();
+  });
+
+  test('a role taken away while signed in: the server refuses the save with its 403 message, shown, and the draft is kept', async () => {
+    const rule = await api('POST', '/api/rule', pricingTable('Demoted table', { status: 'pending' }));
+    const { page, assertClean, close } = await as('eddie', `#/rules/${rule.ruleId}/1`);
+    await withFailureShot(page, 'teams-demoted', async () => {
+      await page.getByRole('grid', { name: 'Decision table' }).waitFor();
+      await typeCell(page, 1, 2, '44');
+      await api('PUT', '/api/space/members/eddie', { role: 'viewer' });
+      try {
+        await page.getByRole('button', { name: 'Save', exact: true }).click();
+        await page.getByRole('alert').getByText(/Not saved: Your role viewer in space .* does not allow/).waitFor();
+        await page.getByText('unsaved draft').waitFor();
+        assert.equal((await api('GET', `/api/rule/${rule.ruleId}/1`)).decisionTable.rows[0].cells[2].outputScalarValue.value, '20');
+      } finally {
+        await api('PUT', '/api/space/members/eddie', { role: 'editor' });
+      }
+      assertClean([403]);
+    });
+    await close();
   });
 
   test('a member of two spaces switches between them: each space shows its own rules and the role held there', async () => {
