@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { chromiumSkip, screenshot, StudioSuite, withFailureShot } from './support.ts';
+import { chromiumSkip, screenshot, StudioSuite, submitKey, withFailureShot } from './support.ts';
 import { pricingTable } from './tables.ts';
 
 const skip = chromiumSkip();
@@ -55,14 +55,12 @@ describe('the Studio\'s first hour in Chromium', { skip }, () => {
         assert.match(await intro.innerText(), new RegExp(kind), `the sign-in names ${kind}`);
       }
 
-      await page.getByLabel('Management key').fill(suite.studio.server.space.solverKey);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await submitKey(page, suite.studio.server.space.solverKey);
       const alert = page.getByRole('alert');
       await alert.getByText('This is a solver key; sign in with a management key of your space.').waitFor();
       await screenshot(page, 'first-hour-sign-in-solver-key');
 
-      await page.getByLabel('Management key').fill('vmk_not-a-key');
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await submitKey(page, 'vmk_not-a-key');
       await alert.getByText('The server refused this key: Invalid API key. Use a management key of your space.').waitFor();
     });
     assertClean([401]);

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, afterEach, before } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { CHROMIUM, chromiumInstalled, launchChromium } from '../../scripts/chromium.ts';
 import { ensureStudioBuilt } from '../../scripts/studio-build.ts';
 import { startTestServer } from '../http/harness.ts';
@@ -64,11 +64,13 @@ export interface StudioPage {
 
 export interface OpenOptions {
   /**
-   * Opens the page signed in with this management key, as the Studio keeps it (sessionStorage), without going
-   * through the sign-in form: for scenarios about something else (the sign-in scenario proves the form). The key
-   * is put back on each load of the tab, so such a page cannot test signing out.
+   * Opens the page signed in with this management key without going through the sign-in form: the context's
+   * request client exchanges it for a session (POST /api/auth/key-login), whose cookie the page then carries, as
+   * the form would. For scenarios about something else (the sign-in scenario proves the form).
    */
   key?: string;
+  /** Opens the page signed in as this user (POST /api/auth/login with the context's request client). */
+  user?: { username: string; password: string };
   /** false: leave the new page on about:blank (the scenario navigates itself). */
   navigate?: boolean;
 }
@@ -91,9 +93,6 @@ export interface StudioHarness {
 const REPORT_VIOLATIONS = `document.addEventListener('securitypolicyviolation', (e) => {
   globalThis.__verdictCspViolation(e.effectiveDirective + ' blocked ' + (e.blockedURI || 'inline') + ' at ' + e.sourceFile + ':' + e.lineNumber);
 });`;
-
-/** Where the Studio keeps the management key (studio/src/drafts/storage.ts). */
-const SESSION_KEY = 'verdict.studio.key';
 
 /** `env`: further server settings (a scenario that waits for a time limit lowers RULE_TIMEOUT_MS). */
 export async function startStudio(env: Record<string, string> = {}): Promise<StudioHarness> {
@@ -120,13 +119,9 @@ export async function startStudio(env: Record<string, string> = {}): Promise<Stu
       await context.addInitScript(REPORT_VIOLATIONS);
       context.setDefaultTimeout(DEFAULT_TIMEOUT_MS);
       const page = await context.newPage();
-      if (options.key !== undefined) {
-        // Only in the Studio's origin: about:blank (which timeToFirstCell passes by) has no storage.
-        await page.addInitScript(([origin, name, key]) => {
-          const { location } = globalThis as unknown as { location: { origin: string } };
-          if (location.origin === origin && sessionStorage.getItem(name) === null) sessionStorage.setItem(name, key);
-        }, [new URL(server.url).origin, SESSION_KEY, options.key] as const);
-      }
+      // The session cookie lands in the context's cookie jar, shared with its pages.
+      if (options.key !== undefined) await startSession(context, `${server.url}/api/auth/key-login`, { key: options.key });
+      if (options.user !== undefined) await startSession(context, `${server.url}/api/auth/login`, options.user);
       const errors: string[] = [];
       const httpErrors: number[] = [];
       page.on('console', (message) => {
@@ -156,6 +151,12 @@ export async function startStudio(env: Record<string, string> = {}): Promise<Stu
   };
 }
 
+/** Signs the browser context in through the API, as the sign-in form does; fails the test when refused. */
+async function startSession(context: BrowserContext, url: string, body: unknown): Promise<void> {
+  const reply = await context.request.post(url, { data: body });
+  assert.equal(reply.status(), 200, `sign-in at ${url}: ${reply.status()} ${await reply.text()}`);
+}
+
 /** Runs a scenario's steps; on failure saves what the page showed (tmp dir) and names the file in the error. */
 export async function withFailureShot(page: Page, name: string, steps: () => Promise<void>): Promise<void> {
   try {
@@ -168,10 +169,35 @@ export async function withFailureShot(page: Page, name: string, steps: () => Pro
   }
 }
 
+/** Signs in through the sign-in page's management key form, as a person would, and waits for the rule list. */
 export async function signIn(page: Page, key: string): Promise<void> {
-  await page.getByLabel('Management key').fill(key);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await submitKey(page, key);
   await page.getByRole('heading', { name: 'Rules', level: 1 }).waitFor();
+}
+
+/** Opens the sign-in page's management key form (when it is closed) and submits the key. */
+export async function submitKey(page: Page, key: string): Promise<void> {
+  const opener = page.getByRole('button', { name: 'Sign in with a management key' });
+  if ((await opener.getAttribute('aria-expanded')) !== 'true') await opener.click();
+  await page.getByLabel('Management key', { exact: true }).fill(key);
+  await page.getByRole('button', { name: 'Sign in with key' }).click();
+}
+
+/** Signs in with user name and password on the sign-in page and waits for the rule list. */
+export async function signInAs(page: Page, username: string, password: string): Promise<void> {
+  await page.getByLabel('User name').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('heading', { name: 'Rules', level: 1 }).waitFor();
+}
+
+/**
+ * The accessible description of an element (what a screen reader reads after its name): the text of the elements
+ * its aria-describedby names.
+ */
+export async function accessibleDescription(locator: Locator): Promise<string> {
+  return locator.evaluate((element) => (element.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean)
+    .map((id: string) => element.ownerDocument.getElementById(id)?.textContent ?? '').join(' ').trim());
 }
 
 /** Saves the page as SCREENSHOTS/<name>.png (1280x800). */
@@ -250,6 +276,13 @@ export class StudioSuite {
    */
   async signedIn(hash = '', key = this.key): Promise<StudioPage> {
     const handle = await this.studio.open(hash, { key });
+    await handle.page.getByRole('navigation', { name: 'Main' }).waitFor();
+    return handle;
+  }
+
+  /** As signedIn, as a user of the space (see OpenOptions.user). */
+  async signedInAs(username: string, password: string, hash = ''): Promise<StudioPage> {
+    const handle = await this.studio.open(hash, { user: { username, password } });
     await handle.page.getByRole('navigation', { name: 'Main' }).waitFor();
     return handle;
   }

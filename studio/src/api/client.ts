@@ -1,6 +1,8 @@
-// The Studio's one door to the server: every call goes through `request`, which adds the management key, parses
+// The Studio's one door to the server: every call goes through `request`, which sends the session cookie (same
+// origin), the session's CSRF token on every state-changing request and the chosen space (docs/security.md), parses
 // the error shape {"error": {"message", "problems"?}} into an ApiError, and reads/sends the ETag that protects a
-// rule version from lost updates (a 412 becomes a ConflictError).
+// rule version from lost updates (a 412 becomes a ConflictError). The browser never holds a key: a management key
+// is exchanged for a session at sign-in (POST /api/auth/key-login).
 import type { RuleDocument } from './types.ts';
 
 export interface Problem {
@@ -115,19 +117,34 @@ export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsh
 
 const enc = encodeURIComponent;
 
+export interface ClientOptions {
+  baseUrl?: string;
+  /** The session's CSRF token (Me.csrfToken), sent as X-CSRF-Token on every request that changes something. */
+  csrfToken?: string;
+  /** The space the signed-in person works in (X-Verdict-Space); absent: the server picks the user's first. */
+  space?: string;
+  /** Called when the server answers 401: the session ended (expired, signed out elsewhere, key revoked). */
+  onUnauthorized?(message: string): void;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 export class ApiClient {
-  readonly key: string;
   readonly baseUrl: string;
-  /** Called when the server refuses the key (revoked or deleted while signed in). */
+  readonly space: string | undefined;
+  private readonly csrfToken: string | undefined;
   private readonly onUnauthorized?: (message: string) => void;
-  constructor(key: string, options: { baseUrl?: string; onUnauthorized?(message: string): void } = {}) {
-    this.key = key;
+  constructor(options: ClientOptions = {}) {
     this.baseUrl = options.baseUrl ?? '';
+    this.csrfToken = options.csrfToken;
+    this.space = options.space;
     this.onUnauthorized = options.onUnauthorized;
   }
 
   private async request(method: string, path: string, options: RequestOptions = {}): Promise<{ body: unknown; headers: Headers }> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.key}`, ...options.headers };
+    const headers: Record<string, string> = { ...options.headers };
+    if (this.csrfToken && !SAFE_METHODS.has(method)) headers['x-csrf-token'] = this.csrfToken;
+    if (this.space) headers['x-verdict-space'] = this.space;
     let body: string | Blob | undefined;
     if (options.file !== undefined) {
       body = options.file.bytes;
@@ -138,7 +155,7 @@ export class ApiClient {
     }
     let response: Response;
     try {
-      response = await fetch(`${this.baseUrl}${path}`, { method, headers, body });
+      response = await fetch(`${this.baseUrl}${path}`, { method, headers, body, credentials: 'same-origin' });
     } catch {
       throw new ApiError(0, 'The server cannot be reached. Check your connection and try again.');
     }
@@ -160,12 +177,12 @@ export class ApiClient {
     return { body: parsed, headers: response.headers };
   }
 
-  /** A JSON call for the feature modules that own their routes (studio/src/tests): the same key and error shape. */
+  /** A JSON call for the feature modules that own their routes (studio/src/tests): the same session and error shape. */
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     return (await this.request(method, path, { body })).body as T;
   }
 
-  /** Every version of every rule of the key's space (also the sign-in check: a wrong key answers 401). */
+  /** Every version of every rule of the space. */
   async listItems(): Promise<RuleItem[]> {
     return (await this.request('GET', '/api/space/items')).body as RuleItem[];
   }

@@ -1,18 +1,33 @@
-// What the Studio keeps in the browser. The management key lives in sessionStorage only (gone with the tab);
-// drafts (IndexedDB) and bench inputs (localStorage) stay on this machine so that a failed save, a closed tab or a crash loses no edit.
+// What the Studio keeps in the browser: drafts (IndexedDB) and bench inputs (localStorage) stay on this machine so
+// that a failed save, a closed tab, a crash or an ended session loses no edit, and the chosen space. No secret: the
+// session is an HttpOnly cookie, and a management key is exchanged for a session at sign-in, never stored.
 import type { RuleDocument } from '../api/types.ts';
 
-const KEY = 'verdict.studio.key';
+/** Where Studios before sessions kept the management key; removed on start so no key stays in the browser. */
+const LEGACY_KEY = 'verdict.studio.key';
+const SPACE = 'verdict.studio.space';
 
-export const session = {
-  key(): string | null {
-    return sessionStorage.getItem(KEY);
+export const preferences = {
+  forgetLegacyKey(): void {
+    try {
+      sessionStorage.removeItem(LEGACY_KEY);
+    } catch {
+      // No storage: nothing was kept.
+    }
   },
-  signIn(key: string): void {
-    sessionStorage.setItem(KEY, key);
+  space(): string | null {
+    try {
+      return sessionStorage.getItem(SPACE);
+    } catch {
+      return null;
+    }
   },
-  signOut(): void {
-    sessionStorage.removeItem(KEY);
+  setSpace(space: string): void {
+    try {
+      sessionStorage.setItem(SPACE, space);
+    } catch {
+      // Not remembered across reloads: the server's default space is used then.
+    }
   },
 };
 

@@ -9,6 +9,7 @@ import { useStudio } from '../app/context.ts';
 import { navigate } from '../app/router.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { downloadBlob } from '../ui/states.tsx';
+import { GuardedButton } from '../ui/GuardedButton.tsx';
 
 type Target = 'rule' | 'version' | 'draft';
 
@@ -73,7 +74,7 @@ export function ExcelActions(props: { rule: RuleDocument; draft: RuleDocument; d
   return (
     <>
       <button type="button" className="btn" onClick={() => void exportFile()}>Export to Excel</button>
-      <button type="button" className="btn" onClick={() => setOpen(true)}>Import from Excel</button>
+      <GuardedButton className="btn" permission="rules:edit" what="import rules" onClick={() => setOpen(true)}>Import from Excel</GuardedButton>
       <Dialog title="Import from Excel" open={open} onClose={close}>
         <div className="dialog-body">
           <p>A DecisionRules XLSX workbook (sheets Settings, Rule Variables, Table, Valid Values), as Export to Excel writes it.</p>

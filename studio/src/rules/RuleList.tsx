@@ -13,6 +13,7 @@ import { ConfirmDialog, Dialog } from '../ui/Dialog.tsx';
 import { EmptyState, ErrorState, Loading, downloadJson, formatTime } from '../ui/states.tsx';
 import { RULE_KINDS } from '../kinds/registry.ts';
 import { MAX_ALIAS_LENGTH, aliasProblem, aliasSlug, suggestedAlias, useSpaceItems } from './alias.tsx';
+import { GuardedButton } from '../ui/GuardedButton.tsx';
 
 interface RuleSummary {
   latest: RuleItem;
@@ -168,8 +169,8 @@ export function RuleList() {
           <div className="actions">
             <input ref={fileInput} type="file" accept="application/json,.json" multiple hidden aria-label="Export file to import"
               onChange={(e) => { if (e.target.files) void importFiles(e.target.files); e.target.value = ''; }} />
-            <button type="button" className="btn" onClick={() => fileInput.current?.click()}>Import</button>
-            <button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>New rule</button>
+            <GuardedButton className="btn" permission="rules:edit" what="import rules" onClick={() => fileInput.current?.click()}>Import</GuardedButton>
+            <GuardedButton className="btn btn-primary" permission="rules:edit" what="create rules" onClick={() => setCreating(true)}>New rule</GuardedButton>
           </div>
         </div>
         <div className="toolbar">
@@ -187,8 +188,8 @@ export function RuleList() {
           <EmptyState title="No rules in this space yet">
             <p>Create a decision table from scratch, or import a DecisionRules export.</p>
             <div className="actions">
-              <button type="button" className="btn" onClick={() => fileInput.current?.click()}>Import a file</button>
-              <button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>Create a decision table</button>
+              <GuardedButton className="btn" permission="rules:edit" what="import rules" onClick={() => fileInput.current?.click()}>Import a file</GuardedButton>
+              <GuardedButton className="btn btn-primary" permission="rules:edit" what="create rules" onClick={() => setCreating(true)}>Create a decision table</GuardedButton>
             </div>
           </EmptyState>
         )}
@@ -219,7 +220,7 @@ export function RuleList() {
                   <td className="nowrap">{formatTime(lastChange(latest))}</td>
                   <td className="row-actions">
                     <button type="button" className="btn btn-small btn-ghost" aria-label={`Export ${labelOf(latest)}`} onClick={() => void exportRule(latest)}>Export</button>
-                    <button type="button" className="btn btn-small btn-ghost btn-danger-text" aria-label={`Delete ${labelOf(latest)}`} onClick={() => setDeleting(latest)}>Delete</button>
+                    <GuardedButton className="btn btn-small btn-ghost btn-danger-text" permission="rules:publish" what="delete rules" aria-label={`Delete ${labelOf(latest)}`} onClick={() => setDeleting(latest)}>Delete</GuardedButton>
                   </td>
                 </tr>
               ))}

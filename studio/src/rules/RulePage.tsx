@@ -1,6 +1,8 @@
 // The rule page: the designer of the rule's type (studio/src/kinds) over a local draft, Save (server problems placed on the cells they name and
 // listed), the question before saving a published version (LiveSaveDialog), the offer of an unsaved draft on opening,
-// the conflict dialog of a refused save, the test bench and the versions panel.
+// the conflict dialog of a refused save, the test bench and the versions panel. Actions the role does not allow are
+// disabled with the reason (GuardedButton); when the space requires approvals, the review bar (ReviewPanel) and
+// Publish disabled until the version is approved.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, ConflictError } from '../api/client.ts';
 import type { Problem, RuleItem, SaveWarnings, VersionedRule } from '../api/client.ts';
@@ -23,6 +25,10 @@ import { ChangeAliasDialog } from './alias.tsx';
 import { problemText } from './problemText.ts';
 import { spaceApi } from '../space/api.ts';
 import { LiveSaveDialog } from './LiveSaveDialog.tsx';
+import { GuardedButton } from '../ui/GuardedButton.tsx';
+import { ReviewPanel } from '../review/ReviewPanel.tsx';
+import { approved, reviewApi } from '../review/api.ts';
+import type { Review } from '../review/api.ts';
 import { ExcelActions } from './ExcelActions.tsx';
 
 const AUTOSAVE_MS = 250;
@@ -36,7 +42,7 @@ function sameDocument(a: RuleDocument, b: RuleDocument): boolean {
 }
 
 export function RulePage(props: { id: string; version: number | 'latest' }) {
-  const { api, notify } = useStudio();
+  const { api, notify, grants } = useStudio();
   const [loaded, setLoadedState] = useState<VersionedRule | null>(null);
   // The document last read from or written to the server, for updates made after an await (the state seen by a
   // closure may be older).
@@ -73,9 +79,27 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
   /** When the draft was last written to this browser's storage (shown, so an author knows the edit is safe). */
   const [keptAt, setKeptAt] = useState<Date | null>(null);
   const [changingAlias, setChangingAlias] = useState(false);
+  /** The space requires an approval before publishing (space setting `approvals`), and this version's review. */
+  const [approvals, setApprovals] = useState(false);
+  const [review, setReview] = useState<Review | null>(null);
 
   const ruleId: string | undefined = loaded?.rule.ruleId;
   const version: number | undefined = loaded?.rule.version;
+
+  useEffect(() => {
+    let live = true;
+    spaceApi.settings(api).then((settings) => live && setApprovals(settings.approvals), () => undefined);
+    return () => { live = false; };
+  }, [api]);
+  const loadReview = useCallback(async () => {
+    if (!approvals || ruleId === undefined || version === undefined) return;
+    try {
+      setReview(await reviewApi.get(api, ruleId, version));
+    } catch (err) {
+      notify(`The review state could not be read: ${err instanceof Error ? err.message : String(err)}`, 'error');
+    }
+  }, [api, approvals, ruleId, version, notify]);
+  useEffect(() => { void loadReview(); }, [loadReview, loaded]);
 
   const load = useCallback(async () => {
     setLoadError(null);
@@ -267,6 +291,11 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
     );
   }
 
+  const canEdit = grants.can('rules:edit');
+  const publishing = rule.status !== 'published';
+  const unapproved = approvals && publishing && !approved(review)
+    ? `This version needs an approval of its current content before it can be published (review: ${review === null ? 'loading' : review.state === 'none' ? 'not requested' : review.current ? review.state : 'content changed since'})`
+    : undefined;
   const PANELS = ALL_PANELS.filter((p) => COMMON_PANELS.includes(p) || kind.extraPanels?.includes(p));
   const Designer = kind.Designer;
 
@@ -287,15 +316,16 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
             </select>
           </label>
           {/* The alias is its own Change alias button. */}
-          <button type="button" className="rule-alias-button" title="Alias (click to change it)" aria-label={`Change alias (${rule.ruleAlias})`}
+          <GuardedButton className="rule-alias-button" permission="rules:edit" what="change aliases" title="Alias (click to change it)" aria-label={`Change alias (${rule.ruleAlias})`}
             onClick={() => setChangingAlias(true)}>
             <code className="muted small rule-alias">{rule.ruleAlias}</code><span className="rule-alias-edit" aria-hidden="true">✎</span>
-          </button>
+          </GuardedButton>
           <span className={`badge badge-${rule.status}`}>{rule.status}</span>
           {locked && <span className="badge badge-locked">locked</span>}
         </div>
         <div className="rule-header-row">
           <div className="draft-state">
+            {!canEdit && <span className="badge badge-locked" title={grants.reason('rules:edit', 'edit rules')}>read only · {grants.role}</span>}
             {dirty && <span className="badge badge-draft" title="Kept in this browser until saved">unsaved draft</span>}
             {dirty && keptAt && <span className="muted small nowrap" title="Unsaved edits are kept in this browser until you save or discard them">Kept in this browser {keptAt.toLocaleTimeString(undefined, { hour12: false })}</span>}
           </div>
@@ -303,10 +333,12 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
             <a className="btn" href={href({ page: 'dependencies', id: rule.ruleId })} aria-label={`Dependencies of ${rule.name}`}>Dependencies</a>
             <button type="button" className="btn" onClick={() => downloadJson(`${rule.ruleAlias}_v${rule.version}.json`, draft)}>Export</button>
             {rule.type === 'decision-table' && <ExcelActions rule={rule} draft={draft} dirty={dirty} onDraft={onChange} />}
-            <button type="button" className="btn" onClick={() => void lifecycle(() => api.setLock(rule.ruleId, rule.version, !locked), locked ? 'Unlocked' : 'Locked')}>{locked ? 'Unlock' : 'Lock'}</button>
-            <button type="button" className="btn" onClick={() => void newVersion(draft, 'New version created from this one')}>New version</button>
-            <button type="button" className="btn" disabled={locked} onClick={() => void publish()}>{rule.status === 'published' ? 'Set pending' : 'Publish'}</button>
-            <button type="button" className="btn btn-primary" disabled={locked || saving} onClick={() => void requestSave()}>{saving ? 'Saving…' : 'Save'}</button>
+            <GuardedButton className="btn" permission="rules:publish" what={locked ? 'unlock versions' : 'lock versions'}
+              onClick={() => void lifecycle(() => api.setLock(rule.ruleId, rule.version, !locked), locked ? 'Unlocked' : 'Locked')}>{locked ? 'Unlock' : 'Lock'}</GuardedButton>
+            <GuardedButton className="btn" permission="rules:edit" what="create versions" onClick={() => void newVersion(draft, 'New version created from this one')}>New version</GuardedButton>
+            <GuardedButton className="btn" permission="rules:publish" what={publishing ? 'publish' : 'set versions pending'} disabled={locked} blocked={unapproved}
+              onClick={() => void publish()}>{publishing ? 'Publish' : 'Set pending'}</GuardedButton>
+            <GuardedButton className="btn btn-primary" permission="rules:edit" what="edit rules" disabled={locked || saving} onClick={() => void requestSave()}>{saving ? 'Saving…' : 'Save'}</GuardedButton>
           </div>
         </div>
       </header>
@@ -317,6 +349,7 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
           <button type="button" className="btn btn-small" onClick={() => { void drafts.discard(rule.ruleId, rule.version); setOffered(null); }}>Discard draft</button>
         </div>
       )}
+      {approvals && <ReviewPanel rule={rule} review={review} versions={versions} onChanged={() => void loadReview()} />}
       {saveError && problems.length === 0 && <div className="banner banner-error" role="alert">Not saved: {saveError} Your draft is kept in this browser.</div>}
       {saveWarnings && problems.length === 0 && (
         <section className="problems problems-warning" aria-label="Warnings">
@@ -350,7 +383,7 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
       )}
       <div className={`rule-body${panel ? ' with-panel' : ''}`}>
         <section className="designer-area" aria-label={`${kind.label} designer`}>
-          <Designer rule={draft} onChange={onChange} problems={problems} trace={trace} readOnly={locked} />
+          <Designer rule={draft} onChange={onChange} problems={problems} trace={trace} readOnly={locked || !canEdit} />
         </section>
         <aside className="side-panel" aria-label="Rule tools">
           <div className="panel-bar">

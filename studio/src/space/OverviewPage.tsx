@@ -1,6 +1,6 @@
 // The space's last hour on this server (GET /api/space/overview): solves per second, error rate and p50/p99
 // latency per rule by minute, as four SVG charts (a line per rule, the eight busiest shown at first) and a table
-// of the hour's totals. Refreshes every 30 seconds while open. Above them, the space's settings (LiveEditsSetting).
+// of the hour's totals. Refreshes every 30 seconds while open. Above them, the space's settings (SpaceSettingsPanel).
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useStudio } from '../app/context.ts';
 import { href } from '../app/router.ts';
@@ -10,7 +10,7 @@ import { spaceApi } from './api.ts';
 import { PALETTE, bucketTimes, metricValues, totals, METRIC_LABELS } from './chart.ts';
 import type { ChartLine, Metric } from './chart.ts';
 import { LineChart } from './LineChart.tsx';
-import { LiveEditsSetting } from './LiveEditsSetting.tsx';
+import { SpaceSettingsPanel } from './SpaceSettingsPanel.tsx';
 
 const REFRESH_MS = 30_000;
 const SHOWN_AT_FIRST = 8;
@@ -52,7 +52,7 @@ export function OverviewPage() {
         </div>
         <div className="actions"><button type="button" className="btn" onClick={() => void load()}>Refresh</button></div>
       </div>
-      <LiveEditsSetting />
+      <SpaceSettingsPanel />
       {error && <ErrorState title="The overview could not be loaded" message={error} onRetry={() => void load()} />}
       {!error && overview === null && <Loading label="Loading the overview…" />}
       {overview && rules.length === 0 && (

@@ -7,6 +7,9 @@ import type { KeyType, LiveEdits, SpaceSettings, AuditRecord as StoredAuditRecor
 
 export type { KeyType, LiveEdits, SpaceSettings };
 
+/** PUT /api/space/settings takes any of the settings. */
+export type SpaceSettingsChange = Partial<Pick<SpaceSettings, 'liveEdits' | 'approvals'>>;
+
 export interface SpaceKey {
   id: string;
   type: KeyType;
@@ -86,7 +89,7 @@ export const spaceApi = {
   kafka: (api: ApiClient) => api.call<KafkaState>('GET', '/api/space/kafka'),
   overview: (api: ApiClient) => api.call<Overview>('GET', '/api/space/overview'),
   settings: (api: ApiClient) => api.call<SpaceSettings>('GET', '/api/space/settings'),
-  setLiveEdits: (api: ApiClient, liveEdits: LiveEdits) => api.call<SpaceSettings>('PUT', '/api/space/settings', { liveEdits }),
+  setSettings: (api: ApiClient, change: SpaceSettingsChange) => api.call<SpaceSettings>('PUT', '/api/space/settings', change),
   audit: (api: ApiClient, filter: AuditFilter) => api.call<AuditPage>('GET', `/api/audit?${auditQuery(filter)}`),
   dependencies: (api: ApiClient, idOrAlias: string, version?: number) =>
     api.call<Dependencies>('GET', `/api/tools/dependencies/${enc(idOrAlias)}${version === undefined ? '' : `/${version}`}`),

@@ -21,19 +21,26 @@ function instant(value: string, label: string): { iso?: string; error?: string }
   return { iso: new Date(ms).toISOString() };
 }
 
+/** A time range typed in two datetime-local fields, as ISO-8601 instants (the Audit and Activity filters). */
+export function timeRange(fromText: string, toText: string): { from?: string; to?: string; error?: string } {
+  const from = instant(fromText, 'From');
+  if (from.error) return { error: from.error };
+  const to = instant(toText, 'To');
+  if (to.error) return { error: to.error };
+  if (from.iso && to.iso && from.iso > to.iso) return { error: 'From is after To: nothing can match' };
+  return { from: from.iso, to: to.iso };
+}
+
 export function auditFilterOf(form: AuditForm): { filter: AuditFilter; error?: undefined } | { error: string; filter?: undefined } {
   const status = form.status.trim();
   if (status !== '' && !/^[1-5][0-9]{2}$/.test(status)) return { error: `Status must be a status code such as 200, 400 or 500, not "${status}"` };
-  const from = instant(form.from, 'From');
-  if (from.error) return { error: from.error };
-  const to = instant(form.to, 'To');
-  if (to.error) return { error: to.error };
-  if (from.iso && to.iso && from.iso > to.iso) return { error: 'From is after To: no record can match' };
+  const range = timeRange(form.from, form.to);
+  if (range.error !== undefined) return { error: range.error };
   const filter: AuditFilter = {};
   if (form.ruleId.trim()) filter.ruleId = form.ruleId.trim();
   if (form.correlationId.trim()) filter.correlationId = form.correlationId.trim();
   if (status) filter.status = status;
-  if (from.iso) filter.from = from.iso;
-  if (to.iso) filter.to = to.iso;
+  if (range.from) filter.from = range.from;
+  if (range.to) filter.to = range.to;
   return { filter };
 }

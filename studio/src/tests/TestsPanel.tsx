@@ -9,6 +9,7 @@ import { formatTime } from '../ui/states.tsx';
 import { testsApi } from './api.ts';
 import type { Run, RuleTest, RunSummary, Suite, TestDefinition, TestResult } from './api.ts';
 import './tests.css';
+import { GuardedButton } from '../ui/GuardedButton.tsx';
 
 const STRATEGIES = ['STANDARD', 'FIRST_MATCH', 'ARRAY', 'EVALUATE_ALL'];
 /** The suite a test goes to when the rule has none yet. */
@@ -145,8 +146,8 @@ export function TestsPanel(props: { rule: RuleDocument; dirty: boolean; seed: Te
   return (
     <div className="tests-tab">
       <div className="tests-toolbar">
-        <button type="button" className="btn btn-small" onClick={() => { setEditor({ suiteId: suites[0]?.id ?? '', name: '', input: '{\n  \n}', expected: '[]', ignore: '', strategy: '' }); setEditorError(null); }}>New test</button>
-        <button type="button" className="btn btn-small" onClick={() => void newSuite()}>New suite</button>
+        <GuardedButton className="btn btn-small" permission="rules:edit" what="edit tests" onClick={() => { setEditor({ suiteId: suites[0]?.id ?? '', name: '', input: '{\n  \n}', expected: '[]', ignore: '', strategy: '' }); setEditorError(null); }}>New test</GuardedButton>
+        <GuardedButton className="btn btn-small" permission="rules:edit" what="edit tests" onClick={() => void newSuite()}>New suite</GuardedButton>
         <button type="button" className="btn btn-small btn-primary" disabled={running || all.length === 0} onClick={() => void runTests()}>{running ? 'Running…' : 'Run tests'}</button>
         <button type="button" className="btn btn-small" disabled={running || selected.size === 0} onClick={() => void runTests([...selected])}>Run selected</button>
         <button type="button" className="btn btn-small" onClick={() => void openHistory()}>Run history</button>
@@ -197,8 +198,8 @@ export function TestsPanel(props: { rule: RuleDocument; dirty: boolean; seed: Te
             ) : (
               <h3>{suite.name} <span className="muted small">{suite.tests.length} test{suite.tests.length === 1 ? '' : 's'}</span></h3>
             )}
-            <button type="button" className="btn btn-small" aria-label={`Rename suite ${suite.name}`} onClick={() => setRenaming({ suiteId: suite.id, name: suite.name })}>Rename</button>
-            <button type="button" className="btn btn-small btn-danger" aria-label={`Delete suite ${suite.name}`} onClick={() => void tests.deleteSuite(suite.id).then(load, fail)}>Delete</button>
+            <GuardedButton className="btn btn-small" permission="rules:edit" what="edit tests" aria-label={`Rename suite ${suite.name}`} onClick={() => setRenaming({ suiteId: suite.id, name: suite.name })}>Rename</GuardedButton>
+            <GuardedButton className="btn btn-small btn-danger" permission="rules:edit" what="edit tests" aria-label={`Delete suite ${suite.name}`} onClick={() => void tests.deleteSuite(suite.id).then(load, fail)}>Delete</GuardedButton>
           </div>
           <ul className="test-list">
             {suite.tests.map((test) => (
@@ -239,8 +240,8 @@ function TestLine(props: { test: RuleTest; status?: TestResult['status']; select
       <input type="checkbox" aria-label={`Select ${test.name}`} checked={props.selected} onChange={(e) => props.onSelect(e.target.checked)} />
       <span className="test-name">{test.name}</span>
       {props.status && <span className={`badge test-${props.status}`}>{props.status}</span>}
-      <button type="button" className="btn btn-small" aria-label={`Edit ${test.name}`} onClick={props.onEdit}>Edit</button>
-      <button type="button" className="btn btn-small btn-danger" aria-label={`Delete ${test.name}`} onClick={props.onDelete}>Delete</button>
+      <GuardedButton className="btn btn-small" permission="rules:edit" what="edit tests" aria-label={`Edit ${test.name}`} onClick={props.onEdit}>Edit</GuardedButton>
+      <GuardedButton className="btn btn-small btn-danger" permission="rules:edit" what="edit tests" aria-label={`Delete ${test.name}`} onClick={props.onDelete}>Delete</GuardedButton>
     </li>
   );
 }

@@ -7,6 +7,7 @@ import type { RuleDocument } from '../api/types.ts';
 import { useStudio } from '../app/context.ts';
 import { href, navigate } from '../app/router.ts';
 import { formatShortTime, formatTime } from '../ui/states.tsx';
+import { GuardedButton } from '../ui/GuardedButton.tsx';
 
 export function VersionsPanel(props: { rule: RuleDocument; versions: RuleItem[]; onRestore(doc: RuleDocument, from: number): void }) {
   const { api, notify } = useStudio();
@@ -45,7 +46,7 @@ export function VersionsPanel(props: { rule: RuleDocument; versions: RuleItem[];
               <div className="muted small">{formatTime(lastChange(v))}</div>
             </div>
             {v.version !== current && (
-              <button type="button" className="btn btn-small btn-ghost" aria-label={`Restore version ${v.version} as a new version`} onClick={() => void restore(v.version)}>Restore</button>
+              <GuardedButton className="btn btn-small btn-ghost" permission="rules:publish" what="restore versions" aria-label={`Restore version ${v.version} as a new version`} onClick={() => void restore(v.version)}>Restore</GuardedButton>
             )}
           </li>
         ))}
