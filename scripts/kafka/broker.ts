@@ -12,12 +12,13 @@
 //   127.0.0.1:29094  SASL_SSL with PLAIN (security tests); CA certificate in .kafka/tls/ca.pem
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
+import { addLease, dropLease, withLock } from '../leases.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const projectRoot = resolve(here, '..', '..');
@@ -335,15 +336,14 @@ export async function stopBroker(options: { clean?: boolean; timeoutMs?: number 
  * kafka:start` is never stopped by tests.
  */
 export async function acquireBroker(): Promise<string> {
-  return withLock(async () => {
+  return locked(async () => {
     if (runningPid() === undefined) {
       await startBroker();
       writeFileSync(paths.testOwned, `${process.pid}\n`);
     } else {
       await waitReady(runningPid(), START_TIMEOUT_MS);
     }
-    mkdirSync(paths.leases, { recursive: true });
-    writeFileSync(join(paths.leases, String(process.pid)), '');
+    addLease(leasePaths);
     return plaintextBootstrap;
   });
 }
@@ -354,63 +354,23 @@ export async function acquireBroker(): Promise<string> {
  * run starts the broker once. releaseBroker() at the end of the run stops it.
  */
 export async function holdBrokerForRun(): Promise<void> {
-  await withLock(async () => {
-    mkdirSync(paths.leases, { recursive: true });
-    writeFileSync(join(paths.leases, String(process.pid)), '');
-  });
+  await locked(async () => addLease(leasePaths));
 }
 
 export async function releaseBroker(): Promise<void> {
-  await withLock(async () => {
-    rmSync(join(paths.leases, String(process.pid)), { force: true });
-    const live = existsSync(paths.leases) ? readdirSync(paths.leases).filter((pid) => processAlive(Number(pid))) : [];
-    if (live.length === 0 && existsSync(paths.testOwned)) {
+  await locked(async () => {
+    if (dropLease(leasePaths) && existsSync(paths.testOwned)) {
       await stopBroker();
       rmSync(paths.testOwned, { force: true });
     }
   });
 }
 
-function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const leasePaths = { stateDir: broker.stateDir, lock: paths.lock, leases: paths.leases };
 
-/**
- * A directory lock across processes; a lock left by a dead process (or older than ten minutes) is broken. A live
- * owner may hold it for a whole broker start, so waiters wait longer than START_TIMEOUT_MS.
- */
-async function withLock<T>(work: () => Promise<T>): Promise<T> {
-  mkdirSync(broker.stateDir, { recursive: true });
-  const deadline = Date.now() + START_TIMEOUT_MS + 60_000;
-  for (;;) {
-    try {
-      mkdirSync(paths.lock);
-      writeFileSync(join(paths.lock, 'owner'), `${process.pid}\n`);
-      break;
-    } catch {
-      let stale: boolean;
-      try {
-        const owner = Number(readFileSync(join(paths.lock, 'owner'), 'utf8').trim());
-        stale = !processAlive(owner) || Date.now() - statSync(paths.lock).mtimeMs > 600_000;
-      } catch {
-        stale = Date.now() - (statSync(paths.lock, { throwIfNoEntry: false })?.mtimeMs ?? 0) > 5_000;
-      }
-      if (stale) rmSync(paths.lock, { recursive: true, force: true });
-      else if (Date.now() > deadline) throw new Error(`could not lock ${paths.lock}`);
-      else await delay(100);
-    }
-  }
-  try {
-    return await work();
-  } finally {
-    rmSync(paths.lock, { recursive: true, force: true });
-  }
+/** A live owner may hold the lock for a whole broker start, so waiters wait longer than START_TIMEOUT_MS. */
+function locked<T>(work: () => Promise<T>): Promise<T> {
+  return withLock(leasePaths, START_TIMEOUT_MS + 60_000, work);
 }
 
 async function main(argv: string[]): Promise<number> {
