@@ -3,7 +3,8 @@
 // Callback-style on purpose: a key already in the in-memory cache is checked without a promise or a tick.
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Principal, Services } from '../service/index.ts';
-import { ServiceError } from '../service/errors.ts';
+import { MESSAGES, ServiceError } from '../service/errors.ts';
+import { bearerToken } from '../service/keys.ts';
 import type { KeyType } from '../store/ports.ts';
 
 declare module 'fastify' {
@@ -30,6 +31,21 @@ export function requireKey(services: Services, type: KeyType) {
     return undefined;
   };
   return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    // A JWT access token of a configured issuer (TOKEN_ISSUERS) is checked before keys; any role may solve, a token
+    // with role solver may do nothing else.
+    if (services.machineTokens.enabled) {
+      const token = bearerToken(request.headers.authorization);
+      if (token !== undefined && services.machineTokens.accepts(token)) {
+        services.machineTokens.authenticate(token).then(
+          (principal) => {
+            if (type === 'management' && principal.role === 'solver') done(new ServiceError('invalid-token', MESSAGES.solverTokenOnManagement));
+            else done(admit(request, principal));
+          },
+          (err: unknown) => done(err as Error),
+        );
+        return;
+      }
+    }
     let cached: Principal | undefined;
     try {
       cached = services.keys.authenticateCached(request.headers.authorization, type, request.raw.socket);

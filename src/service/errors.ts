@@ -29,6 +29,10 @@ export const ERROR_CATALOG = {
   // Authentication (SPEC 3.2).
   unauthenticated: 'unauthorized',
   'invalid-key': 'unauthorized',
+  /** A JWT access token refused: unsigned, bad signature, expired, wrong issuer or audience, claims missing. */
+  'invalid-token': 'unauthorized',
+  /** The keys (JWKS) of a configured token issuer cannot be fetched. */
+  'token-issuer-unavailable': 'unavailable',
   // Solving (SPEC 3, 4).
   'unknown-rule': 'not-found',
   'not-published': 'invalid-input',
@@ -70,6 +74,8 @@ export const MESSAGES = {
   invalidKey: 'Invalid API key',
   /** A valid solver key on a management route (docs/decisions/service-api-keys.md: why saying so leaks nothing). */
   solverKeyOnManagement: 'This is a solver key; the management API needs a management key',
+  /** A valid machine token whose role is `solver` on a management route. */
+  solverTokenOnManagement: 'This token has role solver, which may only solve; the management API needs a token with another role',
   unknownRule: 'Unknown rule or rule version',
   unknownRuleFlow: 'Unknown ruleFlow or version',
   notPublished: 'Rule state is not published',

@@ -12,6 +12,7 @@ import { AllowlistHttpClient } from './http-client.ts';
 import { KafkaBindingService } from './kafka-bindings.ts';
 import type { TopicProvisioner } from './kafka-bindings.ts';
 import { KeyService } from './keys.ts';
+import { MachineTokenService } from './machine-tokens.ts';
 import { ManagementService } from './management/index.ts';
 import { Metrics } from './metrics.ts';
 import { RateLimiter } from './rate-limit.ts';
@@ -57,6 +58,8 @@ export class Services {
   readonly clock: Clock;
   readonly metrics: Metrics;
   readonly keys: KeyService;
+  /** JWT access tokens of the configured issuers (TOKEN_ISSUERS). */
+  readonly machineTokens: MachineTokenService;
   readonly spaces: SpaceService;
   readonly cache: RuleCache;
   readonly audit: AuditWriter;
@@ -81,6 +84,7 @@ export class Services {
     this.clock = options.clock ?? systemClock;
     this.metrics = new Metrics({ defaultMetrics: options.defaultMetrics });
     this.keys = new KeyService(store, this.clock);
+    this.machineTokens = new MachineTokenService(config.tokenIssuers, log);
     this.spaces = new SpaceService(store, this.clock);
     const compile = options.compile ?? ((document: Record<string, unknown>) => compileRule(document, { timeZone: config.timeZone, arithmeticAssociativity: config.arithmeticAssociativity }));
     this.cache = new RuleCache(store, compile);

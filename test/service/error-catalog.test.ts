@@ -36,6 +36,8 @@ test('HTTP: every code gets the status its kind maps to, except an unknown rule 
   const expected: Record<ErrorCode, number> = {
     unauthenticated: 401,
     'invalid-key': 401,
+    'invalid-token': 401,
+    'token-issuer-unavailable': 502,
     'unknown-rule': 400,
     'not-published': 400,
     'ambiguous-alias': 400,
