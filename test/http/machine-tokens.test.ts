@@ -4,45 +4,20 @@
 // on demand, so those are signed here with a local key pair served as a JWKS by a small HTTP server: a fault the
 // real provider cannot be made to produce.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
-import type { CryptoKey, JWTPayload } from 'jose';
+import { generateKeyPair } from 'jose';
+import type { JWTPayload } from 'jose';
 import { asNew } from '../management/helpers.ts';
 import { sqliteBackend } from '../store/backends.ts';
 import type { Backend } from '../store/backends.ts';
 import { clientCredentialsToken, keycloak, keycloakSuite } from '../support/keycloak.ts';
+import { nowSeconds as now, startLocalIssuer, unsignedToken as unsigned } from '../support/local-issuer.ts';
+import type { LocalIssuer } from '../support/local-issuer.ts';
 import { plantTable, PLANT_INPUT } from './fixtures.ts';
 import { startTestServer } from './harness.ts';
 import type { Reply, TestServer } from './harness.ts';
 
 const { skip } = await keycloakSuite();
-
-/** A JWKS endpoint for a key pair made here: the issuer of the tokens Keycloak cannot be made to issue. */
-async function localIssuer() {
-  const { publicKey, privateKey } = await generateKeyPair('RS256');
-  const jwk = { ...(await exportJWK(publicKey)), kid: 'local-1', alg: 'RS256', use: 'sig' };
-  const server = createServer((request, response) => {
-    if (request.url === '/local/jwks') {
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] }));
-    } else response.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { issuer: `${base}/local`, jwksUri: `${base}/local/jwks`, privateKey, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
-const now = () => Math.floor(Date.now() / 1000);
-
-async function sign(key: CryptoKey | Uint8Array, claims: JWTPayload, header: { alg: string; kid?: string }): Promise<string> {
-  return new SignJWT(claims).setProtectedHeader(header).sign(key);
-}
-
-function unsigned(claims: JWTPayload): string {
-  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  return `${part({ alg: 'none', typ: 'JWT' })}.${part(claims)}.`;
-}
 
 /** The reply is a 401 with exactly this message (or one matching it) and nothing else: no code, stack or library. */
 function assertRefused(reply: Reply, message: string | RegExp): void {
@@ -57,7 +32,7 @@ function assertRefused(reply: Reply, message: string | RegExp): void {
 describe('machine tokens: JWT access tokens from configured issuers', { skip }, () => {
   let backend: Backend;
   let server: TestServer;
-  let local: Awaited<ReturnType<typeof localIssuer>>;
+  let local: LocalIssuer;
   const claims = (overrides: JWTPayload = {}): JWTPayload => ({
     iss: local.issuer,
     aud: 'verdict-api',
@@ -73,7 +48,7 @@ describe('machine tokens: JWT access tokens from configured issuers', { skip }, 
 
   before(async () => {
     if (skip) return;
-    local = await localIssuer();
+    local = await startLocalIssuer();
     backend = sqliteBackend();
     server = await startTestServer({
       backend,
@@ -136,13 +111,13 @@ describe('machine tokens: JWT access tokens from configured issuers', { skip }, 
   });
 
   test('a valid local token works; its role and space come from its claims', async () => {
-    const token = await sign(local.privateKey, claims(), { alg: 'RS256', kid: 'local-1' });
+    const token = await local.sign(claims());
     assert.equal((await as(token)('GET', '/api/space/items')).status, 200);
     assert.equal((await server.solve('/rule/solve/plant-items', { data: PLANT_INPUT }, {}, token)).status, 200);
   });
 
   test('expired, not yet valid, wrong issuer, unsigned, HMAC-signed and unknown-key tokens get 401 saying which', async () => {
-    const signed = (overrides: JWTPayload) => sign(local.privateKey, claims(overrides), { alg: 'RS256', kid: 'local-1' });
+    const signed = (overrides: JWTPayload) => local.sign(claims(overrides));
     const expiredAt = now() - 3600;
     assertRefused(await as(await signed({ exp: expiredAt, iat: expiredAt - 300 }))('GET', '/api/space/items'), `Token expired at ${new Date(expiredAt * 1000).toISOString()}`);
     const notBefore = now() + 3600;
@@ -150,22 +125,22 @@ describe('machine tokens: JWT access tokens from configured issuers', { skip }, 
     assertRefused(await as(await signed({ iss: 'https://idp.example.test/realms/other' }))('GET', '/api/space/items'), 'Token issuer "https://idp.example.test/realms/other" is not trusted by this server');
     assertRefused(await as(unsigned(claims({ verdict_role: 'admin' })))('GET', '/api/space/items'), 'Token is not signed (alg "none"); tokens must be signed by their issuer');
     assertRefused(await server.solve('/rule/solve/plant-items', { data: PLANT_INPUT }, {}, unsigned(claims())), 'Token is not signed (alg "none"); tokens must be signed by their issuer');
-    const hmac = await sign(new TextEncoder().encode('a-secret-anyone-could-guess-0123456789'), claims(), { alg: 'HS256', kid: 'local-1' });
+    const hmac = await local.sign(claims(), new TextEncoder().encode('a-secret-anyone-could-guess-0123456789'), { alg: 'HS256', kid: 'local-1' });
     assertRefused(await as(hmac)('GET', '/api/space/items'), 'Token signature algorithm is not allowed (asymmetric algorithms only)');
     const stranger = (await generateKeyPair('RS256')).privateKey;
-    assertRefused(await as(await sign(stranger, claims(), { alg: 'RS256', kid: 'not-published' }))('GET', '/api/space/items'), 'Token was signed with a key the issuer does not publish');
-    assertRefused(await as(await sign(stranger, claims(), { alg: 'RS256', kid: 'local-1' }))('GET', '/api/space/items'), "Token signature does not verify against the issuer's keys");
+    assertRefused(await as(await local.sign(claims(), stranger, { alg: 'RS256', kid: 'not-published' }))('GET', '/api/space/items'), 'Token was signed with a key the issuer does not publish');
+    assertRefused(await as(await local.sign(claims(), stranger, { alg: 'RS256', kid: 'local-1' }))('GET', '/api/space/items'), "Token signature does not verify against the issuer's keys");
   });
 
   test('missing or unknown claims are named', async () => {
-    const signed = (overrides: JWTPayload) => sign(local.privateKey, claims(overrides), { alg: 'RS256', kid: 'local-1' });
+    const signed = (overrides: JWTPayload) => local.sign(claims(overrides));
     assertRefused(await as(await signed({ verdict_role: 'owner' }))('GET', '/api/space/items'), 'Token claim verdict_role is "owner"; expected one of viewer, editor, publisher, admin, solver');
     assertRefused(await as(await signed({ verdict_space: undefined }))('GET', '/api/space/items'), 'Token has no verdict_space claim naming its space');
     assertRefused(await as(await signed({ aud: 'someone-else' }))('GET', '/api/space/items'), 'Token audience "someone-else" does not include "verdict-api"');
   });
 
   test("an issuer whose keys cannot be fetched is answered 502, and API keys work as before", async () => {
-    const token = await sign(local.privateKey, claims({ iss: 'http://127.0.0.1:9/down' }), { alg: 'RS256', kid: 'local-1' });
+    const token = await local.sign(claims({ iss: 'http://127.0.0.1:9/down' }));
     const reply = await as(token)('GET', '/api/space/items');
     assert.equal(reply.status, 502, reply.text);
     assert.equal(reply.json.error.message, 'The keys of token issuer "http://127.0.0.1:9/down" cannot be fetched now; retry later');
