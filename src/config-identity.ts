@@ -2,12 +2,8 @@
 // TOKEN_ISSUERS (JWT access tokens for machines), each a JSON array. Read by src/config.ts; a problem stops start-up
 // with one line naming the variable and the entry. docs/decisions/identity-providers.md has the claims format.
 import { z } from 'zod';
-
-/** The space roles a provider's group or a token's claim may grant (src/service/roles.ts has their permissions). */
-export const GRANTABLE_ROLES = ['viewer', 'editor', 'publisher', 'admin'] as const;
-/** A machine token may also carry `solver`: it may only solve. */
-export const TOKEN_ROLES = [...GRANTABLE_ROLES, 'solver'] as const;
-export type TokenRole = (typeof TOKEN_ROLES)[number];
+import { MEMBER_ROLES } from './service/roles.ts';
+import type { Role } from './service/roles.ts';
 
 /** Issuers, JWKS and redirect URLs are http(s) URLs; plain http is for a provider on the same host or a test. */
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' });
@@ -39,10 +35,13 @@ const tokenIssuer = z
   })
   .transform((entry): TokenIssuerConfig => ({ ...entry, jwksUri: entry.jwksUri }));
 
+/** What a provider's claim value grants: a role (a member role: viewer, editor, publisher, admin) in a space. */
 export interface RoleGrant {
   space: string;
-  role: (typeof GRANTABLE_ROLES)[number];
+  role: Role;
 }
+
+const memberRole = z.string().refine((role) => (MEMBER_ROLES as readonly string[]).includes(role), { error: `must be one of ${MEMBER_ROLES.join(', ')}` }).transform((role) => role as Role);
 
 export interface OidcProviderConfig {
   /** In the URLs: /api/auth/oidc/<id>/login. */
@@ -69,7 +68,7 @@ const oidcProvider = z
     clientId: name,
     clientSecret: z.string().min(1).optional(),
     roleClaim: name.default('groups'),
-    roles: z.record(z.string().min(1), z.strictObject({ space: name, role: z.enum(GRANTABLE_ROLES) })),
+    roles: z.record(z.string().min(1), z.strictObject({ space: name, role: memberRole })),
     redirectUri: httpUrl.optional(),
   })
   .transform((entry): OidcProviderConfig => ({ ...entry, clientSecret: entry.clientSecret, redirectUri: entry.redirectUri }));

@@ -6,7 +6,7 @@ import { oidcProviders, tokenIssuers } from './config-identity.ts';
 import type { OidcProviderConfig, TokenIssuerConfig } from './config-identity.ts';
 import { MAX_AUDIT_TTL_DAYS } from './rules/bounds.ts';
 
-export type { OidcProviderConfig, RoleGrant, TokenIssuerConfig, TokenRole } from './config-identity.ts';
+export type { OidcProviderConfig, RoleGrant, TokenIssuerConfig } from './config-identity.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];

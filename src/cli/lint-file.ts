@@ -28,7 +28,7 @@ export async function runLint(rulePath: string, options: LintCommandOptions): Pr
     const problems = error.problems.map((p) => `${joinPaths(entry.path, p.path) || '(document)'}: ${p.message}`);
     throw new InputError(`${rulePath} is not a valid rule: ${problems.join('; ')}`);
   }
-  const report = analyseDecisionTable(compiled);
+  const report = analyseDecisionTable(compiled, { document: entry.document });
   return { report, label, defects: hasDefects(report) };
 }
 

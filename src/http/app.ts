@@ -18,6 +18,8 @@ import type { ReadinessCheck } from './plugins/health.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { solverPlugin } from './plugins/solver.ts';
 import { attachRequestLog, httpLog } from './request-log.ts';
+import { recordRoutes } from './route-table.ts';
+import type { RouteEntry } from './route-table.ts';
 import { AJV_OPTIONS, schemaErrorFormatter } from './validation.ts';
 import { packageVersion } from '../version.ts';
 
@@ -39,6 +41,8 @@ export interface AppOptions {
 export interface VerdictApp extends FastifyInstance {
   /** Marks the app as shutting down: readiness answers 503. */
   markShuttingDown(): void;
+  /** Every route with the permission it needs (route-table.ts). */
+  readonly routeTable: readonly RouteEntry[];
 }
 
 const CORRELATION_ID = /^[\x21-\x7e]{1,256}$/;
@@ -87,6 +91,7 @@ export async function buildApp(options: AppOptions): Promise<VerdictApp> {
   app.decorate('markShuttingDown', () => {
     shuttingDown = true;
   });
+  app.decorate('routeTable', recordRoutes(app));
 
   // Callback-style hooks: none of them waits, so none should cost a promise per request.
   // The first hook of every request, routed or not: nothing has logged for it yet.

@@ -3,13 +3,21 @@
 // Callback-style on purpose: a key already in the in-memory cache is checked without a promise or a tick.
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Principal, Services } from '../service/index.ts';
-import { MESSAGES, ServiceError } from '../service/errors.ts';
+import { ServiceError } from '../service/errors.ts';
 import { bearerToken } from '../service/keys.ts';
+import { forbidden, roleAllows } from '../service/roles.ts';
+import type { Permission } from '../service/roles.ts';
 import type { KeyType } from '../store/ports.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
+  }
+  interface FastifyContextConfig {
+    /** What a caller's role must allow to call the route (every /api/ route names one: route-table.ts checks). */
+    permission?: Permission;
+    /** A route anyone may call (signing in, the sign-in page's settings). */
+    public?: boolean;
   }
 }
 
@@ -31,16 +39,13 @@ export function requireKey(services: Services, type: KeyType) {
     return undefined;
   };
   return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-    // A JWT access token of a configured issuer (TOKEN_ISSUERS) is checked before keys; any role may solve, a token
-    // with role solver may do nothing else.
+    // A JWT access token of a configured issuer (TOKEN_ISSUERS) is checked before keys. Any role may solve; on the
+    // management API its role is checked like any other (requireManagement), so role solver may do nothing else.
     if (services.machineTokens.enabled) {
       const token = bearerToken(request.headers.authorization);
       if (token !== undefined && services.machineTokens.accepts(token)) {
         services.machineTokens.authenticate(token).then(
-          (principal) => {
-            if (type === 'management' && principal.role === 'solver') done(new ServiceError('invalid-token', MESSAGES.solverTokenOnManagement));
-            else done(admit(request, principal));
-          },
+          (principal) => done(admit(request, principal)),
           (err: unknown) => done(err as Error),
         );
         return;
@@ -67,6 +72,28 @@ export function requireKey(services: Services, type: KeyType) {
       },
       (err: unknown) => done(err as Error),
     );
+  };
+}
+
+/**
+ * The management API's guard: authenticates the caller, then refuses (403) a role that lacks the permission the
+ * route declares in `config.permission`.
+ */
+export function requireManagement(services: Services) {
+  const authenticate = requireKey(services, 'management');
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    authenticate(request, reply, (err?: Error) => {
+      if (err) {
+        done(err);
+        return;
+      }
+      const permission = request.routeOptions.config.permission;
+      const principal = request.principal!;
+      // route-table.ts refuses to start with a route that names no permission; this only guards a gap in that.
+      if (permission === undefined) done(new Error(`route ${request.routeOptions.url} declares no permission`));
+      else if (!roleAllows(principal.role, permission)) done(forbidden(principal, permission));
+      else done();
+    });
   };
 }
 

@@ -10,6 +10,7 @@ export const HTTP_STATUS: Record<ErrorKind, number> = {
   'invalid-input': 400,
   conflict: 409,
   unauthorized: 401,
+  forbidden: 403,
   // A rule over a configured limit is the rule's problem, answered like any rule error (DecisionRules: 400).
   limit: 400,
   'rate-limited': 429,

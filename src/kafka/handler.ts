@@ -47,6 +47,7 @@ export interface Answer {
 /** The SPEC 4 error code of each kind of the error catalog (docs/decisions/service-error-catalog.md). */
 export const KAFKA_CODE: Record<ErrorKind, number> = {
   unauthorized: CODES.unauthorized,
+  forbidden: CODES.unauthorized,
   'not-found': CODES.notFound,
   'invalid-input': CODES.badRequest,
   conflict: CODES.badRequest,

@@ -9,10 +9,13 @@ import { RULE_TYPES } from '../rules/rule-types.ts';
 import { ValidationError } from '../rules/problems.ts';
 import { compareOutput } from '../service/rule-tests/compare.ts';
 import type { Services } from '../service/index.ts';
+import type { VersionedDocument } from '../service/management/context.ts';
 import type { McpCaller } from './caller.ts';
 import { failure, ok } from './results.ts';
 import { applyTableEdits, emptyTable, tableView } from './table.ts';
 import type { TableEdit } from './table.ts';
+import { requirePermission } from '../service/roles.ts';
+import type { Permission } from '../service/roles.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -59,11 +62,29 @@ const edit = z.discriminatedUnion('op', [
 ]);
 const edits = z.array(edit).min(1).max(1000).describe('Structured edits of a decision table, applied in order; all or nothing');
 
+/** What each tool needs of the caller's role, as the management route doing the same work (src/service/roles.ts). */
+const TOOL_PERMISSIONS: Record<string, Permission> = {
+  list_rules: 'rules:read',
+  get_rule: 'rules:read',
+  validate_rule: 'rules:read',
+  create_rule: 'rules:edit',
+  update_rule: 'rules:edit',
+  solve: 'rules:run',
+  run_tests: 'rules:run',
+  create_test: 'rules:edit',
+  analyze_table: 'rules:read',
+  compare_versions: 'rules:read',
+  rule_history: 'audit:read',
+  dependencies: 'rules:read',
+  publish_rule: 'rules:publish',
+  list_functions: 'rules:read',
+};
+
 /** Registers every tool of the caller's session. */
 export function registerTools(server: McpServer, services: Services, caller: McpCaller): void {
   const { space } = caller;
   const { rules, tools, history, drafts } = services.management;
-  const writeOptions = { by: caller.by };
+  const writeOptions = { by: caller.by, actor: caller.actor, role: caller.role };
 
   const tool = <S extends z.ZodRawShape>(
     name: string,
@@ -72,11 +93,14 @@ export function registerTools(server: McpServer, services: Services, caller: Mcp
     annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean },
     run: (args: z.infer<z.ZodObject<S>>) => Promise<unknown>,
   ) => {
+    const permission = TOOL_PERMISSIONS[name];
+    if (permission === undefined) throw new Error(`MCP tool ${name} names no permission in TOOL_PERMISSIONS`);
     server.registerTool(
       name,
       { description, inputSchema: z.object(shape).strict(), annotations: { ...annotations, openWorldHint: false } },
       async (args: unknown): Promise<CallToolResult> => {
         try {
+          requirePermission(caller, permission);
           return ok(await run(args as z.infer<z.ZodObject<S>>));
         } catch (err) {
           return failure(err, services.log, name);
@@ -174,7 +198,7 @@ export function registerTools(server: McpServer, services: Services, caller: Mcp
       if (alias !== undefined) doc = { ...doc, ruleAlias: alias };
       if (changes !== undefined) doc = applyTableEdits(doc, changes as TableEdit[]);
       const created = await rules.create(space, { ...doc, status: 'pending' }, folder, writeOptions);
-      return { created: view(created.document, 1, 20) };
+      return { created: view(created.document, 1, 20), ...warningsOf(created) };
     },
   );
 
@@ -197,7 +221,7 @@ export function registerTools(server: McpServer, services: Services, caller: Mcp
       const next = given ?? applyTableEdits(current, changes as TableEdit[]);
       if (asNewVersion === true) {
         const created = await rules.newVersion(space, id, next, writeOptions);
-        return { newVersion: view(created.document, 1, 20) };
+        return { newVersion: view(created.document, 1, 20), ...warningsOf(created) };
       }
       if (current.status === 'published' && allowLiveEdit !== true) {
         throw new ValidationError([
@@ -208,7 +232,7 @@ export function registerTools(server: McpServer, services: Services, caller: Mcp
         ]);
       }
       const updated = await rules.update(space, id, current.version as number, { ...next, status: current.status }, writeOptions);
-      return { updated: view(updated.document, 1, 20) };
+      return { updated: view(updated.document, 1, 20), ...warningsOf(updated) };
     },
   );
 
@@ -348,3 +372,8 @@ export function registerTools(server: McpServer, services: Services, caller: Mcp
   );
 }
 
+
+/** What a write stored but flags (cells outside their column's valid values), for the assistant to mention. */
+function warningsOf(written: VersionedDocument): { warnings?: VersionedDocument['warnings'] } {
+  return written.warnings !== undefined && written.warnings.length > 0 ? { warnings: written.warnings } : {};
+}

@@ -15,6 +15,8 @@ export type ErrorKind =
   | 'conflict'
   /** No credentials, or not valid ones. */
   | 'unauthorized'
+  /** Valid credentials whose role does not allow the action (src/service/roles.ts). */
+  | 'forbidden'
   /** A configured limit was reached: rule timeout, recursion depth, size. */
   | 'limit'
   /** Too many requests for this key; retry after `retryAfter` seconds. */
@@ -33,6 +35,10 @@ export const ERROR_CATALOG = {
   'invalid-token': 'unauthorized',
   /** The keys (JWKS) of a configured token issuer cannot be fetched. */
   'token-issuer-unavailable': 'unavailable',
+  /** The caller's role lacks the permission (roles.ts names it in the message). */
+  forbidden: 'forbidden',
+  /** A state-changing request made with a session cookie without its X-CSRF-Token. */
+  csrf: 'forbidden',
   // Solving (SPEC 3, 4).
   'unknown-rule': 'not-found',
   'not-published': 'invalid-input',
@@ -63,6 +69,10 @@ export const ERROR_CATALOG = {
   'tests-failed': 'conflict',
   /** The space forbids replacing a published version's content in place (docs/decisions/live-edits.md). */
   'live-edits-forbidden': 'conflict',
+  /** The space requires approval (four eyes) and this version's content has none (docs/decisions/approvals.md). */
+  'approval-required': 'conflict',
+  /** A user asked to approve a version they were the last to edit. */
+  'own-approval': 'conflict',
   internal: 'internal',
 } as const satisfies Record<string, ErrorKind>;
 
@@ -74,8 +84,6 @@ export const MESSAGES = {
   invalidKey: 'Invalid API key',
   /** A valid solver key on a management route (docs/decisions/service-api-keys.md: why saying so leaks nothing). */
   solverKeyOnManagement: 'This is a solver key; the management API needs a management key',
-  /** A valid machine token whose role is `solver` on a management route. */
-  solverTokenOnManagement: 'This token has role solver, which may only solve; the management API needs a token with another role',
   unknownRule: 'Unknown rule or rule version',
   unknownRuleFlow: 'Unknown ruleFlow or version',
   notPublished: 'Rule state is not published',

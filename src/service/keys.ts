@@ -6,6 +6,7 @@ import type { Clock } from './clock.ts';
 import { isoAt } from './clock.ts';
 import { MESSAGES, ServiceError } from './errors.ts';
 import { requireSpace } from './require-space.ts';
+import type { Role } from './roles.ts';
 
 const PREFIX: Record<KeyType, string> = { solver: 'vsk_', management: 'vmk_' };
 
@@ -20,12 +21,41 @@ export interface NewKey {
   record: KeyRecord;
 }
 
+/** Who acts: recorded in rule history and the space's activity log. `cli`: the command line on the server. */
+export interface Actor {
+  kind: 'key' | 'user' | 'token' | 'cli';
+  /** The key id, user id, `<issuer>|<subject>` of a token, or `cli`. */
+  id: string;
+  /** What people read: the key's name (or its id when unnamed), the user name, the token's client. */
+  name: string;
+}
+
+/** Who calls, in which space, with which role: what every route and use case decides on. */
 export interface Principal {
+  /** The rate-limit bucket: the key id, `user:<id>` or `token:<issuer>|<subject>`. */
   keyId: string;
   space: string;
+  /** The API family the credentials are for: a solver key only solves; everything else is `management`. */
   type: KeyType;
   /** The key's name (rule history records it as who wrote); null or absent: the key has none. */
   keyName?: string | null;
+  role: Role;
+  actor: Actor;
+}
+
+/** The command line acting on the server's own store (`verdict import`, `verdict rule publish`). */
+export const COMMAND_LINE_ACTOR: Actor = Object.freeze({ kind: 'cli', id: 'cli', name: 'cli' });
+
+/** The principal of a key: a management key is its space's admin; a solver key only solves. */
+export function keyPrincipal(record: KeyRecord): Principal {
+  return Object.freeze({
+    keyId: record.id,
+    space: record.space,
+    type: record.type,
+    keyName: record.name ?? null,
+    role: record.type === 'management' ? 'admin' : 'solver',
+    actor: Object.freeze({ kind: 'key', id: record.id, name: record.name ?? record.id }),
+  });
 }
 
 /** A key name: 1-100 characters, no control characters (it is shown in listings and in rule history). */
@@ -178,7 +208,7 @@ export class KeyService {
       const record = await this.#store.keys.findByHash(hash);
       const matches = record !== undefined && timingSafeEqual(Buffer.from(record.hash, 'hex'), Buffer.from(hash, 'hex'));
       if (!matches || record === undefined || record.revokedAt !== null) throw new ServiceError('invalid-key', MESSAGES.invalidKey);
-      cached = { record, principal: Object.freeze({ keyId: record.id, space: record.space, type: record.type, keyName: record.name ?? null }) };
+      cached = { record, principal: keyPrincipal(record) };
       if (generation === this.#generation && this.#store.changes.live) {
         if (this.#cache.size >= CACHE_LIMIT) this.#cache.clear();
         this.#cache.set(hash, cached);

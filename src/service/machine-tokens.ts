@@ -3,23 +3,11 @@
 // claims map a token to a space and a role. docs/decisions/identity-providers.md; docs/security-sso-tokens.md.
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify } from 'jose';
 import type { JWTPayload } from 'jose';
-import type { TokenIssuerConfig, TokenRole } from '../config.ts';
-import { TOKEN_ROLES } from '../config-identity.ts';
+import type { TokenIssuerConfig } from '../config.ts';
 import { ServiceError } from './errors.ts';
 import type { ServiceLogger } from './index.ts';
 import type { Principal } from './keys.ts';
-
-/** Who acted (issue 32's contract): for a token, id `<iss>|<sub>` and name its client (azp, client_id) or sub. */
-export interface TokenActor {
-  kind: 'token';
-  id: string;
-  name: string;
-}
-
-export interface TokenPrincipal extends Principal {
-  role: TokenRole;
-  actor: TokenActor;
-}
+import { isRole, ROLES } from './roles.ts';
 
 /**
  * Signature algorithms accepted: asymmetric only, so a token can never be "signed" with a public key used as an
@@ -99,7 +87,7 @@ export class MachineTokenService {
    * The principal of a valid token. A refused token is ServiceError `invalid-token` (401) whose message says what
    * is wrong; an issuer whose keys cannot be fetched is `token-issuer-unavailable` (503), details in the log.
    */
-  async authenticate(token: string): Promise<TokenPrincipal> {
+  async authenticate(token: string): Promise<Principal> {
     let header: ReturnType<typeof decodeProtectedHeader>;
     let unverified: JWTPayload;
     try {
@@ -159,12 +147,16 @@ export class MachineTokenService {
   }
 }
 
-function principalOf(payload: JWTPayload, config: TokenIssuerConfig): TokenPrincipal {
+/**
+ * The principal of a verified token: actor kind token, id `<iss>|<sub>`, named by its client (azp, client_id) or
+ * its subject; the rate-limit bucket `token:<iss>|<sub>`.
+ */
+function principalOf(payload: JWTPayload, config: TokenIssuerConfig): Principal {
   const space = payload[config.spaceClaim];
   if (typeof space !== 'string' || space.trim() === '') throw refused(`Token has no ${config.spaceClaim} claim naming its space`);
   const role = payload[config.roleClaim];
-  if (!(TOKEN_ROLES as readonly unknown[]).includes(role)) {
-    throw refused(`Token claim ${config.roleClaim} is ${role === undefined ? 'missing' : quoted(role)}; expected one of ${TOKEN_ROLES.join(', ')}`);
+  if (!isRole(role)) {
+    throw refused(`Token claim ${config.roleClaim} is ${role === undefined ? 'missing' : quoted(role)}; expected one of ${ROLES.join(', ')}`);
   }
   const id = `${config.issuer}|${payload.sub!}`;
   const client = typeof payload.azp === 'string' ? payload.azp : typeof payload.client_id === 'string' ? payload.client_id : undefined;
@@ -174,7 +166,7 @@ function principalOf(payload: JWTPayload, config: TokenIssuerConfig): TokenPrinc
     space,
     type: role === 'solver' ? 'solver' : 'management',
     keyName: name,
-    role: role as TokenRole,
-    actor: Object.freeze({ kind: 'token', id, name }),
+    role,
+    actor: Object.freeze({ kind: 'token' as const, id, name }),
   });
 }

@@ -159,7 +159,7 @@ export class RulesIO {
       const shared = sharedAliases(heads, incoming);
       if (options.strict && shared.length > 0) throw new ValidationError(shared.map((s) => sharingProblem(space, s)));
       const stored = await tx.putRules(prepared);
-      await recordHistory(tx, { clock: this.#clock }, stored, 'import', options.by ?? CLI_ACTOR);
+      await recordHistory(tx, { clock: this.#clock }, stored, 'import', { by: options.by ?? CLI_ACTOR });
       await writeCarriedSuites(tx, carried, now);
       return {
         imported: stored.map((r) => ({ ruleId: r.ruleId, version: r.version, ruleAlias: r.alias, type: r.type, status: r.status })),

@@ -28,7 +28,7 @@ describe('verdict import reporting and verdict rule publish|pending', () => {
     withServices(async (services) => {
       try {
         const response = await services.solver.solve(
-          { keyId: 'test', space: 'acme', type: 'solver' },
+          { keyId: 'test', space: 'acme', type: 'solver', role: 'solver' as const, actor: { kind: 'key' as const, id: 'k', name: 'k' } },
           { idOrAlias, version, data: { any: 1 }, correlationId: randomUUID() },
         );
         return String((response.body as Array<{ message: unknown }>)[0]?.message);

@@ -30,6 +30,11 @@ describe('verdict lint', () => {
         { ...ruleWith([cond('>=', '18'), cond('>', '20')]), ruleId: 'second', ruleAlias: 'second' },
       ] } },
     },
+    'valid.json': (() => {
+      const doc = ruleWith([cond('=', '18'), cond('=', '21')]) as { decisionTable: { columns: Array<Record<string, unknown>> } };
+      doc.decisionTable.columns[0]!.validValues = [{ type: 'GENERAL', value: '18' }, { type: 'GENERAL', value: '65' }];
+      return doc;
+    })(),
     'tree.json': { type: 'decision-tree', name: 'tree', status: 'published', inputSchema: {}, outputSchema: {}, nodes: [] },
   });
 
@@ -39,6 +44,12 @@ describe('verdict lint', () => {
     assert.match(run.stdout, /^unreachable: Row 3 is unreachable: every input it matches is matched by an earlier row \(row 1\)/m);
     assert.match(run.stdout, /^ages: .*1 unreachable/m);
     assert.equal(run.stderr, '');
+  });
+
+  test('a value outside its column\'s valid values is a valid-value finding, not a defect: exit 0', async () => {
+    const run = await runCli(['lint', join(dir, 'valid.json')]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^valid-value: Row 2: "21" is not a valid value of column "age" \(valid values: "18", "65"\)$/m);
   });
 
   test('--json prints findings, undecided and omitted; gaps alone exit 0', async () => {

@@ -90,7 +90,7 @@ describe('responseBody', () => {
 });
 
 describe('answer (request -> response, over a fake service)', () => {
-  const principal: Principal = { keyId: 'key_1', space: 'shop', type: 'solver' };
+  const principal: Principal = { keyId: 'key_1', space: 'shop', type: 'solver', role: 'solver' as const, actor: { kind: 'key' as const, id: 'k', name: 'k' } };
   const logged: Array<{ obj: object; msg: string }> = [];
   const log: ChannelLogger = { error: (obj, msg) => logged.push({ obj, msg }), warn: () => undefined, info: () => undefined };
   const calls: SolveRequest[] = [];

@@ -145,6 +145,26 @@ describe('MCP over streamable HTTP', () => {
     assert.deepEqual(compared.differences.map((d: { path: string }) => d.path), ['decisionTable.rows[2]']);
   });
 
+  test('a write storing a value outside its column\'s valid values succeeds and names it in warnings', async () => {
+    const doc = {
+      type: 'decision-table', name: 'Shops', ruleAlias: 'mcp-shops', inputSchema: { shop: {} }, outputSchema: { ok: {} },
+      decisionTable: {
+        columns: [
+          { columnId: 's', type: 'input', condition: { type: 'simple', name: 'Shop', inputVariable: 'shop' }, validValues: [{ type: 'GENERAL', value: 'SHOP_A' }] },
+          { columnId: 'o', type: 'output', columnOutput: { type: 'simple', name: 'Ok', outputVariable: 'ok' } },
+        ],
+        rows: [{ active: true, cells: [{ column: 's', type: 'input', scalarCondition: { operator: '=', value: 'SHOP_Z', type: 'general' } }, { column: 'o', type: 'output', outputScalarValue: { type: 'common', value: 'yes' } }] }],
+      },
+    };
+    const created = await ok(client, 'create_rule', { document: doc });
+    assert.equal(created.created.ruleAlias, 'mcp-shops');
+    assert.deepEqual(created.warnings, [{ path: 'decisionTable.rows[0].cells[0].scalarCondition.value', message: '"SHOP_Z" is not a valid value of column "Shop" (valid values: "SHOP_A")' }]);
+    const fixed = structuredClone(doc);
+    fixed.decisionTable.rows[0]!.cells[0]!.scalarCondition!.value = 'SHOP_A';
+    const updated = await ok(client, 'update_rule', { rule: 'mcp-shops', document: fixed });
+    assert.equal(updated.warnings, undefined, 'a clean write answers no warnings');
+  });
+
   test('bad input is a tool error naming its path, and changes nothing', async () => {
     const badRow = await call(client, 'update_rule', { rule: 'loyalty-http', version: 2, edits: [{ op: 'change_row', row: 9, cells: {} }] });
     assert.equal(badRow.error, true);

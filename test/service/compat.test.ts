@@ -28,7 +28,7 @@ async function solveWith(env: Record<string, string>): Promise<unknown> {
   try {
     const created = await services.spaces.create('s');
     await store.rules.put('s', [rule]);
-    const principal = { keyId: created.solverKeyId, space: 's', type: 'solver' as const };
+    const principal = { keyId: created.solverKeyId, space: 's', type: 'solver' as const, role: 'solver' as const, actor: { kind: 'key' as const, id: 'k', name: 'k' } };
     return (await services.solver.solve(principal, { idOrAlias: 'compat', version: undefined, data: {}, correlationId: 'c' })).body;
   } finally {
     await services.stop();

@@ -38,6 +38,8 @@ test('HTTP: every code gets the status its kind maps to, except an unknown rule 
     'invalid-key': 401,
     'invalid-token': 401,
     'token-issuer-unavailable': 502,
+    forbidden: 403,
+    csrf: 403,
     'unknown-rule': 400,
     'not-published': 400,
     'ambiguous-alias': 400,
@@ -60,6 +62,8 @@ test('HTTP: every code gets the status its kind maps to, except an unknown rule 
     'kafka-unavailable': 502,
     'tests-failed': 409,
     'live-edits-forbidden': 409,
+    'approval-required': 409,
+    'own-approval': 409,
     internal: 500,
   };
   for (const code of Object.keys(ERROR_CATALOG) as ErrorCode[]) {
@@ -71,6 +75,7 @@ test('HTTP: every code gets the status its kind maps to, except an unknown rule 
 test('Kafka: kinds map to the codes of the wire contract; solves are recorded with them', () => {
   assert.deepEqual(KAFKA_CODE, {
     unauthorized: 401,
+    forbidden: 401,
     'not-found': 500,
     'invalid-input': 400,
     conflict: 400,

@@ -36,7 +36,10 @@ test('authenticate: right type passes; wrong type, unknown and revoked fail; rev
     const keys = new KeyService(server, clock);
     const created = await new SpaceService(server, clock).create('s');
     const principal = await keys.authenticate(`Bearer ${created.solverKey}`, 'solver');
-    assert.deepEqual(principal, { keyId: created.solverKeyId, space: 's', type: 'solver', keyName: null });
+    assert.deepEqual(principal, {
+      keyId: created.solverKeyId, space: 's', type: 'solver', keyName: null, role: 'solver',
+      actor: { kind: 'key', id: created.solverKeyId, name: created.solverKeyId },
+    });
     const invalid = (promise: Promise<unknown>, kind: string, message?: string) =>
       assert.rejects(promise, (err: unknown) => err instanceof ServiceError && err.code === kind && (message === undefined || err.message === message));
     // A solver key on the management API says what it is (a management key on the solver API keeps the contract's

@@ -51,7 +51,7 @@ describe('SolveService', () => {
     store = await openStore(config.databaseUrl);
     services = new Services({ config, store, log: { error() {}, warn() {}, info() {} }, compile: fakeCompile, sandbox: null, defaultMetrics: false });
     const created = await services.spaces.create('s');
-    principal = { keyId: created.solverKeyId, space: 's', type: 'solver' };
+    principal = { keyId: created.solverKeyId, space: 's', type: 'solver', role: 'solver' as const, actor: { kind: 'key' as const, id: 'k', name: 'k' } };
     await store.rules.put('s', [
       rule('a', { deps: ['b'], calls: 'b' }),
       rule('b'),

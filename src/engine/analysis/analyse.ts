@@ -14,6 +14,7 @@ import { andBits, andInto, bitIndexes, bitsKey, firstBit, hasBit, isEmpty, isSub
 import { Budget, BudgetExceeded, quickUncovered, walkUncovered, type Box } from './cover.ts';
 import { buildInputSpace, type Atom, type Dimension, type InputSpace } from './domain.ts';
 import { FINDING_KINDS, type AnalysisOptions, type AnalysisReport, type Finding, type UndecidedReason } from './report.ts';
+import { cellsOutsideValidValues } from './valid-values.ts';
 
 const DEFAULTS = { maxGaps: 10, maxOverlaps: 100, budget: 8_000_000 };
 /** One row's unreachability check may spend at most this share of the budget. */
@@ -42,7 +43,15 @@ interface RowBox {
 /** Analyses a compiled decision table. Throws TypeError for other rule types. */
 export function analyseDecisionTable(rule: CompiledRule, options: AnalysisOptions = {}): AnalysisReport {
   if (!(rule instanceof DecisionTable)) throw new TypeError(`only decision tables can be analysed (got a ${rule.type})`);
-  return new TableAnalysis(rule, { ...DEFAULTS, ...options }).run();
+  const { document, ...limits } = options;
+  const report = new TableAnalysis(rule, { ...DEFAULTS, ...limits }).run();
+  // Valid-value findings rank last of the kinds and come in row order already, so appending keeps the sort.
+  if (document !== undefined) {
+    for (const cell of cellsOutsideValidValues(document)) {
+      report.findings.push({ kind: 'valid-value', rows: [cell.row], columns: [cell.column], message: `Row ${cell.row + 1}: ${cell.message}` });
+    }
+  }
+  return report;
 }
 
 class TableAnalysis {
@@ -53,7 +62,7 @@ class TableAnalysis {
   private readonly undecided = new Map<string, UndecidedReason>();
   private readonly undecidedRows = new Set<number>();
   private readonly budget: Budget;
-  private readonly options: Required<AnalysisOptions>;
+  private readonly options: Required<Omit<AnalysisOptions, 'document'>>;
   private readonly structure: TableStructure;
   /** Interned sets per dimension. */
   private readonly interned: Map<string, number>[];
@@ -64,7 +73,7 @@ class TableAnalysis {
   private omittedOverlaps = 0;
   private moreGaps = false;
 
-  constructor(rule: DecisionTable, options: Required<AnalysisOptions>) {
+  constructor(rule: DecisionTable, options: Required<Omit<AnalysisOptions, 'document'>>) {
     this.structure = rule.structure;
     this.space = buildInputSpace(this.structure);
     this.dims = this.space.dimensions;

@@ -1,7 +1,7 @@
 // The analysis report: the JSON `verdict lint --json` prints and GET /api/tools/analysis returns
 // (docs/decisions/analysis-decision-tables.md describes every field; keep them stable).
 
-export const FINDING_KINDS = ['unreachable', 'overlap', 'gap', 'contradiction', 'duplicate', 'type'] as const;
+export const FINDING_KINDS = ['unreachable', 'overlap', 'gap', 'contradiction', 'duplicate', 'type', 'valid-value'] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
 
 /** Kinds that make `verdict lint` exit 1: they are defects whatever the author intended. */
@@ -12,10 +12,10 @@ export interface Finding {
   /**
    * 0-based indexes into `decisionTable.rows` (inactive rows count). unreachable: the row, then the earlier rows
    * that cover it; overlap: the two rows; duplicate: every row of the group; contradiction and type: the rows
-   * concerned; gap: empty.
+   * concerned; valid-value: the row of the cell; gap: empty.
    */
   rows: number[];
-  /** columnIds of the condition columns concerned. */
+  /** columnIds of the condition columns concerned (valid-value: the cell's column, a condition or a result). */
   columns: string[];
   /** An input showing the finding (overlap: both rows match it; gap: no row matches it). */
   example?: Record<string, unknown>;
@@ -51,6 +51,11 @@ export interface AnalysisOptions {
   maxOverlaps?: number;
   /** Work units (box tests) all searches together may spend (default 20,000,000); beyond it questions stay undecided. */
   budget?: number;
+  /**
+   * The document the table was compiled from: cells outside their column's valid values become findings of kind
+   * `valid-value` (valid values are editor-only, so the compiled table does not carry them).
+   */
+  document?: unknown;
 }
 
 export function hasDefects(report: AnalysisReport): boolean {

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../service/index.ts';
 import type { AuditRecord } from '../../store/ports.ts';
 import { InvalidCursorError } from '../../store/ports.ts';
-import { principalOf, requireKey } from '../auth.ts';
+import { principalOf, requireManagement } from '../auth.ts';
 import { HttpError } from '../errors.ts';
 import { errorResponses } from '../schemas.ts';
 
@@ -61,7 +61,8 @@ function present(record: AuditRecord): Omit<AuditRecord, 'space'> {
 export async function auditPlugin(app: FastifyInstance, options: { services: Services }): Promise<void> {
   const { services } = options;
   app.get('/api/audit', {
-    onRequest: requireKey(services, 'management'),
+    onRequest: requireManagement(services),
+    config: { permission: 'audit:read' },
     schema: {
       tags: ['Audit'],
       summary: "List the space's audit records, newest first",

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../service/index.ts';
 import type { Principal } from '../../service/keys.ts';
-import { principalOf, requireKey } from '../auth.ts';
+import { principalOf, requireManagement } from '../auth.ts';
 import { errorBody } from '../errors.ts';
 
 export type McpRequestHandler = (principal: Principal, request: IncomingMessage, response: ServerResponse, body: unknown) => Promise<void>;
@@ -20,7 +20,7 @@ export async function mcpPlugin(app: FastifyInstance, options: McpPluginOptions)
   const { services } = options;
   if (!services.config.mcpEnabled) return;
   let handler: Promise<McpRequestHandler> | undefined;
-  app.post('/mcp', { onRequest: requireKey(services, 'management'), schema: { hide: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
+  app.post('/mcp', { onRequest: requireManagement(services), config: { permission: 'rules:read' }, schema: { hide: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
     handler ??= options.load(services);
     const handle = await handler;
     // The MCP transport writes the response itself (JSON, or a stream); Fastify steps aside.
@@ -41,6 +41,8 @@ export async function mcpPlugin(app: FastifyInstance, options: McpPluginOptions)
     app.route({
       method,
       url: '/mcp',
+      // Answers only that the method is not there: nothing to guard.
+      config: { public: true },
       schema: { hide: true },
       handler: async (_request, reply) =>
         reply.code(405).header('allow', 'POST').send(errorBody('Method not allowed: the MCP endpoint is stateless; send JSON-RPC messages with POST /mcp')),

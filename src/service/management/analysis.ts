@@ -7,7 +7,11 @@ import { badRequest } from './errors.ts';
 import { findRule, findVersion } from './lookup.ts';
 
 export async function analyseStoredTable(ctx: ManagementContext, space: string, idOrAlias: string, version: number | undefined): Promise<AnalysisReport> {
-  const head = await ctx.store.management.read(space, async (tx) => findVersion(findRule(await tx.heads(), idOrAlias), version));
+  const { head, document } = await ctx.store.management.read(space, async (tx) => {
+    const found = findVersion(findRule(await tx.heads(), idOrAlias), version);
+    // The document too: valid values are editor-only, so the compiled table does not carry them.
+    return { head: found, document: (await tx.versions(found.ruleId)).find((v) => v.version === found.version)?.document };
+  });
   if (head.type !== 'decision-table') {
     throw badRequest(`Rule "${idOrAlias}" version ${head.version} is a ${head.type}; the analysis reads decision tables only`);
   }
@@ -17,5 +21,5 @@ export async function analyseStoredTable(ctx: ManagementContext, space: string, 
   } catch (err) {
     throw badRequest(`Rule "${idOrAlias}" version ${head.version} cannot be compiled: ${err instanceof Error ? err.message : String(err)}`);
   }
-  return analyseDecisionTable(loaded.compiled);
+  return analyseDecisionTable(loaded.compiled, { document });
 }

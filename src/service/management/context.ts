@@ -1,6 +1,9 @@
 // What the management use cases share: the store, the clock, the compiler used to check documents, and the
 // compiled-rule cache (dependency walks reuse compiled rules instead of compiling again), and the solver.
+import type { Problem } from '../../engine/errors.ts';
 import type { Store } from '../../store/ports.ts';
+import type { Actor } from '../keys.ts';
+import type { Role } from '../roles.ts';
 import type { Clock } from '../clock.ts';
 import type { RuleCache } from '../rule-cache.ts';
 import type { SolveService } from '../solve.ts';
@@ -24,6 +27,13 @@ export interface WriteOptions {
   ifMatch?: string;
   /** Who writes, for the rule history: the management key's name, "cli", or null (a key without a name). */
   by?: string | null;
+  /** Who writes, for the activity log and the approvals' "last editor" (absent: the command line). */
+  actor?: Actor;
+  /**
+   * The writer's role: a write that would leave a version published needs `rules:publish` (a route that only
+   * needs `rules:edit` can carry a body that publishes). Absent: not restricted (the command line, on the server).
+   */
+  role?: Role;
   /** `?force=true`: publish even when tests fail (the publishing gate; the run is recorded as forced). */
   force?: boolean;
 }
@@ -32,4 +42,6 @@ export interface WriteOptions {
 export interface VersionedDocument {
   document: Record<string, unknown>;
   etag: string;
+  /** What the write stored but flags (cells outside their column's valid values); absent on reads. */
+  warnings?: Problem[];
 }

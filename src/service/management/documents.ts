@@ -4,6 +4,7 @@
 import { RuleError, ValidationError } from '../../engine/errors.ts';
 import type { Problem } from '../../engine/errors.ts';
 import type { CompiledRule } from '../../engine/types.ts';
+import { cellsOutsideValidValues } from '../../engine/analysis/valid-values.ts';
 import { validateRuleDocument } from '../../rules/validate.ts';
 import { badRequest } from './errors.ts';
 
@@ -40,10 +41,20 @@ export function problemsOf(document: RuleDocument, compile: RuleCompiler): Probl
   return examine(document, compile).problems;
 }
 
-/** Throws ValidationError (400, every problem with its path) unless the document can be stored. */
-export function checkDocument(document: RuleDocument, compile: RuleCompiler): void {
+/**
+ * Throws ValidationError (400, every problem with its path) unless the document can be stored; otherwise answers
+ * its warnings: what is stored but worth a look (cells outside their column's valid values,
+ * docs/decisions/valid-values.md).
+ */
+export function checkDocument(document: RuleDocument, compile: RuleCompiler): Problem[] {
   const problems = problemsOf(document, compile);
   if (problems.length > 0) throw new ValidationError(problems);
+  return warningsOf(document);
+}
+
+/** The warnings of a valid document: they never stop a write. */
+export function warningsOf(document: RuleDocument): Problem[] {
+  return cellsOutsideValidValues(document).map((cell) => ({ path: cell.path, message: cell.message }));
 }
 
 /**

@@ -13,6 +13,7 @@ import { FolderTree, renderNode, ruleLeaf } from './folder-tree.ts';
 import type { FolderNode } from './folder-tree.ts';
 import { recordHistory } from './history.ts';
 import { findRule, findVersion } from './lookup.ts';
+import { assertMayDelete } from './publish-rights.ts';
 
 /** A folder named by id or by path (not both). */
 export interface FolderTarget {
@@ -226,12 +227,13 @@ export class FolderManagement {
       if (rules.length > 0 && !deleteAll) {
         throw conflict(`Folder "${tree.path(node)}" holds ${rules.length} rule version(s); move them out first, or delete them with it: ?deleteAll=true`);
       }
+      assertMayDelete(tx.space, options, rules.length > 0);
       const locked = rules.filter((r) => r.locked);
       if (locked.length > 0) {
         throw conflict(`Folder "${tree.path(node)}" holds locked rule versions (${locked.map((r) => `${r.alias || r.ruleId} v${r.version}`).join(', ')}); unlock them first`);
       }
       for (const rule of rules) await tx.deleteRule(rule.ruleId, rule.version);
-      await recordHistory(tx, this.#ctx, rules, 'delete', options.by);
+      await recordHistory(tx, this.#ctx, rules, 'delete', options);
       const folders = tree.subtree(node);
       await tx.deleteFolders(folders.map((f) => f.id));
       return { deletedFolders: folders.length, deletedRules: rules.map((r) => ({ ruleId: r.ruleId, version: r.version })) };

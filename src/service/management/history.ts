@@ -23,11 +23,11 @@ export async function recordHistory(
   ctx: { clock: Clock },
   versions: ReadonlyArray<{ ruleId: string; version: number }>,
   action: HistoryAction,
-  by: string | null | undefined,
+  who: { by?: string | null },
 ): Promise<void> {
   if (versions.length === 0) return;
   const at = isoAt(ctx.clock);
-  await tx.appendHistory(versions.map((v): HistoryEntry => ({ ruleId: v.ruleId, version: v.version, at, action, by: by ?? null })));
+  await tx.appendHistory(versions.map((v): HistoryEntry => ({ ruleId: v.ruleId, version: v.version, at, action, by: who.by ?? null })));
 }
 
 // Only the store is needed (not the whole ManagementContext): rules-io records history too, and importing the

@@ -15,6 +15,7 @@ import { checkIfMatch, etagOf } from './etag.ts';
 import { recordHistory } from './history.ts';
 import { FolderTree } from './folder-tree.ts';
 import { assertEditableInPlace } from './live-edits.ts';
+import { assertMayPublish } from './publish-rights.ts';
 import { assertUnlocked, findRule, findVersion, nextVersion } from './lookup.ts';
 import type { RuleVersions } from './lookup.ts';
 
@@ -103,7 +104,8 @@ export class RuleManagement {
     const requestedId = ruleIdOf(input);
     const alias = requestedAlias(input);
     const draft: RuleDocument = { ...input, status: input.status ?? 'published', tags: input.tags ?? [], locked: input.locked ?? false, createdIn: now, lastUpdate: now };
-    checkDocument(withIdentity(draft, { ruleId: requestedId ?? randomUUID(), version: 1, alias: alias ?? 'generated' }), this.#ctx.compile);
+    assertMayPublish(space, options, draft.status === 'published');
+    const warnings = checkDocument(withIdentity(draft, { ruleId: requestedId ?? randomUUID(), version: 1, alias: alias ?? 'generated' }), this.#ctx.compile);
     return this.#ctx.store.management.transaction(space, async (tx) => {
       const heads = await tx.heads();
       if (requestedId !== undefined && heads.some((h) => h.ruleId === requestedId)) {
@@ -123,8 +125,8 @@ export class RuleManagement {
       const document = withIdentity(draft, { ruleId, version, alias: alias ?? uniqueAlias(input.name, new Set(owners.keys())) });
       const [stored] = await tx.putRules([document]);
       if (folderId !== undefined) await tx.place(ruleId, version, folderId);
-      await recordHistory(tx, this.#ctx, [stored!], 'create', options.by);
-      return versioned(stored!);
+      await recordHistory(tx, this.#ctx, [stored!], 'create', options);
+      return { ...versioned(stored!), warnings };
     });
   }
 
@@ -150,7 +152,7 @@ export class RuleManagement {
       lastUpdate: now,
     };
     typeProblem(draft, latest.type, rule.ruleId);
-    checkDocument(withIdentity(draft, { ruleId: rule.ruleId, version: nextVersion(rule.ruleId, latest.version), alias: rule.alias }), this.#ctx.compile);
+    const warnings = checkDocument(withIdentity(draft, { ruleId: rule.ruleId, version: nextVersion(rule.ruleId, latest.version), alias: rule.alias }), this.#ctx.compile);
     return this.#ctx.store.management.transaction(space, async (tx) => {
       const current = this.#sameRule(findRule(await tx.heads(), idOrAlias), rule);
       const top = findVersion(current, undefined);
@@ -158,8 +160,8 @@ export class RuleManagement {
       const [stored] = await tx.putRules([withIdentity(draft, { ruleId: current.ruleId, version, alias: current.alias })]);
       const placement = (await tx.placements()).find((p) => p.ruleId === current.ruleId && p.version === top.version);
       if (placement) await tx.place(current.ruleId, version, placement.folderId);
-      await recordHistory(tx, this.#ctx, [stored!], 'new-version', options.by);
-      return versioned(stored!);
+      await recordHistory(tx, this.#ctx, [stored!], 'new-version', options);
+      return { ...versioned(stored!), warnings };
     });
   }
 
@@ -191,7 +193,8 @@ export class RuleManagement {
     };
     typeProblem(draft, head.type, rule.ruleId);
     const document = withIdentity(draft, { ruleId: rule.ruleId, version: head.version, alias: rule.alias });
-    checkDocument(document, this.#ctx.compile);
+    const warnings = checkDocument(document, this.#ctx.compile);
+    assertMayPublish(space, options, draft.status === 'published');
     const gated = draft.status === 'published' && this.#ctx.publishGate !== undefined;
     if (gated) await this.#ctx.publishGate!.beforePublish(space, { head: { ...head, status: 'published' }, document }, options.force === true);
     return this.#ctx.store.management.transaction(space, async (tx) => {
@@ -201,13 +204,14 @@ export class RuleManagement {
       assertUnlocked([current]);
       assertEditableInPlace(current, liveEdits);
       const [stored] = await tx.putRules([{ ...document, ruleAlias: current.alias }]);
-      await recordHistory(tx, this.#ctx, [stored!], 'update', options.by);
-      return versioned(stored!);
+      await recordHistory(tx, this.#ctx, [stored!], 'update', options);
+      return { ...versioned(stored!), warnings };
     });
   }
 
   /** Publishing a pending version passes the publishing gate first (its tests run outside the transaction). */
   async setStatus(space: string, idOrAlias: string, status: RuleStatus, version: number | undefined, options: WriteOptions = {}): Promise<VersionedDocument> {
+    assertMayPublish(space, options, true);
     let tested: RuleHead | undefined;
     const gate = this.#ctx.publishGate;
     if (status === 'published' && gate !== undefined) {
@@ -225,7 +229,7 @@ export class RuleManagement {
       if (tested) this.#unchangedSinceTests(head, tested);
       assertUnlocked([head]);
       const [updated] = await tx.putRules([{ ...stored.document, status, lastUpdate: this.#now() }]);
-      await recordHistory(tx, this.#ctx, [updated!], status === 'published' ? 'publish' : 'pending', options.by);
+      await recordHistory(tx, this.#ctx, [updated!], status === 'published' ? 'publish' : 'pending', options);
       return versioned(updated!);
     });
   }
@@ -236,7 +240,7 @@ export class RuleManagement {
       const stored = await documentOf(tx, head);
       checkIfMatch(options.ifMatch, stored);
       const [updated] = await tx.putRules([{ ...stored.document, locked, lastUpdate: this.#now() }]);
-      await recordHistory(tx, this.#ctx, [updated!], locked ? 'lock' : 'unlock', options.by);
+      await recordHistory(tx, this.#ctx, [updated!], locked ? 'lock' : 'unlock', options);
       return versioned(updated!);
     });
   }
@@ -264,7 +268,7 @@ export class RuleManagement {
       const now = this.#now();
       const documents = (await tx.versions(rule.ruleId)).map((v) => ({ ...v.document, ruleAlias: alias, lastUpdate: now }));
       const stored = await tx.putRules(documents);
-      await recordHistory(tx, this.#ctx, stored, 'alias', options.by);
+      await recordHistory(tx, this.#ctx, stored, 'alias', options);
       return versioned(stored.reduce((a, b) => (b.version > a.version ? b : a)));
     });
   }
@@ -276,7 +280,7 @@ export class RuleManagement {
       const targets = version === undefined ? rule.versions : [findVersion(rule, version)];
       assertUnlocked(targets);
       await tx.deleteRule(rule.ruleId, version);
-      await recordHistory(tx, this.#ctx, targets, 'delete', options.by);
+      await recordHistory(tx, this.#ctx, targets, 'delete', options);
       return { ruleId: rule.ruleId, deletedVersions: targets.map((t) => t.version) };
     });
   }

@@ -51,7 +51,7 @@ export class TagManagement {
       assertUnlocked(targets);
       const now = isoAt(this.#ctx.clock);
       const updated = await tx.putRules(documents.map((d) => ({ ...d.document, tags: edit(d.tags), lastUpdate: now })));
-      await recordHistory(tx, this.#ctx, updated, 'tags', options.by);
+      await recordHistory(tx, this.#ctx, updated, 'tags', options);
       const last = updated[updated.length - 1];
       return { tags: last?.tags ?? [], etag: version !== undefined && last ? etagOf(last) : undefined };
     });

@@ -22,6 +22,7 @@ import { createFolders, folderName, loadTree, resolveTarget } from './folders.ts
 import type { FolderTarget } from './folders.ts';
 import { recordHistory } from './history.ts';
 import { assertUnlocked, findRule, findVersion, groupByRule, nextVersion } from './lookup.ts';
+import { assertMayPublish } from './publish-rights.ts';
 import { aliasOwners, aliasTaken } from './rules.ts';
 
 export interface FolderImportResult {
@@ -155,9 +156,10 @@ export class TransferManagement {
       const { tree, heads } = await loadTree(tx);
       const destination = resolveTarget(tree, target);
       const documents = await this.#plan(tx, heads, incoming);
+      assertMayPublish(space, options, documents.some((d) => d.status === 'published'));
       const stored = await tx.putRules(documents);
       await this.#placeNewVersions(tx, heads, stored);
-      await recordHistory(tx, this.#ctx, stored, 'import', options.by);
+      await recordHistory(tx, this.#ctx, stored, 'import', options);
       const now = isoAt(this.#ctx.clock);
       await writeCarriedSuites(tx, carriedSuites(incoming, documents), now);
       const structure = container.structure;
@@ -252,9 +254,10 @@ export class TransferManagement {
         first.hasVersion = true;
       }
       const documents = await this.#plan(tx, heads, incoming);
+      assertMayPublish(space, options, documents.some((d) => d.status === 'published'));
       const stored = await tx.putRules(documents);
       await this.#placeNewVersions(tx, heads, stored);
-      await recordHistory(tx, this.#ctx, stored, 'import', options.by);
+      await recordHistory(tx, this.#ctx, stored, 'import', options);
       await writeCarriedSuites(tx, carriedSuites(incoming, documents), isoAt(this.#ctx.clock));
       return imported(stored);
     });

@@ -8,6 +8,7 @@ import type {
   RuleHead, RuleTestRecord, RuleTestResult, RuleTestRunFilter, RuleTestRunPage, RuleTestRunRecord, RuleTestSuiteRecord, RuleTestTrigger, Store,
 } from '../../store/ports.ts';
 import { InvalidCursorError } from '../../store/ports.ts';
+import type { Principal } from '../keys.ts';
 import type { Clock } from '../clock.ts';
 import { isoAt } from '../clock.ts';
 import { ServiceError } from '../errors.ts';
@@ -262,7 +263,7 @@ export class RuleTestService implements PublishGate {
 
   /** Solves through the service's solve path with the version itself as the root rule, whatever its status. */
   #solver(space: string, candidate: LoadedRule | Error, correlationId: string): TestSolver {
-    const principal = { keyId: 'rule-tests', space, type: 'management' as const };
+    const principal: Principal = { keyId: 'rule-tests', space, type: 'management', role: 'viewer', actor: { kind: 'cli', id: 'rule-tests', name: 'rule tests' } };
     return async (test) => {
       if (candidate instanceof Error) throw new TestSolveError(candidate.message);
       try {

@@ -24,7 +24,7 @@ export function analyseDraft(rule: RuleDocument): DraftAnalysis {
   const started = performance.now();
   try {
     const compiled = compileDecisionTable(rule as Record<string, unknown>, { timeZone: 'UTC', arithmeticAssociativity: 'left' });
-    return { kind: 'report', report: analyseDecisionTable(compiled), ms: Math.round(performance.now() - started) };
+    return { kind: 'report', report: analyseDecisionTable(compiled, { document: rule }), ms: Math.round(performance.now() - started) };
   } catch (err) {
     return { kind: 'invalid', message: err instanceof Error ? err.message : String(err) };
   }

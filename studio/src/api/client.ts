@@ -54,6 +54,26 @@ export interface VersionedRule {
   rule: RuleDocument;
   /** The server's entity tag of this version; null when the server sends none. */
   etag: string | null;
+  /** After a save: what the server stored but flags (Verdict-Warnings header), count and the first ones. */
+  warnings?: SaveWarnings;
+}
+
+export interface SaveWarnings {
+  count: number;
+  warnings: Problem[];
+}
+
+/** The Verdict-Warnings header of a write (JSON, src/http/plugins/management/common.ts), or undefined. */
+function warningsOf(headers: Headers): SaveWarnings | undefined {
+  const text = headers.get('verdict-warnings');
+  if (!text) return undefined;
+  try {
+    const parsed = JSON.parse(text) as Partial<SaveWarnings>;
+    const list = Array.isArray(parsed.warnings) ? parsed.warnings : [];
+    return { count: typeof parsed.count === 'number' ? parsed.count : list.length, warnings: list };
+  } catch {
+    return undefined;
+  }
 }
 
 export interface HistoryEntry {
@@ -148,7 +168,7 @@ export class ApiClient {
   async updateRule(idOrAlias: string, version: number, rule: RuleDocument, etag: string | null): Promise<VersionedRule> {
     const headers: Record<string, string> = etag ? { 'if-match': etag } : {};
     const res = await this.request('PUT', `/api/rule/${enc(idOrAlias)}/${version}`, { body: rule, headers });
-    return { rule: res.body as RuleDocument, etag: res.headers.get('etag') };
+    return { rule: res.body as RuleDocument, etag: res.headers.get('etag'), warnings: warningsOf(res.headers) };
   }
 
   async createRule(rule: RuleDocument, folderPath?: string): Promise<RuleDocument> {

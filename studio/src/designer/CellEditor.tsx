@@ -17,8 +17,29 @@ export interface CellEditorProps {
   value: any;
   anchor: DOMRect | undefined;
   variables: readonly string[];
+  /** The column's valid values, offered in the value fields (free text stays allowed; the grid flags it). */
+  validValues?: readonly string[];
   onApply(value: any): void;
   onCancel(): void;
+}
+
+/** The one list of valid values the value fields of an open editor share. */
+const VALID_VALUES_LIST = 'dt-valid-values';
+
+/** Suggestions for a value field: the list attribute and the datalist, when the column has valid values. */
+function ValidValuesList({ values }: { values: readonly string[] | undefined }) {
+  if (!values || values.length === 0) return null;
+  return (
+    <datalist id={VALID_VALUES_LIST}>
+      {values.map((v) => (
+        <option key={v} value={v} />
+      ))}
+    </datalist>
+  );
+}
+
+function listOf(values: readonly string[] | undefined): string | undefined {
+  return values && values.length > 0 ? VALID_VALUES_LIST : undefined;
 }
 
 function jsonProblem(text: string): string | undefined {
@@ -96,9 +117,9 @@ export function CellEditor(props: CellEditorProps) {
           {columnBinding(column) && <span className="dt-muted"> · {columnBinding(column)}</span>}
         </div>
         {kind === 'input' ? (
-          <ConditionForm edit={condition} onChange={setCondition} variables={props.variables} onSubmit={apply} onCancel={props.onCancel} />
+          <ConditionForm edit={condition} onChange={setCondition} variables={props.variables} validValues={props.validValues} onSubmit={apply} onCancel={props.onCancel} />
         ) : (
-          <ResultForm kind={kind} edit={result} onChange={setResult} variables={props.variables} onSubmit={apply} onCancel={props.onCancel} />
+          <ResultForm kind={kind} edit={result} onChange={setResult} variables={props.variables} validValues={props.validValues} onSubmit={apply} onCancel={props.onCancel} />
         )}
         <div className="dt-popover-actions">
           <span className="dt-muted dt-hint">Enter applies · Esc cancels{kind !== 'input' || condition.type === 'function' ? ' · Ctrl+Enter applies from the editor' : ''}</span>
@@ -124,9 +145,11 @@ export interface ConditionFormProps {
   onCancel(): void;
   /** Operators this place does not offer (a tree has ELSE blocks, not the ELSE cell operator); kept if stored. */
   exclude?: readonly string[];
+  /** The column's valid values, suggested in the value fields. */
+  validValues?: readonly string[];
 }
 
-export function ConditionForm({ edit, onChange, variables, onSubmit, onCancel, exclude }: ConditionFormProps) {
+export function ConditionForm({ edit, onChange, variables, onSubmit, onCancel, exclude, validValues }: ConditionFormProps) {
   const setType = (type: ConditionType) => {
     if (type === 'function') onChange(withOperator(edit, 'function'));
     else {
@@ -175,14 +198,15 @@ export function ConditionForm({ edit, onChange, variables, onSubmit, onCancel, e
               {!entry && <option value={edit.operator}>{edit.operator} (unknown)</option>}
             </select>
           </label>
-          <ValueEditor edit={edit} setValue={setValue} onChange={onChange} />
+          <ValueEditor edit={edit} setValue={setValue} onChange={onChange} list={edit.type === 'date' ? undefined : listOf(validValues)} />
+          {edit.type !== 'date' && <ValidValuesList values={validValues} />}
         </>
       )}
     </div>
   );
 }
 
-function ValueEditor({ edit, setValue, onChange }: { edit: ConditionEdit; setValue(i: number, v: string): void; onChange(e: ConditionEdit): void }) {
+function ValueEditor({ edit, setValue, onChange, list }: { edit: ConditionEdit; setValue(i: number, v: string): void; onChange(e: ConditionEdit): void; list?: string }) {
   const editor = operatorEntry(edit.operator)?.editor ?? 'single';
   const isDate = edit.type === 'date';
   const Input = isDate ? DateInput : TextInput;
@@ -197,23 +221,23 @@ function ValueEditor({ edit, setValue, onChange }: { edit: ConditionEdit; setVal
         </div>
       );
     case 'list':
-      return <ListInput values={edit.values} onChange={(values) => onChange({ ...edit, values })} date={isDate} />;
+      return <ListInput values={edit.values} onChange={(values) => onChange({ ...edit, values })} date={isDate} list={list} />;
     default:
-      return <Input label="Value" first value={edit.values[0] ?? ''} onChange={(v) => setValue(0, v)} />;
+      return <Input label="Value" first value={edit.values[0] ?? ''} onChange={(v) => setValue(0, v)} list={list} />;
   }
 }
 
-function TextInput({ label, value, onChange, first }: { label: string; value: string; onChange(v: string): void; first?: boolean }) {
+function TextInput({ label, value, onChange, first, list }: { label: string; value: string; onChange(v: string): void; first?: boolean; list?: string }) {
   return (
     <label className="dt-field">
       <span>{label}</span>
-      <input type="text" data-autofocus={first || undefined} value={value} onChange={(e) => onChange(e.target.value)} placeholder="text, number or {variable}" />
+      <input type="text" data-autofocus={first || undefined} list={list} value={value} onChange={(e) => onChange(e.target.value)} placeholder="text, number or {variable}" />
     </label>
   );
 }
 
 /** A date cell value: date and time pickers plus the offset, with the stored text editable as well. */
-function DateInput({ label, value, onChange, first }: { label: string; value: string; onChange(v: string): void; first?: boolean }) {
+function DateInput({ label, value, onChange, first }: { label: string; value: string; onChange(v: string): void; first?: boolean; list?: string }) {
   const parts = dateParts(value);
   const zoneNow = () => {
     const minutes = -new Date().getTimezoneOffset();
@@ -236,7 +260,7 @@ function DateInput({ label, value, onChange, first }: { label: string; value: st
   );
 }
 
-function ListInput({ values, onChange, date }: { values: string[]; onChange(values: string[]): void; date: boolean }) {
+function ListInput({ values, onChange, date, list }: { values: string[]; onChange(values: string[]): void; date: boolean; list?: string }) {
   const [draft, setDraft] = useState('');
   const add = () => {
     const parts = draft.split('|').map((p) => p.trim()).filter((p) => p !== '');
@@ -264,6 +288,7 @@ function ListInput({ values, onChange, date }: { values: string[]; onChange(valu
           data-list-input="true"
           data-autofocus
           aria-label="Add value"
+          list={list}
           value={draft}
           placeholder={date ? '2024-05-15 +00:00 (Enter adds; | separates)' : 'value (Enter adds; | separates several)'}
           onChange={(e) => setDraft(e.target.value)}
@@ -293,9 +318,11 @@ export interface ResultFormProps {
   variables: readonly string[];
   onSubmit(): void;
   onCancel(): void;
+  /** The column's valid values, suggested in the simple value field. */
+  validValues?: readonly string[];
 }
 
-export function ResultForm({ kind, edit, onChange, variables, onSubmit, onCancel }: ResultFormProps) {
+export function ResultForm({ kind, edit, onChange, variables, onSubmit, onCancel, validValues }: ResultFormProps) {
   const setKind = (k: ResultKind) => {
     let text = edit.text;
     if (k === 'json' && jsonProblem(text)) text = text.trim() === '' ? '{}' : JSON.stringify(text);
@@ -329,7 +356,15 @@ export function ResultForm({ kind, edit, onChange, variables, onSubmit, onCancel
       ) : (
         <label className="dt-field">
           <span>Value</span>
-          <input type="text" data-autofocus value={edit.text} onChange={(e) => onChange({ ...edit, text: e.target.value })} placeholder="text, number, true/false; {variable} is replaced" />
+          <input
+            type="text"
+            data-autofocus
+            list={listOf(validValues)}
+            value={edit.text}
+            onChange={(e) => onChange({ ...edit, text: e.target.value })}
+            placeholder="text, number, true/false; {variable} is replaced"
+          />
+          <ValidValuesList values={validValues} />
         </label>
       )}
     </div>

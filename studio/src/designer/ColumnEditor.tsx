@@ -1,7 +1,7 @@
 // The column dialog: name and binding (input path, output path or calc variable), with the model's leaves
-// offered as suggestions.
+// offered as suggestions, and the valid values of condition and result columns (docs/decisions/valid-values.md).
 import { useEffect, useRef, useState } from 'react';
-import { columnBinding, columnKind, columnName, COLUMN_KIND_LABEL } from './model/table.ts';
+import { columnBinding, columnKind, columnName, columnValidValues, COLUMN_KIND_LABEL } from './model/table.ts';
 import type { Column } from './model/table.ts';
 
 export interface ColumnEditorProps {
@@ -10,7 +10,8 @@ export interface ColumnEditorProps {
   count: number;
   inputPaths: readonly string[];
   outputPaths: readonly string[];
-  onApply(name: string, binding: string): void;
+  /** validValues: the list as edited (calculation columns have none: their cells are expressions). */
+  onApply(name: string, binding: string, validValues: string[]): void;
   onMove(delta: number): void;
   onDelete(): void;
   onClose(): void;
@@ -22,13 +23,14 @@ export function ColumnEditor(props: ColumnEditorProps) {
   const kind = columnKind(props.column);
   const [name, setName] = useState(columnName(props.column));
   const [binding, setBinding] = useState(columnBinding(props.column));
+  const [validValues, setValidValues] = useState<string[]>(() => columnValidValues(props.column));
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => first.current?.focus(), []);
   const suggestions = kind === 'input' ? props.inputPaths : kind === 'output' ? props.outputPaths : [];
   const listId = `dt-col-suggest-${kind}`;
   const bindingProblem = binding.trim() === '' ? `${BINDING_LABEL[kind]} is required` : undefined;
   const apply = () => {
-    if (!bindingProblem) props.onApply(name, binding.trim());
+    if (!bindingProblem) props.onApply(name, binding.trim(), validValues);
   };
   return (
     <div className="dt-popover-backdrop" onMouseDown={(e) => e.target === e.currentTarget && props.onClose()}>
@@ -79,6 +81,7 @@ export function ColumnEditor(props: ColumnEditorProps) {
               </span>
             )}
           </label>
+          {kind !== 'calc' && <ValidValuesEditor values={validValues} onChange={setValidValues} />}
         </div>
         <div className="dt-popover-actions">
           <button type="button" onClick={() => props.onMove(-1)} disabled={props.index === 0}>
@@ -100,5 +103,54 @@ export function ColumnEditor(props: ColumnEditorProps) {
         </div>
       </div>
     </div>
+  );
+}
+
+/** The valid values of a column: a list to add to and remove from. Cells may still hold other values (flagged). */
+function ValidValuesEditor({ values, onChange }: { values: string[]; onChange(values: string[]): void }) {
+  const [draft, setDraft] = useState('');
+  const duplicate = values.includes(draft.trim());
+  const add = () => {
+    const value = draft.trim();
+    if (value === '' || duplicate) return;
+    onChange([...values, value]);
+    setDraft('');
+  };
+  return (
+    <fieldset className="dt-valid-values">
+      <legend>Valid values</legend>
+      <p className="dt-muted">Cells may name only these values; others are flagged. Empty: any value.</p>
+      <ul className="dt-chips" aria-label="Valid values">
+        {values.map((v, i) => (
+          <li key={v} className="dt-chip">
+            <span>{v}</span>
+            <button type="button" aria-label={`Remove valid value ${v}`} onClick={() => onChange(values.filter((_, j) => j !== i))}>
+              ×
+            </button>
+          </li>
+        ))}
+        {values.length === 0 && <li className="dt-muted">No valid values: any value is allowed</li>}
+      </ul>
+      <div className="dt-list-add">
+        <input
+          type="text"
+          aria-label="New valid value"
+          value={draft}
+          aria-invalid={duplicate || undefined}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && draft.trim() !== '') {
+              e.preventDefault();
+              e.stopPropagation();
+              add();
+            }
+          }}
+        />
+        <button type="button" onClick={add} disabled={draft.trim() === '' || duplicate}>
+          Add valid value
+        </button>
+      </div>
+      {duplicate && <span className="dt-error-text">{`${draft.trim()} is already a valid value`}</span>}
+    </fieldset>
   );
 }

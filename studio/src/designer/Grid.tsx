@@ -38,6 +38,8 @@ export interface GridProps {
   selection: Selection;
   readOnly: boolean;
   problems: ProblemIndex;
+  /** Warnings by cell (`row:col`): values outside the column's valid values. */
+  warnings?: ReadonlyMap<string, string[]>;
   /** Columns whose path their model lacks, by index, with what to say ("customer.tier is not in the input model"). */
   modelGaps?: ReadonlyMap<number, string>;
   trace: TraceView | undefined;
@@ -330,6 +332,7 @@ export const Grid = forwardRef<GridHandle, GridProps>(function Grid(props, ref) 
                 activeCol={active.row === r ? active.col : -1}
                 cellId={cellId}
                 problems={problems}
+                warnings={props.warnings}
                 rowProblems={problems.rows.get(r)}
                 trace={trace}
                 readOnly={readOnly}
@@ -439,6 +442,7 @@ interface GridRowProps {
   activeCol: number;
   cellId(r: number, c: number): string;
   problems: ProblemIndex;
+  warnings: ReadonlyMap<string, string[]> | undefined;
   rowProblems: string[] | undefined;
   trace: TraceView | undefined;
   readOnly: boolean;
@@ -497,14 +501,16 @@ const GridRow = memo(function GridRow(props: GridRowProps) {
         const column = columns[c];
         const key = cellKey(r, c);
         const cellProblems = problems.cells.get(key);
+        const cellWarnings = props.warnings?.get(key);
         const outcome = trace?.conditions.get(key);
+        const described = cellProblems || cellWarnings || outcome;
         const isActive = props.activeCol === c;
         const selected = c >= props.selLeft && c <= props.selRight;
         const editing = props.inlineEdit && props.inlineEdit.pos.col === c ? props.inlineEdit : null;
         const idText = props.cellId(r, c);
         const value = cellValueOf(row, column);
         // the full text on hover (cells cut long expressions off), then problems and the bench outcome
-        const tooltip = [cellText(value, columnKind(column)), cellProblems?.join('\n'), outcome ? describeOutcome(outcome) : undefined].filter(Boolean).join('\n') || undefined;
+        const tooltip = [cellText(value, columnKind(column)), cellProblems?.join('\n'), cellWarnings?.join('\n'), outcome ? describeOutcome(outcome) : undefined].filter(Boolean).join('\n') || undefined;
         return (
           <div
             key={vc.key}
@@ -513,9 +519,9 @@ const GridRow = memo(function GridRow(props: GridRowProps) {
             aria-colindex={c + 2}
             aria-selected={selected}
             aria-invalid={cellProblems ? true : undefined}
-            aria-describedby={cellProblems || outcome ? `${idText}-d` : undefined}
+            aria-describedby={described ? `${idText}-d` : undefined}
             aria-readonly={props.readOnly || undefined}
-            className={`dt-cell dt-kind-${columnKind(column)}${selected ? ' dt-selected' : ''}${isActive ? ' dt-active' : ''}${cellProblems ? ' dt-has-problem' : ''}${outcome ? (outcome.held ? ' dt-held' : ' dt-failed') : ''}`}
+            className={`dt-cell dt-kind-${columnKind(column)}${selected ? ' dt-selected' : ''}${isActive ? ' dt-active' : ''}${cellProblems ? ' dt-has-problem' : ''}${cellWarnings ? ' dt-has-warning' : ''}${outcome ? (outcome.held ? ' dt-held' : ' dt-failed') : ''}`}
             style={{ left: vc.start, width: vc.size, height: ROW_HEIGHT }}
             title={tooltip}
             onMouseDown={(e) => events.onCellMouseDown(e, { row: r, col: c })}
@@ -532,9 +538,9 @@ const GridRow = memo(function GridRow(props: GridRowProps) {
             ) : (
               <CellContent value={value} column={column} />
             )}
-            {(cellProblems || outcome) && (
+            {described && (
               <span id={`${idText}-d`} className="dt-sr">
-                {[cellProblems ? `Problem: ${cellProblems.join('; ')}` : '', outcome ? describeOutcome(outcome) : ''].filter(Boolean).join('. ')}
+                {[cellProblems ? `Problem: ${cellProblems.join('; ')}` : '', cellWarnings ? `Warning: ${cellWarnings.join('; ')}` : '', outcome ? describeOutcome(outcome) : ''].filter(Boolean).join('. ')}
               </span>
             )}
           </div>

@@ -27,6 +27,8 @@ import {
   renameColumn,
   setCellValue,
   setRowsActive,
+  setValidValues,
+  columnValidValues,
   tableOf,
 } from './model/table.ts';
 import type { ColumnKind } from './model/table.ts';
@@ -35,7 +37,7 @@ import { clearBlock, copyBlock, pasteText } from './model/clipboard.ts';
 import { useDocumentHistory } from './useDocumentHistory.ts';
 import { cellSelection, clampSelection, rangeOf, rangeRows } from './model/selection.ts';
 import type { CellPos, Range, Selection } from './model/selection.ts';
-import { columnWords, locateProblems, splitDetail } from './model/problems.ts';
+import { columnWords, locateOutsideValues, locateProblems, splitDetail } from './model/problems.ts';
 import type { Problem } from './model/problems.ts';
 import { readTrace } from './model/trace.ts';
 import { addPaths, leafPaths } from './model/schema.ts';
@@ -93,6 +95,7 @@ export function TableDesigner(props: TableDesignerProps) {
   const [status, setStatus] = useState('');
 
   const problemIndex = useMemo(() => locateProblems(rule, props.problems ?? []), [rule, props.problems]);
+  const outsideValues = useMemo(() => locateOutsideValues(rule), [rule]);
   const trace = useMemo(() => (props.trace === undefined ? undefined : readTrace(rule, props.trace)), [rule, props.trace]);
   const inputPaths = useMemo(() => leafPaths(rule?.inputSchema), [rule?.inputSchema]);
   const outputPaths = useMemo(() => leafPaths(rule?.outputSchema), [rule?.outputSchema]);
@@ -413,6 +416,7 @@ export function TableDesigner(props: TableDesignerProps) {
             selection={selection}
             readOnly={readOnly}
             problems={problemIndex}
+            warnings={outsideValues}
             modelGaps={gaps.columns}
             trace={trace}
             inlineEdit={inlineEdit}
@@ -483,6 +487,7 @@ export function TableDesigner(props: TableDesignerProps) {
           value={cellValueOf(rows[cellEditor.pos.row], editorColumn)}
           anchor={cellEditor.anchor}
           variables={variables}
+          validValues={columnValidValues(editorColumn)}
           onApply={(value) => {
             apply(setCellValue(rule, cellEditor.pos.row, cellEditor.pos.col, value));
             setCellEditor(null);
@@ -502,8 +507,8 @@ export function TableDesigner(props: TableDesignerProps) {
           count={columns.length}
           inputPaths={inputPaths}
           outputPaths={outputPaths}
-          onApply={(name, binding) => {
-            apply(bindColumn(renameColumn(rule, columnDialog, name), columnDialog, binding));
+          onApply={(name, binding, validValues) => {
+            apply(setValidValues(bindColumn(renameColumn(rule, columnDialog, name), columnDialog, binding), columnDialog, validValues));
             setColumnDialog(null);
             focusGrid();
           }}

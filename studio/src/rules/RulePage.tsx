@@ -3,7 +3,7 @@
 // the conflict dialog of a refused save, the test bench and the versions panel.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, ConflictError } from '../api/client.ts';
-import type { Problem, RuleItem, VersionedRule } from '../api/client.ts';
+import type { Problem, RuleItem, SaveWarnings, VersionedRule } from '../api/client.ts';
 import type { RuleDocument } from '../api/types.ts';
 import { useStudio } from '../app/context.ts';
 import { href, navigate } from '../app/router.ts';
@@ -48,6 +48,8 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
   const [draft, setDraft] = useState<RuleDocument | null>(null);
   const [offered, setOffered] = useState<Draft | null>(null);
   const [problems, setProblems] = useState<Problem[]>([]);
+  /** The warnings the last save answered (it succeeded): cells outside their column's valid values. */
+  const [saveWarnings, setSaveWarnings] = useState<SaveWarnings | null>(null);
   const [saveError, setSaveError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [conflict, setConflict] = useState<VersionedRule | null>(null);
@@ -144,9 +146,11 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
       setBaseEtag(saved.etag);
       setDraft(saved.rule);
       setProblems([]);
+      setSaveWarnings(saved.warnings ?? null);
       setConflict(null);
       void drafts.discard(ruleId, version);
-      notify(`Saved ${saved.rule.name} v${version}`, 'success');
+      const warned = saved.warnings?.count ?? 0;
+      notify(`Saved ${saved.rule.name} v${version}${warned > 0 ? ` with ${warned} warning${warned === 1 ? '' : 's'}` : ''}`, 'success');
       void loadVersions();
       return true;
     } catch (err) {
@@ -312,6 +316,19 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
         </div>
       )}
       {saveError && problems.length === 0 && <div className="banner banner-error" role="alert">Not saved: {saveError} Your draft is kept in this browser.</div>}
+      {saveWarnings && problems.length === 0 && (
+        <section className="problems problems-warning" aria-label="Warnings">
+          <h2>Saved with {saveWarnings.count} warning{saveWarnings.count === 1 ? '' : 's'} <span className="muted small">— the version is stored; values outside a column's valid values are flagged on their cells</span></h2>
+          <ul>
+            {saveWarnings.warnings.map((p, i) => {
+              const text = problemText(draft, p);
+              return <li key={i}>{text.where ? <><strong>{text.where}:</strong> {text.message}</> : <><code>{text.path}</code> {text.message}</>}</li>;
+            })}
+            {saveWarnings.count > saveWarnings.warnings.length && <li className="muted">and {saveWarnings.count - saveWarnings.warnings.length} more (the analysis lists them all)</li>}
+          </ul>
+          <button type="button" className="btn btn-small" onClick={() => setSaveWarnings(null)}>Dismiss warnings</button>
+        </section>
+      )}
       {problems.length > 0 && (
         // Under the header, near Save and away from the notices at the bottom of the window, so neither hides the other.
         <section className="problems" aria-label="Problems">

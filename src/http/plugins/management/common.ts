@@ -4,11 +4,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError } from '../../../engine/errors.ts';
 import type { Problem } from '../../../engine/errors.ts';
-import type { Services } from '../../../service/index.ts';
+import type { Principal, Services } from '../../../service/index.ts';
 import { classify, ServiceError } from '../../../service/errors.ts';
 import type { VersionedDocument, WriteOptions } from '../../../service/management/context.ts';
 import { parseVersion } from '../../../service/management/lookup.ts';
-import { principalOf, requireKey } from '../../auth.ts';
+import { principalOf, requireManagement } from '../../auth.ts';
 import { errorHandler, HttpError, statusOf } from '../../errors.ts';
 import { VERSION_RANGE } from '../../../rules/bounds.ts';
 import { isNotAnExport } from '../../../rules/containers.ts';
@@ -71,8 +71,9 @@ export function setUpScope(app: FastifyInstance, services: Services): void {
   });
 }
 
+/** Authenticates a management request and checks the permission its route declares (`config.permission`). */
 export function authenticate(services: Services) {
-  return requireKey(services, 'management');
+  return requireManagement(services);
 }
 
 /** The space of the management key that authenticated the request. */
@@ -125,14 +126,35 @@ export function ifMatchOf(request: FastifyRequest): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** Who writes (the key's name, for the rule history) and the If-Match precondition, from a request. */
-export function writeOptions(request: FastifyRequest): WriteOptions {
-  return { ifMatch: ifMatchOf(request), by: principalOf(request).keyName ?? null };
+/** The rule history's "who": a key's name (null when it has none), a user's name, a token's client. */
+function historyName(principal: Principal): string | null {
+  return principal.actor.kind === 'key' ? principal.keyName ?? null : principal.actor.name;
 }
 
-/** Answers a rule version's document with its ETag header. */
+/** Who writes (for the rule history, the activity log, and what the role may publish) and the If-Match precondition. */
+export function writeOptions(request: FastifyRequest): WriteOptions {
+  const principal = principalOf(request);
+  return { ifMatch: ifMatchOf(request), by: historyName(principal), actor: principal.actor, role: principal.role };
+}
+
+export const WARNINGS_HEADER = 'verdict-warnings';
+
+/** Warnings named in the Verdict-Warnings header at most (the count says how many there were). */
+const WARNINGS_IN_HEADER = 20;
+
+/**
+ * Answers a rule version's document with its ETag header and, after a write that stored something worth a look,
+ * the Verdict-Warnings header: `{"count": n, "warnings": [{path, message}, ...]}` (the first 20), JSON with every
+ * non-ASCII character escaped so the header stays valid. The body stays the document DecisionRules clients expect
+ * (docs/decisions/valid-values.md).
+ */
 export function withETag(reply: FastifyReply, versioned: VersionedDocument): Record<string, unknown> {
   void reply.header('etag', versioned.etag);
+  const warnings = versioned.warnings ?? [];
+  if (warnings.length > 0) {
+    const json = JSON.stringify({ count: warnings.length, warnings: warnings.slice(0, WARNINGS_IN_HEADER) });
+    void reply.header(WARNINGS_HEADER, json.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  }
   return versioned.document;
 }
 
@@ -160,7 +182,13 @@ export const ruleDocumentSchema = {
 /** A 200 answer carrying a rule version, with its ETag response header documented. */
 export const versionedRuleSchema = {
   ...ruleDocumentSchema,
-  headers: { ETag: { type: 'string', description: 'The entity tag of this version; send it as If-Match to write only if nobody changed it since.' } },
+  headers: {
+    ETag: { type: 'string', description: 'The entity tag of this version; send it as If-Match to write only if nobody changed it since.' },
+    'Verdict-Warnings': {
+      type: 'string',
+      description: 'Writes only, when the stored version has warnings (cells outside their column\'s valid values): JSON {"count": n, "warnings": [{"path", "message"}]} listing the first 20, non-ASCII characters escaped as \\uXXXX. The write succeeded.',
+    },
+  },
 } as const;
 
 export const anyObjectSchema = { type: 'object', additionalProperties: true } as const;

@@ -56,12 +56,14 @@ export async function foldersPlugin(app: FastifyInstance, options: ManagementPlu
 
     app.get(`/api/folder${suffix}`, {
       onRequest,
+      config: { permission: 'rules:read' },
       schema: { ...common, summary: `The folder tree below ${where}`, operationId: op('getFolder'), response: { 200: folderNodeSchema, ...errors(STANDARD_ERRORS) } },
       handler: async (request: FastifyRequest) => folders.tree(spaceOf(request), target(request)),
     });
 
     app.post(`/api/folder${suffix}`, {
       onRequest,
+      config: { permission: 'rules:edit' },
       schema: {
         ...common,
         summary: `Create a folder in ${where}`,
@@ -75,6 +77,7 @@ export async function foldersPlugin(app: FastifyInstance, options: ManagementPlu
 
     app.put(`/api/folder${suffix}`, {
       onRequest,
+      config: { permission: 'rules:edit' },
       schema: {
         ...common,
         summary: `Replace the content of ${where}`,
@@ -88,6 +91,7 @@ export async function foldersPlugin(app: FastifyInstance, options: ManagementPlu
 
     app.delete(`/api/folder${suffix}`, {
       onRequest,
+      config: { permission: 'rules:edit' },
       schema: {
         ...common,
         summary: `Delete ${withNode ? 'a folder' : 'the folder at ?path='} and its sub-folders`,
@@ -119,6 +123,7 @@ export async function foldersPlugin(app: FastifyInstance, options: ManagementPlu
 
     app.get(`/api/folder/export${suffix}`, {
       onRequest,
+      config: { permission: 'rules:read' },
       schema: {
         ...common,
         summary: `Export ${where} with every rule version in it`,
@@ -131,6 +136,7 @@ export async function foldersPlugin(app: FastifyInstance, options: ManagementPlu
 
     app.post(`/api/folder/import${suffix}`, {
       onRequest,
+      config: { permission: 'rules:edit' },
       schema: {
         ...common,
         summary: `Import a folder export into ${where}`,
@@ -164,6 +170,7 @@ export async function foldersPlugin(app: FastifyInstance, options: ManagementPlu
 
   app.patch('/api/folder/rename/:nodeId', {
     onRequest,
+    config: { permission: 'rules:edit' },
     schema: {
       tags: TAGS,
       security: securedBy,
@@ -179,6 +186,7 @@ export async function foldersPlugin(app: FastifyInstance, options: ManagementPlu
 
   app.put('/api/folder/move', {
     onRequest,
+    config: { permission: 'rules:edit' },
     schema: {
       tags: TAGS,
       security: securedBy,
@@ -208,6 +216,7 @@ export async function foldersPlugin(app: FastifyInstance, options: ManagementPlu
 
   app.post('/api/folder/find', {
     onRequest,
+    config: { permission: 'rules:read' },
     schema: {
       tags: TAGS,
       security: securedBy,

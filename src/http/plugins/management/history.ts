@@ -31,6 +31,7 @@ export async function historyPlugin(app: FastifyInstance, options: ManagementPlu
   for (const withVersion of [false, true]) {
     app.get(withVersion ? '/api/rule/history/:idOrAlias/:version' : '/api/rule/history/:idOrAlias', {
       onRequest,
+      config: { permission: 'audit:read' },
       schema: {
         tags: ['Rules'],
         summary: withVersion ? 'History of one version of a rule' : 'History of every version of a rule',

@@ -25,6 +25,7 @@ export async function ruleFlowsPlugin(app: FastifyInstance, options: ManagementP
   for (const withVersion of [false, true]) {
     app.get(withVersion ? '/api/rule-flow/export/:idOrAlias/:version' : '/api/rule-flow/export/:idOrAlias', {
       onRequest,
+      config: { permission: 'rules:read' },
       schema: {
         tags: TAGS,
         security: securedBy,
@@ -43,6 +44,7 @@ export async function ruleFlowsPlugin(app: FastifyInstance, options: ManagementP
 
   app.post('/api/rule-flow/import', {
     onRequest,
+    config: { permission: 'rules:edit' },
     schema: {
       tags: TAGS,
       security: securedBy,
@@ -82,7 +84,7 @@ export async function ruleFlowsPlugin(app: FastifyInstance, options: ManagementP
         newVersion: query['new-version'] ?? query.newVersion,
         overwrite: query.overwrite,
         version,
-        by: writeOptions(request).by,
+        ...writeOptions(request),
       });
       return { imported };
     },

@@ -134,18 +134,21 @@ export async function ruleTestsPlugin(app: FastifyInstance, options: ManagementP
 
   app.get('/api/tests', {
     onRequest,
+    config: { permission: 'rules:read' },
     schema: { ...common, summary: 'Every rule of the space that has tests, with its suites and tests', operationId: 'listRuleTests', response: { 200: { type: 'array', items: ruleSuitesSchema }, ...errors([401, 429, 500]) } },
     handler: async (request: FastifyRequest) => tests.listAll(spaceOf(request)),
   });
 
   app.get('/api/tests/rule/:idOrAlias', {
     onRequest,
+    config: { permission: 'rules:read' },
     schema: { ...common, summary: "A rule's suites with their tests", operationId: 'getRuleTests', params: ruleParams, response: { 200: ruleSuitesSchema, ...errors(STANDARD_ERRORS) } },
     handler: async (request: FastifyRequest) => tests.listForRule(spaceOf(request), (request.params as { idOrAlias: string }).idOrAlias),
   });
 
   app.post('/api/tests/rule/:idOrAlias/suites', {
     onRequest,
+    config: { permission: 'rules:edit' },
     schema: {
       ...common,
       summary: 'Create a test suite for a rule (every version of it)',
@@ -160,30 +163,35 @@ export async function ruleTestsPlugin(app: FastifyInstance, options: ManagementP
 
   app.get('/api/tests/suites/:suiteId', {
     onRequest,
+    config: { permission: 'rules:read' },
     schema: { ...common, summary: 'A test suite with its tests', operationId: 'getTestSuite', params: suiteParams, response: { 200: suiteSchema, ...errors(STANDARD_ERRORS) } },
     handler: async (request: FastifyRequest) => tests.getSuite(spaceOf(request), (request.params as { suiteId: string }).suiteId),
   });
 
   app.put('/api/tests/suites/:suiteId', {
     onRequest,
+    config: { permission: 'rules:edit' },
     schema: { ...common, summary: 'Rename a suite, change its description, or replace its tests', operationId: 'updateTestSuite', params: suiteParams, body: suiteBodySchema, response: { 200: suiteSchema, ...errors(WRITE_ERRORS) } },
     handler: async (request: FastifyRequest) => tests.updateSuite(spaceOf(request), (request.params as { suiteId: string }).suiteId, request.body),
   });
 
   app.delete('/api/tests/suites/:suiteId', {
     onRequest,
+    config: { permission: 'rules:edit' },
     schema: { ...common, summary: 'Delete a suite and its tests', operationId: 'deleteTestSuite', params: suiteParams, response: { 200: deletedSchema, ...errors(STANDARD_ERRORS) } },
     handler: async (request: FastifyRequest) => tests.deleteSuite(spaceOf(request), (request.params as { suiteId: string }).suiteId),
   });
 
   app.post('/api/tests/suites/:suiteId/tests', {
     onRequest,
+    config: { permission: 'rules:edit' },
     schema: { ...common, summary: 'Add a test to a suite (at its end)', operationId: 'createTest', params: suiteParams, body: testBodySchema, response: { 200: testSchema, ...errors(WRITE_ERRORS) } },
     handler: async (request: FastifyRequest) => tests.addTest(spaceOf(request), (request.params as { suiteId: string }).suiteId, request.body),
   });
 
   app.get('/api/tests/suites/:suiteId/tests/:testId', {
     onRequest,
+    config: { permission: 'rules:read' },
     schema: { ...common, summary: 'A test', operationId: 'getTest', params: testParams, response: { 200: testSchema, ...errors(STANDARD_ERRORS) } },
     handler: async (request: FastifyRequest) => {
       const p = request.params as { suiteId: string; testId: string };
@@ -193,6 +201,7 @@ export async function ruleTestsPlugin(app: FastifyInstance, options: ManagementP
 
   app.put('/api/tests/suites/:suiteId/tests/:testId', {
     onRequest,
+    config: { permission: 'rules:edit' },
     schema: { ...common, summary: 'Replace a test', operationId: 'updateTest', params: testParams, body: testBodySchema, response: { 200: testSchema, ...errors(WRITE_ERRORS) } },
     handler: async (request: FastifyRequest) => {
       const p = request.params as { suiteId: string; testId: string };
@@ -202,6 +211,7 @@ export async function ruleTestsPlugin(app: FastifyInstance, options: ManagementP
 
   app.delete('/api/tests/suites/:suiteId/tests/:testId', {
     onRequest,
+    config: { permission: 'rules:edit' },
     schema: { ...common, summary: 'Delete a test', operationId: 'deleteTest', params: testParams, response: { 200: deletedSchema, ...errors(STANDARD_ERRORS) } },
     handler: async (request: FastifyRequest) => {
       const p = request.params as { suiteId: string; testId: string };
@@ -212,6 +222,7 @@ export async function ruleTestsPlugin(app: FastifyInstance, options: ManagementP
   for (const withVersion of [false, true]) {
     app.post(withVersion ? '/api/tests/run/:idOrAlias/:version' : '/api/tests/run/:idOrAlias', {
       onRequest,
+      config: { permission: 'rules:run' },
       schema: {
         ...common,
         summary: `Run a rule's tests against ${withVersion ? 'the given version' : 'its latest version'}`,
@@ -231,6 +242,7 @@ export async function ruleTestsPlugin(app: FastifyInstance, options: ManagementP
   for (const withVersion of [false, true]) {
     app.post(withVersion ? '/api/tests/try/:idOrAlias/:version' : '/api/tests/try/:idOrAlias', {
       onRequest,
+      config: { permission: 'rules:run' },
       schema: {
         ...common,
         summary: `Try an input on ${withVersion ? 'the given version' : 'the latest version'} of a rule, without storing anything`,
@@ -255,6 +267,7 @@ export async function ruleTestsPlugin(app: FastifyInstance, options: ManagementP
 
   app.post('/api/tests/suites/:suiteId/run', {
     onRequest,
+    config: { permission: 'rules:run' },
     schema: { ...common, summary: "Run one suite against a version of its rule", operationId: 'runTestSuite', params: suiteParams, querystring: versionQuery, response: { 200: runSchema, ...errors(STANDARD_ERRORS) } },
     handler: async (request: FastifyRequest) => {
       const query = request.query as { version?: string };
@@ -264,6 +277,7 @@ export async function ruleTestsPlugin(app: FastifyInstance, options: ManagementP
 
   app.post('/api/tests/run', {
     onRequest,
+    config: { permission: 'rules:run' },
     schema: {
       ...common,
       summary: 'Run the tests of every rule of the space',
@@ -276,6 +290,7 @@ export async function ruleTestsPlugin(app: FastifyInstance, options: ManagementP
 
   app.get('/api/tests/runs', {
     onRequest,
+    config: { permission: 'rules:read' },
     schema: {
       ...common,
       summary: 'The run history, newest first (without per-test results; read a run for them)',
@@ -299,6 +314,7 @@ export async function ruleTestsPlugin(app: FastifyInstance, options: ManagementP
 
   app.get('/api/tests/runs/:runId', {
     onRequest,
+    config: { permission: 'rules:read' },
     schema: {
       ...common,
       summary: 'One run with each test\'s status, received output and differences',
@@ -311,12 +327,14 @@ export async function ruleTestsPlugin(app: FastifyInstance, options: ManagementP
 
   app.get('/api/tests/gate', {
     onRequest,
+    config: { permission: 'rules:read' },
     schema: { ...common, summary: 'The publishing gate: the space setting and per-rule overrides', operationId: 'getPublishGate', response: { 200: gateSchema, ...errors([401, 429, 500]) } },
     handler: async (request: FastifyRequest) => tests.gate(spaceOf(request)),
   });
 
   app.put('/api/tests/gate', {
     onRequest,
+    config: { permission: 'space:admin' },
     schema: {
       ...common,
       summary: "Turn the space's publishing gate on or off",
@@ -330,12 +348,14 @@ export async function ruleTestsPlugin(app: FastifyInstance, options: ManagementP
 
   app.get('/api/tests/gate/:idOrAlias', {
     onRequest,
+    config: { permission: 'rules:read' },
     schema: { ...common, summary: "Whether publishing a rule is gated, and why", operationId: 'getRulePublishGate', params: ruleParams, response: { 200: ruleGateSchema, ...errors(STANDARD_ERRORS) } },
     handler: async (request: FastifyRequest) => tests.ruleGate(spaceOf(request), (request.params as { idOrAlias: string }).idOrAlias),
   });
 
   app.put('/api/tests/gate/:idOrAlias', {
     onRequest,
+    config: { permission: 'rules:publish' },
     schema: {
       ...common,
       summary: "Override the space's publishing gate for one rule",

@@ -45,6 +45,7 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
 
     app.get(url, {
       onRequest,
+      config: { permission: 'rules:read' },
       schema: {
         tags: TAGS,
         summary: `Get a rule, ${which}`,
@@ -62,6 +63,7 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
 
     app.put(url, {
       onRequest,
+      config: { permission: 'rules:edit' },
       schema: {
         tags: TAGS,
         summary: `Replace the content of ${which}`,
@@ -83,6 +85,7 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
 
     app.delete(url, {
       onRequest,
+      config: { permission: 'rules:publish' },
       schema: {
         tags: TAGS,
         summary: withVersion ? 'Delete one version of a rule' : 'Delete every version of a rule',
@@ -106,6 +109,7 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
 
     app.put(withVersion ? '/api/rule/status/:idOrAlias/:status/:version' : '/api/rule/status/:idOrAlias/:status', {
       onRequest,
+      config: { permission: 'rules:publish' },
       schema: {
         tags: TAGS,
         summary: `Publish ${which}, or set it back to pending`,
@@ -127,6 +131,7 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
 
     app.patch(withVersion ? '/api/rule/lock/:idOrAlias/:version' : '/api/rule/lock/:idOrAlias', {
       onRequest,
+      config: { permission: 'rules:publish' },
       schema: {
         tags: TAGS,
         summary: `Lock or unlock ${which}`,
@@ -153,6 +158,7 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
 
   app.post('/api/rule', {
     onRequest,
+    config: { permission: 'rules:edit' },
     schema: {
       tags: TAGS,
       summary: 'Create a rule',
@@ -172,6 +178,7 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
 
   app.post('/api/rule/:idOrAlias/new-version', {
     onRequest,
+    config: { permission: 'rules:edit' },
     schema: {
       tags: TAGS,
       summary: 'Add a version to a rule',
@@ -190,6 +197,7 @@ export async function rulesPlugin(app: FastifyInstance, options: ManagementPlugi
 
   app.put('/api/rule/:idOrAlias/alias', {
     onRequest,
+    config: { permission: 'rules:edit' },
     schema: {
       tags: TAGS,
       summary: 'Change the alias of a rule',

@@ -109,6 +109,7 @@ export async function spaceOperationsPlugin(app: FastifyInstance, options: Manag
 
   app.get('/api/space/keys', {
     onRequest,
+    config: { permission: 'space:admin' },
     schema: {
       tags: TAGS,
       security: securedBy,
@@ -124,6 +125,7 @@ export async function spaceOperationsPlugin(app: FastifyInstance, options: Manag
 
   app.post('/api/space/keys', {
     onRequest,
+    config: { permission: 'space:admin' },
     schema: {
       tags: TAGS,
       security: securedBy,
@@ -154,6 +156,7 @@ export async function spaceOperationsPlugin(app: FastifyInstance, options: Manag
 
   app.delete('/api/space/keys/:keyId', {
     onRequest,
+    config: { permission: 'space:admin' },
     schema: {
       tags: TAGS,
       security: securedBy,
@@ -177,6 +180,7 @@ export async function spaceOperationsPlugin(app: FastifyInstance, options: Manag
 
   app.get('/api/space/kafka', {
     onRequest,
+    config: { permission: 'space:admin' },
     schema: {
       tags: TAGS,
       security: securedBy,
@@ -189,6 +193,7 @@ export async function spaceOperationsPlugin(app: FastifyInstance, options: Manag
 
   app.get('/api/space/settings', {
     onRequest,
+    config: { permission: 'rules:read' },
     schema: {
       tags: TAGS,
       security: securedBy,
@@ -201,6 +206,7 @@ export async function spaceOperationsPlugin(app: FastifyInstance, options: Manag
 
   app.put('/api/space/settings', {
     onRequest,
+    config: { permission: 'space:admin' },
     schema: {
       tags: TAGS,
       security: securedBy,
@@ -221,6 +227,7 @@ export async function spaceOperationsPlugin(app: FastifyInstance, options: Manag
 
   app.get('/api/space/overview', {
     onRequest,
+    config: { permission: 'rules:read' },
     schema: {
       tags: TAGS,
       security: securedBy,

@@ -35,6 +35,7 @@ export async function spacePlugin(app: FastifyInstance, options: ManagementPlugi
   setUpScope(app, services);
   app.get('/api/space/items', {
     onRequest: authenticate(services),
+    config: { permission: 'rules:read' },
     schema: {
       tags: ['Space'],
       summary: "List every version of every rule of the key's space",

@@ -34,6 +34,7 @@ export async function tagsPlugin(app: FastifyInstance, options: ManagementPlugin
 
   app.get('/api/tags/items', {
     onRequest,
+    config: { permission: 'rules:read' },
     schema: {
       tags: TAGS,
       summary: 'Rule versions carrying every tag given',
@@ -53,6 +54,7 @@ export async function tagsPlugin(app: FastifyInstance, options: ManagementPlugin
     const which = withVersion ? 'one version' : 'every version';
     app.patch(url, {
       onRequest,
+      config: { permission: 'rules:edit' },
       schema: {
         tags: TAGS,
         summary: `Add tags to ${which} of a rule`,
@@ -77,6 +79,7 @@ export async function tagsPlugin(app: FastifyInstance, options: ManagementPlugin
     });
     app.delete(url, {
       onRequest,
+      config: { permission: 'rules:edit' },
       schema: {
         tags: TAGS,
         summary: `Remove tags from ${which} of a rule`,

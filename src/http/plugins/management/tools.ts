@@ -113,7 +113,7 @@ export async function toolsPlugin(app: FastifyInstance, options: ManagementPlugi
       body: draftSolveBodySchema(services.config.bulkLimit),
       response: { 200: draftSolveResponseSchema, ...errors([400, 401, 413, 415, 429, 500]) },
     },
-    config: { swaggerTransform: draftSolveDocs },
+    config: { permission: 'rules:run', swaggerTransform: draftSolveDocs },
     handler: async (request: FastifyRequest) => {
       const body = request.body as DraftSolveRequest & { options?: { includedConditionCols?: string[]; excludedConditionCols?: string[] } };
       return services.management.drafts.solve(spaceOf(request), {
@@ -130,6 +130,7 @@ export async function toolsPlugin(app: FastifyInstance, options: ManagementPlugi
   for (const withVersion of [false, true]) {
     app.get(withVersion ? '/api/tools/duplicates/:idOrAlias/:version' : '/api/tools/duplicates/:idOrAlias', {
       onRequest,
+      config: { permission: 'rules:read' },
       schema: {
         tags: TAGS,
         security: securedBy,
@@ -159,6 +160,7 @@ export async function toolsPlugin(app: FastifyInstance, options: ManagementPlugi
 
     app.get(withVersion ? '/api/tools/analysis/:idOrAlias/:version' : '/api/tools/analysis/:idOrAlias', {
       onRequest,
+      config: { permission: 'rules:read' },
       schema: {
         tags: TAGS,
         security: securedBy,
@@ -177,6 +179,7 @@ export async function toolsPlugin(app: FastifyInstance, options: ManagementPlugi
 
     app.get(withVersion ? '/api/tools/dependencies/:idOrAlias/:version' : '/api/tools/dependencies/:idOrAlias', {
       onRequest,
+      config: { permission: 'rules:read' },
       schema: {
         tags: TAGS,
         security: securedBy,

@@ -2,6 +2,7 @@
 // `decisionTable.rows[3].cells[1].scalarCondition.value`, `decisionTable.columns[2].columnOutput.outputVariable`)
 // on the grid cell, row or column they name. Cell paths index the row's `cells` array, which need not follow
 // column order, so the cell's `column` id decides the grid column.
+import { cellsOutsideValidValues } from '../../../../src/engine/analysis/valid-values.ts';
 import { COLUMN_KIND_LABEL, columnId, columnKind, columnTitle, tableOf } from './table.ts';
 import type { Column, Rule } from './table.ts';
 
@@ -68,6 +69,21 @@ export function locateProblems(rule: Rule, problems: readonly Problem[]): Proble
     index.other.push(problem);
   }
   return index;
+}
+
+/**
+ * Cells outside their column's valid values, keyed `row:col`: the checker the server's save warnings and the
+ * analysis use, run on the draft so the flags follow each edit.
+ */
+export function locateOutsideValues(rule: Rule): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const columnById = new Map<string, number>();
+  tableOf(rule).columns.forEach((c: unknown, i: number) => columnById.set(columnId(c), i));
+  for (const cell of cellsOutsideValidValues(rule)) {
+    const c = columnById.get(cell.column);
+    if (c !== undefined) push(out, cellKey(cell.row, c), cell.message);
+  }
+  return out;
 }
 
 /** "column Fee (result)": a column as a problem names it, by its caption and kind. */

@@ -3,6 +3,7 @@
 // column with the old, so undo snapshots cost little and a 10,000-row table edits in O(rows) at worst.
 // Grid coordinates are positions in `decisionTable.rows` and `decisionTable.columns`; cells are matched to
 // columns by `cell.column == column.columnId`, never by position (§2.3).
+import { validValuesField, validValuesOf } from '../../../../src/rules/valid-values.ts';
 
 export type Rule = any;
 export type Column = any;
@@ -315,6 +316,23 @@ export function renameColumn(rule: Rule, index: number, name: string): Rule {
 
 export function bindColumn(rule: Rule, index: number, binding: string): Rule {
   return updateColumn(rule, index, (c) => withColumnBinding(c, binding));
+}
+
+/** A column's valid values as the designer edits them, as text in stored order (both stored forms are read). */
+export function columnValidValues(column: Column): string[] {
+  return validValuesOf(column).map(String);
+}
+
+/**
+ * Sets a column's valid values (the newer stored form). An unchanged list leaves the column as it was, so opening
+ * and applying the column dialog never rewrites an older export's form.
+ */
+export function setValidValues(rule: Rule, index: number, values: readonly string[]): Rule {
+  const column = tableOf(rule).columns[index];
+  if (column === undefined) return rule;
+  const current = columnValidValues(column);
+  if (current.length === values.length && current.every((v, i) => v === values[i])) return rule;
+  return updateColumn(rule, index, (c) => ({ ...c, validValues: validValuesField(values) }));
 }
 
 /** Moves a column; cells follow by id, so rows are untouched. */

@@ -1,0 +1,18 @@
+// Who may leave a version published. A route names the permission its action needs, but some bodies widen the
+// action: a create, a save or an import whose document says "published" publishes as surely as the status route.
+// Those writes check the writer's role here (WriteOptions.role; absent for the command line on the server).
+import { forbidden, requirePermission, roleAllows } from '../roles.ts';
+import type { WriteOptions } from './context.ts';
+
+/** Throws `forbidden` when the write would publish and the writer's role does not allow publishing. */
+export function assertMayPublish(space: string, options: WriteOptions, publishes: boolean): void {
+  if (!publishes || options.role === undefined || roleAllows(options.role, 'rules:publish')) return;
+  const refusal = forbidden({ role: options.role, space }, 'rules:publish');
+  refusal.message = `${refusal.message}: save it with "status": "pending" and ask a publisher to publish it`;
+  throw refusal;
+}
+
+/** Throws `forbidden` when the write deletes rule versions and the writer's role does not allow deleting them. */
+export function assertMayDelete(space: string, options: WriteOptions, deletes: boolean): void {
+  if (deletes && options.role !== undefined) requirePermission({ role: options.role, space }, 'rules:publish');
+}

@@ -1,0 +1,3 @@
+import { validValuesSuite } from './valid-values-suite.ts';
+
+validValuesSuite('postgres');
