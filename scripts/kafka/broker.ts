@@ -12,12 +12,13 @@
 //   127.0.0.1:29094  SASL_SSL with PLAIN (security tests); CA certificate in .kafka/tls/ca.pem
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
+import { processIsOurs, readPidFile, runWhenMain, stopProcess, tailOf } from '../dev-process.ts';
 import { addLease, dropLease, withLock } from '../leases.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -178,25 +179,10 @@ logger.request.level = warn
 `;
 }
 
-function readPid(): number | undefined {
-  if (!existsSync(paths.pid)) return undefined;
-  const pid = Number(readFileSync(paths.pid, 'utf8').trim());
-  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-}
+const readPid = () => readPidFile(paths.pid);
 
 /** The pid file may outlive the process, and the pid may be reused: check it really is our broker. */
-function brokerAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('kafka.Kafka');
-  } catch {
-    return true;
-  }
-}
+const brokerAlive = (pid: number) => processIsOurs(pid, ['kafka.Kafka']);
 
 export function runningPid(): number | undefined {
   const pid = readPid();
@@ -245,13 +231,7 @@ async function waitReady(pid: number | undefined, timeoutMs: number): Promise<vo
   throw new Error(`the broker did not become ready within ${timeoutMs / 1000} s (${lastError}); see ${paths.out}`);
 }
 
-function tail(file: string, lines = 30): string {
-  try {
-    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-  } catch {
-    return '';
-  }
-}
+const tail = (file: string) => tailOf(file);
 
 export interface StartResult {
   /** False when a broker of ours was already running (the caller should then not stop it). */
@@ -314,14 +294,7 @@ export async function stopBroker(options: { clean?: boolean; timeoutMs?: number 
   const pid = runningPid();
   let stopped = false;
   if (pid !== undefined) {
-    process.kill(pid, 'SIGTERM');
-    const deadline = Date.now() + (options.timeoutMs ?? 30_000);
-    while (brokerAlive(pid) && Date.now() < deadline) await delay(100);
-    if (brokerAlive(pid)) {
-      log(`broker ${pid} did not stop within the timeout; killing it`);
-      process.kill(pid, 'SIGKILL');
-      while (brokerAlive(pid)) await delay(50);
-    }
+    await stopProcess(pid, { alive: brokerAlive, signal: (signal) => process.kill(pid, signal), timeoutMs: options.timeoutMs ?? 30_000, log });
     stopped = true;
   }
   rmSync(paths.pid, { force: true });
@@ -399,12 +372,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      log(`error: ${(error as Error).message}`);
-      process.exit(1);
-    },
-  );
-}
+runWhenMain(import.meta.url, main, log);

@@ -17,6 +17,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
+import { processIsOurs, readPidFile, runWhenMain, stopProcess, tailOf } from '../dev-process.ts';
 import { addLease, dropLease, withLock } from '../leases.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -127,38 +128,14 @@ export function ensureDistribution(): string {
   return dist;
 }
 
-function readPid(): number | undefined {
-  if (!existsSync(paths.pid)) return undefined;
-  const pid = Number(readFileSync(paths.pid, 'utf8').trim());
-  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-}
+const readPid = () => readPidFile(paths.pid);
 
 /** The pid file may outlive the process and the pid be reused: check it is our kc.sh (or the JVM it exec'd into). */
-function serverAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    return cmdline.includes('kc.sh') || cmdline.includes('-Dkc.home.dir=');
-  } catch {
-    return true;
-  }
-}
+const serverAlive = (pid: number) => processIsOurs(pid, ['kc.sh', '-Dkc.home.dir=']);
 
 export function runningPid(): number | undefined {
   const pid = readPid();
   return pid !== undefined && serverAlive(pid) ? pid : undefined;
-}
-
-function tail(file: string, lines = 40): string {
-  try {
-    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-  } catch {
-    return '';
-  }
 }
 
 /** Ready means the test realm answers OpenID Connect discovery. */
@@ -167,7 +144,7 @@ async function waitReady(pid: number | undefined, timeoutMs: number): Promise<vo
   let lastError = 'not reachable';
   while (Date.now() < deadline) {
     if (pid !== undefined && !serverAlive(pid)) {
-      throw new Error(`Keycloak exited during start-up; last lines of ${paths.out}:\n${tail(paths.out)}`);
+      throw new Error(`Keycloak exited during start-up; last lines of ${paths.out}:\n${tailOf(paths.out, 40)}`);
     }
     try {
       const response = await fetch(`${keycloak.issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(2000) });
@@ -261,14 +238,7 @@ export async function stopKeycloak(options: { timeoutMs?: number } = {}): Promis
         process.kill(pid, signal);
       }
     };
-    signalGroup('SIGTERM');
-    const deadline = Date.now() + (options.timeoutMs ?? 30_000);
-    while (serverAlive(pid) && Date.now() < deadline) await delay(100);
-    if (serverAlive(pid)) {
-      log(`Keycloak ${pid} did not stop within the timeout; killing it`);
-      signalGroup('SIGKILL');
-      while (serverAlive(pid)) await delay(50);
-    }
+    await stopProcess(pid, { alive: serverAlive, signal: signalGroup, timeoutMs: options.timeoutMs ?? 30_000, log });
     stopped = true;
   }
   rmSync(paths.pid, { force: true });
@@ -336,12 +306,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      log(`error: ${(error as Error).message}`);
-      process.exit(1);
-    },
-  );
-}
+runWhenMain(import.meta.url, main, log);
