@@ -121,6 +121,21 @@ export interface Config {
   tokenIssuers: TokenIssuerConfig[];
   /** OpenID Connect providers people sign in with (OIDC_PROVIDERS). */
   oidcProviders: OidcProviderConfig[];
+  /** Browser sessions (docs/decisions/users-and-sessions.md). */
+  sessions: SessionsConfig;
+  /** Believe X-Forwarded-For and X-Forwarded-Proto (a reverse proxy in front): client address and TLS come from them. */
+  trustProxy: boolean;
+}
+
+export interface SessionsConfig {
+  /** A session unused this long ends. */
+  idleMinutes: number;
+  /** A session ends this long after sign-in, however busy. */
+  maxHours: number;
+  /** The Studio may sign in with a management key (it becomes a session); false: users only. */
+  keySignIn: boolean;
+  /** The cookie's Secure flag: 'auto' sets it when the request came over TLS (or X-Forwarded-Proto: https with TRUST_PROXY). */
+  cookieSecure: 'auto' | boolean;
 }
 
 /** Names every environment variable the configuration reads, so `--help` and docs can list them. */
@@ -134,7 +149,8 @@ export const CONFIG_VARIABLES = [
   'AUDIT_BATCH_SIZE', 'AUDIT_QUEUE_LIMIT', 'AUDIT_RETENTION_INTERVAL_MS', 'RATE_LIMIT_PER_SECOND', 'VERDICT_SEED_EXAMPLES',
   'SHUTDOWN_TIMEOUT_MS', 'SCRIPT_WORKERS', 'SCRIPT_WORKERS_PER_SPACE', 'SCRIPT_QUEUE_PER_SPACE', 'SCRIPT_MEMORY_MB',
   'SCRIPT_SOLVE_MEMORY_MB', 'SCRIPT_MAX_DATA_CHARS', 'SCRIPT_MAX_DATA_DEPTH', 'SOLVE_MAX_DEPTH', 'SOLVE_MAX_CALLS',
-  'SOLVE_MAX_CONCURRENT_SCRIPTS', 'STUDIO_ENABLED', 'MCP_ENABLED', 'TOKEN_ISSUERS', 'OIDC_PROVIDERS',
+  'SOLVE_MAX_CONCURRENT_SCRIPTS', 'STUDIO_ENABLED', 'MCP_ENABLED', 'SESSION_IDLE_MINUTES', 'SESSION_MAX_HOURS',
+  'STUDIO_KEY_SIGNIN', 'COOKIE_SECURE', 'TRUST_PROXY', 'TOKEN_ISSUERS', 'OIDC_PROVIDERS',
 ] as const;
 export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];
 
@@ -322,6 +338,17 @@ function solveLimits(source: Source): SolveLimitsConfig {
   };
 }
 
+function sessions(source: Source): SessionsConfig {
+  const secure = raw(source, 'COOKIE_SECURE')?.toLowerCase() ?? 'auto';
+  if (!['auto', 'true', 'false'].includes(secure)) throw new ConfigError('COOKIE_SECURE', `"${secure}" is not auto, true or false`);
+  return {
+    idleMinutes: integer(source, 'SESSION_IDLE_MINUTES', 60, 1, 7 * 24 * 60),
+    maxHours: integer(source, 'SESSION_MAX_HOURS', 12, 1, 24 * 90),
+    keySignIn: boolean(source, 'STUDIO_KEY_SIGNIN', true),
+    cookieSecure: secure === 'auto' ? 'auto' : secure === 'true',
+  };
+}
+
 /**
  * Reads and validates the configuration. `overrides` (from command-line flags) take precedence over `env`.
  * Throws ConfigError naming the first bad variable.
@@ -366,6 +393,8 @@ export function loadConfig(env: Source = process.env, overrides: Partial<Record<
     solveLimits: solveLimits(source),
     studioEnabled: boolean(source, 'STUDIO_ENABLED', true),
     mcpEnabled: boolean(source, 'MCP_ENABLED', true),
+    sessions: sessions(source),
+    trustProxy: boolean(source, 'TRUST_PROXY', false),
     tokenIssuers: tokenIssuers(raw(source, 'TOKEN_ISSUERS'), (problem) => new ConfigError('TOKEN_ISSUERS', problem)),
     oidcProviders: oidcProviders(raw(source, 'OIDC_PROVIDERS'), (problem) => new ConfigError('OIDC_PROVIDERS', problem)),
   };

@@ -38,6 +38,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   lint: () => import('./commands/lint.ts'),
   test: () => import('./commands/test.ts'),
   mcp: () => import('./commands/mcp.ts'),
+  user: () => import('./commands/user.ts'),
 };
 
 /**

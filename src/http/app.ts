@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import type { Logger } from 'pino';
 import swaggerUi from '@fastify/swagger-ui';
@@ -74,6 +75,9 @@ export async function buildApp(options: AppOptions): Promise<VerdictApp> {
       connectionsCheckingInterval: Math.min(1000, config.bodyTimeoutMs),
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // TRUST_PROXY: request.ip and request.protocol from X-Forwarded-For / X-Forwarded-Proto (sign-in throttling by
+    // address, the session cookie's Secure flag).
+    trustProxy: config.trustProxy,
     ajv: { customOptions: AJV_OPTIONS },
     schemaErrorFormatter,
     // Requests already on an open connection when shutdown begins are served (with Connection: close, below)
@@ -126,6 +130,9 @@ export async function buildApp(options: AppOptions): Promise<VerdictApp> {
     });
   }
 
+  // Cookies are parsed only where a session is looked for (src/http/session-auth.ts), not on every solve; the
+  // plugin still writes the Set-Cookie headers of sign-in and sign-out.
+  await app.register(cookie, { hook: false });
   registerJsonOnly(app);
   app.setErrorHandler(errorHandler({ bodyLimitBytes: config.bodyLimitBytes }));
   app.setNotFoundHandler(notFoundHandler);

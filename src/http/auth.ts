@@ -8,6 +8,7 @@ import { bearerToken } from '../service/keys.ts';
 import { forbidden, roleAllows } from '../service/roles.ts';
 import type { Permission } from '../service/roles.ts';
 import type { KeyType } from '../store/ports.ts';
+import { authenticateSession, hasSessionCookie } from './session-auth.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -80,7 +81,21 @@ export function requireKey(services: Services, type: KeyType) {
  * route declares in `config.permission`.
  */
 export function requireManagement(services: Services) {
-  const authenticate = requireKey(services, 'management');
+  const byKey = requireKey(services, 'management');
+  // A request with credentials in Authorization uses them; one without, but with the session cookie, the session.
+  const authenticate = (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void => {
+    if (request.headers.authorization !== undefined || !hasSessionCookie(request)) {
+      byKey(request, reply, done);
+      return;
+    }
+    authenticateSession(services, request).then(
+      (principal) => {
+        request.principal = principal;
+        done();
+      },
+      (err: unknown) => done(err as Error),
+    );
+  };
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     authenticate(request, reply, (err?: Error) => {
       if (err) {

@@ -47,6 +47,7 @@ export interface Answer {
 /** The SPEC 4 error code of each kind of the error catalog (docs/decisions/service-error-catalog.md). */
 export const KAFKA_CODE: Record<ErrorKind, number> = {
   unauthorized: CODES.unauthorized,
+  // Not produced by a solve today (solver keys carry no role); a refusal all the same.
   forbidden: CODES.unauthorized,
   'not-found': CODES.notFound,
   'invalid-input': CODES.badRequest,

@@ -1,5 +1,6 @@
-// First start on an empty store: create the `default` space with its keys (printed once by `verdict serve`) and,
-// unless VERDICT_SEED_EXAMPLES=false, import the example rules so the first curl works.
+// First start on an empty store: create the `default` space with its keys and the user `admin` (admin of it, with a
+// generated password), all printed once by `verdict serve`, and, unless VERDICT_SEED_EXAMPLES=false, import the
+// example rules so the first curl works.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,8 @@ export interface FirstStart {
   createdDefaultSpace: CreatedSpace | undefined;
   /** Aliases of the seeded example rules. */
   seededExamples: string[];
+  /** Set on the first start: the admin user of the default space and its password, to print once. */
+  adminUser: { username: string; password: string } | undefined;
 }
 
 interface WarnLogger {
@@ -58,5 +61,6 @@ async function seedExampleTests(services: Services, space: string, rule: string,
 export async function bootstrapFirstStart(services: Services, logger: WarnLogger): Promise<FirstStart> {
   const createdDefaultSpace = await services.spaces.createDefaultIfEmpty();
   const seededExamples = createdDefaultSpace && services.config.seedExamples ? await seedExamples(services, createdDefaultSpace.space, logger) : [];
-  return { createdDefaultSpace, seededExamples };
+  const adminUser = createdDefaultSpace ? await services.users.createFirstAdmin(createdDefaultSpace.space) : undefined;
+  return { createdDefaultSpace, seededExamples, adminUser };
 }

@@ -6,14 +6,20 @@ import type { CreatedSpace } from '../service/spaces.ts';
 import { createLogger } from './logger.ts';
 import { startServer } from './start.ts';
 
-export function firstStartBanner(created: CreatedSpace, seeded: string[], url: string): string {
+export function firstStartBanner(created: CreatedSpace, seeded: string[], url: string, admin?: { username: string; password: string }): string {
   const lines = [
     '',
     `Verdict created the space "${created.space}" (first start on an empty store).`,
-    'These keys are shown once; store them now:',
+    admin === undefined ? 'These keys are shown once; store them now:' : 'These keys and the password are shown once; store them now:',
     `  solver key:      ${created.solverKey}`,
     `  management key:  ${created.managementKey}`,
   ];
+  if (admin !== undefined) {
+    lines.push(
+      `  Studio sign-in:  ${url}/studio/ as user "${admin.username}", password ${admin.password}`,
+      `  (admin of "${created.space}"; add people with \`verdict user create NAME --space ${created.space} --role editor\`)`,
+    );
+  }
   if (seeded.length > 0) {
     lines.push(`Example rules imported: ${seeded.join(', ')}`);
     if (seeded.includes('shipping-fee')) {
@@ -32,7 +38,7 @@ export function firstStartBanner(created: CreatedSpace, seeded: string[], url: s
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config);
   const server = await startServer({ config, logger });
-  if (server.createdDefaultSpace) process.stdout.write(firstStartBanner(server.createdDefaultSpace, server.seededExamples, server.url));
+  if (server.createdDefaultSpace) process.stdout.write(firstStartBanner(server.createdDefaultSpace, server.seededExamples, server.url, server.adminUser));
   logger.info({ url: server.url, store: server.store.dialect, pid: process.pid }, 'verdict listening');
 
   await new Promise<void>((resolve) => {

@@ -50,6 +50,8 @@ export interface RunningServer {
   createdDefaultSpace: CreatedSpace | undefined;
   /** Seeded example rules (first start only). */
   seededExamples: string[];
+  /** The admin user made on the first start, with its password to print once. */
+  adminUser: { username: string; password: string } | undefined;
   close(): Promise<void>;
 }
 
@@ -70,7 +72,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const running: RunningPart[] = [];
   try {
     services = buildServices({ config, store, log: logger, clock: options.clock, ...options.services });
-    const { createdDefaultSpace, seededExamples } = await bootstrapFirstStart(services, logger);
+    const { createdDefaultSpace, seededExamples, adminUser } = await bootstrapFirstStart(services, logger);
     const readinessChecks: Record<string, ReadinessCheck> = {};
     app = await buildApp({
       services,
@@ -106,6 +108,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       url: boundUrl(app, config),
       createdDefaultSpace,
       seededExamples,
+      adminUser,
       close: () => {
         closing ??= (async () => {
           readyApp.markShuttingDown();

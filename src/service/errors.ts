@@ -80,6 +80,19 @@ export const ERROR_CATALOG = {
   'approval-required': 'conflict',
   /** A user asked to approve a version they were the last to edit. */
   'own-approval': 'conflict',
+  /** Unknown user or wrong password: one message for both. */
+  'wrong-credentials': 'unauthorized',
+  'sign-in-throttled': 'rate-limited',
+  /** STUDIO_KEY_SIGNIN=false. */
+  'key-sign-in-disabled': 'forbidden',
+  'user-not-found': 'not-found',
+  'user-exists': 'conflict',
+  'member-exists': 'conflict',
+  'invalid-username': 'invalid-input',
+  'invalid-role': 'invalid-input',
+  'invalid-password': 'invalid-input',
+  /** The change would leave a space without a user of role admin. */
+  'last-admin': 'conflict',
   internal: 'internal',
 } as const satisfies Record<string, ErrorKind>;
 

@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import { compileRule } from '../engine/index.ts';
 import type { CompiledRule, HttpClient, ScriptSandbox } from '../engine/types.ts';
 import type { AuditFilter, AuditPage, Store } from '../store/ports.ts';
+import { ActivityLog } from './activity.ts';
 import { AuditWriter } from './audit-writer.ts';
 import type { Clock } from './clock.ts';
 import { isoAt, systemClock } from './clock.ts';
@@ -22,10 +23,13 @@ import { RulesIO } from './rules-io.ts';
 import { RuleTestService } from './rule-tests/service.ts';
 import { createSandboxes, sharedSandbox } from './sandbox.ts';
 import type { SpaceSandboxes } from './sandbox.ts';
+import { SessionService } from './sessions.ts';
+import { SignInThrottle } from './sign-in-throttle.ts';
 import { SolveService } from './solve.ts';
 import { SolveWindow } from './solve-window.ts';
 import type { WindowReport } from './solve-window.ts';
 import { SpaceService } from './spaces.ts';
+import { UserService } from './users.ts';
 
 export interface ServiceLogger {
   error(obj: object, msg: string): void;
@@ -70,6 +74,11 @@ export class Services {
   readonly ruleTests: RuleTestService;
   readonly kafka: KafkaBindingService;
   readonly rateLimiter: RateLimiter | undefined;
+  readonly users: UserService;
+  readonly sessions: SessionService;
+  readonly signInThrottle: SignInThrottle;
+  /** The space's activity log: who did what (rule writes record through their own transactions). */
+  readonly activity: ActivityLog;
   /** Per-rule solves and latency of the last hour, for the Studio's overview. */
   readonly solveWindow = new SolveWindow();
   readonly sandbox: SpaceSandboxes | undefined;
@@ -111,6 +120,10 @@ export class Services {
     this.management = new ManagementService({ store, clock: this.clock, compile, cache: this.cache, solver: this.solver, publishGate: this.ruleTests });
     this.kafka = new KafkaBindingService(store, config.kafka, this.clock, options.topicProvisioner);
     this.rateLimiter = config.rateLimitPerSecond === undefined ? undefined : new RateLimiter(config.rateLimitPerSecond, this.clock);
+    this.users = new UserService(store, this.clock);
+    this.sessions = new SessionService(store, this.clock, this.users, config.sessions);
+    this.signInThrottle = new SignInThrottle(this.clock);
+    this.activity = new ActivityLog(store, this.clock);
   }
 
   /** Starts the background tasks: audit flushing and retention. */

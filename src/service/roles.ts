@@ -21,7 +21,12 @@ export const ROLES = ['solver', 'viewer', 'editor', 'publisher', 'admin'] as con
 export type Role = (typeof ROLES)[number];
 
 /** Roles a person can hold in a space (`solver` is for machine tokens that only solve). */
-export const MEMBER_ROLES: readonly Role[] = ['viewer', 'editor', 'publisher', 'admin'];
+export const MEMBER_ROLES = ['viewer', 'editor', 'publisher', 'admin'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+export function isMemberRole(value: unknown): value is MemberRole {
+  return typeof value === 'string' && (MEMBER_ROLES as readonly string[]).includes(value);
+}
 
 const GRANTS: Record<Role, readonly Permission[]> = {
   solver: ['rules:solve'],

@@ -46,6 +46,12 @@ export class SpaceService {
     return settings;
   }
 
+  /** Requires (or not) an approval by another user than a version's last editor before it is published. */
+  async setApprovals(name: string, required: boolean): Promise<SpaceSettings> {
+    if (!(await this.#store.spaces.setApprovals(name, required))) throw spaceNotFound(name);
+    return this.settings(name);
+  }
+
   /** Allows or forbids replacing a published version's content in place, for every rule of the space. */
   async setLiveEdits(name: string, value: LiveEdits): Promise<SpaceSettings> {
     if (!(await this.#store.spaces.setLiveEdits(name, value))) throw spaceNotFound(name);

@@ -10,9 +10,13 @@ import { KyselyManagementStore } from './management-store.ts';
 import { parseJson, ruleRow, toHead, toStoredRule, upsertRuleRow } from './rule-rows.ts';
 import { decodeCursor, encodeCursor } from './page-cursor.ts';
 import { ruleTestStore } from './rule-test-store.ts';
+import { sessionStore, userStore } from './user-store.ts';
+import { activityStore } from './activity-store.ts';
+import type { ActivityDb } from './activity-store.ts';
 import type {
+  ActivityStore,
   AuditFilter, AuditPage, AuditRecord, AuditStore, ChangeEvent, KafkaBinding, KafkaBindingStore, KeyRecord, KeyStore,
-  KeyType, RuleStore, RuleTestStore, SpaceRecord, SpaceStore, Store,
+  KeyType, RuleStore, RuleTestStore, SessionStore, SpaceRecord, SpaceStore, Store, UserStore,
 } from './ports.ts';
 import { ConflictError } from './ports.ts';
 import type { ApiKeysTable, AuditRecordsTable, Database } from './schema.ts';
@@ -71,6 +75,9 @@ export class KyselyStore implements Store {
   readonly kafka: KafkaBindingStore;
   readonly management: KyselyManagementStore;
   readonly ruleTests: RuleTestStore;
+  readonly users: UserStore;
+  readonly activity: ActivityStore;
+  readonly sessions: SessionStore;
   readonly changes: LocalChangeFeed;
   readonly db: Db;
   readonly #clock: () => Date;
@@ -89,6 +96,9 @@ export class KyselyStore implements Store {
     this.kafka = this.#kafkaStore();
     this.management = new KyselyManagementStore({ db: this.db, dialect: this.dialect, feed: this.changes, now: () => this.#now() });
     this.ruleTests = ruleTestStore(this.db as Kysely<unknown>);
+    this.users = userStore(this.db);
+    this.activity = activityStore(this.db as unknown as Kysely<ActivityDb>);
+    this.sessions = sessionStore(this.db);
   }
 
   #now(): string {
@@ -193,11 +203,15 @@ export class KyselyStore implements Store {
         return rows.map((r): SpaceRecord => ({ name: r.name, createdAt: r.created_at }));
       },
       settings: async (name) => {
-        const row = await db.selectFrom('spaces').select('live_edits').where('name', '=', name).executeTakeFirst();
-        return row === undefined ? undefined : { liveEdits: row.live_edits === 'forbidden' ? 'forbidden' : 'allowed' };
+        const row = await db.selectFrom('spaces').select(['live_edits', 'approvals']).where('name', '=', name).executeTakeFirst();
+        return row === undefined ? undefined : { liveEdits: row.live_edits === 'forbidden' ? 'forbidden' : 'allowed', approvals: Number(row.approvals) === 1 };
       },
       setLiveEdits: async (name, value) => {
         const result = await db.updateTable('spaces').set({ live_edits: value }).where('name', '=', name).executeTakeFirst();
+        return Number(result.numUpdatedRows) > 0;
+      },
+      setApprovals: async (name, required) => {
+        const result = await db.updateTable('spaces').set({ approvals: required ? 1 : 0 }).where('name', '=', name).executeTakeFirst();
         return Number(result.numUpdatedRows) > 0;
       },
     };

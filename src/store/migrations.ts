@@ -223,6 +223,97 @@ const spaceLiveEdits: Migration = {
   },
 };
 
+/**
+ * Teams (issue 32): users (a unique lower-cased username; issuer and subject for identity-provider users), their
+ * roles per space, and browser sessions (the id stored as its SHA-256 hash). Deleting a user or a space takes its
+ * memberships and sessions with it.
+ */
+const usersSessions: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('users')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('username', 'text', (c) => c.notNull())
+      .addColumn('username_key', 'text', (c) => c.notNull().unique())
+      .addColumn('display_name', 'text', (c) => c.notNull())
+      .addColumn('password_hash', 'text')
+      .addColumn('source', 'text', (c) => c.notNull())
+      .addColumn('issuer', 'text')
+      .addColumn('subject', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addUniqueConstraint('users_issuer_subject', ['issuer', 'subject'])
+      .execute();
+    await db.schema
+      .createTable('memberships')
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('space', 'text', (c) => c.notNull().references('spaces.name').onDelete('cascade'))
+      .addColumn('role', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('memberships_pk', ['user_id', 'space'])
+      .execute();
+    await db.schema.createIndex('memberships_space').on('memberships').column('space').execute();
+    await db.schema
+      .createTable('sessions')
+      .addColumn('id_hash', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
+      .addColumn('key_id', 'text', (c) => c.references('api_keys.id').onDelete('cascade'))
+      .addColumn('csrf_token', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('last_seen_at', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('sessions_expires').on('sessions').column('expires_at').execute();
+    await db.schema.createIndex('sessions_user').on('sessions').column('user_id').execute();
+  },
+  async down(db: Kysely<any>) {
+    for (const table of ['sessions', 'memberships', 'users']) await db.schema.dropTable(table).ifExists().execute();
+  },
+};
+
+/**
+ * Teams (issue 32): the space's activity log (who did what; docs/decisions/activity-log.md), the reviews of rule
+ * versions and the space setting that requires them before publishing (docs/decisions/approvals.md).
+ */
+const activityAndReviews: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('space_activity')
+      .addColumn('space', 'text', (c) => c.notNull().references('spaces.name').onDelete('cascade'))
+      .addColumn('id', 'text', (c) => c.notNull())
+      .addColumn('at', 'text', (c) => c.notNull())
+      .addColumn('actor_kind', 'text', (c) => c.notNull())
+      .addColumn('actor_id', 'text', (c) => c.notNull())
+      .addColumn('actor_name', 'text', (c) => c.notNull())
+      .addColumn('action', 'text', (c) => c.notNull())
+      .addColumn('rule_id', 'text')
+      .addColumn('rule_alias', 'text')
+      .addColumn('rule_name', 'text')
+      .addColumn('version', 'integer')
+      .addColumn('detail', 'text')
+      .addPrimaryKeyConstraint('space_activity_pk', ['space', 'id'])
+      .execute();
+    await db.schema.createIndex('space_activity_at').on('space_activity').columns(['space', 'at', 'id']).execute();
+    await db.schema
+      .createTable('rule_reviews')
+      .addColumn('space', 'text', (c) => c.notNull().references('spaces.name').onDelete('cascade'))
+      .addColumn('rule_id', 'text', (c) => c.notNull())
+      .addColumn('version', 'integer', (c) => c.notNull())
+      .addColumn('state', 'text', (c) => c.notNull())
+      .addColumn('content_tag', 'text', (c) => c.notNull())
+      .addColumn('requested_by', 'text')
+      .addColumn('requested_at', 'text')
+      .addColumn('decided_by', 'text')
+      .addColumn('decided_at', 'text')
+      .addColumn('comment', 'text')
+      .addPrimaryKeyConstraint('rule_reviews_pk', ['space', 'rule_id', 'version'])
+      .execute();
+    await db.schema.alterTable('spaces').addColumn('approvals', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.alterTable('spaces').dropColumn('approvals').execute();
+    for (const table of ['rule_reviews', 'space_activity']) await db.schema.dropTable(table).ifExists().execute();
+  },
+};
+
 /** Name order is application order. */
 export const MIGRATIONS: Record<string, Migration> = {
   '2026_01_001_initial': initial,
@@ -231,6 +322,8 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_002_rule_tests': ruleTests,
   '2026_11_018_audit_error_kind': auditErrorKind,
   '2026_11_026_space_live_edits': spaceLiveEdits,
+  '2026_11_027_users_sessions': usersSessions,
+  '2026_11_032_activity_reviews': activityAndReviews,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

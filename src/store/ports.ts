@@ -66,6 +66,8 @@ export type LiveEdits = (typeof LIVE_EDITS)[number];
 /** A space's own settings (the publishing gate lives with the rule tests: RuleTestStore.gates). */
 export interface SpaceSettings {
   liveEdits: LiveEdits;
+  /** Publishing needs an approval by another user than the version's last editor (docs/decisions/approvals.md). */
+  approvals: boolean;
 }
 
 export interface SpaceStore {
@@ -77,6 +79,8 @@ export interface SpaceStore {
   settings(name: string): Promise<SpaceSettings | undefined>;
   /** False when the space does not exist. */
   setLiveEdits(name: string, value: LiveEdits): Promise<boolean>;
+  /** False when the space does not exist. */
+  setApprovals(name: string, required: boolean): Promise<boolean>;
 }
 
 export interface KeyStore {
@@ -211,6 +215,56 @@ export interface HistoryEntry {
   by: string | null;
 }
 
+/** Who did something, as the activity log keeps it (the service's Actor). */
+export interface ActivityActor {
+  kind: 'key' | 'user' | 'token' | 'cli';
+  id: string;
+  name: string;
+}
+
+/** One entry of a space's activity log (docs/decisions/activity-log.md). */
+export interface ActivityEntry {
+  /** ISO-8601 UTC. */
+  at: string;
+  actor: ActivityActor;
+  /** `rule.<history action>`, `key.create`, `key.revoke`, `settings.update`, `member.*`, `review.*`. */
+  action: string;
+  rule?: { ruleId: string; version?: number | null; alias?: string | null; name?: string | null };
+  detail?: Record<string, unknown>;
+}
+
+export interface StoredActivity {
+  id: string;
+  at: string;
+  actor: ActivityActor;
+  action: string;
+  rule: { ruleId: string; version: number | null; alias: string | null; name: string | null } | null;
+  detail: Record<string, unknown> | null;
+}
+
+export interface ActivityFilter {
+  /** The actor's name or id. */
+  actor?: string;
+  /** The rule's id or alias. */
+  rule?: string;
+  action?: string;
+  from?: string;
+  to?: string;
+  limit: number;
+  cursor?: string;
+}
+
+export interface ActivityPage {
+  items: StoredActivity[];
+  nextCursor: string | null;
+}
+
+export interface ActivityStore {
+  append(space: string, entries: readonly ActivityEntry[]): Promise<void>;
+  /** Newest first. */
+  list(space: string, filter: ActivityFilter): Promise<ActivityPage>;
+}
+
 /** Reads and writes of one space inside one transaction (see ManagementStore). */
 export interface ManagementTransaction {
   readonly space: string;
@@ -238,6 +292,8 @@ export interface ManagementTransaction {
   place(ruleId: string, version: number | undefined, folderId: string): Promise<void>;
   /** Appends history entries, in the order given (they list after every entry already stored). */
   appendHistory(entries: readonly HistoryEntry[]): Promise<void>;
+  /** Appends activity log entries in the write's transaction. */
+  appendActivity(entries: readonly ActivityEntry[]): Promise<void>;
   /** The history of a rule (of one version when given), newest first; kept when versions are deleted. */
   history(ruleId: string, version?: number): Promise<HistoryEntry[]>;
   /** The rule's test suites with their tests (exports carry them). */
@@ -388,6 +444,73 @@ export interface RuleTestStore {
   setGate(space: string, ruleId: string | undefined, enabled: boolean | null): Promise<void>;
 }
 
+/** Where a user comes from: a local password, or an OpenID Connect provider (issuer and subject). */
+export type UserSource = 'local' | 'oidc';
+
+/** A person who signs in (docs/decisions/users-and-sessions.md). */
+export interface UserRecord {
+  id: string;
+  /** Unique case-insensitively; shown as typed at creation. */
+  username: string;
+  displayName: string;
+  /** `scrypt$N$r$p$salt$hash`; null for users of an identity provider. Never leaves the service. */
+  passwordHash: string | null;
+  source: UserSource;
+  issuer: string | null;
+  subject: string | null;
+  createdAt: string;
+}
+
+/** A user's role in one space. The role is a name of src/service/roles.ts. */
+export interface MembershipRecord {
+  userId: string;
+  space: string;
+  role: string;
+}
+
+/** A browser session: of a user, or of a management key signed in to the Studio. */
+export interface SessionRecord {
+  /** Hex SHA-256 of the session id; the id itself lives only in the cookie. */
+  idHash: string;
+  userId: string | null;
+  keyId: string | null;
+  csrfToken: string;
+  createdAt: string;
+  lastSeenAt: string;
+  /** The absolute end (SESSION_MAX_HOURS after sign-in). */
+  expiresAt: string;
+}
+
+export interface UserStore {
+  /** Fails with ConflictError when the username is taken (case-insensitively) or the issuer and subject are. */
+  insert(user: UserRecord, memberships?: MembershipRecord[]): Promise<void>;
+  get(id: string): Promise<UserRecord | undefined>;
+  /** Case-insensitive. */
+  findByUsername(username: string): Promise<UserRecord | undefined>;
+  findBySubject(issuer: string, subject: string): Promise<UserRecord | undefined>;
+  /** Every user, by username; with `space`, only its members. */
+  list(space?: string): Promise<UserRecord[]>;
+  setPassword(id: string, passwordHash: string): Promise<void>;
+  /** Deletes the user with its memberships and sessions. False when there is no such user. */
+  delete(id: string): Promise<boolean>;
+  memberships(userId: string): Promise<MembershipRecord[]>;
+  /** The members of a space, by username. */
+  members(space: string): Promise<Array<{ user: UserRecord; role: string }>>;
+  /** Inserts or replaces the user's role in the space. */
+  setMembership(membership: MembershipRecord): Promise<void>;
+  /** False when the user was no member of the space. */
+  deleteMembership(userId: string, space: string): Promise<boolean>;
+}
+
+export interface SessionStore {
+  insert(session: SessionRecord): Promise<void>;
+  get(idHash: string): Promise<SessionRecord | undefined>;
+  touch(idHash: string, lastSeenAt: string): Promise<void>;
+  delete(idHash: string): Promise<boolean>;
+  /** Deletes sessions whose absolute end or idle end (last seen at or before `idleBefore`) has passed. */
+  deleteExpired(now: string, idleBefore: string): Promise<number>;
+}
+
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
   readonly rules: RuleStore;
@@ -397,6 +520,9 @@ export interface Store {
   readonly kafka: KafkaBindingStore;
   readonly management: ManagementStore;
   readonly ruleTests: RuleTestStore;
+  readonly activity: ActivityStore;
+  readonly users: UserStore;
+  readonly sessions: SessionStore;
   readonly changes: ChangeFeed;
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;

@@ -7,6 +7,8 @@ export interface SpacesTable {
   created_at: string;
   /** 'allowed' or 'forbidden': may a published version's content be replaced in place (docs/decisions/live-edits.md). */
   live_edits: Generated<string>;
+  /** 1: publishing needs an approval by another user (docs/decisions/approvals.md). */
+  approvals: Generated<number>;
 }
 
 export interface ApiKeysTable {
@@ -66,12 +68,45 @@ export interface KafkaBindingsTable {
   created_at: string;
 }
 
+/** Migration 2026_11_027_users_sessions (docs/decisions/users-and-sessions.md). */
+export interface UsersTable {
+  id: string;
+  username: string;
+  /** lower(username): the unique key, so names differ case-insensitively on both stores. */
+  username_key: string;
+  display_name: string;
+  password_hash: string | null;
+  source: string;
+  issuer: string | null;
+  subject: string | null;
+  created_at: string;
+}
+
+export interface MembershipsTable {
+  user_id: string;
+  space: string;
+  role: string;
+}
+
+export interface SessionsTable {
+  id_hash: string;
+  user_id: string | null;
+  key_id: string | null;
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   spaces: SpacesTable;
   api_keys: ApiKeysTable;
   rules: RulesTable;
   audit_records: AuditRecordsTable;
   kafka_bindings: KafkaBindingsTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  sessions: SessionsTable;
 }
 
 /** Kept for migrations that add tables with generated columns later. */

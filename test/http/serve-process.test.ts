@@ -1,4 +1,4 @@
-// `verdict serve` as a real process: first start prints the keys once and seeds the example rule that the README's
+// `verdict serve` as a real process: first start prints the keys and the admin's sign-in once and seeds the example rule that the README's
 // curl solves; a bad configuration stops start-up with one line; SIGTERM finishes in-flight work and exits 0.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -23,6 +23,15 @@ describe('verdict serve (spawned process)', () => {
       assert.ok(solverKey, server.stdout());
       assert.ok(managementKey);
       assert.match(server.stdout(), /Example rules imported: shipping-fee/);
+
+      // The sign-in it prints works: the user admin of the default space, with the password shown once.
+      const signIn = /Studio sign-in: +(\S+) as user "admin", password (\S+)$/m.exec(server.stdout());
+      assert.ok(signIn, server.stdout());
+      assert.equal(signIn[1], `${server.url}/studio/`);
+      const login = await call(server.url, 'POST', '/api/auth/login', { body: { username: 'admin', password: signIn[2] } });
+      assert.equal(login.status, 200, login.text);
+      assert.deepEqual(login.json.spaces.map((s: { space: string; role: string }) => [s.space, s.role]), [['default', 'admin']]);
+      assert.equal(server.stdout().split(signIn[2]!).length, 2, 'the password is printed once and never logged');
 
       // The README quickstart call.
       const reply = await call(server.url, 'POST', '/rule/solve/shipping-fee', {
@@ -52,7 +61,7 @@ describe('verdict serve (spawned process)', () => {
     // Second start on the same store: no keys printed, the data is still there.
     const again = await spawnServe({ DATABASE_URL: backend.url });
     try {
-      assert.doesNotMatch(again.stdout(), /solver key/);
+      assert.doesNotMatch(again.stdout(), /solver key|Studio sign-in/);
       assert.equal((await call(again.url, 'GET', '/health/ready')).status, 200);
     } finally {
       assert.equal(await again.stop(), 0);

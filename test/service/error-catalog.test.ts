@@ -68,6 +68,16 @@ test('HTTP: every code gets the status its kind maps to, except an unknown rule 
     'live-edits-forbidden': 409,
     'approval-required': 409,
     'own-approval': 409,
+    'wrong-credentials': 401,
+    'sign-in-throttled': 429,
+    'key-sign-in-disabled': 403,
+    'user-not-found': 404,
+    'user-exists': 409,
+    'member-exists': 409,
+    'invalid-username': 400,
+    'invalid-role': 400,
+    'invalid-password': 400,
+    'last-admin': 409,
     internal: 500,
   };
   for (const code of Object.keys(ERROR_CATALOG) as ErrorCode[]) {

@@ -4,6 +4,8 @@
 import type { HistoryAction, HistoryEntry, ManagementTransaction, Store } from '../../store/ports.ts';
 import type { Clock } from '../clock.ts';
 import { isoAt } from '../clock.ts';
+import { COMMAND_LINE_ACTOR } from '../keys.ts';
+import type { Actor } from '../keys.ts';
 import { findRule, findVersion } from './lookup.ts';
 
 /** Who writes through the command line (`verdict import`, `verdict rule publish`). */
@@ -17,17 +19,27 @@ export interface HistoryItem {
   by: string | null;
 }
 
-/** Appends one entry per version written, all at the same time. */
+/**
+ * Appends one history entry per version written, all at the same time, and the same actions to the space's
+ * activity log (`rule.<action>`), in the write's transaction. `who.actor` absent: the command line.
+ */
 export async function recordHistory(
   tx: ManagementTransaction,
   ctx: { clock: Clock },
-  versions: ReadonlyArray<{ ruleId: string; version: number }>,
+  versions: ReadonlyArray<{ ruleId: string; version: number; alias?: string; name?: string }>,
   action: HistoryAction,
-  who: { by?: string | null },
+  who: { by?: string | null; actor?: Actor },
 ): Promise<void> {
   if (versions.length === 0) return;
   const at = isoAt(ctx.clock);
   await tx.appendHistory(versions.map((v): HistoryEntry => ({ ruleId: v.ruleId, version: v.version, at, action, by: who.by ?? null })));
+  const actor = who.actor ?? COMMAND_LINE_ACTOR;
+  await tx.appendActivity(versions.map((v) => ({
+    at,
+    actor,
+    action: `rule.${action}`,
+    rule: { ruleId: v.ruleId, version: v.version, alias: v.alias ?? null, name: v.name ?? null },
+  })));
 }
 
 // Only the store is needed (not the whole ManagementContext): rules-io records history too, and importing the

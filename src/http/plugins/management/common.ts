@@ -88,6 +88,7 @@ export function versionOf(params: { version?: string }): number | undefined {
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request or rule document (every problem listed in error.problems with its JSON path), ambiguous alias',
   401: 'Authentication token missing, or not a management key',
+  403: "The caller's role does not allow this (the message names the permission), or a session request without its X-CSRF-Token",
   404: 'No such rule, version or folder in the space of the key',
   409: 'Conflicts with what is stored: alias or id in use, locked version, folder name taken, folder not empty',
   412: 'If-Match does not match the version any more: it was changed since it was read; the ETag header has the current tag',
@@ -118,7 +119,7 @@ export function errors(statuses: number[]): Record<string, unknown> {
   return Object.fromEntries(statuses.map((s) => [String(s), { ...managementErrorSchema, description: DESCRIPTIONS[s] ?? 'Error' }]));
 }
 
-export const STANDARD_ERRORS = [400, 401, 404, 429, 500];
+export const STANDARD_ERRORS = [400, 401, 403, 404, 429, 500];
 
 /** The If-Match request header as sent (several headers are one list, RFC 9110 5.3); undefined when absent. */
 export function ifMatchOf(request: FastifyRequest): string | undefined {
@@ -169,7 +170,7 @@ export const ifMatchHeaders = {
   },
 } as const;
 
-export const WRITE_ERRORS = [400, 401, 404, 409, 413, 415, 429, 500];
+export const WRITE_ERRORS = [400, 401, 403, 404, 409, 413, 415, 429, 500];
 /** Writes of one version that honour If-Match. */
 export const PRECONDITION_WRITE_ERRORS = [...WRITE_ERRORS, 412];
 

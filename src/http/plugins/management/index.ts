@@ -1,8 +1,11 @@
 // The Management API (SPEC 5.1) route groups, registered in the management docs group (/api/docs) beside the
 // audit listing. Each group is its own encapsulated scope with the management error mapping.
 import type { ManagementPlugin } from '../../app.ts';
+import { authPlugin } from '../auth.ts';
+import { activityPlugin } from './activity.ts';
 import { foldersPlugin } from './folders.ts';
 import { historyPlugin } from './history.ts';
+import { membersPlugin } from './members.ts';
 import { ruleFlowsPlugin } from './rule-flows.ts';
 import { rulesPlugin } from './rules.ts';
 import { ruleTestsPlugin } from './rule-tests.ts';
@@ -13,5 +16,5 @@ import { toolsPlugin } from './tools.ts';
 
 export const MANAGEMENT_PLUGINS: ManagementPlugin[] = [
   rulesPlugin, spacePlugin, tagsPlugin, foldersPlugin, ruleFlowsPlugin, toolsPlugin, historyPlugin, ruleTestsPlugin,
-  spaceOperationsPlugin,
+  spaceOperationsPlugin, membersPlugin, authPlugin, activityPlugin,
 ];

@@ -85,7 +85,7 @@ const kafkaSchema = {
   },
 } as const;
 
-const SETTINGS_BODY = 'Request body must be {"liveEdits": "allowed"} or {"liveEdits": "forbidden"}';
+const SETTINGS_BODY = 'Request body must be {"liveEdits": "allowed" | "forbidden", "approvals": true | false} with at least one of them';
 
 const settingsSchema = {
   type: 'object',
@@ -94,6 +94,10 @@ const settingsSchema = {
       type: 'string',
       enum: [...LIVE_EDITS],
       description: "allowed: a published version's content can be replaced in place (its answers change at once); forbidden: such a PUT answers 409, content changes go through a new version",
+    },
+    approvals: {
+      type: 'boolean',
+      description: 'true: a version is published only after a user other than its last editor approved its content (four eyes; docs/decisions/approvals.md)',
     },
   },
 } as const;
@@ -150,6 +154,7 @@ export async function spaceOperationsPlugin(app: FastifyInstance, options: Manag
       const principal = principalOf(request);
       const body = request.body as { type: KeyType; name?: string };
       const created = await services.keys.create(principal.space, body.type, body.name);
+      await services.activity.record(principal.space, principal.actor, 'key.create', { detail: { keyId: created.id, type: body.type, name: created.name } });
       return reply.code(201).send({ ...presentKey(created.record, principal.keyId), key: created.key });
     },
   });
@@ -173,7 +178,9 @@ export async function spaceOperationsPlugin(app: FastifyInstance, options: Manag
     },
     handler: async (request: FastifyRequest) => {
       const { keyId } = request.params as { keyId: string };
-      await services.keys.revokeInSpace(principalOf(request), keyId);
+      const principal = principalOf(request);
+      await services.keys.revokeInSpace(principal, keyId);
+      await services.activity.record(principal.space, principal.actor, 'key.revoke', { detail: { keyId } });
       return { id: keyId, revoked: true };
     },
   });
@@ -215,14 +222,24 @@ export async function spaceOperationsPlugin(app: FastifyInstance, options: Manag
       operationId: 'setSpaceSettings',
       body: {
         type: 'object',
-        required: ['liveEdits'],
+        minProperties: 1,
         additionalProperties: false,
-        properties: { liveEdits: { ...settingsSchema.properties.liveEdits, 'x-message': SETTINGS_BODY } },
+        properties: {
+          liveEdits: { ...settingsSchema.properties.liveEdits, 'x-message': SETTINGS_BODY },
+          approvals: { ...settingsSchema.properties.approvals, 'x-message': SETTINGS_BODY },
+        },
         'x-message': SETTINGS_BODY,
       },
-      response: { 200: settingsSchema, ...errors([400, 401, 413, 415, 429, 500]) },
+      response: { 200: settingsSchema, ...errors([400, 401, 403, 413, 415, 429, 500]) },
     },
-    handler: async (request: FastifyRequest) => services.spaces.setLiveEdits(spaceOf(request), (request.body as { liveEdits: LiveEdits }).liveEdits),
+    handler: async (request: FastifyRequest) => {
+      const principal = principalOf(request);
+      const body = request.body as { liveEdits?: LiveEdits; approvals?: boolean };
+      if (body.liveEdits !== undefined) await services.spaces.setLiveEdits(principal.space, body.liveEdits);
+      if (body.approvals !== undefined) await services.spaces.setApprovals(principal.space, body.approvals);
+      await services.activity.record(principal.space, principal.actor, 'settings.update', { detail: body });
+      return services.spaces.settings(principal.space);
+    },
   });
 
   app.get('/api/space/overview', {

@@ -1,0 +1,3 @@
+import { usersStoreSuite } from './users-store-suite.ts';
+
+usersStoreSuite('sqlite');
