@@ -24,6 +24,7 @@ import { RuleTestService } from './rule-tests/service.ts';
 import { createSandboxes, sharedSandbox } from './sandbox.ts';
 import type { SpaceSandboxes } from './sandbox.ts';
 import { SessionService } from './sessions.ts';
+import { SsoService } from './sso.ts';
 import { SignInThrottle } from './sign-in-throttle.ts';
 import { SolveService } from './solve.ts';
 import { SolveWindow } from './solve-window.ts';
@@ -76,6 +77,8 @@ export class Services {
   readonly rateLimiter: RateLimiter | undefined;
   readonly users: UserService;
   readonly sessions: SessionService;
+  /** Single sign-on with the providers of OIDC_PROVIDERS. */
+  readonly sso: SsoService;
   readonly signInThrottle: SignInThrottle;
   /** The space's activity log: who did what (rule writes record through their own transactions). */
   readonly activity: ActivityLog;
@@ -122,6 +125,7 @@ export class Services {
     this.rateLimiter = config.rateLimitPerSecond === undefined ? undefined : new RateLimiter(config.rateLimitPerSecond, this.clock);
     this.users = new UserService(store, this.clock);
     this.sessions = new SessionService(store, this.clock, this.users, config.sessions);
+    this.sso = new SsoService(config.oidcProviders, { users: this.users, sessions: this.sessions }, log);
     this.signInThrottle = new SignInThrottle(this.clock);
     this.activity = new ActivityLog(store, this.clock);
   }

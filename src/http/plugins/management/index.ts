@@ -2,6 +2,7 @@
 // audit listing. Each group is its own encapsulated scope with the management error mapping.
 import type { ManagementPlugin } from '../../app.ts';
 import { authPlugin } from '../auth.ts';
+import { oidcPlugin } from '../oidc.ts';
 import { activityPlugin } from './activity.ts';
 import { foldersPlugin } from './folders.ts';
 import { historyPlugin } from './history.ts';
@@ -16,5 +17,5 @@ import { toolsPlugin } from './tools.ts';
 
 export const MANAGEMENT_PLUGINS: ManagementPlugin[] = [
   rulesPlugin, spacePlugin, tagsPlugin, foldersPlugin, ruleFlowsPlugin, toolsPlugin, historyPlugin, ruleTestsPlugin,
-  spaceOperationsPlugin, membersPlugin, authPlugin, activityPlugin,
+  spaceOperationsPlugin, membersPlugin, authPlugin, oidcPlugin, activityPlugin,
 ];
