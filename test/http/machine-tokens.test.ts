@@ -82,8 +82,13 @@ describe('machine tokens: JWT access tokens from configured issuers', { skip }, 
     assert.equal(published.status, 403, 'an editor cannot publish');
     const created = await call('POST', '/api/rule', asNew(plantTable({ name: 'Made by a machine', status: 'pending' })));
     assert.equal(created.status, 200, created.text);
-    const history = await call('GET', `/api/rule/${created.json.ruleId}/1`);
-    assert.equal(history.status, 200, history.text);
+    const read = await call('GET', `/api/rule/${created.json.ruleId}/1`);
+    assert.equal(read.status, 200, read.text);
+    const activity = await server.call('GET', `/api/space/activity?rule=${created.json.ruleId}`, { key: server.space.managementKey });
+    assert.equal(activity.status, 200, activity.text);
+    const actors = (activity.json.items as Array<{ actor: { kind: string; id: string; name: string } }>).map((item) => item.actor);
+    assert.ok(actors.length > 0, activity.text);
+    for (const actor of actors) assert.deepEqual({ kind: actor.kind, name: actor.name, issuer: actor.id.split('|')[0] }, { kind: 'token', name: 'verdict-machine', issuer: keycloak.issuer });
   });
 
   test('an editor token is refused (403) what its role does not allow: the space keys, publishing', async () => {
