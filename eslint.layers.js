@@ -2,7 +2,7 @@
 // checked on static imports, re-exports and dynamic import(). `npm test` runs lint, so a forbidden import fails
 // the build; test/layering.test.ts proves each rule fires on the fixtures in test/lint-fixtures/.
 //
-//   rules (document format) <- engine (semantics) <- service (use cases, ports) <- adapters (http, kafka, cli, mcp)
+//   rules (document format) <- formats (files: XLSX) and engine (semantics) <- service (use cases, ports) <- adapters (http, kafka, cli, mcp)
 //   store implements the service's ports; server (the composition root) assembles everything.
 
 /** A folder (or file) of src/ as a relative import names it, from any depth, also as `src/...` from outside src/. */
@@ -24,6 +24,11 @@ export const LAYERS = [
     folder: 'rules',
     forbidden: ['engine', 'service', 'store', ...ADAPTERS, 'server', 'script-workers', 'config.ts'],
     why: 'src/rules is the document format, the lowest layer: it imports nothing else of src/.',
+  },
+  {
+    folder: 'formats',
+    forbidden: ['engine', 'service', 'store', ...ADAPTERS, 'server', 'script-workers', 'config.ts'],
+    why: 'src/formats converts files to and from rule documents: it may import src/rules only.',
   },
   {
     folder: 'engine',

@@ -10,6 +10,8 @@ export default defineConfig({
   root,
   base: '/studio/',
   plugins: [react()],
+  // The server replaces the placeholder with a fresh nonce per page (src/http/plugins/studio.ts STUDIO_NONCE_PLACEHOLDER).
+  html: { cspNonce: 'VERDICT_CSP_NONCE' },
   build: { outDir: fileURLToPath(new URL('./dist', import.meta.url)), emptyOutDir: true, sourcemap: true },
   // The engine's lexer and parser (src/engine/expression) are imported by the Studio's expression editor.
   server: { fs: { allow: [fileURLToPath(new URL('..', import.meta.url))] } },

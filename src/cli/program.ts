@@ -31,6 +31,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   space: () => import('./commands/space.ts'),
   key: () => import('./commands/key.ts'),
   import: () => import('./commands/import.ts'),
+  convert: () => import('./commands/convert.ts'),
   rule: () => import('./commands/rule.ts'),
   export: () => import('./commands/export.ts'),
   audit: () => import('./commands/audit.ts'),

@@ -9,6 +9,7 @@ import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import type { Logger } from 'pino';
 import swaggerUi from '@fastify/swagger-ui';
+import { SWAGGER_UI_STYLE, contentSecurityPolicy } from './csp.ts';
 import type { Services } from '../service/index.ts';
 import { clientErrorHandler, noteAnsweredBeforeBody } from './client-errors.ts';
 import { registerJsonOnly } from './content-type.ts';
@@ -151,7 +152,7 @@ export async function buildApp(options: AppOptions): Promise<VerdictApp> {
         components: { securitySchemes: { solverKey: { type: 'http', scheme: 'bearer', description: 'A solver key of the space' } } },
       },
     });
-    await scope.register(swaggerUi, { routePrefix: '/api/solver/docs' });
+    await scope.register(swaggerUi, { routePrefix: '/api/solver/docs', staticCSP: contentSecurityPolicy(SWAGGER_UI_STYLE) });
     await scope.register(solverPlugin, { services });
   });
 
@@ -163,7 +164,7 @@ export async function buildApp(options: AppOptions): Promise<VerdictApp> {
         components: { securitySchemes: { managementKey: { type: 'http', scheme: 'bearer', description: 'A management key of the space' } } },
       },
     });
-    await scope.register(swaggerUi, { routePrefix: '/api/docs' });
+    await scope.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: contentSecurityPolicy(SWAGGER_UI_STYLE) });
     await scope.register(auditPlugin, { services });
     for (const plugin of options.managementPlugins ?? []) await scope.register(plugin, { services });
   });

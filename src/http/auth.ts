@@ -22,6 +22,9 @@ declare module 'fastify' {
   }
 }
 
+/** Cache-Control of every answer that needed management credentials. */
+export const NO_STORE = 'no-store';
+
 export function requireKey(services: Services, type: KeyType) {
   /** Attaches the principal and counts the request against the key's rate limit; an error when refused. */
   const admit = (request: FastifyRequest, principal: Principal): ServiceError | undefined => {
@@ -39,7 +42,11 @@ export function requireKey(services: Services, type: KeyType) {
     }
     return undefined;
   };
-  return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+  // Management answers (rules, keys, audit records, MCP) are the space's own data: never kept by a browser or a
+  // proxy cache, refusals included. The solver's answers are left alone (docs/decisions/browser-hardening.md).
+  const noStore = type === 'management';
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    if (noStore) void reply.header('cache-control', NO_STORE);
     // A JWT access token of a configured issuer (TOKEN_ISSUERS) is checked before keys. Any role may solve; on the
     // management API its role is checked like any other (requireManagement), so role solver may do nothing else.
     if (services.machineTokens.enabled) {
@@ -97,6 +104,8 @@ export function requireManagement(services: Services) {
     );
   };
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    // Set here too, for sessions: requireKey sets it for keys, before a refusal.
+    void reply.header('cache-control', NO_STORE);
     authenticate(request, reply, (err?: Error) => {
       if (err) {
         done(err);

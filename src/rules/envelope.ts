@@ -31,6 +31,17 @@ export const ALIAS_RULE_TEXT = `1-${MAX_ALIAS_LENGTH} letters, digits and "-"`;
 export function isRuleAlias(value: string): boolean {
   return value.length >= 1 && value.length <= MAX_ALIAS_LENGTH && ALIAS_PATTERN.test(value);
 }
+export const MAX_RULE_ID_LENGTH = 100;
+/** Safe in a URL path segment, a Kafka header and a file name; starts with a letter or digit (no "." or ".."). */
+const RULE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** The rule for a rule id chosen by a client or an import, as messages state it. */
+export const RULE_ID_RULE_TEXT = `1-${MAX_RULE_ID_LENGTH} letters, digits, "-", "_" and ".", starting with a letter or digit`;
+
+/** Whether `value` can be the id of a new rule (docs/decisions/id-alias-namespace.md). */
+export function isRuleId(value: string): boolean {
+  return value.length >= 1 && value.length <= MAX_RULE_ID_LENGTH && RULE_ID_PATTERN.test(value);
+}
+
 /** Longest slug taken from a name, leaving room for a clash suffix within the alias length limit. */
 const MAX_SLUG_LENGTH = 80;
 

@@ -18,6 +18,7 @@ import { openStore } from '../store/open.ts';
 import type { Store } from '../store/ports.ts';
 import { bootstrapFirstStart } from './first-start.ts';
 import { createLogger } from './logger.ts';
+import { reportNamespaceClashes } from './namespace-report.ts';
 import { buildServices } from './services.ts';
 
 /** A part that runs beside the HTTP listener (the Kafka channel): stopped before the services and the store. */
@@ -73,6 +74,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   try {
     services = buildServices({ config, store, log: logger, clock: options.clock, ...options.services });
     const { createdDefaultSpace, seededExamples, adminUser } = await bootstrapFirstStart(services, logger);
+    await reportNamespaceClashes(services, logger);
     const readinessChecks: Record<string, ReadinessCheck> = {};
     app = await buildApp({
       services,

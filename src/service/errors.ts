@@ -60,6 +60,10 @@ export const ERROR_CATALOG = {
   conflict: 'conflict',
   /** A write's If-Match no longer matches the version (docs/decisions/management-etag-if-match.md). */
   'stale-version': 'conflict',
+  /** A rule id that is another rule's alias, or an alias that is another rule's id (docs/decisions/id-alias-namespace.md). */
+  'id-alias-clash': 'conflict',
+  /** A client-chosen rule id outside the safe character set. */
+  'invalid-rule-id': 'invalid-input',
   // Spaces, keys and Kafka bindings (admin API, CLI).
   'space-not-found': 'not-found',
   'space-exists': 'conflict',
@@ -76,6 +80,10 @@ export const ERROR_CATALOG = {
   'tests-failed': 'conflict',
   /** The space forbids replacing a published version's content in place (docs/decisions/live-edits.md). */
   'live-edits-forbidden': 'conflict',
+  /** An XLSX file that is refused (hostile) or does not describe a decision table; problems name sheet and cell (docs/xlsx.md). */
+  'invalid-spreadsheet': 'invalid-input',
+  /** Only decision tables have a spreadsheet form (XLSX export and import). */
+  'not-a-decision-table': 'invalid-input',
   /** The space requires approval (four eyes) and this version's content has none (docs/decisions/approvals.md). */
   'approval-required': 'conflict',
   /** A user asked to approve a version they were the last to edit. */

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '../engine/errors.ts';
 import type { Problem } from '../engine/errors.ts';
-import { readContainer, ruleIdOf, validateContainer } from '../rules/containers.ts';
+import { joinPaths, readContainer, ruleIdOf, validateContainer } from '../rules/containers.ts';
 import type { RuleContainer } from '../rules/containers.ts';
 import type { RuleHead, RuleStatus, Store, StoredRule } from '../store/ports.ts';
 import type { Clock } from './clock.ts';
@@ -16,6 +16,7 @@ import type { SuiteDefinition } from './rule-tests/definitions.ts';
 import { sharedAliases } from './shared-aliases.ts';
 import type { SharedAlias } from './shared-aliases.ts';
 import { aliasSlug } from '../rules/envelope.ts';
+import { assertNoNewClash, ruleIdProblem, takenNames } from './rule-namespace.ts';
 
 export interface ImportedRule {
   ruleId: string;
@@ -46,8 +47,11 @@ function sharingProblem(space: string, shared: SharedAlias): Problem {
   };
 }
 
-/** The name's slug when no rule in `taken` uses it, else the slug with the first free `-2`, `-3`, ... suffix. */
-export function uniqueAlias(name: unknown, taken: ReadonlySet<string>): string {
+/**
+ * The name's slug when `taken` does not have it, else the slug with the first free `-2`, `-3`, ... suffix. `taken`
+ * holds other rules' aliases and ids (rule-namespace.ts `takenNames`): one namespace for both.
+ */
+export function uniqueAlias(name: unknown, taken: { has(alias: string): boolean }): string {
   const slug = aliasSlug(name);
   if (!taken.has(slug)) return slug;
   for (let n = 2; ; n++) {
@@ -88,11 +92,12 @@ export function chooseMissingAliases(heads: readonly RuleHead[], documents: Reco
   for (const head of heads) if (head.alias !== '') aliasOf.set(head.ruleId, head.alias);
   for (const d of documents) if (d.ruleAlias !== '' && !aliasOf.has(String(d.ruleId))) aliasOf.set(String(d.ruleId), String(d.ruleAlias));
   const taken = new Set([...heads.map((h) => h.alias), ...documents.map((d) => String(d.ruleAlias))]);
+  const ids = new Set([...heads.map((h) => h.ruleId), ...documents.map((d) => String(d.ruleId))]);
   for (const d of documents) {
     if (d.ruleAlias !== '') continue;
     let alias = aliasOf.get(String(d.ruleId));
     if (alias === undefined) {
-      alias = uniqueAlias(d.name, taken);
+      alias = uniqueAlias(d.name, takenNames(taken, ids, String(d.ruleId)));
       aliasOf.set(String(d.ruleId), alias);
       taken.add(alias);
     }
@@ -140,6 +145,9 @@ export class RulesIO {
       }
       problems.push(...validateContainer(container).map((p) => located(source, p)));
       for (const entry of container.rules) {
+        const id = ruleIdOf(entry.document);
+        const idProblem = id === undefined ? undefined : ruleIdProblem(id, joinPaths(entry.path, 'ruleId'), entry.document.name);
+        if (idProblem) problems.push(located(source, idProblem));
         const found: Problem[] = [];
         const taken = takeSuites(entry.document, entry.path, found);
         problems.push(...found.map((p) => located(source, p)));
@@ -155,7 +163,8 @@ export class RulesIO {
     return this.#store.management.transaction(space, async (tx) => {
       const heads = await tx.heads();
       chooseMissingAliases(heads, prepared);
-      const incoming = prepared.map((d) => ({ ruleId: String(d.ruleId), version: Number(d.version), alias: String(d.ruleAlias) }));
+      const incoming = prepared.map((d) => ({ ruleId: String(d.ruleId), version: Number(d.version), alias: String(d.ruleAlias), name: String(d.name) }));
+      assertNoNewClash(heads, incoming);
       const shared = sharedAliases(heads, incoming);
       if (options.strict && shared.length > 0) throw new ValidationError(shared.map((s) => sharingProblem(space, s)));
       const stored = await tx.putRules(prepared);

@@ -7,9 +7,10 @@ import { hash as digest, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { SessionRecord, Store } from '../store/ports.ts';
 import type { Clock } from './clock.ts';
 import { ServiceError } from './errors.ts';
+import { keyPrincipal } from './keys.ts';
+import type { Actor, Principal } from './keys.ts';
 import { ROLE_PERMISSIONS } from './roles.ts';
 import type { Permission, Role } from './roles.ts';
-import type { Actor, Principal } from './keys.ts';
 import type { PublicUser, UserService } from './users.ts';
 
 export interface SessionConfig {
@@ -117,6 +118,18 @@ export class SessionService {
     await this.#store.sessions.delete(session.idHash);
   }
 
+  /**
+   * The signed-in user changes their password: the session live, its CSRF token, the current password right
+   * (wrong-credentials otherwise). The user's other sessions end; this one goes on.
+   */
+  async changePassword(sessionId: string | undefined, csrfToken: string | undefined, current: string, next: string): Promise<void> {
+    const session = await this.#live(sessionId);
+    if (csrfToken === undefined || !sameToken(csrfToken, session.csrfToken)) throw new ServiceError('csrf', CSRF_REFUSED);
+    if (session.userId === null) throw new ServiceError('invalid-password', 'A management key signed in: it has no password to change');
+    if (!(await this.#users.changePassword(session.userId, current, next))) throw new ServiceError('wrong-credentials', 'The current password is wrong');
+    await this.#store.sessions.deleteForUser(session.userId, session.idHash);
+  }
+
   /** The live session of this id, its last-seen time moved on; throws unauthenticated when absent or expired. */
   async #live(sessionId: string | undefined): Promise<SessionRecord> {
     if (sessionId === undefined || sessionId === '') throw new ServiceError('unauthenticated', SESSION_ENDED);
@@ -153,8 +166,7 @@ export class SessionService {
     if (space !== undefined && space !== key.space) {
       throw new ServiceError('forbidden', `This session's management key belongs to space "${key.space}", not "${space}"`);
     }
-    const name = key.name ?? key.id;
-    return { keyId: key.id, space: key.space, type: 'management', keyName: key.name ?? null, role: 'admin', actor: { kind: 'key', id: key.id, name } };
+    return keyPrincipal(key);
   }
 
   async #userPrincipal(userId: string, space: string | undefined): Promise<Principal> {

@@ -204,6 +204,31 @@ export class UserService {
     if (user === undefined || !(await this.#store.users.delete(user.id))) throw userNotFound(username);
   }
 
+  /**
+   * Sets a local user's password: the one given, or a generated one answered once. Every session of the user
+   * ends (an operator resets a password when it may be known to someone else). Throws user-not-found.
+   */
+  async resetPassword(username: string, password?: string): Promise<{ user: PublicUser; oneTimePassword?: string }> {
+    const chosen = password === undefined ? undefined : checkedPassword(password);
+    const user = await this.#store.users.findByUsername(username);
+    if (user === undefined) throw userNotFound(username);
+    if (user.source !== 'local') throw new ServiceError('invalid-password', `User "${user.username}" signs in with single sign-on and has no password here`);
+    const secret = chosen ?? generatePassword();
+    await this.#store.users.setPassword(user.id, await hashPassword(secret));
+    await this.#store.sessions.deleteForUser(user.id);
+    return { user: publicUser(user), ...(chosen === undefined ? { oneTimePassword: secret } : {}) };
+  }
+
+  /** A user's own change: the current password must be right (false otherwise, nothing changed). */
+  async changePassword(userId: string, current: string, next: string): Promise<boolean> {
+    checkedPassword(next);
+    const user = await this.#store.users.get(userId);
+    if (user?.passwordHash == null) throw new ServiceError('invalid-password', 'This user signs in with single sign-on and has no password here');
+    if (!(await verifyPassword(current, user.passwordHash))) return false;
+    await this.#store.users.setPassword(user.id, await hashPassword(next));
+    return true;
+  }
+
   /** The user when the password is theirs; undefined otherwise, in about the same time whether or not they exist. */
   async verify(username: string, password: string): Promise<PublicUser | undefined> {
     const user = USERNAME.test(username) ? await this.#store.users.findByUsername(username) : undefined;

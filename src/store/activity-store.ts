@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import { decodeCursor, encodeCursor } from './page-cursor.ts';
-import type { ActivityEntry, ActivityFilter, ActivityPage, ActivityStore, StoredActivity } from './ports.ts';
+import type { ActivityActor, ActivityEntry, ActivityFilter, ActivityPage, ActivityStore, StoredActivity } from './ports.ts';
 
 export interface SpaceActivityTable {
   space: string;
@@ -52,6 +52,22 @@ export async function insertActivity(db: Kysely<ActivityDb>, space: string, entr
   }));
   // Chunks keep each statement under SQLite's bound-parameter limit.
   for (let i = 0; i < rows.length; i += 50) await db.insertInto('space_activity').values(rows.slice(i, i + 50)).execute();
+}
+
+/** The newest actor of one of `actions` on a rule version (the approvals' "last editor"). */
+export async function lastActor(db: Kysely<ActivityDb>, space: string, ruleId: string, version: number, actions: readonly string[]): Promise<ActivityActor | undefined> {
+  const row = await db
+    .selectFrom('space_activity')
+    .select(['actor_kind', 'actor_id', 'actor_name'])
+    .where('space', '=', space)
+    .where('rule_id', '=', ruleId)
+    .where('version', '=', version)
+    .where('action', 'in', [...actions])
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row === undefined ? undefined : { kind: row.actor_kind as ActivityActor['kind'], id: row.actor_id, name: row.actor_name };
 }
 
 function toActivity(r: SpaceActivityTable): StoredActivity {

@@ -11,7 +11,9 @@ import { ruleRow, toHead, toStoredRule, upsertRuleRow } from './rule-rows.ts';
 import { ROOT_FOLDER_ID } from './ports.ts';
 import type { FolderRecord, HistoryAction, HistoryEntry, ManagementStore, ManagementTransaction, RulePlacement } from './ports.ts';
 import { deleteRuleTests, readRuleTests, writeRuleTests } from './rule-test-store.ts';
-import { insertActivity } from './activity-store.ts';
+import { insertActivity, lastActor } from './activity-store.ts';
+import { readReview, writeReview } from './review-store.ts';
+import type { ReviewDb } from './review-store.ts';
 import type { ActivityDb } from './activity-store.ts';
 import type { RuleTestDb } from './rule-test-store.ts';
 import type { Database } from './schema.ts';
@@ -215,6 +217,9 @@ export class KyselyManagementStore implements ManagementStore {
         for (let i = 0; i < rows.length; i += 100) await trx.insertInto('rule_history').values(rows.slice(i, i + 100)).execute();
       },
       appendActivity: (entries) => insertActivity(trx as unknown as Kysely<ActivityDb>, space, entries),
+      lastActor: (ruleId, version, actions) => lastActor(trx as unknown as Kysely<ActivityDb>, space, ruleId, version, actions),
+      review: (ruleId, version) => readReview(trx as unknown as Kysely<ReviewDb>, space, ruleId, version),
+      putReview: (review) => writeReview(trx as unknown as Kysely<ReviewDb>, space, review),
       history: async (ruleId, version) => {
         let query = trx.selectFrom('rule_history').selectAll().where('space', '=', space).where('rule_id', '=', ruleId);
         if (version !== undefined) query = query.where('version', '=', version);

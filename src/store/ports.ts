@@ -265,6 +265,20 @@ export interface ActivityStore {
   list(space: string, filter: ActivityFilter): Promise<ActivityPage>;
 }
 
+/** The review of one rule version (docs/decisions/approvals.md). */
+export interface ReviewRecord {
+  ruleId: string;
+  version: number;
+  state: 'requested' | 'approved' | 'rejected';
+  /** The content the state is about (reviews.ts contentTag): an approval holds only while the content is unchanged. */
+  contentTag: string;
+  requestedBy: ActivityActor | null;
+  requestedAt: string | null;
+  decidedBy: ActivityActor | null;
+  decidedAt: string | null;
+  comment: string | null;
+}
+
 /** Reads and writes of one space inside one transaction (see ManagementStore). */
 export interface ManagementTransaction {
   readonly space: string;
@@ -294,6 +308,10 @@ export interface ManagementTransaction {
   appendHistory(entries: readonly HistoryEntry[]): Promise<void>;
   /** Appends activity log entries in the write's transaction. */
   appendActivity(entries: readonly ActivityEntry[]): Promise<void>;
+  /** The newest actor of one of `actions` on a rule version in the activity log; undefined: none recorded. */
+  lastActor(ruleId: string, version: number, actions: readonly string[]): Promise<ActivityActor | undefined>;
+  review(ruleId: string, version: number): Promise<ReviewRecord | undefined>;
+  putReview(review: ReviewRecord): Promise<void>;
   /** The history of a rule (of one version when given), newest first; kept when versions are deleted. */
   history(ruleId: string, version?: number): Promise<HistoryEntry[]>;
   /** The rule's test suites with their tests (exports carry them). */
@@ -507,6 +525,8 @@ export interface SessionStore {
   get(idHash: string): Promise<SessionRecord | undefined>;
   touch(idHash: string, lastSeenAt: string): Promise<void>;
   delete(idHash: string): Promise<boolean>;
+  /** Deletes the user's sessions, but the one of `exceptIdHash` when given (a password change). Returns how many. */
+  deleteForUser(userId: string, exceptIdHash?: string): Promise<number>;
   /** Deletes sessions whose absolute end or idle end (last seen at or before `idleBefore`) has passed. */
   deleteExpired(now: string, idleBefore: string): Promise<number>;
 }

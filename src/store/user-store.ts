@@ -153,6 +153,11 @@ export function sessionStore(db: Db): SessionStore {
       const result = await db.deleteFrom('sessions').where('id_hash', '=', idHash).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
+    deleteForUser: async (userId, exceptIdHash) => {
+      let query = db.deleteFrom('sessions').where('user_id', '=', userId);
+      if (exceptIdHash !== undefined) query = query.where('id_hash', '!=', exceptIdHash);
+      return Number((await query.executeTakeFirst()).numDeletedRows);
+    },
     deleteExpired: async (now, idleBefore) => {
       const result = await db
         .deleteFrom('sessions')

@@ -71,6 +71,24 @@ describe('verdict user', () => {
     for (const out of [listed.stdout, json.stdout]) assert.doesNotMatch(out, /scrypt|password/i);
   });
 
+  test('password resets a password (printed once, or from stdin) and ends the user\'s sessions', async () => {
+    const userId = await withServices(async (services) => (await services.users.verify('paul', 'paul-secret-42'))!.id, { DATABASE_URL: backend.url });
+    const session = await withServices((services) => services.sessions.start({ userId }), { DATABASE_URL: backend.url });
+    const reset = await cli(['user', 'password', 'paul']);
+    assert.equal(reset.code, 0, reset.stderr);
+    const password = /^Password \(shown once; store it now\): (\S+)$/m.exec(reset.stdout)?.[1];
+    assert.ok(password, reset.stdout);
+    assert.equal(await signsIn('paul', password), true);
+    assert.equal(await signsIn('paul', 'paul-secret-42'), false);
+    const ended = await withServices((services) => services.sessions.me(session.sessionId).then(() => 'live', (err: Error) => err.message), { DATABASE_URL: backend.url });
+    assert.equal(ended, 'Your session has ended; sign in again');
+    const piped = await cli(['user', 'password', 'paul', '--password-stdin'], 'paul-secret-42\n');
+    assert.deepEqual([piped.code, piped.stdout], [0, 'Password of "paul" set; their sessions have ended.\n']);
+    assert.equal(await signsIn('paul', 'paul-secret-42'), true);
+    const unknown = await cli(['user', 'password', 'nobody', '--password-stdin'], 'whatever-long\n');
+    assert.deepEqual([unknown.code, unknown.stderr], [1, 'verdict: No user "nobody"\n']);
+  });
+
   test('remove takes a user out of one space, or deletes them', async () => {
     const out = await cli(['user', 'remove', 'erin', '--space', 'beta']);
     assert.deepEqual([out.code, out.stdout], [0, 'User "erin" removed from space "beta".\n']);

@@ -4,7 +4,9 @@
 // answer or log line.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { asNew } from '../management/helpers.ts';
 import { sqliteBackend } from '../store/backends.ts';
+import { plantTable } from './fixtures.ts';
 import type { Backend } from '../store/backends.ts';
 import { startTestServer } from './harness.ts';
 import type { CallOptions, Reply, TestServer } from './harness.ts';
@@ -178,6 +180,29 @@ describe('users and sessions over HTTP', () => {
     assert.equal((await withSession('GET', '/api/space/members', cookieOnly)).status, 200, 'a read needs no CSRF header');
   });
 
+  test('a session reaches the management API with its role: a viewer reads, an editor writes, both need the CSRF header to write', async () => {
+    const users = server.running.services.users;
+    await users.create('ed', space, 'editor', 'ed-password-1');
+    await users.create('val', space, 'viewer', 'val-password-1');
+    const ed = await signIn('ed', 'ed-password-1');
+    const val = await signIn('val', 'val-password-1');
+    const rule = { ...asNew(plantTable(), ['ruleId', 'ruleAlias']), status: 'pending' };
+    const noHeader = await withSession('POST', '/api/rule', { cookie: ed.cookie }, { body: rule });
+    assert.equal(noHeader.status, 403);
+    assert.equal(noHeader.json.error.message, 'Missing or wrong X-CSRF-Token header');
+    const created = await withSession('POST', '/api/rule', ed, { body: rule });
+    assert.equal(created.status, 200, created.text);
+    const byViewer = await withSession('POST', '/api/rule', val, { body: rule });
+    assert.equal(byViewer.status, 403);
+    assert.match(byViewer.json.error.message, /^Your role viewer in space .* does not allow .*\(needs rules:edit\)$/);
+    const read = await withSession('GET', `/api/rule/${created.json.ruleId}`, val);
+    assert.equal(read.status, 200, read.text);
+    assert.equal(read.headers.get('cache-control'), 'no-store', 'answers read with a session are never cached');
+    const history = await withSession('GET', `/api/rule/history/${created.json.ruleId}`, val);
+    assert.equal(history.status, 200, history.text);
+    assert.equal(history.text.includes('"ed"'), true, `the rule history names the user: ${history.text}`);
+  });
+
   test('the space comes from X-Verdict-Space; a space the user is no member of is 403', async () => {
     const olga = await signIn('olga', 'olga-password-1');
     assert.deepEqual(olga.me.spaces.map((s: { space: string }) => s.space), [space, otherSpace].sort());
@@ -284,6 +309,27 @@ describe('users and sessions over HTTP', () => {
     assert.deepEqual(after.json.spaces, []);
     const refused = await withSession('GET', '/api/space/members', victor);
     assert.equal(refused.status, 403);
+  });
+
+  test('a user changes their password with the current one; their other sessions end, this one goes on', async () => {
+    await server.running.services.users.create('cora', space, 'viewer', 'cora-password-1');
+    const here = await signIn('cora', 'cora-password-1');
+    const elsewhere = await signIn('cora', 'cora-password-1');
+    const change = (session: { cookie: string; csrf?: string }, currentPassword: string, newPassword: string) =>
+      withSession('POST', '/api/auth/password', session, { body: { currentPassword, newPassword } });
+    assert.equal((await change({ cookie: here.cookie }, 'cora-password-1', 'cora-password-2')).status, 403, 'CSRF header required');
+    const wrong = await change(here, 'not-it-at-all', 'cora-password-2');
+    assert.deepEqual([wrong.status, wrong.json.error.message], [401, 'The current password is wrong']);
+    const short = await change(here, 'cora-password-1', 'short');
+    assert.deepEqual([short.status, short.json.error.message], [400, 'a password must have at least 8 characters']);
+    assert.equal((await change(here, 'cora-password-1', 'cora-password-2')).status, 204);
+    assert.equal((await withSession('GET', '/api/auth/me', here)).status, 200, 'this session goes on');
+    assert.equal((await withSession('GET', '/api/auth/me', elsewhere)).status, 401, 'the other session ended');
+    assert.equal((await login('cora', 'cora-password-1')).status, 401);
+    assert.equal((await login('cora', 'cora-password-2')).status, 200);
+    const key = await server.call('POST', '/api/auth/key-login', { body: { key: server.space.managementKey } });
+    const keySession = { cookie: sessionCookie(key)!.value, csrf: key.json.csrfToken as string };
+    assert.equal((await change(keySession, 'x'.repeat(8), 'y'.repeat(8))).status, 400, 'a key has no password');
   });
 
   test('neither answers nor log lines ever carry a password or its hash', async () => {

@@ -11,7 +11,20 @@ import type { Backend } from '../store/backends.ts';
 import { startTestServer } from './harness.ts';
 import type { TestServer } from './harness.ts';
 
-const INDEX = '<!doctype html><html><head><script type="module" src="/studio/assets/index-Abc123.js"></script></head><body><div id="root"></div></body></html>';
+// As Vite writes it with html.cspNonce (studio/vite.config.ts): the server puts a fresh nonce in each answer.
+const INDEX = '<!doctype html><html><head><meta property="csp-nonce" nonce="VERDICT_CSP_NONCE"><script type="module" src="/studio/assets/index-Abc123.js"></script></head><body><div id="root"></div></body></html>';
+const CSP_FIXED = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/** The page as answered: the nonce its CSP header names is the one in its meta element, and nowhere else. */
+async function pageOf(reply: Response, path: string): Promise<string> {
+  const csp = reply.headers.get('content-security-policy') ?? '';
+  const nonce = /'nonce-([A-Za-z0-9+/=]{24})'/.exec(csp)?.[1];
+  assert.ok(nonce, `${path}: a nonce in ${csp}`);
+  assert.equal(csp, CSP_FIXED.replace("style-src 'self'", `style-src 'self' 'nonce-${nonce}'`), path);
+  const text = await reply.text();
+  assert.equal(text, INDEX.replace('VERDICT_CSP_NONCE', nonce), path);
+  return nonce;
+}
 const SCRIPT = 'console.log("studio");';
 
 function fakeBuild(): string {
@@ -63,16 +76,19 @@ describe('Studio serving with a build', () => {
     assert.equal(reply.headers.get('location'), '/studio/');
   });
 
-  test('/studio/ answers index.html, never cached, not framable', async () => {
-    for (const path of ['/studio/', '/studio', '/studio/index.html']) {
+  test('/studio/ answers index.html with a strict CSP and a fresh nonce each time, never cached, not framable', async () => {
+    const nonces = new Set<string>();
+    for (const path of ['/studio/', '/studio', '/studio/index.html', '/studio/']) {
       const reply = await get(server, path);
       assert.equal(reply.status, 200, path);
       assert.match(reply.headers.get('content-type') ?? '', /^text\/html/, path);
-      assert.equal(await reply.text(), INDEX, path);
+      nonces.add(await pageOf(reply, path));
       assert.equal(reply.headers.get('cache-control'), 'no-cache', path);
       assert.equal(reply.headers.get('x-frame-options'), 'DENY', path);
       assert.equal(reply.headers.get('x-content-type-options'), 'nosniff', path);
+      assert.equal(reply.headers.get('referrer-policy'), 'same-origin', path);
     }
+    assert.equal(nonces.size, 4, 'every answer has its own nonce');
   });
 
   test('hashed assets are served with a year-long immutable cache header; other files are revalidated', async () => {
@@ -84,13 +100,17 @@ describe('Studio serving with a build', () => {
     const icon = await get(server, '/studio/favicon.svg');
     assert.equal(icon.status, 200);
     assert.equal(icon.headers.get('cache-control'), 'no-cache');
+    for (const file of [asset, icon]) {
+      assert.equal(file.headers.get('content-security-policy'), CSP_FIXED, 'files carry the policy too (an SVG opened directly is a document)');
+      assert.equal(file.headers.get('x-content-type-options'), 'nosniff');
+    }
   });
 
   test('any other /studio/ path is a route of the app: index.html; a missing asset stays a 404', async () => {
     for (const path of ['/studio/rules', '/studio/rules/abc/2/compare?with=1', '/studio/deep/a/b/c']) {
       const reply = await get(server, path);
       assert.equal(reply.status, 200, path);
-      assert.equal(await reply.text(), INDEX, path);
+      await pageOf(reply, path);
       assert.equal(reply.headers.get('cache-control'), 'no-cache', path);
     }
     const missing = await get(server, '/studio/assets/index-Old999.js');

@@ -40,7 +40,7 @@ describe('the layering lint rule', () => {
   const files = fixtures(FIXTURES);
   test('there are fixtures for every adapter, the engine, the rules and the root', () => {
     const folders = new Set(files.map((file) => relative(FIXTURES, file).split('/')[0]));
-    for (const folder of ['engine', 'rules', 'service', 'store', 'http', 'kafka', 'cli', 'mcp', 'server']) assert.ok(folders.has(folder), folder);
+    for (const folder of ['engine', 'rules', 'formats', 'service', 'store', 'http', 'kafka', 'cli', 'mcp', 'server']) assert.ok(folders.has(folder), folder);
   });
 
   for (const file of files) {

@@ -79,6 +79,10 @@ export function usersStoreSuite(kind: 'sqlite' | 'postgres'): void {
       assert.equal((await store.sessions.get('over'))?.keyId, 'k1');
       assert.equal(await store.sessions.deleteExpired('2026-11-27T10:00:00.000Z', '2026-11-27T09:00:00.000Z'), 2);
       assert.deepEqual([await store.sessions.get('idle'), await store.sessions.get('over')], [undefined, undefined]);
+      await store.sessions.insert(session('second', { userId: 'u1' }, '2026-11-27T09:50:00.000Z', '2026-11-27T21:00:00.000Z'));
+      await store.sessions.insert(session('third', { userId: 'u1' }, '2026-11-27T09:50:00.000Z', '2026-11-27T21:00:00.000Z'));
+      assert.equal(await store.sessions.deleteForUser('u1', 'live'), 2, "every session of the user but the one kept");
+      assert.equal((await store.sessions.get('live'))?.userId, 'u1');
       assert.equal(await store.sessions.delete('live'), true);
       assert.equal(await store.sessions.delete('live'), false);
     });

@@ -114,7 +114,7 @@ describe('Verdict Studio flow canvas first view in Chromium', { skip }, () => {
       await page.getByRole('complementary', { name: 'Node inspector' }).waitFor({ state: 'hidden' });
       const shown = page.getByRole('button', { name: 'Show nodes list' });
       assert.equal(await shown.getAttribute('aria-expanded'), 'false');
-      await page.waitForFunction(`document.querySelector('[role=region][aria-label$="flow canvas"]').getBoundingClientRect().width > ${before + 200}`);
+      await page.waitForFunction((min) => (globalThis as any).document.querySelector('[role=region][aria-label$="flow canvas"]').getBoundingClientRect().width > min, before + 200);
       await screenshot(page, 'flow-view-wide');
       await shown.click();
       await page.getByRole('complementary', { name: 'Node inspector' }).getByRole('heading', { name: 'Nodes' }).waitFor();

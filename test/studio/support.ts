@@ -2,8 +2,9 @@
 // connection to headless Debian Chromium driven by playwright-core: the test run's one shared Chromium when the
 // suite runner started one (scripts/chromium.ts, SHARED_CHROMIUM_ENV), else a browser of the file's own. Each
 // scenario gets its own browser context (fresh sessionStorage/localStorage/IndexedDB) at 1280x800 and fails on any
-// browser console error. Chromium is mandatory under CI=true (and when screenshots are asked for); elsewhere a
-// missing /usr/bin/chromium skips loudly.
+// browser console error; every test of a StudioSuite fails on any Content-Security-Policy violation of its pages.
+// Chromium is mandatory under CI=true (and when screenshots are asked for); elsewhere a missing /usr/bin/chromium
+// skips loudly.
 //
 // Waits are for outcomes, never for time: each one's timeout only guards against a hang, so it is set far above
 // what the step takes on a loaded two-core machine (see DEFAULT_TIMEOUT_MS and BIG_TIMEOUT_MS).
@@ -12,7 +13,7 @@ import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, before } from 'node:test';
+import { after, afterEach, before } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CHROMIUM, chromiumInstalled, launchChromium } from '../../scripts/chromium.ts';
 import { ensureStudioBuilt } from '../../scripts/studio-build.ts';
@@ -78,8 +79,18 @@ export interface StudioHarness {
   studioUrl: string;
   /** A page in a fresh browser context at `hash` (a Studio route, `#/rules/...`). */
   open(hash?: string, options?: OpenOptions): Promise<StudioPage>;
+  /** The Content-Security-Policy violations of every page opened since the last call (StudioSuite: after each test). */
+  takeViolations(): string[];
   close(): Promise<void>;
 }
+
+/**
+ * Reports each `securitypolicyviolation` of a page to the harness (a string: the project's type check has no DOM
+ * library). Chromium also logs each violation to the console; both are collected, so neither can slip by.
+ */
+const REPORT_VIOLATIONS = `document.addEventListener('securitypolicyviolation', (e) => {
+  globalThis.__verdictCspViolation(e.effectiveDirective + ' blocked ' + (e.blockedURI || 'inline') + ' at ' + e.sourceFile + ':' + e.lineNumber);
+});`;
 
 /** Where the Studio keeps the management key (studio/src/drafts/storage.ts). */
 const SESSION_KEY = 'verdict.studio.key';
@@ -92,13 +103,21 @@ export async function startStudio(env: Record<string, string> = {}): Promise<Stu
   // Connected to the run's shared Chromium, close() below only disconnects (and closes this file's contexts).
   const browser = await launchChromium();
   const studioUrl = `${server.url}/studio/`;
+  let violations: string[] = [];
   return {
     server,
     browser,
     studioUrl,
+    takeViolations() {
+      const taken = violations;
+      violations = [];
+      return taken;
+    },
     async open(hash = '', options: OpenOptions = {}) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+      await context.exposeBinding('__verdictCspViolation', (_source, report: string) => { violations.push(`securitypolicyviolation: ${report}`); });
+      await context.addInitScript(REPORT_VIOLATIONS);
       context.setDefaultTimeout(DEFAULT_TIMEOUT_MS);
       const page = await context.newPage();
       if (options.key !== undefined) {
@@ -111,6 +130,7 @@ export async function startStudio(env: Record<string, string> = {}): Promise<Stu
       const errors: string[] = [];
       const httpErrors: number[] = [];
       page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) violations.push(`console: ${message.text()}`);
         if (message.type() !== 'error') return;
         const status = /^Failed to load resource: the server responded with a status of (\d+)/.exec(message.text());
         if (status) httpErrors.push(Number(status[1]));
@@ -203,6 +223,10 @@ export class StudioSuite {
     before(async () => {
       this.#studio = await startStudio(env);
     });
+    // The test that caused a CSP violation fails, whether or not it checks its pages' console (assertClean).
+    afterEach(() => {
+      assert.deepEqual(this.#studio?.takeViolations() ?? [], [], 'no Content-Security-Policy violation in the browser');
+    });
     after(async () => {
       await this.#studio?.close();
     });
@@ -237,13 +261,15 @@ export class StudioSuite {
  */
 export async function viewAtRest(page: Page): Promise<void> {
   await page.getByRole('region', { name: /canvas$/ }).and(page.locator('[aria-busy="false"]')).waitFor();
-  await page.waitForFunction(`(() => {
-    const now = document.querySelector('.react-flow__viewport')?.style.transform;
-    if (now === undefined || now !== window.__view) {
-      window.__view = now;
-      window.__viewFrames = 0;
+  // A function, not a string: Playwright evaluates a string predicate with eval, which the Studio's CSP refuses.
+  await page.waitForFunction(() => {
+    const g = globalThis as any;
+    const now = g.document.querySelector('.react-flow__viewport')?.style.transform;
+    if (now === undefined || now !== g.__view) {
+      g.__view = now;
+      g.__viewFrames = 0;
       return false;
     }
-    return ++window.__viewFrames >= 5;
-  })()`, undefined, { polling: 'raf' });
+    return ++g.__viewFrames >= 5;
+  }, undefined, { polling: 'raf' });
 }

@@ -1,10 +1,13 @@
 // `verdict import FILE|DIR --space S [--strict] [--json]`: import DecisionRules exports (a rule, an array of rules,
-// a rule-flow export, a folder export; a directory: every .json file in it, recursively). All or nothing. One line
+// a rule-flow export, a folder export, a decision table as an XLSX v2 workbook, told by its content, not its name;
+// a directory: every .json file in it, recursively). All or nothing. One line
 // per imported rule version with its alias and status, and a warning (stderr) per alias that several rules of the
 // space now share, since solving by such an alias fails; --strict refuses those imports instead.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { looksLikeZip } from '../../formats/xlsx/index.ts';
+import { xlsxToTable } from '../../service/management/xlsx.ts';
 import { InputError } from '../errors.ts';
 import { storeCommand } from './space.ts';
 
@@ -19,8 +22,11 @@ async function jsonFiles(path: string): Promise<string[]> {
     .sort();
 }
 
-async function readJson(file: string): Promise<unknown> {
-  const text = await readFile(file, 'utf8');
+/** A file's rule container: a workbook (zip magic) read as its decision table, anything else as JSON. */
+async function readRuleFile(file: string): Promise<unknown> {
+  const bytes = await readFile(file);
+  if (looksLikeZip(bytes)) return (await xlsxToTable(bytes)).document;
+  const text = bytes.toString('utf8');
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
@@ -32,14 +38,14 @@ export function register(program: Command): void {
   program
     .command('import')
     .description('import DecisionRules exports into a space (validated first; all or nothing)')
-    .argument('<path>', 'a JSON file, or a directory of JSON files')
+    .argument('<path>', 'a JSON file, an .xlsx workbook (DecisionRules XLSX v2), or a directory of JSON files')
     .requiredOption('--space <space>', 'target space')
     .option('--strict', 'refuse the import (nothing imported, exit 1) when it would leave an alias used by several rules')
     .option('--json', 'print {"imported": [{"ruleId", "version", "ruleAlias", "type", "status"}], "sharedAliases": [{"alias", "ruleIds"}]} only')
     .action(async (path: string, options: { space: string; strict?: boolean; json?: boolean }) => {
       const files = await jsonFiles(path);
       if (files.length === 0) throw new InputError(`${path}: no .json files`);
-      const containers = await Promise.all(files.map(async (file) => ({ source: files.length > 1 || file !== path ? file : '', value: await readJson(file) })));
+      const containers = await Promise.all(files.map(async (file) => ({ source: files.length > 1 || file !== path ? file : '', value: await readRuleFile(file) })));
       const result = await storeCommand(async (services) => {
         await services.spaces.require(options.space);
         return services.rulesIO.importContainers(options.space, containers, { strict: options.strict === true });

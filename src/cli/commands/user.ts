@@ -1,5 +1,6 @@
 // `verdict user create NAME --space S --role R [--password-stdin]`, `verdict user list [--space S] [--json]`,
-// `verdict user role NAME --space S --role R`, `verdict user remove NAME [--space S]`: users and their roles per
+// `verdict user role NAME --space S --role R`, `verdict user password NAME [--password-stdin]`,
+// `verdict user remove NAME [--space S]`: users and their roles per
 // space, on the store of DATABASE_URL. A created user without --password-stdin gets a one-time password, printed
 // once; no output ever shows a password hash.
 import { Option } from 'commander';
@@ -61,6 +62,18 @@ export function register(program: Command): void {
     .action(async (name: string, options: { space: string; role: string }) => {
       const member = await storeCommand((services) => services.users.assignRole(options.space, name, options.role));
       process.stdout.write(`User "${member.user.username}" is ${member.role} of space "${options.space}".\n`);
+    });
+  user
+    .command('password')
+    .description("reset a user's password (a one-time password is printed unless --password-stdin); their sessions end")
+    .argument('<name>', 'username')
+    .option('--password-stdin', 'read the new password from stdin instead of generating one')
+    .action(async (name: string, options: { passwordStdin?: boolean }) => {
+      const password = options.passwordStdin ? await passwordFromStdin() : undefined;
+      const reset = await storeCommand((services) => services.users.resetPassword(name, password));
+      const lines = [`Password of "${reset.user.username}" set; their sessions have ended.`];
+      if (reset.oneTimePassword !== undefined) lines.push(`Password (shown once; store it now): ${reset.oneTimePassword}`);
+      process.stdout.write(`${lines.join('\n')}\n`);
     });
   user
     .command('remove')

@@ -8,6 +8,7 @@ import { KEY_NAME_RULE, requireBearerToken } from '../../service/keys.ts';
 import { SPACE_NAME } from '../../service/spaces.ts';
 import { KEY_TYPES } from '../../store/ports.ts';
 import type { KafkaBinding, KeyType } from '../../store/ports.ts';
+import { NO_STORE } from '../auth.ts';
 import { HttpError } from '../errors.ts';
 import { errorSchema } from '../schemas.ts';
 
@@ -59,7 +60,8 @@ export async function adminPlugin(app: FastifyInstance, options: { services: Ser
   const token = services.config.adminToken;
   if (token === undefined || token === '') return;
 
-  const onRequest = async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+  const onRequest = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    void reply.header('cache-control', NO_STORE);
     const given = requireBearerToken(request.headers.authorization);
     if (!adminTokenMatches(token, given)) throw new HttpError(401, 'Invalid admin token');
   };

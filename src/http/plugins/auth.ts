@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../service/errors.ts';
 import { MEMBER_ROLES as ROLES } from '../../service/roles.ts';
 import type { SessionOwner } from '../../service/sessions.ts';
+import { PASSWORD_MAX } from '../../service/passwords.ts';
 import { SignInThrottle } from '../../service/sign-in-throttle.ts';
 import { clearSessionCookie, CSRF_HEADER, sessionIdOf, setSessionCookie } from '../session-auth.ts';
 import { errors, setUpScope } from './management/common.ts';
@@ -155,6 +156,36 @@ export async function authPlugin(app: FastifyInstance, options: ManagementPlugin
       const csrf = request.headers[CSRF_HEADER];
       await services.sessions.signOut(sessionIdOf(request), Array.isArray(csrf) ? csrf[0] : csrf);
       clearSessionCookie(services, request, reply);
+      return reply.code(204).send();
+    },
+  });
+
+  app.post('/api/auth/password', {
+    config,
+    schema: {
+      tags: TAGS,
+      summary: 'Change the signed-in user\'s password',
+      description: `Needs the session's CSRF token in the ${CSRF_HEADER} header and the current password. The user's other sessions end; this one goes on. Wrong current passwords count towards the sign-in throttling of the address.`,
+      operationId: 'changePassword',
+      body: {
+        type: 'object',
+        required: ['currentPassword', 'newPassword'],
+        properties: { currentPassword: { type: 'string', minLength: 1, maxLength: PASSWORD_MAX }, newPassword: { type: 'string', minLength: 1, maxLength: PASSWORD_MAX } },
+        'x-message': 'Request body must be {"currentPassword": "...", "newPassword": "..."}',
+      },
+      response: { 204: { type: 'null', description: 'Changed' }, ...errors([400, 401, 403, 415, 429, 500]) },
+    },
+    handler: async (request, reply) => {
+      const { currentPassword, newPassword } = request.body as { currentPassword: string; newPassword: string };
+      const keys = [SignInThrottle.addressKey(request.ip)];
+      throttle.check(keys);
+      const csrf = request.headers[CSRF_HEADER];
+      try {
+        await services.sessions.changePassword(sessionIdOf(request), Array.isArray(csrf) ? csrf[0] : csrf, currentPassword, newPassword);
+      } catch (err) {
+        if (err instanceof ServiceError && err.code === 'wrong-credentials') throttle.fail(keys);
+        throw err;
+      }
       return reply.code(204).send();
     },
   });

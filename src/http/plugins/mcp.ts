@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../service/index.ts';
 import type { Principal } from '../../service/keys.ts';
-import { principalOf, requireManagement } from '../auth.ts';
+import { NO_STORE, principalOf, requireManagement } from '../auth.ts';
 import { errorBody } from '../errors.ts';
 
 export type McpRequestHandler = (principal: Principal, request: IncomingMessage, response: ServerResponse, body: unknown) => Promise<void>;
@@ -26,6 +26,8 @@ export async function mcpPlugin(app: FastifyInstance, options: McpPluginOptions)
     // The MCP transport writes the response itself (JSON, or a stream); Fastify steps aside.
     void reply.hijack();
     reply.raw.setHeader('x-correlation-id', request.id);
+    // Hijacked, so the no-store requireKey put on the reply must be written on the raw answer.
+    reply.raw.setHeader('cache-control', NO_STORE);
     try {
       await handle(principalOf(request), request.raw, reply.raw, request.body);
     } catch (err) {

@@ -3,12 +3,17 @@
 // cached, so a new build reaches browsers at once. Every other path under /studio/ is a route of the single-page
 // app and answers index.html. Without a build the Studio answers 503 saying how to make one. Not in either OpenAPI
 // document: these are not API routes. STUDIO_ENABLED=false registers none of it (docs/decisions/studio-serving.md).
+// Every answer carries the Content-Security-Policy; the page gets a fresh style nonce each time
+// (docs/decisions/browser-hardening.md).
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../service/index.ts';
+import { contentSecurityPolicy, nonceSource } from '../csp.ts';
 import { notFoundHandler } from '../errors.ts';
 
 /** Where `npm run build` puts the Studio. */
@@ -29,9 +34,27 @@ const NOT_BUILT = `<!doctype html>
 </body></html>
 `;
 
-/** Headers of every Studio page and file: no MIME sniffing, and no framing (the page holds a management key). */
-function securityHeaders(reply: FastifyReply): void {
-  void reply.header('x-content-type-options', 'nosniff').header('x-frame-options', 'DENY');
+/** What Vite writes where the page's nonce goes (studio/vite.config.ts `html.cspNonce`). */
+export const STUDIO_NONCE_PLACEHOLDER = 'VERDICT_CSP_NONCE';
+
+/**
+ * Headers of every Studio page and file: the CSP (src/http/csp.ts; with the page's style nonce on pages), no MIME sniffing, no framing
+ * (X-Frame-Options for browsers without frame-ancestors), no referrer beyond the origin.
+ */
+function securityHeaders(reply: FastifyReply, nonce?: string): void {
+  void reply
+    .header('content-security-policy', contentSecurityPolicy(nonce === undefined ? undefined : nonceSource(nonce)))
+    .header('x-content-type-options', 'nosniff')
+    .header('x-frame-options', 'DENY')
+    .header('referrer-policy', 'same-origin');
+}
+
+/** index.html with a fresh nonce in place of the placeholder; revalidated on every load, so each load has its own nonce. */
+async function sendPage(dir: string, reply: FastifyReply): Promise<FastifyReply> {
+  const nonce = randomBytes(16).toString('base64');
+  const html = (await readFile(join(dir, 'index.html'), 'utf8')).replaceAll(STUDIO_NONCE_PLACEHOLDER, nonce);
+  securityHeaders(reply, nonce);
+  return reply.header('cache-control', NO_CACHE).type('text/html; charset=utf-8').send(html);
 }
 
 export interface StudioOptions {
@@ -57,10 +80,13 @@ export async function studioPlugin(app: FastifyInstance, options: StudioOptions)
       scope.get('/*', { schema: { hide: true } }, notBuilt);
       return;
     }
+    // The page itself is answered by sendPage (its nonce is per answer); fastify-static serves the files.
+    scope.get('/', { schema: { hide: true } }, (_request, reply) => sendPage(dir, reply));
+    scope.get('/index.html', { schema: { hide: true } }, (_request, reply) => sendPage(dir, reply));
     await scope.register(fastifyStatic, {
       root: dir,
       prefix: '/',
-      index: ['index.html'],
+      index: false,
       // Cache-Control is set per file below instead of one max-age for all.
       cacheControl: false,
       setHeaders: (reply, path) => {
@@ -76,8 +102,7 @@ export async function studioPlugin(app: FastifyInstance, options: StudioOptions)
         notFoundHandler(request, reply);
         return;
       }
-      securityHeaders(reply);
-      void reply.header('cache-control', NO_CACHE).sendFile('index.html');
+      return sendPage(dir, reply);
     });
   }, { prefix: STUDIO_PREFIX });
 }

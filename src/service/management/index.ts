@@ -9,6 +9,8 @@ import { RuleManagement } from './rules.ts';
 import { TagManagement } from './tags.ts';
 import { ToolsManagement } from './tools.ts';
 import { TransferManagement } from './transfer.ts';
+import { RuleReviews } from './reviews.ts';
+import { XlsxManagement } from './xlsx.ts';
 
 export class ManagementService {
   readonly rules: RuleManagement;
@@ -18,6 +20,8 @@ export class ManagementService {
   readonly tools: ToolsManagement;
   readonly drafts: DraftSolve;
   readonly history: RuleHistory;
+  readonly reviews: RuleReviews;
+  readonly xlsx: XlsxManagement;
 
   constructor(ctx: ManagementContext) {
     this.rules = new RuleManagement(ctx);
@@ -27,6 +31,8 @@ export class ManagementService {
     this.tools = new ToolsManagement(ctx);
     this.drafts = new DraftSolve(ctx);
     this.history = new RuleHistory(ctx);
+    this.reviews = new RuleReviews(ctx);
+    this.xlsx = new XlsxManagement(this.rules);
   }
 }
 

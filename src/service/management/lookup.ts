@@ -1,7 +1,7 @@
 // Finding the rule a management request names: by id (which wins) or alias, then one version or the latest.
 // Unlike solving, every status counts: a management key sees pending versions too.
 import { MAX_VERSION, VERSION_RANGE, versionFromText } from '../../rules/bounds.ts';
-import type { RuleHead } from '../../store/ports.ts';
+import type { ManagementTransaction, RuleHead, StoredRule } from '../../store/ports.ts';
 import { badRequest, conflict, notFound } from './errors.ts';
 
 export interface RuleVersions {
@@ -76,4 +76,11 @@ export function assertUnlocked(heads: readonly RuleHead[]): void {
   throw conflict(
     `Rule "${first.alias || first.ruleId}" version${locked.length > 1 ? 's' : ''} ${which} ${locked.length > 1 ? 'are' : 'is'} locked; unlock with PATCH /api/rule/lock/${first.ruleId}/{version} and {"locked": false} first`,
   );
+}
+
+/** The stored version a head names, with its document. */
+export async function documentOf(tx: ManagementTransaction, head: RuleHead): Promise<StoredRule> {
+  const stored = (await tx.versions(head.ruleId)).find((v) => v.version === head.version);
+  if (!stored) throw notFound(`Rule "${head.ruleId}" has no version ${head.version}`);
+  return stored;
 }

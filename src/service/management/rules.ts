@@ -4,11 +4,13 @@ import { randomUUID } from 'node:crypto';
 import { ValidationError } from '../../engine/errors.ts';
 import { ruleIdOf } from '../../rules/containers.ts';
 import { ALIAS_RULE_TEXT, isRuleAlias } from '../../rules/envelope.ts';
-import type { ManagementTransaction, RuleHead, RuleStatus, StoredRule } from '../../store/ports.ts';
+import type { RuleHead, RuleStatus, StoredRule } from '../../store/ports.ts';
 import { isoAt } from '../clock.ts';
 import type { ManagementContext, VersionedDocument, WriteOptions } from './context.ts';
 import { checkDocument, isObject, requestedAlias, ruleBody, withIdentity } from './documents.ts';
 import { uniqueAlias } from '../rules-io.ts';
+import { assertNoNewClash, assertRuleId, namespaceClashes, takenNames } from '../rule-namespace.ts';
+import type { NamespaceClash } from '../rule-namespace.ts';
 import type { RuleDocument } from './documents.ts';
 import { badRequest, conflict, notFound } from './errors.ts';
 import { checkIfMatch, etagOf } from './etag.ts';
@@ -16,7 +18,8 @@ import { recordHistory } from './history.ts';
 import { FolderTree } from './folder-tree.ts';
 import { assertEditableInPlace } from './live-edits.ts';
 import { assertMayPublish } from './publish-rights.ts';
-import { assertUnlocked, findRule, findVersion, nextVersion } from './lookup.ts';
+import { assertApproved } from './reviews.ts';
+import { assertUnlocked, documentOf, findRule, findVersion, nextVersion } from './lookup.ts';
 import type { RuleVersions } from './lookup.ts';
 
 /** One row of GET /api/space/items: a rule version without its body. */
@@ -59,12 +62,6 @@ export function aliasTaken(alias: string, owner: string): Error {
   return conflict(`Rule alias "${alias}" is already used by rule ${owner} in this space; choose another ruleAlias, or leave it out to have one generated`);
 }
 
-async function documentOf(tx: ManagementTransaction, head: RuleHead): Promise<StoredRule> {
-  const stored = (await tx.versions(head.ruleId)).find((v) => v.version === head.version);
-  if (!stored) throw notFound(`Rule "${head.ruleId}" has no version ${head.version}`);
-  return stored;
-}
-
 function versioned(stored: StoredRule): VersionedDocument {
   return { document: stored.document, etag: etagOf(stored) };
 }
@@ -102,6 +99,7 @@ export class RuleManagement {
     const now = this.#now();
     const input = ruleBody(body);
     const requestedId = ruleIdOf(input);
+    if (requestedId !== undefined) assertRuleId(requestedId, input.name);
     const alias = requestedAlias(input);
     const draft: RuleDocument = { ...input, status: input.status ?? 'published', tags: input.tags ?? [], locked: input.locked ?? false, createdIn: now, lastUpdate: now };
     assertMayPublish(space, options, draft.status === 'published');
@@ -113,6 +111,10 @@ export class RuleManagement {
       }
       const owners = aliasOwners(heads);
       if (alias !== undefined && owners.has(alias)) throw aliasTaken(alias, owners.get(alias)!);
+      const ruleId = requestedId ?? randomUUID();
+      const ids = new Set(heads.map((h) => h.ruleId));
+      const chosenAlias = alias ?? uniqueAlias(input.name, takenNames(new Set(owners.keys()), ids, ruleId));
+      assertNoNewClash(heads, [{ ruleId, version: 0, alias: chosenAlias, name: String(input.name) }]);
       let folderId: string | undefined;
       if (folderPath !== undefined) {
         const tree = new FolderTree(await tx.folders(), [], []);
@@ -120,9 +122,9 @@ export class RuleManagement {
         if (!folder) throw notFound(`Folder "${folderPath}" not found`);
         folderId = folder.id;
       }
-      const ruleId = requestedId ?? randomUUID();
       const version = nextVersion(ruleId, await tx.highestVersion(ruleId));
-      const document = withIdentity(draft, { ruleId, version, alias: alias ?? uniqueAlias(input.name, new Set(owners.keys())) });
+      if (draft.status === 'published') await assertApproved(tx, this.#ctx, undefined, draft);
+      const document = withIdentity(draft, { ruleId, version, alias: chosenAlias });
       const [stored] = await tx.putRules([document]);
       if (folderId !== undefined) await tx.place(ruleId, version, folderId);
       await recordHistory(tx, this.#ctx, [stored!], 'create', options);
@@ -203,6 +205,7 @@ export class RuleManagement {
       if (gated) this.#unchangedSinceTests(current, head);
       assertUnlocked([current]);
       assertEditableInPlace(current, liveEdits);
+      if (draft.status === 'published') await assertApproved(tx, this.#ctx, current, document);
       const [stored] = await tx.putRules([{ ...document, ruleAlias: current.alias }]);
       await recordHistory(tx, this.#ctx, [stored!], 'update', options);
       return { ...versioned(stored!), warnings };
@@ -228,6 +231,7 @@ export class RuleManagement {
       checkIfMatch(options.ifMatch, stored);
       if (tested) this.#unchangedSinceTests(head, tested);
       assertUnlocked([head]);
+      if (status === 'published' && head.status !== 'published') await assertApproved(tx, this.#ctx, head, stored.document);
       const [updated] = await tx.putRules([{ ...stored.document, status, lastUpdate: this.#now() }]);
       await recordHistory(tx, this.#ctx, [updated!], status === 'published' ? 'publish' : 'pending', options);
       return versioned(updated!);
@@ -262,9 +266,7 @@ export class RuleManagement {
       const rule = findRule(heads, idOrAlias);
       const owner = aliasOwners(heads.filter((h) => h.ruleId !== rule.ruleId)).get(alias);
       if (owner !== undefined) throw aliasTaken(alias, owner);
-      if (alias !== rule.ruleId && heads.some((h) => h.ruleId === alias)) {
-        throw conflict(`Rule alias "${alias}" is the id of rule ${alias} in this space, so it would never reach rule ${rule.ruleId}; choose another ruleAlias`);
-      }
+      assertNoNewClash(heads, rule.versions.map((v) => ({ ...v, alias })));
       const now = this.#now();
       const documents = (await tx.versions(rule.ruleId)).map((v) => ({ ...v.document, ruleAlias: alias, lastUpdate: now }));
       const stored = await tx.putRules(documents);
@@ -283,6 +285,11 @@ export class RuleManagement {
       await recordHistory(tx, this.#ctx, targets, 'delete', options);
       return { ruleId: rule.ruleId, deletedVersions: targets.map((t) => t.version) };
     });
+  }
+
+  /** Texts that are one rule's id and another's alias, stored before the check on writes (rule-namespace.ts). */
+  async namespaceClashes(space: string): Promise<NamespaceClash[]> {
+    return namespaceClashes(await this.#ctx.store.rules.listHeads(space));
   }
 
   /** Every version of every rule, without bodies; flows list the rules they use. */

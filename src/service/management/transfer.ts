@@ -4,11 +4,12 @@
 // docs/decisions/management-api-semantics.md.
 import { ValidationError } from '../../engine/errors.ts';
 import type { Problem } from '../../engine/errors.ts';
-import { joinPaths, readContainer } from '../../rules/containers.ts';
+import { joinPaths, readContainer, ruleIdOf } from '../../rules/containers.ts';
 import type { FolderNode as ExportFolderNode, RuleContainer } from '../../rules/containers.ts';
 import type { ManagementTransaction, RuleHead, StoredRule } from '../../store/ports.ts';
 import { isoAt } from '../clock.ts';
 import { prepareForStorage, uniqueAlias } from '../rules-io.ts';
+import { assertNoNewClash, ruleIdProblem, takenNames } from '../rule-namespace.ts';
 import type { SuiteDefinition } from '../rule-tests/definitions.ts';
 import { attachSuites, takeSuites, writeCarriedSuites } from '../rule-tests/portable.ts';
 import type { ImportedRule } from '../rules-io.ts';
@@ -23,6 +24,7 @@ import type { FolderTarget } from './folders.ts';
 import { recordHistory } from './history.ts';
 import { assertUnlocked, findRule, findVersion, groupByRule, nextVersion } from './lookup.ts';
 import { assertMayPublish } from './publish-rights.ts';
+import { assertApproved } from './reviews.ts';
 import { aliasOwners, aliasTaken } from './rules.ts';
 
 export interface FolderImportResult {
@@ -70,6 +72,9 @@ export class TransferManagement {
     const problems: Problem[] = [];
     const taken = container.rules.map((entry) => takeSuites(entry.document, entry.path, problems));
     for (const entry of container.rules) {
+      const id = ruleIdOf(entry.document);
+      const idProblem = id === undefined ? undefined : ruleIdProblem(id, joinPaths(entry.path, 'ruleId'), entry.document.name);
+      if (idProblem) problems.push(idProblem);
       for (const p of problemsOf(entry.document, this.#ctx.compile)) problems.push({ path: joinPaths(entry.path, p.path), message: p.message });
     }
     if (problems.length > 0) throw new ValidationError(problems);
@@ -91,6 +96,7 @@ export class TransferManagement {
     const owners = aliasOwners(heads);
     const aliasOf = new Map<string, string>();
     const usedAliases = new Set(owners.keys());
+    const ids = new Set([...existing.keys(), ...incoming.map((item) => item.document.ruleId as string)]);
     const out: RuleDocument[] = [];
     for (const item of incoming) {
       const ruleId = item.document.ruleId as string;
@@ -99,7 +105,7 @@ export class TransferManagement {
       if (known && !item.hasVersion) version = nextVersion(ruleId, await tx.highestVersion(ruleId));
       let alias = known ? known[known.length - 1]!.alias : aliasOf.get(ruleId);
       if (alias === undefined) {
-        alias = item.alias ?? uniqueAlias(item.document.name, usedAliases);
+        alias = item.alias ?? uniqueAlias(item.document.name, takenNames(usedAliases, ids, ruleId));
         const owner = owners.get(alias);
         if (owner !== undefined && owner !== ruleId) throw aliasTaken(alias, owner);
         const twin = [...aliasOf.entries()].find(([id, a]) => a === alias && id !== ruleId);
@@ -111,6 +117,7 @@ export class TransferManagement {
       if (current) assertUnlocked([current]);
       out.push(withIdentity(item.document, { ruleId, version, alias }));
     }
+    assertNoNewClash(heads, out.map((d) => ({ ruleId: d.ruleId as string, version: d.version as number, alias: d.ruleAlias as string, name: String(d.name) })));
     return out;
   }
 
@@ -157,6 +164,7 @@ export class TransferManagement {
       const destination = resolveTarget(tree, target);
       const documents = await this.#plan(tx, heads, incoming);
       assertMayPublish(space, options, documents.some((d) => d.status === 'published'));
+      for (const published of documents.filter((d) => d.status === 'published')) await assertApproved(tx, this.#ctx, undefined, published);
       const stored = await tx.putRules(documents);
       await this.#placeNewVersions(tx, heads, stored);
       await recordHistory(tx, this.#ctx, stored, 'import', options);
@@ -255,6 +263,7 @@ export class TransferManagement {
       }
       const documents = await this.#plan(tx, heads, incoming);
       assertMayPublish(space, options, documents.some((d) => d.status === 'published'));
+      for (const published of documents.filter((d) => d.status === 'published')) await assertApproved(tx, this.#ctx, undefined, published);
       const stored = await tx.putRules(documents);
       await this.#placeNewVersions(tx, heads, stored);
       await recordHistory(tx, this.#ctx, stored, 'import', options);

@@ -7,6 +7,7 @@ import type { RuleDocument } from '../api/types.ts';
 import { ROW_HEIGHT } from '../designer/Grid.tsx';
 import { analyseDraft } from './analyse.ts';
 import type { DraftAnalysis, Finding } from './analyse.ts';
+import { cspNonce } from '../csp-nonce.ts';
 import './analysis.css';
 
 /** Edits arrive per keystroke; the analysis waits until they pause. */
@@ -29,7 +30,7 @@ export function AnalysisPanel(props: { rule: RuleDocument }) {
   const findings = analysis?.kind === 'report' ? analysis.report.findings : [];
   return (
     <section className="analysis" aria-label="Analysis" aria-busy={stale}>
-      <style>{rowMarks(findings)}</style>
+      <style nonce={cspNonce()}>{rowMarks(findings)}</style>
       {analysis === null && <p className="muted">Analysing…</p>}
       {analysis?.kind === 'invalid' && <p className="muted">Not analysed: {analysis.message}</p>}
       {analysis?.kind === 'report' && (

@@ -104,7 +104,14 @@ export interface ImportResult {
 interface RequestOptions {
   body?: unknown;
   headers?: Record<string, string>;
+  /** A file sent as is with its content type (an .xlsx upload) instead of a JSON body. */
+  file?: { bytes: Blob; type: string };
+  /** Answer the body as a Blob (a download) instead of parsing JSON. */
+  binary?: boolean;
 }
+
+/** DecisionRules XLSX v2 workbooks (docs/xlsx.md). */
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 const enc = encodeURIComponent;
 
@@ -121,8 +128,11 @@ export class ApiClient {
 
   private async request(method: string, path: string, options: RequestOptions = {}): Promise<{ body: unknown; headers: Headers }> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.key}`, ...options.headers };
-    let body: string | undefined;
-    if (options.body !== undefined) {
+    let body: string | Blob | undefined;
+    if (options.file !== undefined) {
+      body = options.file.bytes;
+      headers['content-type'] = options.file.type;
+    } else if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
     }
@@ -132,6 +142,7 @@ export class ApiClient {
     } catch {
       throw new ApiError(0, 'The server cannot be reached. Check your connection and try again.');
     }
+    if (options.binary && response.ok) return { body: await response.blob(), headers: response.headers };
     const text = await response.text();
     let parsed: unknown;
     try {
@@ -201,6 +212,24 @@ export class ApiClient {
   /** Imports a DecisionRules export (a rule, an array of rules or a folder export) into the root folder. */
   async importExport(exported: unknown): Promise<ImportResult> {
     return (await this.request('POST', '/api/folder/import', { body: exported })).body as ImportResult;
+  }
+
+  /** A decision table version as an .xlsx workbook, with the file name the server gives it. */
+  async exportXlsx(idOrAlias: string, version: number): Promise<{ blob: Blob; fileName: string }> {
+    const { body, headers } = await this.request('GET', `/api/xlsx/export/${enc(idOrAlias)}/${version}`, { binary: true });
+    const fileName = /filename="([^"]+)"/.exec(headers.get('content-disposition') ?? '')?.[1] ?? `${idOrAlias}-v${version}.xlsx`;
+    return { blob: body as Blob, fileName };
+  }
+
+  /** A workbook as a new rule, or (with `idOrAlias`) as a new version of that rule. */
+  async importXlsx(file: Blob, idOrAlias?: string): Promise<RuleDocument> {
+    const path = idOrAlias === undefined ? '/api/xlsx/import' : `/api/xlsx/import/${enc(idOrAlias)}`;
+    return (await this.request('POST', path, { file: { bytes: file, type: XLSX_TYPE } })).body as RuleDocument;
+  }
+
+  /** The rule a workbook holds, stored nowhere; columns found by alias keep the ids of rule `idOrAlias`. */
+  async readXlsx(file: Blob, idOrAlias: string): Promise<RuleDocument> {
+    return (await this.request('POST', `/api/xlsx/read?rule=${enc(idOrAlias)}`, { file: { bytes: file, type: XLSX_TYPE } })).body as RuleDocument;
   }
 
   /** Validates and solves a rule document that is not stored (the test bench runs the unsaved draft). */

@@ -3,6 +3,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Annotation, EditorState, RangeSetBuilder } from '@codemirror/state';
 import type { Extension } from '@codemirror/state';
+import { editorNonce } from '../csp-nonce.ts';
 import { Decoration, EditorView, ViewPlugin, keymap, placeholder as placeholderExt } from '@codemirror/view';
 import type { DecorationSet, ViewUpdate } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
@@ -122,6 +123,7 @@ export function ExpressionEditor(props: ExpressionEditorProps) {
 
   useEffect(() => {
     const extensions: Extension[] = [
+      editorNonce(),
       history(),
       engineHighlighting,
       expressionLinter,

@@ -3,6 +3,7 @@
 import { useEffect, useRef } from 'react';
 import { Annotation, EditorState } from '@codemirror/state';
 import type { Extension } from '@codemirror/state';
+import { editorNonce } from '../csp-nonce.ts';
 import { EditorView, keymap, lineNumbers } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { json, jsonParseLinter } from '@codemirror/lang-json';
@@ -34,6 +35,7 @@ export function JsonEditor(props: JsonEditorProps) {
   useEffect(() => {
     const parse = jsonParseLinter();
     const extensions: Extension[] = [
+      editorNonce(),
       history(),
       json(),
       bracketMatching(),

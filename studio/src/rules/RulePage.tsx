@@ -23,6 +23,7 @@ import { ChangeAliasDialog } from './alias.tsx';
 import { problemText } from './problemText.ts';
 import { spaceApi } from '../space/api.ts';
 import { LiveSaveDialog } from './LiveSaveDialog.tsx';
+import { ExcelActions } from './ExcelActions.tsx';
 
 const AUTOSAVE_MS = 250;
 
@@ -301,6 +302,7 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
           <div className="actions">
             <a className="btn" href={href({ page: 'dependencies', id: rule.ruleId })} aria-label={`Dependencies of ${rule.name}`}>Dependencies</a>
             <button type="button" className="btn" onClick={() => downloadJson(`${rule.ruleAlias}_v${rule.version}.json`, draft)}>Export</button>
+            {rule.type === 'decision-table' && <ExcelActions rule={rule} draft={draft} dirty={dirty} onDraft={onChange} />}
             <button type="button" className="btn" onClick={() => void lifecycle(() => api.setLock(rule.ruleId, rule.version, !locked), locked ? 'Unlocked' : 'Locked')}>{locked ? 'Unlock' : 'Lock'}</button>
             <button type="button" className="btn" onClick={() => void newVersion(draft, 'New version created from this one')}>New version</button>
             <button type="button" className="btn" disabled={locked} onClick={() => void publish()}>{rule.status === 'published' ? 'Set pending' : 'Publish'}</button>

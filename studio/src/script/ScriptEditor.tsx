@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Annotation, EditorState } from '@codemirror/state';
 import type { Extension } from '@codemirror/state';
+import { editorNonce } from '../csp-nonce.ts';
 import { EditorView, keymap, lineNumbers, placeholder as placeholderExt } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { autocompletion, completionKeymap } from '@codemirror/autocomplete';
@@ -72,6 +73,7 @@ export function ScriptEditor(props: ScriptEditorProps) {
       return found && { from: found.from, options: found.options.map(toCompletion), validFor: found.validFor };
     };
     const extensions: Extension[] = [
+      editorNonce(),
       history(),
       lineNumbers(),
       javascript(),

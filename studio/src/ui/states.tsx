@@ -43,7 +43,11 @@ export function downloadJson(fileName: string, value: unknown): void {
 
 /** Offers text as a file download (an export). */
 export function downloadText(fileName: string, text: string, type: string): void {
-  const blob = new Blob([text], { type });
+  downloadBlob(fileName, new Blob([text], { type }));
+}
+
+/** Offers a file's bytes as a download (an .xlsx export). */
+export function downloadBlob(fileName: string, blob: Blob): void {
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;

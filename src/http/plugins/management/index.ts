@@ -4,6 +4,7 @@ import type { ManagementPlugin } from '../../app.ts';
 import { authPlugin } from '../auth.ts';
 import { oidcPlugin } from '../oidc.ts';
 import { activityPlugin } from './activity.ts';
+import { reviewsPlugin } from './reviews.ts';
 import { foldersPlugin } from './folders.ts';
 import { historyPlugin } from './history.ts';
 import { membersPlugin } from './members.ts';
@@ -14,8 +15,9 @@ import { spacePlugin } from './space.ts';
 import { spaceOperationsPlugin } from './space-operations.ts';
 import { tagsPlugin } from './tags.ts';
 import { toolsPlugin } from './tools.ts';
+import { xlsxPlugin } from './xlsx.ts';
 
 export const MANAGEMENT_PLUGINS: ManagementPlugin[] = [
   rulesPlugin, spacePlugin, tagsPlugin, foldersPlugin, ruleFlowsPlugin, toolsPlugin, historyPlugin, ruleTestsPlugin,
-  spaceOperationsPlugin, membersPlugin, authPlugin, oidcPlugin, activityPlugin,
+  spaceOperationsPlugin, membersPlugin, authPlugin, oidcPlugin, activityPlugin, reviewsPlugin, xlsxPlugin,
 ];

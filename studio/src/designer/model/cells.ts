@@ -10,11 +10,12 @@
 //              fx LT({a},3)  function condition
 //              DATE >= 2024-05-15 +00:00   date condition
 import { normaliseOperator } from '../../../../src/rules/operators.ts';
-import { readStoredValue } from '../../../../src/engine/expression/stored-ast.ts';
-import { printExpression } from '../../../../src/engine/expression/print.ts';
+import { expressionText } from '../../../../src/engine/expression/stored-text.ts';
 import type { ColumnKind } from './table.ts';
 import { operatorBySpelling, operatorEntry } from './operators.ts';
 import type { ValueEditorKind } from './operators.ts';
+
+export { expressionText };
 
 export type ConditionType = 'general' | 'date' | 'function';
 
@@ -39,22 +40,6 @@ const WHOLE_VARIABLE = /^\s*\{[^{}]+\}\s*$/;
 
 function isAst(value: unknown): boolean {
   return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(value, 'functionName');
-}
-
-/** The text of a stored expression: `stringValue`, else the stored AST printed, else the literal. */
-export function expressionText(stored: { stringValue?: unknown; value?: unknown } | undefined): string {
-  if (typeof stored?.stringValue === 'string') return stored.stringValue;
-  const value = stored?.value;
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'string') return value;
-  if (isAst(value)) {
-    try {
-      return printExpression(readStoredValue(value, 'value', []));
-    } catch {
-      return JSON.stringify(value);
-    }
-  }
-  return JSON.stringify(value);
 }
 
 /** A scalar cell value as text; the legacy date object `{date,time,timezone}` becomes `date time timezone`. */
