@@ -12,6 +12,7 @@ import { decodeCursor, encodeCursor } from './page-cursor.ts';
 import { ruleTestStore } from './rule-test-store.ts';
 import { sessionStore, userStore } from './user-store.ts';
 import { activityStore } from './activity-store.ts';
+import { spaceSettings } from './space-rows.ts';
 import type { ActivityDb } from './activity-store.ts';
 import type {
   ActivityStore,
@@ -204,7 +205,7 @@ export class KyselyStore implements Store {
       },
       settings: async (name) => {
         const row = await db.selectFrom('spaces').select(['live_edits', 'approvals']).where('name', '=', name).executeTakeFirst();
-        return row === undefined ? undefined : { liveEdits: row.live_edits === 'forbidden' ? 'forbidden' : 'allowed', approvals: Number(row.approvals) === 1 };
+        return row === undefined ? undefined : spaceSettings(row);
       },
       setLiveEdits: async (name, value) => {
         const result = await db.updateTable('spaces').set({ live_edits: value }).where('name', '=', name).executeTakeFirst();

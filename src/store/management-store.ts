@@ -13,6 +13,7 @@ import type { FolderRecord, HistoryAction, HistoryEntry, ManagementStore, Manage
 import { deleteRuleTests, readRuleTests, writeRuleTests } from './rule-test-store.ts';
 import { insertActivity, lastActor } from './activity-store.ts';
 import { readReview, writeReview } from './review-store.ts';
+import { spaceSettings } from './space-rows.ts';
 import type { ReviewDb } from './review-store.ts';
 import type { ActivityDb } from './activity-store.ts';
 import type { RuleTestDb } from './rule-test-store.ts';
@@ -218,6 +219,7 @@ export class KyselyManagementStore implements ManagementStore {
       },
       appendActivity: (entries) => insertActivity(trx as unknown as Kysely<ActivityDb>, space, entries),
       lastActor: (ruleId, version, actions) => lastActor(trx as unknown as Kysely<ActivityDb>, space, ruleId, version, actions),
+      settings: async () => spaceSettings(await trx.selectFrom('spaces').select(['live_edits', 'approvals']).where('name', '=', space).executeTakeFirstOrThrow()),
       review: (ruleId, version) => readReview(trx as unknown as Kysely<ReviewDb>, space, ruleId, version),
       putReview: (review) => writeReview(trx as unknown as Kysely<ReviewDb>, space, review),
       history: async (ruleId, version) => {

@@ -311,6 +311,8 @@ export interface ManagementTransaction {
   /** The newest actor of one of `actions` on a rule version in the activity log; undefined: none recorded. */
   lastActor(ruleId: string, version: number, actions: readonly string[]): Promise<ActivityActor | undefined>;
   review(ruleId: string, version: number): Promise<ReviewRecord | undefined>;
+  /** The space's settings, read in this transaction (a read outside it would wait for it on SQLite). */
+  settings(): Promise<SpaceSettings>;
   putReview(review: ReviewRecord): Promise<void>;
   /** The history of a rule (of one version when given), newest first; kept when versions are deleted. */
   history(ruleId: string, version?: number): Promise<HistoryEntry[]>;

@@ -4,10 +4,15 @@
 import { forbidden, requirePermission, roleAllows } from '../roles.ts';
 import type { WriteOptions } from './context.ts';
 
+/** Whether the writer may publish (the command line may). */
+export function mayPublish(options: WriteOptions): boolean {
+  return options.role === undefined || roleAllows(options.role, 'rules:publish');
+}
+
 /** Throws `forbidden` when the write would publish and the writer's role does not allow publishing. */
 export function assertMayPublish(space: string, options: WriteOptions, publishes: boolean): void {
-  if (!publishes || options.role === undefined || roleAllows(options.role, 'rules:publish')) return;
-  const refusal = forbidden({ role: options.role, space }, 'rules:publish');
+  if (!publishes || mayPublish(options)) return;
+  const refusal = forbidden({ role: options.role!, space }, 'rules:publish');
   refusal.message = `${refusal.message}: save it with "status": "pending" and ask a publisher to publish it`;
   throw refusal;
 }

@@ -42,9 +42,8 @@ function sameActor(a: ActivityActor | null | undefined, b: ActivityActor): boole
  * Refuses to publish a version of `ruleId` with `document` as content unless the space does not require approvals
  * or the version's review approved exactly this content. Call inside the publishing transaction.
  */
-export async function assertApproved(tx: ManagementTransaction, ctx: ManagementContext, target: { ruleId: string; version: number } | undefined, document: Record<string, unknown>): Promise<void> {
-  const settings = await ctx.store.spaces.settings(tx.space);
-  if (settings?.approvals !== true) return;
+export async function assertApproved(tx: ManagementTransaction, target: { ruleId: string; version: number } | undefined, document: Record<string, unknown>): Promise<void> {
+  if (!(await tx.settings()).approvals) return;
   const review = target === undefined ? undefined : await tx.review(target.ruleId, target.version);
   if (review?.state === 'approved' && review.contentTag === contentTag(document)) return;
   const which = target === undefined ? 'A new version' : `Version ${target.version} of rule ${target.ruleId}`;

@@ -17,7 +17,7 @@ import { checkIfMatch, etagOf } from './etag.ts';
 import { recordHistory } from './history.ts';
 import { FolderTree } from './folder-tree.ts';
 import { assertEditableInPlace } from './live-edits.ts';
-import { assertMayPublish } from './publish-rights.ts';
+import { assertMayPublish, mayPublish } from './publish-rights.ts';
 import { assertApproved } from './reviews.ts';
 import { assertUnlocked, documentOf, findRule, findVersion, nextVersion } from './lookup.ts';
 import type { RuleVersions } from './lookup.ts';
@@ -92,8 +92,9 @@ export class RuleManagement {
 
   /**
    * Creates a rule: version 1 (or the next number, for an id whose versions were all deleted), status published
-   * unless the body says pending, the body's ruleId and alias kept when free, else refused; a missing alias is
-   * the name's slug, suffixed only on a clash (uniqueAlias). `folderPath` places it in a folder.
+   * unless the body says pending or its writer could not publish it, the body's ruleId and alias kept when free,
+   * else refused; a missing alias is the name's slug, suffixed only on a clash (uniqueAlias). `folderPath` places
+   * it in a folder.
    */
   async create(space: string, body: unknown, folderPath?: string, options: WriteOptions = {}): Promise<VersionedDocument> {
     const now = this.#now();
@@ -101,7 +102,11 @@ export class RuleManagement {
     const requestedId = ruleIdOf(input);
     if (requestedId !== undefined) assertRuleId(requestedId, input.name);
     const alias = requestedAlias(input);
-    const draft: RuleDocument = { ...input, status: input.status ?? 'published', tags: input.tags ?? [], locked: input.locked ?? false, createdIn: now, lastUpdate: now };
+    // Without a status a new rule is published, as DecisionRules does, unless its writer could not publish it (a
+    // role without rules:publish, or a space that requires approvals): then it starts pending.
+    const approvals = (await this.#ctx.store.spaces.settings(space))?.approvals === true;
+    const status = input.status ?? (approvals || !mayPublish(options) ? 'pending' : 'published');
+    const draft: RuleDocument = { ...input, status, tags: input.tags ?? [], locked: input.locked ?? false, createdIn: now, lastUpdate: now };
     assertMayPublish(space, options, draft.status === 'published');
     const warnings = checkDocument(withIdentity(draft, { ruleId: requestedId ?? randomUUID(), version: 1, alias: alias ?? 'generated' }), this.#ctx.compile);
     return this.#ctx.store.management.transaction(space, async (tx) => {
@@ -123,7 +128,7 @@ export class RuleManagement {
         folderId = folder.id;
       }
       const version = nextVersion(ruleId, await tx.highestVersion(ruleId));
-      if (draft.status === 'published') await assertApproved(tx, this.#ctx, undefined, draft);
+      if (draft.status === 'published') await assertApproved(tx, undefined, draft);
       const document = withIdentity(draft, { ruleId, version, alias: chosenAlias });
       const [stored] = await tx.putRules([document]);
       if (folderId !== undefined) await tx.place(ruleId, version, folderId);
@@ -205,7 +210,7 @@ export class RuleManagement {
       if (gated) this.#unchangedSinceTests(current, head);
       assertUnlocked([current]);
       assertEditableInPlace(current, liveEdits);
-      if (draft.status === 'published') await assertApproved(tx, this.#ctx, current, document);
+      if (draft.status === 'published') await assertApproved(tx, current, document);
       const [stored] = await tx.putRules([{ ...document, ruleAlias: current.alias }]);
       await recordHistory(tx, this.#ctx, [stored!], 'update', options);
       return { ...versioned(stored!), warnings };
@@ -231,7 +236,7 @@ export class RuleManagement {
       checkIfMatch(options.ifMatch, stored);
       if (tested) this.#unchangedSinceTests(head, tested);
       assertUnlocked([head]);
-      if (status === 'published' && head.status !== 'published') await assertApproved(tx, this.#ctx, head, stored.document);
+      if (status === 'published' && head.status !== 'published') await assertApproved(tx, head, stored.document);
       const [updated] = await tx.putRules([{ ...stored.document, status, lastUpdate: this.#now() }]);
       await recordHistory(tx, this.#ctx, [updated!], status === 'published' ? 'publish' : 'pending', options);
       return versioned(updated!);

@@ -164,7 +164,7 @@ export class TransferManagement {
       const destination = resolveTarget(tree, target);
       const documents = await this.#plan(tx, heads, incoming);
       assertMayPublish(space, options, documents.some((d) => d.status === 'published'));
-      for (const published of documents.filter((d) => d.status === 'published')) await assertApproved(tx, this.#ctx, undefined, published);
+      for (const published of documents.filter((d) => d.status === 'published')) await assertApproved(tx, undefined, published);
       const stored = await tx.putRules(documents);
       await this.#placeNewVersions(tx, heads, stored);
       await recordHistory(tx, this.#ctx, stored, 'import', options);
@@ -263,7 +263,7 @@ export class TransferManagement {
       }
       const documents = await this.#plan(tx, heads, incoming);
       assertMayPublish(space, options, documents.some((d) => d.status === 'published'));
-      for (const published of documents.filter((d) => d.status === 'published')) await assertApproved(tx, this.#ctx, undefined, published);
+      for (const published of documents.filter((d) => d.status === 'published')) await assertApproved(tx, undefined, published);
       const stored = await tx.putRules(documents);
       await this.#placeNewVersions(tx, heads, stored);
       await recordHistory(tx, this.#ctx, stored, 'import', options);
