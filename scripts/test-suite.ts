@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { STUDIO_RUN_ENV } from '../test/run-env.ts';
+import { KEYCLOAK_RUN_ENV, KEYCLOAK_SUITES, STUDIO_RUN_ENV } from '../test/run-env.ts';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -38,6 +38,8 @@ const env = { ...process.env };
 env.NODE_COMPILE_CACHE ||= join(root, 'node_modules', '.cache', 'verdict-node-compile');
 // The global setup builds the Studio and starts the shared Chromium only for a run that can include Studio suites.
 env[STUDIO_RUN_ENV] = files.length === 0 || files.some((file) => /studio|\*/.test(file)) ? 'true' : 'false';
+// ... and starts the test Keycloak (about 40 s) in the background only for a run that can include its suites.
+env[KEYCLOAK_RUN_ENV] = files.length === 0 || files.some((file) => KEYCLOAK_SUITES.test(file) || file.includes('*')) ? 'true' : 'false';
 
 const child = spawn(
   process.execPath,

@@ -2,7 +2,11 @@
 // variable names in `overrides`. Every problem stops start-up with one line naming the variable.
 import { accessSync, constants } from 'node:fs';
 import { hostname } from 'node:os';
+import { oidcProviders, tokenIssuers } from './config-identity.ts';
+import type { OidcProviderConfig, TokenIssuerConfig } from './config-identity.ts';
 import { MAX_AUDIT_TTL_DAYS } from './rules/bounds.ts';
+
+export type { OidcProviderConfig, RoleGrant, TokenIssuerConfig } from './config-identity.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -113,6 +117,10 @@ export interface Config {
   studioEnabled: boolean;
   /** Serve the MCP endpoint (AI assistants, management keys only) at /mcp. */
   mcpEnabled: boolean;
+  /** Issuers whose JWT access tokens the solver and management APIs accept (TOKEN_ISSUERS). */
+  tokenIssuers: TokenIssuerConfig[];
+  /** OpenID Connect providers people sign in with (OIDC_PROVIDERS). */
+  oidcProviders: OidcProviderConfig[];
   /** Browser sessions (docs/decisions/users-and-sessions.md). */
   sessions: SessionsConfig;
   /** Believe X-Forwarded-For and X-Forwarded-Proto (a reverse proxy in front): client address and TLS come from them. */
@@ -142,7 +150,7 @@ export const CONFIG_VARIABLES = [
   'SHUTDOWN_TIMEOUT_MS', 'SCRIPT_WORKERS', 'SCRIPT_WORKERS_PER_SPACE', 'SCRIPT_QUEUE_PER_SPACE', 'SCRIPT_MEMORY_MB',
   'SCRIPT_SOLVE_MEMORY_MB', 'SCRIPT_MAX_DATA_CHARS', 'SCRIPT_MAX_DATA_DEPTH', 'SOLVE_MAX_DEPTH', 'SOLVE_MAX_CALLS',
   'SOLVE_MAX_CONCURRENT_SCRIPTS', 'STUDIO_ENABLED', 'MCP_ENABLED', 'SESSION_IDLE_MINUTES', 'SESSION_MAX_HOURS',
-  'STUDIO_KEY_SIGNIN', 'COOKIE_SECURE', 'TRUST_PROXY',
+  'STUDIO_KEY_SIGNIN', 'COOKIE_SECURE', 'TRUST_PROXY', 'TOKEN_ISSUERS', 'OIDC_PROVIDERS',
 ] as const;
 export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];
 
@@ -387,5 +395,7 @@ export function loadConfig(env: Source = process.env, overrides: Partial<Record<
     mcpEnabled: boolean(source, 'MCP_ENABLED', true),
     sessions: sessions(source),
     trustProxy: boolean(source, 'TRUST_PROXY', false),
+    tokenIssuers: tokenIssuers(raw(source, 'TOKEN_ISSUERS'), (problem) => new ConfigError('TOKEN_ISSUERS', problem)),
+    oidcProviders: oidcProviders(raw(source, 'OIDC_PROVIDERS'), (problem) => new ConfigError('OIDC_PROVIDERS', problem)),
   };
 }

@@ -12,12 +12,14 @@
 //   127.0.0.1:29094  SASL_SSL with PLAIN (security tests); CA certificate in .kafka/tls/ca.pem
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
+import { processIsOurs, readPidFile, runWhenMain, stopProcess, tailOf } from '../dev-process.ts';
+import { addLease, dropLease, withLock } from '../leases.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const projectRoot = resolve(here, '..', '..');
@@ -177,25 +179,10 @@ logger.request.level = warn
 `;
 }
 
-function readPid(): number | undefined {
-  if (!existsSync(paths.pid)) return undefined;
-  const pid = Number(readFileSync(paths.pid, 'utf8').trim());
-  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-}
+const readPid = () => readPidFile(paths.pid);
 
 /** The pid file may outlive the process, and the pid may be reused: check it really is our broker. */
-function brokerAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('kafka.Kafka');
-  } catch {
-    return true;
-  }
-}
+const brokerAlive = (pid: number) => processIsOurs(pid, ['kafka.Kafka']);
 
 export function runningPid(): number | undefined {
   const pid = readPid();
@@ -244,13 +231,7 @@ async function waitReady(pid: number | undefined, timeoutMs: number): Promise<vo
   throw new Error(`the broker did not become ready within ${timeoutMs / 1000} s (${lastError}); see ${paths.out}`);
 }
 
-function tail(file: string, lines = 30): string {
-  try {
-    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-  } catch {
-    return '';
-  }
-}
+const tail = (file: string) => tailOf(file);
 
 export interface StartResult {
   /** False when a broker of ours was already running (the caller should then not stop it). */
@@ -313,14 +294,7 @@ export async function stopBroker(options: { clean?: boolean; timeoutMs?: number 
   const pid = runningPid();
   let stopped = false;
   if (pid !== undefined) {
-    process.kill(pid, 'SIGTERM');
-    const deadline = Date.now() + (options.timeoutMs ?? 30_000);
-    while (brokerAlive(pid) && Date.now() < deadline) await delay(100);
-    if (brokerAlive(pid)) {
-      log(`broker ${pid} did not stop within the timeout; killing it`);
-      process.kill(pid, 'SIGKILL');
-      while (brokerAlive(pid)) await delay(50);
-    }
+    await stopProcess(pid, { alive: brokerAlive, signal: (signal) => process.kill(pid, signal), timeoutMs: options.timeoutMs ?? 30_000, log });
     stopped = true;
   }
   rmSync(paths.pid, { force: true });
@@ -335,15 +309,14 @@ export async function stopBroker(options: { clean?: boolean; timeoutMs?: number 
  * kafka:start` is never stopped by tests.
  */
 export async function acquireBroker(): Promise<string> {
-  return withLock(async () => {
+  return locked(async () => {
     if (runningPid() === undefined) {
       await startBroker();
       writeFileSync(paths.testOwned, `${process.pid}\n`);
     } else {
       await waitReady(runningPid(), START_TIMEOUT_MS);
     }
-    mkdirSync(paths.leases, { recursive: true });
-    writeFileSync(join(paths.leases, String(process.pid)), '');
+    addLease(leasePaths);
     return plaintextBootstrap;
   });
 }
@@ -354,63 +327,23 @@ export async function acquireBroker(): Promise<string> {
  * run starts the broker once. releaseBroker() at the end of the run stops it.
  */
 export async function holdBrokerForRun(): Promise<void> {
-  await withLock(async () => {
-    mkdirSync(paths.leases, { recursive: true });
-    writeFileSync(join(paths.leases, String(process.pid)), '');
-  });
+  await locked(async () => addLease(leasePaths));
 }
 
 export async function releaseBroker(): Promise<void> {
-  await withLock(async () => {
-    rmSync(join(paths.leases, String(process.pid)), { force: true });
-    const live = existsSync(paths.leases) ? readdirSync(paths.leases).filter((pid) => processAlive(Number(pid))) : [];
-    if (live.length === 0 && existsSync(paths.testOwned)) {
+  await locked(async () => {
+    if (dropLease(leasePaths) && existsSync(paths.testOwned)) {
       await stopBroker();
       rmSync(paths.testOwned, { force: true });
     }
   });
 }
 
-function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const leasePaths = { stateDir: broker.stateDir, lock: paths.lock, leases: paths.leases };
 
-/**
- * A directory lock across processes; a lock left by a dead process (or older than ten minutes) is broken. A live
- * owner may hold it for a whole broker start, so waiters wait longer than START_TIMEOUT_MS.
- */
-async function withLock<T>(work: () => Promise<T>): Promise<T> {
-  mkdirSync(broker.stateDir, { recursive: true });
-  const deadline = Date.now() + START_TIMEOUT_MS + 60_000;
-  for (;;) {
-    try {
-      mkdirSync(paths.lock);
-      writeFileSync(join(paths.lock, 'owner'), `${process.pid}\n`);
-      break;
-    } catch {
-      let stale: boolean;
-      try {
-        const owner = Number(readFileSync(join(paths.lock, 'owner'), 'utf8').trim());
-        stale = !processAlive(owner) || Date.now() - statSync(paths.lock).mtimeMs > 600_000;
-      } catch {
-        stale = Date.now() - (statSync(paths.lock, { throwIfNoEntry: false })?.mtimeMs ?? 0) > 5_000;
-      }
-      if (stale) rmSync(paths.lock, { recursive: true, force: true });
-      else if (Date.now() > deadline) throw new Error(`could not lock ${paths.lock}`);
-      else await delay(100);
-    }
-  }
-  try {
-    return await work();
-  } finally {
-    rmSync(paths.lock, { recursive: true, force: true });
-  }
+/** A live owner may hold the lock for a whole broker start, so waiters wait longer than START_TIMEOUT_MS. */
+function locked<T>(work: () => Promise<T>): Promise<T> {
+  return withLock(leasePaths, START_TIMEOUT_MS + 60_000, work);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -439,12 +372,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      log(`error: ${(error as Error).message}`);
-      process.exit(1);
-    },
-  );
-}
+runWhenMain(import.meta.url, main, log);

@@ -4,6 +4,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Principal, Services } from '../service/index.ts';
 import { ServiceError } from '../service/errors.ts';
+import { bearerToken } from '../service/keys.ts';
 import { forbidden, roleAllows } from '../service/roles.ts';
 import type { Permission } from '../service/roles.ts';
 import type { KeyType } from '../store/ports.ts';
@@ -46,6 +47,18 @@ export function requireKey(services: Services, type: KeyType) {
   const noStore = type === 'management';
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     if (noStore) void reply.header('cache-control', NO_STORE);
+    // A JWT access token of a configured issuer (TOKEN_ISSUERS) is checked before keys. Any role may solve; on the
+    // management API its role is checked like any other (requireManagement), so role solver may do nothing else.
+    if (services.machineTokens.enabled) {
+      const token = bearerToken(request.headers.authorization);
+      if (token !== undefined && services.machineTokens.accepts(token)) {
+        services.machineTokens.authenticate(token).then(
+          (principal) => done(admit(request, principal)),
+          (err: unknown) => done(err as Error),
+        );
+        return;
+      }
+    }
     let cached: Principal | undefined;
     try {
       cached = services.keys.authenticateCached(request.headers.authorization, type, request.raw.socket);

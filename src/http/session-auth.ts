@@ -30,17 +30,17 @@ export function hasSessionCookie(request: FastifyRequest): boolean {
 }
 
 /** Secure when configured so, or (COOKIE_SECURE=auto) when the request came over TLS; Fastify's `protocol` honours X-Forwarded-Proto only with TRUST_PROXY. */
-function secure(services: Services, request: FastifyRequest): boolean {
+export function cookieSecure(services: Services, request: FastifyRequest): boolean {
   const setting = services.config.sessions.cookieSecure;
   return setting === 'auto' ? request.protocol === 'https' : setting;
 }
 
 export function setSessionCookie(services: Services, request: FastifyRequest, reply: FastifyReply, sessionId: string): void {
-  void reply.setCookie(SESSION_COOKIE, sessionId, { httpOnly: true, sameSite: 'lax', path: '/', secure: secure(services, request) });
+  void reply.setCookie(SESSION_COOKIE, sessionId, { httpOnly: true, sameSite: 'lax', path: '/', secure: cookieSecure(services, request) });
 }
 
 export function clearSessionCookie(services: Services, request: FastifyRequest, reply: FastifyReply): void {
-  void reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', path: '/', secure: secure(services, request) });
+  void reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', path: '/', secure: cookieSecure(services, request) });
 }
 
 /**

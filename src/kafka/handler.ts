@@ -15,6 +15,8 @@ import type { RawHeader, ResponseError } from './protocol.ts';
 /** The parts of the service layer the channel uses (Services satisfies it). */
 export interface SolveDeps {
   keys: { authenticateKey(token: string, type: 'solver'): Promise<Principal> };
+  /** JWT access tokens of the configured issuers, accepted in the api-key header like a solver key. */
+  machineTokens?: { accepts(token: string): boolean; authenticate(token: string): Promise<Principal> };
   solver: { solve(principal: Principal, request: SolveRequest): Promise<SolveResponse> };
 }
 
@@ -83,9 +85,13 @@ export async function answer(
   const apiKey = apiKeyOf(headers);
   if (apiKey === undefined) return fail({ code: CODES.unauthorized, message: `${MESSAGES.tokenMissing}: header api-key is missing` });
   try {
-    const principal = await deps.keys.authenticateKey(apiKey, 'solver');
-    // A key of another space is answered exactly like an unknown key: nothing about other spaces leaks.
-    if (principal.space !== space) return fail({ code: CODES.unauthorized, message: MESSAGES.invalidKey });
+    const token = deps.machineTokens?.accepts(apiKey) === true;
+    const principal = token ? await deps.machineTokens!.authenticate(apiKey) : await deps.keys.authenticateKey(apiKey, 'solver');
+    // A key of another space is answered exactly like an unknown key: nothing about other spaces leaks. A token's
+    // holder knows its space already.
+    if (principal.space !== space) {
+      return fail({ code: CODES.unauthorized, message: token ? `This token is for space ${JSON.stringify(principal.space)}, not this topic's` : MESSAGES.invalidKey });
+    }
     const call = parseSolveCall(headers, message.value, maxBytes);
     if (!call.ok) return fail(call.error);
     const result = await deps.solver.solve(principal, {

@@ -11,6 +11,7 @@ export async function startKafkaChannel(config: KafkaConfig, services: Services,
     config,
     deps: {
       keys: services.keys,
+      machineTokens: services.machineTokens,
       solver: services.solver,
       bindings: services.kafka,
       changes: store.changes,

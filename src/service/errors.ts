@@ -31,6 +31,17 @@ export const ERROR_CATALOG = {
   // Authentication (SPEC 3.2).
   unauthenticated: 'unauthorized',
   'invalid-key': 'unauthorized',
+  /** A JWT access token refused: unsigned, bad signature, expired, wrong issuer or audience, claims missing. */
+  'invalid-token': 'unauthorized',
+  /** The keys (JWKS) of a configured token issuer cannot be fetched. */
+  'token-issuer-unavailable': 'unavailable',
+  // Single sign-on (OIDC_PROVIDERS, src/service/sso.ts).
+  'sso-unknown-provider': 'not-found',
+  /** The provider's redirect does not complete a sign-in this browser started (state, code, ID token). */
+  'sso-failed': 'unauthorized',
+  /** The provider vouched for the user, but no value of the role claim maps to a role. */
+  'sso-no-role': 'forbidden',
+  'sso-unavailable': 'unavailable',
   /** The caller's role lacks the permission (roles.ts names it in the message). */
   forbidden: 'forbidden',
   /** A state-changing request made with a session cookie without its X-CSRF-Token. */

@@ -13,6 +13,7 @@ import { AllowlistHttpClient } from './http-client.ts';
 import { KafkaBindingService } from './kafka-bindings.ts';
 import type { TopicProvisioner } from './kafka-bindings.ts';
 import { KeyService } from './keys.ts';
+import { MachineTokenService } from './machine-tokens.ts';
 import { ManagementService } from './management/index.ts';
 import { Metrics } from './metrics.ts';
 import { RateLimiter } from './rate-limit.ts';
@@ -23,6 +24,7 @@ import { RuleTestService } from './rule-tests/service.ts';
 import { createSandboxes, sharedSandbox } from './sandbox.ts';
 import type { SpaceSandboxes } from './sandbox.ts';
 import { SessionService } from './sessions.ts';
+import { SsoService } from './sso.ts';
 import { SignInThrottle } from './sign-in-throttle.ts';
 import { SolveService } from './solve.ts';
 import { SolveWindow } from './solve-window.ts';
@@ -61,6 +63,8 @@ export class Services {
   readonly clock: Clock;
   readonly metrics: Metrics;
   readonly keys: KeyService;
+  /** JWT access tokens of the configured issuers (TOKEN_ISSUERS). */
+  readonly machineTokens: MachineTokenService;
   readonly spaces: SpaceService;
   readonly cache: RuleCache;
   readonly audit: AuditWriter;
@@ -73,6 +77,8 @@ export class Services {
   readonly rateLimiter: RateLimiter | undefined;
   readonly users: UserService;
   readonly sessions: SessionService;
+  /** Single sign-on with the providers of OIDC_PROVIDERS. */
+  readonly sso: SsoService;
   readonly signInThrottle: SignInThrottle;
   /** The space's activity log: who did what (rule writes record through their own transactions). */
   readonly activity: ActivityLog;
@@ -90,6 +96,7 @@ export class Services {
     this.clock = options.clock ?? systemClock;
     this.metrics = new Metrics({ defaultMetrics: options.defaultMetrics });
     this.keys = new KeyService(store, this.clock);
+    this.machineTokens = new MachineTokenService(config.tokenIssuers, log);
     this.spaces = new SpaceService(store, this.clock);
     const compile = options.compile ?? ((document: Record<string, unknown>) => compileRule(document, { timeZone: config.timeZone, arithmeticAssociativity: config.arithmeticAssociativity }));
     this.cache = new RuleCache(store, compile);
@@ -118,6 +125,7 @@ export class Services {
     this.rateLimiter = config.rateLimitPerSecond === undefined ? undefined : new RateLimiter(config.rateLimitPerSecond, this.clock);
     this.users = new UserService(store, this.clock);
     this.sessions = new SessionService(store, this.clock, this.users, config.sessions);
+    this.sso = new SsoService(config.oidcProviders, { users: this.users, sessions: this.sessions }, log);
     this.signInThrottle = new SignInThrottle(this.clock);
     this.activity = new ActivityLog(store, this.clock);
   }

@@ -1,12 +1,16 @@
-// The Kafka wire contract without a broker: header reading, request validation, response shape, error mapping.
+// The Kafka wire contract without a broker: header reading, request validation, response shape, error mapping,
+// machine tokens in the api-key header.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { ServiceError } from '../../src/service/errors.ts';
+import { MachineTokenService } from '../../src/service/machine-tokens.ts';
 import type { Principal, SolveRequest, SolveResponse } from '../../src/service/index.ts';
 import { answer, codeOf, KAFKA_CHANNEL } from '../../src/kafka/handler.ts';
-import type { ChannelLogger, RequestMessage } from '../../src/kafka/handler.ts';
+import type { ChannelLogger, RequestMessage, SolveDeps } from '../../src/kafka/handler.ts';
 import { parseSolveCall, readHeaders, responseBody, RULE_NOT_FOUND_MESSAGE } from '../../src/kafka/protocol.ts';
 import { checkCompany, topicPair } from '../../src/kafka/topics.ts';
+import { nowSeconds, startLocalIssuer, unsignedToken } from '../support/local-issuer.ts';
+import type { LocalIssuer } from '../support/local-issuer.ts';
 
 const headers = (entries: Record<string, string>) => readHeaders(Object.entries(entries).map(([k, v]) => [Buffer.from(k), Buffer.from(v)] as const));
 const json = (value: unknown) => Buffer.from(JSON.stringify(value));
@@ -180,5 +184,39 @@ describe('topic names', () => {
   test('a company name must be usable in a topic name', () => {
     assert.equal(checkCompany('Acme_Corp.eu-1'), undefined);
     for (const company of ['', 'a b', 'a/b', 'x'.repeat(201), 'ünï']) assert.match(checkCompany(company)!, /must be 1-200 characters/, company);
+  });
+});
+
+describe('answer: a JWT access token in the api-key header (a real verifier, a JWKS served here)', () => {
+  const log: ChannelLogger = { error: () => undefined, warn: () => undefined, info: () => undefined };
+  const solved: Principal[] = [];
+  let issuer: LocalIssuer;
+  let deps: SolveDeps;
+  before(async () => {
+    issuer = await startLocalIssuer();
+    const machineTokens = new MachineTokenService([{ issuer: issuer.issuer, audience: 'verdict-api', jwksUri: issuer.jwksUri, spaceClaim: 'verdict_space', roleClaim: 'verdict_role', clockSkewSeconds: 5 }], log);
+    deps = {
+      keys: { authenticateKey: () => Promise.reject(new ServiceError('invalid-key', 'Invalid API key')) },
+      machineTokens,
+      solver: {
+        solve: (principal: Principal) => {
+          solved.push(principal);
+          return Promise.resolve({ body: [{ ok: true }], ruleId: 'r', version: 1, ruleType: 'decision-table', strategy: 'STANDARD' });
+        },
+      },
+    };
+  });
+  after(() => issuer.close());
+  const claims = (space: string, exp = nowSeconds() + 60) => ({ iss: issuer.issuer, aud: 'verdict-api', sub: 'robot', azp: 'batch', exp, verdict_space: space, verdict_role: 'solver' });
+  const run = async (token: string) => (await answer(deps, log, 'shop', { topic: 't', partition: 0, offset: 1n, headers: [[Buffer.from('api-key'), Buffer.from(token)], [Buffer.from('rule-id'), Buffer.from('r')]], value: json({}) }, 1000)).value;
+
+  test('a valid token of the topic space solves as its client; another space, expired or unsigned is a 401 saying why', async () => {
+    assert.equal(await run(await issuer.sign(claims('shop'))), '{"data":[{"ok":true}]}');
+    assert.deepEqual(solved.map((p) => [p.space, p.keyName]), [['shop', 'batch']]);
+    assert.equal(await run(await issuer.sign(claims('elsewhere'))), '{"data":[],"errors":[{"code":401,"message":"This token is for space \\"elsewhere\\", not this topic\'s"}]}');
+    const expired = nowSeconds() - 600;
+    assert.equal(await run(await issuer.sign(claims('shop', expired))), `{"data":[],"errors":[{"code":401,"message":"Token expired at ${new Date(expired * 1000).toISOString()}"}]}`);
+    assert.equal(await run(unsignedToken(claims('shop'))), '{"data":[],"errors":[{"code":401,"message":"Token is not signed (alg \\"none\\"); tokens must be signed by their issuer"}]}');
+    assert.equal(solved.length, 1, 'only the valid token solved');
   });
 });

@@ -36,6 +36,12 @@ test('HTTP: every code gets the status its kind maps to, except an unknown rule 
   const expected: Record<ErrorCode, number> = {
     unauthenticated: 401,
     'invalid-key': 401,
+    'invalid-token': 401,
+    'token-issuer-unavailable': 502,
+    'sso-unknown-provider': 404,
+    'sso-failed': 401,
+    'sso-no-role': 403,
+    'sso-unavailable': 502,
     forbidden: 403,
     csrf: 403,
     'unknown-rule': 400,

@@ -218,6 +218,6 @@ export async function authPlugin(app: FastifyInstance, options: ManagementPlugin
         },
       },
     },
-    handler: async () => ({ password: true, keySignIn: services.config.sessions.keySignIn, sso: [] }),
+    handler: async () => ({ password: true, keySignIn: services.config.sessions.keySignIn, sso: services.sso.list() }),
   });
 }

@@ -2,6 +2,7 @@
 // audit listing. Each group is its own encapsulated scope with the management error mapping.
 import type { ManagementPlugin } from '../../app.ts';
 import { authPlugin } from '../auth.ts';
+import { oidcPlugin } from '../oidc.ts';
 import { activityPlugin } from './activity.ts';
 import { reviewsPlugin } from './reviews.ts';
 import { foldersPlugin } from './folders.ts';
@@ -18,5 +19,5 @@ import { xlsxPlugin } from './xlsx.ts';
 
 export const MANAGEMENT_PLUGINS: ManagementPlugin[] = [
   rulesPlugin, spacePlugin, tagsPlugin, foldersPlugin, ruleFlowsPlugin, toolsPlugin, historyPlugin, ruleTestsPlugin,
-  spaceOperationsPlugin, membersPlugin, authPlugin, activityPlugin, reviewsPlugin, xlsxPlugin,
+  spaceOperationsPlugin, membersPlugin, authPlugin, oidcPlugin, activityPlugin, reviewsPlugin, xlsxPlugin,
 ];
