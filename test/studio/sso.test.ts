@@ -118,10 +118,15 @@ describe('single sign-on with OpenID Connect (Keycloak)', { skip }, () => {
     const { page, close } = await studio.open('', { navigate: false });
     await page.goto(`${studio.server.url}/api/auth/oidc/keycloak/login`);
     await signInAtKeycloak(page, 'vera', keycloak.users.vera);
-    await page.waitForURL(`${studio.server.url}/api/auth/oidc/keycloak/callback**`);
-    const text = await page.locator('body').innerText();
-    assert.match(text, /vera signed in with Company login, but none of their groups grants a role in Verdict/);
+    // The browser lands on the Studio's sign-in page, which says why (and the address loses the reason).
+    await page.waitForURL(`${studio.server.url}/studio/**`);
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    const text = await alert.innerText();
+    assert.match(text, /Single sign-on failed: vera signed in with Company login, but none of their groups grants a role in Verdict/);
     assert.doesNotMatch(text, /at \w+ \(|node_modules/);
+    assert.equal(new URL(page.url()).search, '', 'the reason is not left in the address');
+    await page.screenshot({ path: 'test-results/studio/sso-refused.png' });
     assert.equal((await fromPage(page, 'GET', '/api/auth/me')).status, 401);
     await close();
     const members = await studio.server.call('GET', '/api/space/members', { key: studio.server.space.managementKey });

@@ -4,6 +4,7 @@
 // Both are public (they are how one signs in) and never cached.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../service/index.ts';
+import { classify } from '../../service/errors.ts';
 import { PENDING_SIGN_IN_SECONDS } from '../../service/sso.ts';
 import type { PendingSignIn } from '../../service/sso.ts';
 import { cookieSecure, setSessionCookie } from '../session-auth.ts';
@@ -75,7 +76,15 @@ export async function oidcPlugin(app: FastifyInstance, { services }: { services:
       void reply.clearCookie(OIDC_COOKIE, cookieOptions(request));
       reply.header('cache-control', 'no-store');
       const callbackUrl = new URL(request.url, origin(request));
-      const { sessionId } = await services.sso.complete(request.params.id, callbackUrl, pending, request.ip);
+      let sessionId: string;
+      try {
+        ({ sessionId } = await services.sso.complete(request.params.id, callbackUrl, pending, request.ip));
+      } catch (err) {
+        // A person's browser lands on the Studio's sign-in page, which says why; API clients get the error itself.
+        const refusal = classify(err);
+        if (refusal === undefined || refusal.kind === 'internal' || !(request.headers.accept ?? '').includes('text/html')) throw err;
+        return reply.redirect(`/studio/?signInError=${encodeURIComponent(refusal.message)}`, 302);
+      }
       setSessionCookie(services, request, reply, sessionId);
       return reply.redirect('/studio/', 302);
     },

@@ -23,13 +23,24 @@ function passwordRefusal(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** The reason a single sign-on failed: the server's callback lands here with it (once: the address is cleaned). */
+function singleSignOnError(): string | null {
+  const params = new URLSearchParams(window.location.search);
+  const reason = params.get('signInError');
+  if (reason === null) return null;
+  params.delete('signInError');
+  const rest = params.toString();
+  window.history.replaceState(null, '', `${window.location.pathname}${rest ? `?${rest}` : ''}`);
+  return `Single sign-on failed: ${reason}`;
+}
+
 export function SignIn(props: { onSignedIn(me: Me): void; message?: string }) {
   const [config, setConfig] = useState<AuthConfig | null>(null);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [key, setKey] = useState('');
   const [withKey, setWithKey] = useState(false);
-  const [error, setError] = useState<string | null>(props.message ?? null);
+  const [error, setError] = useState<string | null>(props.message ?? singleSignOnError());
   /** Which form the error is about: shown beside it, and its fields marked invalid. */
   const [errorOf, setErrorOf] = useState<'password' | 'key'>('password');
   const [busy, setBusy] = useState(false);
