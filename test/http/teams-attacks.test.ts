@@ -1,0 +1,219 @@
+// Attacks on the Teams work (issue 32), made as each role would make them, over real HTTP against a real server:
+// every way an editor could change what is live without the right to publish, space crossing, members, CSRF,
+// look-alike usernames and leaks. Each test is an attack that must be refused (or an outcome that must hold).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { sqliteBackend } from '../store/backends.ts';
+import type { Backend } from '../store/backends.ts';
+import { startTestServer } from './harness.ts';
+import type { CallOptions, Reply, TestServer } from './harness.ts';
+
+interface Session {
+  cookie: string;
+  csrf: string;
+}
+
+const example = JSON.parse(readFileSync(new URL('../../examples/rules/shipping-fee.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+
+/** The example table under an alias of our own, its description naming `fee` (content that differs). */
+function table(alias: string, fee: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const { ruleId: _id, status: _status, version: _version, ...rule } = structuredClone(example);
+  return { ...rule, ruleAlias: alias, name: `Rule ${alias}`, description: `fee ${fee}`, ...extra };
+}
+
+describe('attacks on users, roles, sessions and approvals', () => {
+  let backend: Backend;
+  let server: TestServer;
+  const as: Record<string, Session> = {};
+
+  async function signIn(username: string): Promise<Session> {
+    const reply = await server.call('POST', '/api/auth/login', { body: { username, password: `${username}-password-1` } });
+    assert.equal(reply.status, 200, reply.text);
+    return { cookie: /verdict_session=([^;]*)/.exec(reply.headers.get('set-cookie') ?? '')![1]!, csrf: reply.json.csrfToken as string };
+  }
+
+  function by(who: string, method: string, path: string, options: CallOptions = {}): Promise<Reply> {
+    const session = as[who]!;
+    return server.call(method, path, { ...options, headers: { cookie: `verdict_session=${session.cookie}`, 'x-csrf-token': session.csrf, ...options.headers } });
+  }
+
+  /** A rule published by the management key (admin): what production answers. */
+  async function published(alias: string, fee: number): Promise<Record<string, any>> {
+    const created = await server.call('POST', '/api/rule', { key: server.space.managementKey, body: table(alias, fee, { status: 'published' }) });
+    assert.equal(created.status, 200, created.text);
+    assert.equal(created.json.status, 'published');
+    return created.json as Record<string, any>;
+  }
+
+  async function stored(alias: string, version = 1): Promise<Record<string, any>> {
+    const reply = await server.call('GET', `/api/rule/${alias}/${version}`, { key: server.space.managementKey });
+    assert.equal(reply.status, 200, reply.text);
+    return reply.json as Record<string, any>;
+  }
+
+  before(async () => {
+    backend = sqliteBackend();
+    server = await startTestServer({ backend });
+    const { users, spaces } = server.running.services;
+    const space = server.space.space;
+    await users.create('erin', space, 'editor', 'erin-password-1');
+    await users.create('paul', space, 'publisher', 'paul-password-1');
+    await users.create('vera', space, 'viewer', 'vera-password-1');
+    await users.create('ada', space, 'admin', 'ada-password-1');
+    await spaces.create('other');
+    await users.create('bob', 'other', 'admin', 'bob-password-1');
+    for (const name of ['erin', 'paul', 'vera', 'ada', 'bob']) as[name] = await signIn(name);
+  });
+
+  after(async () => {
+    await server?.close();
+    await backend?.cleanup();
+  });
+
+  test('an editor cannot take a published version out of production by saving it as pending', async () => {
+    await published('live-put', 1);
+    const refused = await by('erin', 'PUT', '/api/rule/live-put/1', { body: table('live-put', 666, { status: 'pending' }) });
+    assert.equal(refused.status, 403, refused.text);
+    assert.match(refused.json.error.message, /Your role editor .* \(needs rules:publish\)/);
+    const after = await stored('live-put');
+    assert.equal(after.status, 'published', 'the version stays published');
+    assert.equal(after.description, 'fee 1', 'and its content unchanged');
+    const solved = await server.solve('/rule/solve/live-put', { data: { order: { country: 'CZ', total: 150 } } });
+    assert.equal(solved.status, 200, 'production still answers');
+  });
+
+  test('an editor cannot overwrite a published version through a folder import, whatever its status says', async () => {
+    const live = await published('live-import', 2);
+    const exported = await server.call('GET', '/api/folder/export', { key: server.space.managementKey });
+    assert.equal(exported.status, 200, exported.text);
+    const overwrite = { ...table('live-import', 777, { status: 'pending' }), ruleId: live.ruleId, version: 1 };
+    const refused = await by('erin', 'POST', '/api/folder/import', { body: [overwrite] });
+    assert.equal(refused.status, 403, refused.text);
+    assert.match(refused.json.error.message, /\(needs rules:publish\)/);
+    const after = await stored('live-import');
+    assert.equal(after.status, 'published');
+    assert.equal(after.description, 'fee 2');
+  });
+
+  test('an editor cannot overwrite a published version through a rule-flow import', async () => {
+    await published('live-flow', 3);
+    const refused = await by('erin', 'POST', '/api/rule-flow/import?overwrite=live-flow&version=1', { body: [table('live-flow', 888, { status: 'pending' })] });
+    assert.equal(refused.status, 403, refused.text);
+    const after = await stored('live-flow');
+    assert.equal(after.status, 'published');
+    assert.equal(after.description, 'fee 3');
+    // An editor may still add versions by import: they start pending, production keeps answering version 1.
+    const added = await by('erin', 'POST', '/api/rule-flow/import?new-version=live-flow', { body: [table('live-flow', 889, { status: 'pending' })] });
+    assert.equal(added.status, 200, added.text);
+    assert.equal(added.json[0].status, 'pending');
+  });
+
+  test('an editor cannot move a published rule off its alias (production would stop answering)', async () => {
+    await published('live-alias', 4);
+    const refused = await by('erin', 'PUT', '/api/rule/live-alias/alias', { body: { ruleAlias: 'moved-away' } });
+    assert.equal(refused.status, 403, refused.text);
+    assert.match(refused.json.error.message, /\(needs rules:publish\)/);
+    assert.equal((await server.solve('/rule/solve/live-alias', { data: { order: { country: 'CZ', total: 150 } } })).status, 200);
+    // A rule with nothing published is the editor's to rename.
+    const draft = await by('erin', 'POST', '/api/rule', { body: table('draft-alias', 5) });
+    assert.equal(draft.json.status, 'pending');
+    const renamed = await by('erin', 'PUT', '/api/rule/draft-alias/alias', { body: { ruleAlias: 'draft-alias-2' } });
+    assert.equal(renamed.status, 200, renamed.text);
+    // A publisher may rename a published rule.
+    assert.equal((await by('paul', 'PUT', '/api/rule/live-alias/alias', { body: { ruleAlias: 'live-alias-2' } })).status, 200);
+  });
+
+  test('an approval is of the content the approver saw: If-Match with an older ETag is refused', async () => {
+    const created = await by('erin', 'POST', '/api/rule', { body: table('seen-fee', 10) });
+    assert.equal(created.status, 200, created.text);
+    const seen = created.headers.get('etag')!;
+    assert.ok(seen, 'the save answers an ETag');
+    assert.equal((await by('erin', 'POST', '/api/rule/review/seen-fee/1/request', { body: {} })).status, 200);
+    // The editor changes the content while the publisher reads the old one.
+    const changed = await by('erin', 'PUT', '/api/rule/seen-fee/1', { body: table('seen-fee', 9999, { status: 'pending' }) });
+    assert.equal(changed.status, 200, changed.text);
+    const stale = await by('paul', 'POST', '/api/rule/review/seen-fee/1/approve', { body: {}, headers: { 'if-match': seen } });
+    assert.equal(stale.status, 412, stale.text);
+    assert.equal((await by('paul', 'GET', '/api/rule/review/seen-fee/1')).json.state, 'requested', 'nothing approved');
+    const fresh = changed.headers.get('etag')!;
+    const approved = await by('paul', 'POST', '/api/rule/review/seen-fee/1/approve', { body: {}, headers: { 'if-match': fresh } });
+    assert.equal(approved.status, 200, approved.text);
+    assert.equal(approved.json.state, 'approved');
+  });
+
+  test('usernames that look the same are one user: full-width and case variants collide', async () => {
+    const fullWidth = await by('ada', 'POST', '/api/space/members', { body: { username: 'ＥＲＩＮ', role: 'admin' } });
+    assert.equal(fullWidth.status, 409, fullWidth.text);
+    const upper = await by('ada', 'POST', '/api/space/members', { body: { username: 'ERIN', role: 'admin' } });
+    assert.equal(upper.status, 409, upper.text);
+    // Signing in with the full-width form is signing in as erin.
+    const login = await server.call('POST', '/api/auth/login', { body: { username: 'ｅｒｉｎ', password: 'erin-password-1' } });
+    assert.equal(login.status, 200, login.text);
+    assert.equal(login.json.user.username, 'erin');
+  });
+
+  test('CSRF: text/plain and form posts with the cookie alone are refused on state-changing routes', async () => {
+    const cookie = `verdict_session=${as.erin!.cookie}`;
+    for (const [method, path] of [['POST', '/api/rule'], ['PUT', '/api/rule/live-put/1'], ['DELETE', '/api/rule/live-put'], ['POST', '/mcp'], ['POST', '/api/rule/review/seen-fee/1/request'], ['PATCH', '/api/rule/lock/live-put/1']] as const) {
+      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/json']) {
+        const reply = await server.call(method, path, { headers: { cookie, 'content-type': type }, raw: JSON.stringify(table('csrf', 1)) });
+        assert.ok(reply.status === 403 || reply.status === 415, `${method} ${path} as ${type}: ${reply.status} ${reply.text}`);
+      }
+    }
+    const override = await server.call('POST', '/api/rule/live-put', { headers: { cookie, 'x-http-method-override': 'DELETE' } });
+    assert.ok(override.status >= 400, `no method override: a POST to a DELETE route is no DELETE (${override.status})`);
+    assert.equal((await stored('live-put')).status, 'published');
+    const login = await server.call('POST', '/api/auth/login', { headers: { 'content-type': 'text/plain' }, raw: JSON.stringify({ username: 'erin', password: 'erin-password-1' }) });
+    assert.equal(login.status, 415, 'a cross-site form cannot sign anyone in');
+  });
+
+  test('space crossing: a member of another space, or a key session, reads nothing of this space', async () => {
+    const space = server.space.space;
+    for (const path of ['/api/space/activity', '/api/space/members', '/api/rule/live-put', '/api/rule/review/live-put/1', '/api/space/items', '/api/rule/no-such-rule']) {
+      const reply = await by('bob', 'GET', path, { headers: { 'x-verdict-space': space } });
+      assert.equal(reply.status, 403, `${path}: ${reply.text}`);
+      assert.doesNotMatch(reply.text, /live-put|no-such-rule/, 'a refusal does not tell whether the rule exists');
+    }
+    // bob's own space has no such rule: 404, not A's rule.
+    assert.equal((await by('bob', 'GET', '/api/rule/live-put')).status, 404);
+    // An admin of the other space cannot add members to, or change roles in, this one.
+    const add = await by('bob', 'POST', '/api/space/members', { body: { username: 'bob', role: 'admin' }, headers: { 'x-verdict-space': space } });
+    assert.equal(add.status, 403);
+    // A key session of this space cannot act in the other.
+    const key = await server.call('POST', '/api/auth/key-login', { body: { key: server.space.managementKey } });
+    assert.equal(key.status, 200, key.text);
+    const keyCookie = /verdict_session=([^;]*)/.exec(key.headers.get('set-cookie') ?? '')![1]!;
+    const crossed = await server.call('GET', '/api/space/members', { headers: { cookie: `verdict_session=${keyCookie}`, 'x-verdict-space': 'other' } });
+    assert.equal(crossed.status, 403, crossed.text);
+  });
+
+  test('members: no self-escalation, no demoting the last admin, a removed member is out mid-session', async () => {
+    assert.equal((await by('erin', 'PUT', '/api/space/members/erin', { body: { role: 'admin' } })).status, 403);
+    assert.equal((await by('paul', 'PUT', '/api/space/members/paul', { body: { role: 'admin' } })).status, 403);
+    const demote = await by('ada', 'PUT', '/api/space/members/ada', { body: { role: 'viewer' } });
+    assert.equal(demote.status, 409, demote.text);
+    assert.equal(demote.json.error.code, 'last-admin');
+    const removed = await by('ada', 'DELETE', '/api/space/members/vera');
+    assert.equal(removed.status, 204, removed.text);
+    assert.equal((await by('vera', 'GET', '/api/space/items')).status, 403, 'the session no longer reaches the space');
+  });
+
+  test('no answer and no log line carries a password hash, a session id or a CSRF token', async () => {
+    const members = await by('ada', 'GET', '/api/space/members');
+    assert.equal(members.status, 200);
+    assert.doesNotMatch(members.text, /scrypt\$|password/i);
+    const activity = await by('ada', 'GET', '/api/space/activity');
+    assert.equal(activity.status, 200);
+    for (const secret of Object.values(as)) {
+      assert.ok(!activity.text.includes(secret.cookie) && !activity.text.includes(secret.csrf));
+    }
+    const logged = JSON.stringify(server.logs);
+    assert.doesNotMatch(logged, /scrypt\$/);
+    for (const [name, secret] of Object.entries(as)) {
+      assert.ok(!logged.includes(secret.cookie), `${name}'s session id is in a log line`);
+      assert.ok(!logged.includes(secret.csrf), `${name}'s CSRF token is in a log line`);
+      assert.ok(!logged.includes(`${name}-password-1`), `${name}'s password is in a log line`);
+    }
+  });
+});
