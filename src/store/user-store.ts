@@ -1,5 +1,5 @@
 // Users, their memberships and browser sessions over Kysely (SQLite and PostgreSQL). Usernames are unique by their
-// lower-cased form (`username_key`), so "Alice" and "alice" are one user on both stores.
+// folded form (`username_key`), so "Alice", "alice" and the full-width "ａｌｉｃｅ" are one user on both stores.
 import type { Kysely } from 'kysely';
 import type { MembershipRecord, SessionRecord, SessionStore, UserRecord, UserSource, UserStore } from './ports.ts';
 import { ConflictError } from './ports.ts';
@@ -7,8 +7,12 @@ import type { Database, SessionsTable, UsersTable } from './schema.ts';
 
 type Db = Kysely<Database>;
 
+/**
+ * The unique key of a username: compatibility-normalised (NFKC: full-width, ligature and other presentation forms
+ * become the plain letters they show) and lower-cased, so two names a person reads as one are one user.
+ */
 export function usernameKey(username: string): string {
-  return username.toLowerCase();
+  return username.normalize('NFKC').toLowerCase().normalize('NFKC');
 }
 
 function toUser(row: UsersTable): UserRecord {

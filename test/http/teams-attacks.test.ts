@@ -106,7 +106,7 @@ describe('attacks on users, roles, sessions and approvals', () => {
     // An editor may still add versions by import: they start pending, production keeps answering version 1.
     const added = await by('erin', 'POST', '/api/rule-flow/import?new-version=live-flow', { body: [table('live-flow', 889, { status: 'pending' })] });
     assert.equal(added.status, 200, added.text);
-    assert.equal(added.json[0].status, 'pending');
+    assert.equal((await stored('live-flow', added.json.imported[0].version)).status, 'pending');
   });
 
   test('an editor cannot move a published rule off its alias (production would stop answering)', async () => {
@@ -137,6 +137,8 @@ describe('attacks on users, roles, sessions and approvals', () => {
     assert.equal(stale.status, 412, stale.text);
     assert.equal((await by('paul', 'GET', '/api/rule/review/seen-fee/1')).json.state, 'requested', 'nothing approved');
     const fresh = changed.headers.get('etag')!;
+    const review = await by('paul', 'GET', '/api/rule/review/seen-fee/1');
+    assert.equal(review.headers.get('etag'), fresh, "the review answers the version's ETag to send back");
     const approved = await by('paul', 'POST', '/api/rule/review/seen-fee/1/approve', { body: {}, headers: { 'if-match': fresh } });
     assert.equal(approved.status, 200, approved.text);
     assert.equal(approved.json.state, 'approved');
@@ -191,9 +193,11 @@ describe('attacks on users, roles, sessions and approvals', () => {
   test('members: no self-escalation, no demoting the last admin, a removed member is out mid-session', async () => {
     assert.equal((await by('erin', 'PUT', '/api/space/members/erin', { body: { role: 'admin' } })).status, 403);
     assert.equal((await by('paul', 'PUT', '/api/space/members/paul', { body: { role: 'admin' } })).status, 403);
-    const demote = await by('ada', 'PUT', '/api/space/members/ada', { body: { role: 'viewer' } });
+    // bob is the only admin user of his space (this space also has the first start's `admin`).
+    const demote = await by('bob', 'PUT', '/api/space/members/bob', { body: { role: 'viewer' } });
     assert.equal(demote.status, 409, demote.text);
     assert.equal(demote.json.error.code, 'last-admin');
+    assert.equal((await by('bob', 'DELETE', '/api/space/members/bob')).status, 409, 'nor remove themselves');
     const removed = await by('ada', 'DELETE', '/api/space/members/vera');
     assert.equal(removed.status, 204, removed.text);
     assert.equal((await by('vera', 'GET', '/api/space/items')).status, 403, 'the session no longer reaches the space');
