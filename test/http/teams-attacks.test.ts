@@ -155,6 +155,17 @@ describe('attacks on users, roles, sessions and approvals', () => {
     assert.equal(login.json.user.username, 'erin');
   });
 
+  test('sign-in throttling counts a user once, however the name is spelled', async () => {
+    await server.running.services.users.create('tess', server.space.space, 'viewer', 'tess-password-1');
+    for (const spelling of ['tess', 'TESS', 'Tess', 'ｔｅｓｓ', 'ＴＥＳＳ']) {
+      const wrong = await server.call('POST', '/api/auth/login', { body: { username: spelling, password: 'not-her-password' } });
+      assert.equal(wrong.status, 401, `${spelling}: ${wrong.text}`);
+    }
+    const locked = await server.call('POST', '/api/auth/login', { body: { username: 'tEsS', password: 'tess-password-1' } });
+    assert.equal(locked.status, 429, 'five failures of one user lock it, whatever the spelling');
+    assert.ok(locked.headers.get('retry-after'));
+  });
+
   test('CSRF: text/plain and form posts with the cookie alone are refused on state-changing routes', async () => {
     const cookie = `verdict_session=${as.erin!.cookie}`;
     for (const [method, path] of [['POST', '/api/rule'], ['PUT', '/api/rule/live-put/1'], ['DELETE', '/api/rule/live-put'], ['POST', '/mcp'], ['POST', '/api/rule/review/seen-fee/1/request'], ['PATCH', '/api/rule/lock/live-put/1']] as const) {
