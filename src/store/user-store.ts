@@ -2,18 +2,12 @@
 // folded form (`username_key`), so "Alice", "alice" and the full-width "ａｌｉｃｅ" are one user on both stores.
 import type { Kysely } from 'kysely';
 import type { MembershipRecord, SessionRecord, SessionStore, UserRecord, UserSource, UserStore } from './ports.ts';
-import { ConflictError } from './ports.ts';
+import { ConflictError, usernameKey } from './ports.ts';
 import type { Database, SessionsTable, UsersTable } from './schema.ts';
 
 type Db = Kysely<Database>;
 
-/**
- * The unique key of a username: compatibility-normalised (NFKC: full-width, ligature and other presentation forms
- * become the plain letters they show) and lower-cased, so two names a person reads as one are one user.
- */
-export function usernameKey(username: string): string {
-  return username.normalize('NFKC').toLowerCase().normalize('NFKC');
-}
+
 
 function toUser(row: UsersTable): UserRecord {
   return {
