@@ -26,6 +26,7 @@ describe('attacks on users, roles, sessions and approvals', () => {
   let backend: Backend;
   let server: TestServer;
   const as: Record<string, Session> = {};
+  let otherKey: string;
 
   async function signIn(username: string): Promise<Session> {
     const reply = await server.call('POST', '/api/auth/login', { body: { username, password: `${username}-password-1` } });
@@ -61,7 +62,7 @@ describe('attacks on users, roles, sessions and approvals', () => {
     await users.create('paul', space, 'publisher', 'paul-password-1');
     await users.create('vera', space, 'viewer', 'vera-password-1');
     await users.create('ada', space, 'admin', 'ada-password-1');
-    await spaces.create('other');
+    otherKey = (await spaces.create('other')).managementKey;
     await users.create('bob', 'other', 'admin', 'bob-password-1');
     for (const name of ['erin', 'paul', 'vera', 'ada', 'bob']) as[name] = await signIn(name);
   });
@@ -164,6 +165,42 @@ describe('attacks on users, roles, sessions and approvals', () => {
     const locked = await server.call('POST', '/api/auth/login', { body: { username: 'tEsS', password: 'tess-password-1' } });
     assert.equal(locked.status, 429, 'five failures of one user lock it, whatever the spelling');
     assert.ok(locked.headers.get('retry-after'));
+  });
+
+  test('approvals: no path publishes unapproved content (live edit, import over it, a key that approves)', async () => {
+    const { users } = server.running.services;
+    for (const [name, role] of [['ed2', 'editor'], ['pia', 'publisher'], ['quinn', 'publisher']] as const) {
+      await users.create(name, 'other', role, `${name}-password-1`);
+      as[name] = await signIn(name);
+    }
+    assert.equal((await by('bob', 'PUT', '/api/space/settings', { body: { approvals: true } })).status, 200);
+    const created = await by('ed2', 'POST', '/api/rule', { body: table('gated', 1) });
+    assert.equal(created.status, 200, created.text);
+    assert.equal((await by('ed2', 'POST', '/api/rule/review/gated/1/request', { body: {} })).status, 200);
+    assert.equal((await by('pia', 'POST', '/api/rule/review/gated/1/approve', { body: {} })).status, 200);
+    assert.equal((await by('pia', 'PUT', '/api/rule/status/gated/published/1')).status, 200);
+
+    // Edited in place, the content is no longer the approved one: with or without a status in the body.
+    for (const extra of [{ status: 'published' }, {}]) {
+      const live = await by('quinn', 'PUT', '/api/rule/gated/1', { body: table('gated', 2, extra) });
+      assert.equal(live.status, 409, live.text);
+      assert.match(live.json.error.message, /content changed after it was approved/);
+    }
+    // Imported over the published version, or as a new published version.
+    const ruleId = created.json.ruleId as string;
+    const overwrite = await by('quinn', 'POST', '/api/folder/import', { body: [{ ...table('gated', 3, { status: 'published' }), ruleId, version: 1 }] });
+    assert.equal(overwrite.status, 409, overwrite.text);
+    const flow = await by('quinn', 'POST', '/api/rule-flow/import?new-version=gated', { body: [table('gated', 4, { status: 'published' })] });
+    assert.equal(flow.status, 409, flow.text);
+    // The management key (an admin) cannot approve: a shared secret is no second pair of eyes.
+    const added = await by('pia', 'POST', '/api/rule/gated/new-version', { body: table('gated', 5) });
+    assert.equal(added.status, 200, added.text);
+    const byKey = await server.call('POST', `/api/rule/review/gated/${added.json.version}/approve`, { key: otherKey, body: {} });
+    assert.equal(byKey.status, 403, byKey.text);
+    assert.equal((await by('pia', 'POST', `/api/rule/review/gated/${added.json.version}/approve`, { body: {} })).status, 409, 'nor its last editor');
+    const published = await server.call('GET', `/api/rule/${ruleId}/1`, { headers: { cookie: `verdict_session=${as.bob!.cookie}` } });
+    assert.equal(published.json.description, 'fee 1', 'production still answers the approved content');
+    assert.equal(published.json.status, 'published');
   });
 
   test('CSRF: text/plain and form posts with the cookie alone are refused on state-changing routes', async () => {
