@@ -4,6 +4,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { sqliteBackend } from '../store/backends.ts';
 import type { Backend } from '../store/backends.ts';
 import { startTestServer } from './harness.ts';
@@ -165,6 +168,31 @@ describe('attacks on users, roles, sessions and approvals', () => {
     const locked = await server.call('POST', '/api/auth/login', { body: { username: 'tEsS', password: 'tess-password-1' } });
     assert.equal(locked.status, 429, 'five failures of one user lock it, whatever the spelling');
     assert.ok(locked.headers.get('retry-after'));
+  });
+
+  test('MCP with a session: the CSRF header is needed, and an editor neither publishes nor changes a live version', async () => {
+    await published('live-mcp', 6);
+    const session = as.erin!;
+    const client = new Client({ name: 'attacker', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+      requestInit: { headers: { cookie: `verdict_session=${session.cookie}`, 'x-csrf-token': session.csrf } },
+    }));
+    try {
+      const tool = async (name: string, args: Record<string, unknown>) => {
+        const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+        return { error: result.isError === true, text: result.content.map((c) => (c.type === 'text' ? c.text : '')).join('') };
+      };
+      const publish = await tool('publish_rule', { rule: 'live-mcp' });
+      assert.ok(publish.error && /needs rules:publish/.test(publish.text), publish.text);
+      const live = await tool('update_rule', { rule: 'live-mcp', document: table('live-mcp', 999), allowLiveEdit: true });
+      assert.ok(live.error && /needs rules:publish/.test(live.text), live.text);
+      const draft = await tool('update_rule', { rule: 'live-mcp', document: table('live-mcp', 998), asNewVersion: true });
+      assert.equal(draft.error, false, draft.text);
+    } finally {
+      await client.close();
+    }
+    assert.equal((await stored('live-mcp')).description, 'fee 6');
+    assert.equal((await stored('live-mcp', 2)).status, 'pending');
   });
 
   test('approvals: no path publishes unapproved content (live edit, import over it, a key that approves)', async () => {
