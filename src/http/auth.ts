@@ -24,27 +24,23 @@ declare module 'fastify' {
 /** Cache-Control of every answer that needed management credentials. */
 export const NO_STORE = 'no-store';
 
-/**
- * Attaches the principal and counts the request against its rate-limit bucket (the key, or `user:<id>` for a
- * session); an error when refused.
- */
-function admit(services: Services, request: FastifyRequest, principal: Principal): ServiceError | undefined {
-  request.principal = principal;
-  const limiter = services.rateLimiter;
-  if (limiter) {
-    const retryAfter = limiter.take(principal.keyId);
-    if (retryAfter !== undefined) {
-      return new ServiceError(
-        'rate-limited',
-        `Rate limit of ${limiter.limit} requests per second exceeded for this ${principal.actor.kind}; retry after ${retryAfter} s`,
-        { retryAfter },
-      );
-    }
-  }
-  return undefined;
-}
-
 export function requireKey(services: Services, type: KeyType) {
+  /** Attaches the principal and counts the request against the key's rate limit; an error when refused. */
+  const admit = (request: FastifyRequest, principal: Principal): ServiceError | undefined => {
+    request.principal = principal;
+    const limiter = services.rateLimiter;
+    if (limiter) {
+      const retryAfter = limiter.take(principal.keyId);
+      if (retryAfter !== undefined) {
+        return new ServiceError(
+          'rate-limited',
+          `Rate limit of ${limiter.limit} requests per second exceeded for this key; retry after ${retryAfter} s`,
+          { retryAfter },
+        );
+      }
+    }
+    return undefined;
+  };
   // Management answers (rules, keys, audit records, MCP) are the space's own data: never kept by a browser or a
   // proxy cache, refusals included. The solver's answers are left alone (docs/decisions/browser-hardening.md).
   const noStore = type === 'management';
@@ -58,14 +54,14 @@ export function requireKey(services: Services, type: KeyType) {
       return;
     }
     if (cached !== undefined) {
-      const refused = admit(services, request, cached);
+      const refused = admit(request, cached);
       if (refused) done(refused);
       else done();
       return;
     }
     services.keys.authenticate(request.headers.authorization, type).then(
       (principal) => {
-        const refused = admit(services, request, principal);
+        const refused = admit(request, principal);
         if (refused) done(refused);
         else done();
       },
@@ -87,8 +83,10 @@ export function requireManagement(services: Services) {
       return;
     }
     authenticateSession(services, request).then(
-      // A session counts against the rate limit as a key does, in its own bucket (`user:<id>`, or the key's).
-      (principal) => done(admit(services, request, principal)),
+      (principal) => {
+        request.principal = principal;
+        done();
+      },
       (err: unknown) => done(err as Error),
     );
   };
