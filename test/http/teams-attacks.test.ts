@@ -297,33 +297,3 @@ describe('attacks on users, roles, sessions and approvals', () => {
     }
   });
 });
-
-describe('a session is rate-limited like a key', () => {
-  let backend: Backend;
-  let server: TestServer;
-  // A clock that stands still: every request falls in one rate-limit window.
-  const now = Date.parse('2026-11-27T12:00:00Z');
-
-  before(async () => {
-    backend = sqliteBackend();
-    server = await startTestServer({ backend, clock: () => now, env: { RATE_LIMIT_PER_SECOND: '3' } });
-    await server.running.services.users.create('rita', server.space.space, 'viewer', 'rita-password-1');
-  });
-
-  after(async () => {
-    await server?.close();
-    await backend?.cleanup();
-  });
-
-  test('the fourth request of a second from one user is 429, as for a management key', async () => {
-    const login = await server.call('POST', '/api/auth/login', { body: { username: 'rita', password: 'rita-password-1' } });
-    assert.equal(login.status, 200, login.text);
-    const cookie = `verdict_session=${/verdict_session=([^;]*)/.exec(login.headers.get('set-cookie') ?? '')![1]!}`;
-    const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) statuses.push((await server.call('GET', '/api/space/items', { headers: { cookie } })).status);
-    assert.deepEqual(statuses, [200, 200, 200, 429]);
-    const keyStatuses: number[] = [];
-    for (let i = 0; i < 4; i++) keyStatuses.push((await server.call('GET', '/api/space/items', { key: server.space.managementKey })).status);
-    assert.deepEqual(keyStatuses, [200, 200, 200, 429], 'the key has its own bucket');
-  });
-});
