@@ -242,6 +242,10 @@ describe('attacks on users, roles, sessions and approvals', () => {
     const override = await server.call('POST', '/api/rule/live-put', { headers: { cookie, 'x-http-method-override': 'DELETE' } });
     assert.ok(override.status >= 400, `no method override: a POST to a DELETE route is no DELETE (${override.status})`);
     assert.equal((await stored('live-put')).status, 'published');
+    // HEAD and OPTIONS change nothing: HEAD reads as GET does (with the role's rights), OPTIONS has no route (no CORS).
+    assert.equal((await server.call('HEAD', '/api/space/items', { headers: { cookie } })).status, 200);
+    const options = await server.call('OPTIONS', '/api/rule', { headers: { cookie, origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    assert.equal(options.headers.get('access-control-allow-origin'), null, 'no cross-origin reads or writes are allowed');
     const login = await server.call('POST', '/api/auth/login', { headers: { 'content-type': 'text/plain' }, raw: JSON.stringify({ username: 'erin', password: 'erin-password-1' }) });
     assert.equal(login.status, 415, 'a cross-site form cannot sign anyone in');
   });
