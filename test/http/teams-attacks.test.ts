@@ -226,6 +226,16 @@ describe('attacks on users, roles, sessions and approvals', () => {
     const byKey = await server.call('POST', `/api/rule/review/gated/${added.json.version}/approve`, { key: otherKey, body: {} });
     assert.equal(byKey.status, 403, byKey.text);
     assert.equal((await by('pia', 'POST', `/api/rule/review/gated/${added.json.version}/approve`, { body: {} })).status, 409, 'nor its last editor');
+    // Delete an approved version and import other content under its number: the old approval does not carry over.
+    const approvedV = added.json.version as number;
+    const fresh = await by('ed2', 'PUT', `/api/rule/gated/${approvedV}`, { body: table('gated', 6, { status: 'pending' }) });
+    assert.equal(fresh.status, 200, fresh.text);
+    assert.equal((await by('quinn', 'POST', `/api/rule/review/gated/${approvedV}/approve`, { body: {} })).status, 200);
+    assert.equal((await by('quinn', 'DELETE', `/api/rule/gated/${approvedV}`)).status, 200);
+    const reimported = await by('quinn', 'POST', '/api/folder/import', { body: [{ ...table('gated', 7, { status: 'pending' }), ruleId, version: approvedV }] });
+    assert.equal(reimported.status, 200, reimported.text);
+    const republish = await by('quinn', 'PUT', `/api/rule/status/gated/published/${approvedV}`);
+    assert.equal(republish.status, 409, republish.text);
     const published = await server.call('GET', `/api/rule/${ruleId}/1`, { headers: { cookie: `verdict_session=${as.bob!.cookie}` } });
     assert.equal(published.json.description, 'fee 1', 'production still answers the approved content');
     assert.equal(published.json.status, 'published');
