@@ -43,15 +43,15 @@ export function liveEditsApiSuite(kind: 'sqlite' | 'postgres'): void {
     }
 
     test('allowed by default: a PUT of the published version changes the answers at once', { skip }, async () => {
-      assert.deepEqual(await ok('GET', '/api/space/settings'), { liveEdits: 'allowed' });
+      assert.deepEqual(await ok('GET', '/api/space/settings'), { liveEdits: 'allowed', approvals: false });
       assert.equal(await monsteraPrice(), 460);
       await ok('PUT', '/api/rule/plant-items/1', repriced('470'));
       assert.equal(await monsteraPrice(), 470);
     });
 
     test('forbidden: a PUT of a published version is refused with 409 naming the setting, and nothing changes', { skip }, async () => {
-      assert.deepEqual(await ok('PUT', '/api/space/settings', { liveEdits: 'forbidden' }), { liveEdits: 'forbidden' });
-      assert.deepEqual(await ok('GET', '/api/space/settings'), { liveEdits: 'forbidden' });
+      assert.deepEqual(await ok('PUT', '/api/space/settings', { liveEdits: 'forbidden' }), { liveEdits: 'forbidden', approvals: false });
+      assert.deepEqual(await ok('GET', '/api/space/settings'), { liveEdits: 'forbidden', approvals: false });
       const refused = await api('PUT', '/api/rule/plant-items/1', repriced('999'));
       assertError(refused, 409, /version 1 is published and the space setting liveEdits is "forbidden".*new-version/);
       assert.equal(refused.json.error.code ?? 'live-edits-forbidden', 'live-edits-forbidden');
@@ -78,9 +78,9 @@ export function liveEditsApiSuite(kind: 'sqlite' | 'postgres'): void {
       const space = await s.server.running.services.spaces.create(`other-${kind}`);
       const other = apiFor(s.server, space.managementKey);
       const otherSettings = await other('GET', '/api/space/settings');
-      assert.deepEqual(otherSettings.json, { liveEdits: 'allowed' }, 'another space keeps its own setting');
+      assert.deepEqual(otherSettings.json, { liveEdits: 'allowed', approvals: false }, 'another space keeps its own setting');
       assertError(await api('PUT', '/api/space/settings', { liveEdits: 'never' }), 400, /"liveEdits": "allowed"/);
-      assert.deepEqual(await ok('PUT', '/api/space/settings', { liveEdits: 'allowed' }), { liveEdits: 'allowed' });
+      assert.deepEqual(await ok('PUT', '/api/space/settings', { liveEdits: 'allowed' }), { liveEdits: 'allowed', approvals: false });
       await ok('PUT', '/api/rule/plant-items/1', repriced('475'));
       assert.equal(await monsteraPrice(), 475, 'allowed again: in place as before');
     });
