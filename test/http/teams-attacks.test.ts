@@ -128,6 +128,17 @@ describe('attacks on users, roles, sessions and approvals', () => {
     assert.equal((await by('paul', 'PUT', '/api/rule/live-alias/alias', { body: { ruleAlias: 'live-alias-2' } })).status, 200);
   });
 
+  test('an editor cannot lock a version by writing "locked": true (locking is a publisher\'s)', async () => {
+    const created = await by('erin', 'POST', '/api/rule', { body: table('self-locked', 1, { locked: true }) });
+    assert.equal(created.status, 403, created.text);
+    assert.match(created.json.error.message, /\(needs rules:publish\)/);
+    const imported = await by('erin', 'POST', '/api/folder/import', { body: [table('self-locked-import', 1, { status: 'pending', locked: true })] });
+    assert.equal(imported.status, 403, imported.text);
+    assert.equal((await server.call('GET', '/api/rule/self-locked-import', { key: server.space.managementKey })).status, 404, 'nothing imported');
+    const unlocked = await by('erin', 'POST', '/api/rule', { body: table('self-unlocked', 1, { locked: false }) });
+    assert.equal(unlocked.status, 200, unlocked.text);
+  });
+
   test('an approval is of the content the approver saw: If-Match with an older ETag is refused', async () => {
     const created = await by('erin', 'POST', '/api/rule', { body: table('seen-fee', 10) });
     assert.equal(created.status, 200, created.text);
