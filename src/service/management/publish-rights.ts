@@ -34,3 +34,11 @@ export function assertMayChangePublished(space: string, options: WriteOptions, c
   refusal.message = `${refusal.message}: version ${live.version} of rule ${live.alias || live.ruleId} is published; add a new version (POST /api/rule/{idOrAlias}/new-version) and ask a publisher to publish it`;
   throw refusal;
 }
+
+/** Throws `forbidden` when the write stores a locked version (locking is a publisher's) and the writer may not lock. */
+export function assertMayLock(space: string, options: WriteOptions, locks: boolean): void {
+  if (!locks || mayPublish(options)) return;
+  const refusal = forbidden({ role: options.role!, space }, 'rules:publish');
+  refusal.message = `${refusal.message}: a document with "locked": true locks its version; leave "locked" out and ask a publisher to lock it`;
+  throw refusal;
+}

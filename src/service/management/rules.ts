@@ -17,7 +17,7 @@ import { checkIfMatch, etagOf } from './etag.ts';
 import { recordHistory } from './history.ts';
 import { FolderTree } from './folder-tree.ts';
 import { assertEditableInPlace } from './live-edits.ts';
-import { assertMayChangePublished, assertMayPublish, mayPublish } from './publish-rights.ts';
+import { assertMayChangePublished, assertMayLock, assertMayPublish, mayPublish } from './publish-rights.ts';
 import { assertApproved } from './reviews.ts';
 import { assertUnlocked, documentOf, findRule, findVersion, nextVersion } from './lookup.ts';
 import type { RuleVersions } from './lookup.ts';
@@ -108,6 +108,7 @@ export class RuleManagement {
     const status = input.status ?? (approvals || !mayPublish(options) ? 'pending' : 'published');
     const draft: RuleDocument = { ...input, status, tags: input.tags ?? [], locked: input.locked ?? false, createdIn: now, lastUpdate: now };
     assertMayPublish(space, options, draft.status === 'published');
+    assertMayLock(space, options, draft.locked === true);
     const warnings = checkDocument(withIdentity(draft, { ruleId: requestedId ?? randomUUID(), version: 1, alias: alias ?? 'generated' }), this.#ctx.compile);
     return this.#ctx.store.management.transaction(space, async (tx) => {
       const heads = await tx.heads();

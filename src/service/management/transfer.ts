@@ -23,7 +23,7 @@ import { createFolders, folderName, loadTree, resolveTarget } from './folders.ts
 import type { FolderTarget } from './folders.ts';
 import { recordHistory } from './history.ts';
 import { assertUnlocked, findRule, findVersion, groupByRule, nextVersion } from './lookup.ts';
-import { assertMayChangePublished, assertMayPublish } from './publish-rights.ts';
+import { assertMayChangePublished, assertMayLock, assertMayPublish } from './publish-rights.ts';
 import { assertApproved } from './reviews.ts';
 import { aliasOwners, aliasTaken } from './rules.ts';
 
@@ -169,6 +169,7 @@ export class TransferManagement {
       const { documents, overwritten } = await this.#plan(tx, heads, incoming);
       assertMayChangePublished(space, options, overwritten);
       assertMayPublish(space, options, documents.some((d) => d.status === 'published'));
+      assertMayLock(space, options, documents.some((d) => d.locked === true));
       for (const published of documents.filter((d) => d.status === 'published')) await assertApproved(tx, undefined, published);
       const stored = await tx.putRules(documents);
       await this.#placeNewVersions(tx, heads, stored);
@@ -269,6 +270,7 @@ export class TransferManagement {
       const { documents, overwritten } = await this.#plan(tx, heads, incoming);
       assertMayChangePublished(space, options, overwritten);
       assertMayPublish(space, options, documents.some((d) => d.status === 'published'));
+      assertMayLock(space, options, documents.some((d) => d.locked === true));
       for (const published of documents.filter((d) => d.status === 'published')) await assertApproved(tx, undefined, published);
       const stored = await tx.putRules(documents);
       await this.#placeNewVersions(tx, heads, stored);
