@@ -304,6 +304,24 @@ describe('attacks on users, roles, sessions and approvals', () => {
     assert.equal((await by('vera', 'GET', '/api/space/items')).status, 403, 'the session no longer reaches the space');
   });
 
+  test('who changed whose role is in the activity log: members added, re-roled and removed', async () => {
+    const added = await by('ada', 'POST', '/api/space/members', { body: { username: 'mallory', role: 'viewer' } });
+    assert.equal(added.status, 201, added.text);
+    assert.equal((await by('ada', 'PUT', '/api/space/members/mallory', { body: { role: 'publisher' } })).status, 200);
+    assert.equal((await by('ada', 'DELETE', '/api/space/members/mallory')).status, 204);
+    const log = await by('ada', 'GET', '/api/space/activity?actor=ada');
+    assert.equal(log.status, 200, log.text);
+    const members = (log.json.items as Array<{ action: string; actor: { name: string }; detail: Record<string, unknown> | null }>)
+      .filter((i) => i.action.startsWith('member.'))
+      .map((i) => [i.action, i.actor.name, i.detail?.username, i.detail?.role]);
+    assert.deepEqual(members, [
+      ['member.remove', 'ada', 'mallory', undefined],
+      ['member.role', 'ada', 'mallory', 'publisher'],
+      ['member.add', 'ada', 'mallory', 'viewer'],
+    ]);
+    assert.doesNotMatch(log.text, /oneTimePassword|password/i, 'the one-time password stays out of the log');
+  });
+
   test('no answer and no log line carries a password hash, a session id or a CSRF token', async () => {
     const members = await by('ada', 'GET', '/api/space/members');
     assert.equal(members.status, 200);
