@@ -312,7 +312,7 @@ describe('attacks on users, roles, sessions and approvals', () => {
     const log = await by('ada', 'GET', '/api/space/activity?actor=ada');
     assert.equal(log.status, 200, log.text);
     const members = (log.json.items as Array<{ action: string; actor: { name: string }; detail: Record<string, unknown> | null }>)
-      .filter((i) => i.action.startsWith('member.'))
+      .filter((i) => i.action.startsWith('member.') && i.detail?.username === 'mallory')
       .map((i) => [i.action, i.actor.name, i.detail?.username, i.detail?.role]);
     assert.deepEqual(members, [
       ['member.remove', 'ada', 'mallory', undefined],
