@@ -4,6 +4,7 @@
 // guessing cannot go on at full speed. Counts live in this process (like the solve rate limits): with several
 // instances an attacker gets the limit once per instance, still a few guesses per window.
 import type { Clock } from './clock.ts';
+import { usernameKey } from '../store/ports.ts';
 import { ServiceError } from './errors.ts';
 
 export interface ThrottleLimits {
@@ -40,7 +41,7 @@ export class SignInThrottle {
   }
 
   static userKey(username: string): string {
-    return `user:${username.trim().toLowerCase()}`;
+    return `user:${usernameKey(username)}`;
   }
 
   static addressKey(address: string): string {

@@ -560,6 +560,15 @@ export class InvalidCursorError extends Error {
 }
 
 /** A write conflicts with what is stored (a version that exists, a space that exists). */
+/**
+ * The unique key of a username: compatibility-normalised (NFKC: full-width, ligature and other presentation forms
+ * become the plain letters they show) and lower-cased, so two names a person reads as one are one user. Stores
+ * keep users unique by it; sign-in throttling counts failures by it.
+ */
+export function usernameKey(username: string): string {
+  return username.trim().normalize('NFKC').toLowerCase().normalize('NFKC');
+}
+
 export class ConflictError extends Error {
   constructor(message: string) {
     super(message);

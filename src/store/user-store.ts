@@ -1,15 +1,13 @@
 // Users, their memberships and browser sessions over Kysely (SQLite and PostgreSQL). Usernames are unique by their
-// lower-cased form (`username_key`), so "Alice" and "alice" are one user on both stores.
+// folded form (`username_key`), so "Alice", "alice" and the full-width "ａｌｉｃｅ" are one user on both stores.
 import type { Kysely } from 'kysely';
 import type { MembershipRecord, SessionRecord, SessionStore, UserRecord, UserSource, UserStore } from './ports.ts';
-import { ConflictError } from './ports.ts';
+import { ConflictError, usernameKey } from './ports.ts';
 import type { Database, SessionsTable, UsersTable } from './schema.ts';
 
 type Db = Kysely<Database>;
 
-export function usernameKey(username: string): string {
-  return username.toLowerCase();
-}
+
 
 function toUser(row: UsersTable): UserRecord {
   return {

@@ -21,3 +21,24 @@ export function assertMayPublish(space: string, options: WriteOptions, publishes
 export function assertMayDelete(space: string, options: WriteOptions, deletes: boolean): void {
   if (deletes && options.role !== undefined) requirePermission({ role: options.role, space }, 'rules:publish');
 }
+
+/**
+ * Throws `forbidden` when the write changes a published version (its content, its status or the alias it answers
+ * at: what production solves) and the writer's role does not allow publishing. Saving a published version as
+ * pending, importing over it or renaming its rule would otherwise let an editor unpublish or rewrite production.
+ */
+export function assertMayChangePublished(space: string, options: WriteOptions, changed: ReadonlyArray<{ ruleId: string; alias: string; version: number; status: string }>): void {
+  const live = changed.find((head) => head.status === 'published');
+  if (live === undefined || mayPublish(options)) return;
+  const refusal = forbidden({ role: options.role!, space }, 'rules:publish');
+  refusal.message = `${refusal.message}: version ${live.version} of rule ${live.alias || live.ruleId} is published; add a new version (POST /api/rule/{idOrAlias}/new-version) and ask a publisher to publish it`;
+  throw refusal;
+}
+
+/** Throws `forbidden` when the write stores a locked version (locking is a publisher's) and the writer may not lock. */
+export function assertMayLock(space: string, options: WriteOptions, locks: boolean): void {
+  if (!locks || mayPublish(options)) return;
+  const refusal = forbidden({ role: options.role!, space }, 'rules:publish');
+  refusal.message = `${refusal.message}: a document with "locked": true locks its version; leave "locked" out and ask a publisher to lock it`;
+  throw refusal;
+}

@@ -8,6 +8,7 @@ import { ServiceError } from '../errors.ts';
 import type { Actor } from '../keys.ts';
 import type { ManagementContext } from './context.ts';
 import { badRequest } from './errors.ts';
+import { checkIfMatch, etagOf } from './etag.ts';
 import { documentOf, findRule, findVersion } from './lookup.ts';
 
 /** The activity actions that change a version's content: their newest actor is its "last editor". */
@@ -32,6 +33,8 @@ export interface ReviewState {
   decidedAt: string | null;
   comment: string | null;
   lastEditor: ActivityActor | null;
+  /** The version's ETag as read here: a decision sent with it as If-Match is of exactly this content. */
+  etag: string;
 }
 
 function sameActor(a: ActivityActor | null | undefined, b: ActivityActor): boolean {
@@ -77,29 +80,34 @@ export class RuleReviews {
         decidedAt: review?.decidedAt ?? null,
         comment: review?.comment ?? null,
         lastEditor,
+        etag: etagOf(stored),
       };
     });
   }
 
-  /** Asks for a review of the version's current content. */
-  request(space: string, idOrAlias: string, version: number | undefined, actor: Actor, comment: string | undefined): Promise<ReviewState> {
-    return this.#decide(space, idOrAlias, version, actor, 'requested', comment);
+  /**
+   * Asks for a review of the version's current content. `ifMatch` (each decision takes it): the ETag of the version
+   * as the caller saw it; a version changed since is refused (412), so nobody approves content they never saw.
+   */
+  request(space: string, idOrAlias: string, version: number | undefined, actor: Actor, comment: string | undefined, ifMatch?: string): Promise<ReviewState> {
+    return this.#decide(space, idOrAlias, version, actor, 'requested', comment, ifMatch);
   }
 
   /** Approves the version's current content; the version's last editor may not (own-approval). */
-  approve(space: string, idOrAlias: string, version: number | undefined, actor: Actor, comment: string | undefined): Promise<ReviewState> {
-    return this.#decide(space, idOrAlias, version, actor, 'approved', comment);
+  approve(space: string, idOrAlias: string, version: number | undefined, actor: Actor, comment: string | undefined, ifMatch?: string): Promise<ReviewState> {
+    return this.#decide(space, idOrAlias, version, actor, 'approved', comment, ifMatch);
   }
 
-  reject(space: string, idOrAlias: string, version: number | undefined, actor: Actor, comment: string | undefined): Promise<ReviewState> {
+  reject(space: string, idOrAlias: string, version: number | undefined, actor: Actor, comment: string | undefined, ifMatch?: string): Promise<ReviewState> {
     if (comment === undefined || comment.trim() === '') throw badRequest('A rejection needs a comment saying what to change: {"comment": "..."}');
-    return this.#decide(space, idOrAlias, version, actor, 'rejected', comment);
+    return this.#decide(space, idOrAlias, version, actor, 'rejected', comment, ifMatch);
   }
 
-  async #decide(space: string, idOrAlias: string, version: number | undefined, actor: Actor, state: ReviewRecord['state'], comment: string | undefined): Promise<ReviewState> {
+  async #decide(space: string, idOrAlias: string, version: number | undefined, actor: Actor, state: ReviewRecord['state'], comment: string | undefined, ifMatch: string | undefined): Promise<ReviewState> {
     const head = await this.#ctx.store.management.transaction(space, async (tx) => {
       const found = findVersion(findRule(await tx.heads(), idOrAlias), version);
       const stored = await documentOf(tx, found);
+      checkIfMatch(ifMatch, stored);
       const previous = await tx.review(found.ruleId, found.version);
       const at = isoAt(this.#ctx.clock);
       if (state !== 'requested') {

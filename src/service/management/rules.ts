@@ -17,7 +17,7 @@ import { checkIfMatch, etagOf } from './etag.ts';
 import { recordHistory } from './history.ts';
 import { FolderTree } from './folder-tree.ts';
 import { assertEditableInPlace } from './live-edits.ts';
-import { assertMayPublish, mayPublish } from './publish-rights.ts';
+import { assertMayChangePublished, assertMayLock, assertMayPublish, mayPublish } from './publish-rights.ts';
 import { assertApproved } from './reviews.ts';
 import { assertUnlocked, documentOf, findRule, findVersion, nextVersion } from './lookup.ts';
 import type { RuleVersions } from './lookup.ts';
@@ -108,6 +108,7 @@ export class RuleManagement {
     const status = input.status ?? (approvals || !mayPublish(options) ? 'pending' : 'published');
     const draft: RuleDocument = { ...input, status, tags: input.tags ?? [], locked: input.locked ?? false, createdIn: now, lastUpdate: now };
     assertMayPublish(space, options, draft.status === 'published');
+    assertMayLock(space, options, draft.locked === true);
     const warnings = checkDocument(withIdentity(draft, { ruleId: requestedId ?? randomUUID(), version: 1, alias: alias ?? 'generated' }), this.#ctx.compile);
     return this.#ctx.store.management.transaction(space, async (tx) => {
       const heads = await tx.heads();
@@ -187,6 +188,7 @@ export class RuleManagement {
       return { rule: found, head: target, existing: (await documentOf(tx, target)).document };
     });
     assertUnlocked([head]);
+    assertMayChangePublished(space, options, [head]);
     const liveEdits = (await this.#ctx.store.spaces.settings(space))?.liveEdits ?? 'allowed';
     assertEditableInPlace(head, liveEdits);
     const draft: RuleDocument = {
@@ -209,6 +211,7 @@ export class RuleManagement {
       checkIfMatch(options.ifMatch, await documentOf(tx, current));
       if (gated) this.#unchangedSinceTests(current, head);
       assertUnlocked([current]);
+      assertMayChangePublished(space, options, [current]);
       assertEditableInPlace(current, liveEdits);
       if (draft.status === 'published') await assertApproved(tx, current, document);
       const [stored] = await tx.putRules([{ ...document, ruleAlias: current.alias }]);
@@ -269,6 +272,7 @@ export class RuleManagement {
     return this.#ctx.store.management.transaction(space, async (tx) => {
       const heads = await tx.heads();
       const rule = findRule(heads, idOrAlias);
+      assertMayChangePublished(space, options, rule.versions);
       const owner = aliasOwners(heads.filter((h) => h.ruleId !== rule.ruleId)).get(alias);
       if (owner !== undefined) throw aliasTaken(alias, owner);
       assertNoNewClash(heads, rule.versions.map((v) => ({ ...v, alias })));

@@ -23,7 +23,7 @@ import { createFolders, folderName, loadTree, resolveTarget } from './folders.ts
 import type { FolderTarget } from './folders.ts';
 import { recordHistory } from './history.ts';
 import { assertUnlocked, findRule, findVersion, groupByRule, nextVersion } from './lookup.ts';
-import { assertMayPublish } from './publish-rights.ts';
+import { assertMayChangePublished, assertMayLock, assertMayPublish } from './publish-rights.ts';
 import { assertApproved } from './reviews.ts';
 import { aliasOwners, aliasTaken } from './rules.ts';
 
@@ -91,13 +91,14 @@ export class TransferManagement {
    * `verdict import` does); a rule already in the space keeps its alias; a new rule's alias must not belong to
    * another rule; locked versions are never overwritten.
    */
-  async #plan(tx: ManagementTransaction, heads: readonly RuleHead[], incoming: readonly Incoming[]): Promise<RuleDocument[]> {
+  async #plan(tx: ManagementTransaction, heads: readonly RuleHead[], incoming: readonly Incoming[]): Promise<{ documents: RuleDocument[]; overwritten: RuleHead[] }> {
     const existing = groupByRule(heads);
     const owners = aliasOwners(heads);
     const aliasOf = new Map<string, string>();
     const usedAliases = new Set(owners.keys());
     const ids = new Set([...existing.keys(), ...incoming.map((item) => item.document.ruleId as string)]);
     const out: RuleDocument[] = [];
+    const overwritten: RuleHead[] = [];
     for (const item of incoming) {
       const ruleId = item.document.ruleId as string;
       let version = item.document.version as number;
@@ -114,11 +115,14 @@ export class TransferManagement {
       aliasOf.set(ruleId, alias);
       usedAliases.add(alias);
       const current = known?.find((h) => h.version === version);
-      if (current) assertUnlocked([current]);
+      if (current) {
+        assertUnlocked([current]);
+        overwritten.push(current);
+      }
       out.push(withIdentity(item.document, { ruleId, version, alias }));
     }
     assertNoNewClash(heads, out.map((d) => ({ ruleId: d.ruleId as string, version: d.version as number, alias: d.ruleAlias as string, name: String(d.name) })));
-    return out;
+    return { documents: out, overwritten };
   }
 
   /** New versions of rules that exist go where the rule's latest version is; new rules stay where they are put. */
@@ -162,8 +166,10 @@ export class TransferManagement {
     return this.#ctx.store.management.transaction(space, async (tx) => {
       const { tree, heads } = await loadTree(tx);
       const destination = resolveTarget(tree, target);
-      const documents = await this.#plan(tx, heads, incoming);
+      const { documents, overwritten } = await this.#plan(tx, heads, incoming);
+      assertMayChangePublished(space, options, overwritten);
       assertMayPublish(space, options, documents.some((d) => d.status === 'published'));
+      assertMayLock(space, options, documents.some((d) => d.locked === true));
       for (const published of documents.filter((d) => d.status === 'published')) await assertApproved(tx, undefined, published);
       const stored = await tx.putRules(documents);
       await this.#placeNewVersions(tx, heads, stored);
@@ -261,8 +267,10 @@ export class TransferManagement {
         first.document = withIdentity(first.document, { ruleId: rule.ruleId, version, alias: rule.alias });
         first.hasVersion = true;
       }
-      const documents = await this.#plan(tx, heads, incoming);
+      const { documents, overwritten } = await this.#plan(tx, heads, incoming);
+      assertMayChangePublished(space, options, overwritten);
       assertMayPublish(space, options, documents.some((d) => d.status === 'published'));
+      assertMayLock(space, options, documents.some((d) => d.locked === true));
       for (const published of documents.filter((d) => d.status === 'published')) await assertApproved(tx, undefined, published);
       const stored = await tx.putRules(documents);
       await this.#placeNewVersions(tx, heads, stored);

@@ -6,6 +6,7 @@ import { MEMBER_ROLES as ROLES } from '../../../service/roles.ts';
 import { USERNAME_RULE } from '../../../service/users.ts';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../../service/passwords.ts';
 import { userSchema } from '../auth.ts';
+import { principalOf } from '../../auth.ts';
 import { authenticate, errors, securedBy, setUpScope, spaceOf } from './common.ts';
 import type { ManagementPluginOptions } from './common.ts';
 
@@ -24,6 +25,11 @@ export async function membersPlugin(app: FastifyInstance, options: ManagementPlu
   const { services } = options;
   setUpScope(app, services);
   const onRequest = authenticate(services);
+  // Who gave whom which role is the first thing an audit of a space asks (never the one-time password).
+  const record = (request: FastifyRequest, action: string, detail: Record<string, string>) => {
+    const principal = principalOf(request);
+    return services.activity.record(principal.space, principal.actor, action, { detail });
+  };
 
   app.get('/api/space/members', {
     onRequest,
@@ -65,6 +71,7 @@ export async function membersPlugin(app: FastifyInstance, options: ManagementPlu
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const body = request.body as { username: string; role: string; password?: string };
       const added = await services.users.addMember(spaceOf(request), body.username, body.role, body.password);
+      await record(request, 'member.add', { username: added.user.username, role: added.role });
       return reply.code(201).send(added);
     },
   });
@@ -84,7 +91,9 @@ export async function membersPlugin(app: FastifyInstance, options: ManagementPlu
     },
     handler: async (request: FastifyRequest) => {
       const { username } = request.params as { username: string };
-      return services.users.setRole(spaceOf(request), username, (request.body as { role: string }).role);
+      const changed = await services.users.setRole(spaceOf(request), username, (request.body as { role: string }).role);
+      await record(request, 'member.role', { username: changed.user.username, role: changed.role });
+      return changed;
     },
   });
 
@@ -102,6 +111,7 @@ export async function membersPlugin(app: FastifyInstance, options: ManagementPlu
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const { username } = request.params as { username: string };
       await services.users.removeMember(spaceOf(request), username);
+      await record(request, 'member.remove', { username });
       return reply.code(204).send();
     },
   });

@@ -1,8 +1,9 @@
 // Reviews of rule versions, four eyes (docs/decisions/approvals.md): read a version's review, request one, approve
 // or reject it. With the space setting `approvals` on, publishing needs an approval of the version's content.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ReviewState } from '../../../service/management/reviews.ts';
 import { principalOf } from '../../auth.ts';
-import { authenticate, errors, params, securedBy, setUpScope, spaceOf, STANDARD_ERRORS, versionOf } from './common.ts';
+import { authenticate, errors, ifMatchHeaders, ifMatchOf, params, securedBy, setUpScope, spaceOf, STANDARD_ERRORS, versionOf } from './common.ts';
 import type { ManagementPluginOptions } from './common.ts';
 
 const TAGS = ['Reviews'];
@@ -39,6 +40,12 @@ interface ReviewParams {
   version: string;
 }
 
+/** The version's ETag in the ETag header: the reviewer sends it back as If-Match with their decision. */
+function withReviewETag(reply: FastifyReply, state: ReviewState): ReviewState {
+  void reply.header('etag', state.etag);
+  return state;
+}
+
 export async function reviewsPlugin(app: FastifyInstance, options: ManagementPluginOptions): Promise<void> {
   const { services } = options;
   const { reviews } = services.management;
@@ -56,9 +63,9 @@ export async function reviewsPlugin(app: FastifyInstance, options: ManagementPlu
       params: params(true),
       response: { 200: reviewSchema, ...errors(STANDARD_ERRORS) },
     },
-    handler: async (request: FastifyRequest) => {
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const p = request.params as ReviewParams;
-      return reviews.get(spaceOf(request), p.idOrAlias, versionOf(p));
+      return withReviewETag(reply, await reviews.get(spaceOf(request), p.idOrAlias, versionOf(p)));
     },
   });
 
@@ -77,14 +84,15 @@ export async function reviewsPlugin(app: FastifyInstance, options: ManagementPlu
         summary: decision.summary,
         operationId: `${decision.name}Review`,
         params: params(true),
+        headers: ifMatchHeaders,
         body: commentBody,
-        response: { 200: reviewSchema, ...errors([...STANDARD_ERRORS, 409]) },
+        response: { 200: reviewSchema, ...errors([...STANDARD_ERRORS, 409, 412]) },
       },
-      handler: async (request: FastifyRequest) => {
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const p = request.params as ReviewParams;
         const principal = principalOf(request);
         const body = request.body as { comment?: string } | undefined;
-        return decision.run(principal.space, p.idOrAlias, versionOf(p), principal.actor, body?.comment);
+        return withReviewETag(reply, await decision.run(principal.space, p.idOrAlias, versionOf(p), principal.actor, body?.comment, ifMatchOf(request)));
       },
     });
   }
