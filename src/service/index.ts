@@ -32,11 +32,8 @@ import type { WindowReport } from './solve-window.ts';
 import { SpaceService } from './spaces.ts';
 import { UserService } from './users.ts';
 
-export interface ServiceLogger {
-  error(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
-}
+import type { ServiceLogger } from './logger.ts';
+export type { ServiceLogger };
 
 export interface ServicesOptions {
   config: Config;

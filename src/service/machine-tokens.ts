@@ -5,7 +5,7 @@ import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify
 import type { JWTPayload } from 'jose';
 import type { TokenIssuerConfig } from '../config.ts';
 import { ServiceError } from './errors.ts';
-import type { ServiceLogger } from './index.ts';
+import type { ServiceLogger } from './logger.ts';
 import type { Principal } from './keys.ts';
 import { isRole, ROLES } from './roles.ts';
 

@@ -5,7 +5,7 @@
 import * as oidc from 'openid-client';
 import type { OidcProviderConfig, RoleGrant } from '../config.ts';
 import { ServiceError } from './errors.ts';
-import type { ServiceLogger } from './index.ts';
+import type { ServiceLogger } from './logger.ts';
 import { ROLES } from './roles.ts';
 import type { Role } from './roles.ts';
 

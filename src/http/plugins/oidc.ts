@@ -7,6 +7,7 @@ import type { Services } from '../../service/index.ts';
 import { classify } from '../../service/errors.ts';
 import { PENDING_SIGN_IN_SECONDS } from '../../service/sso.ts';
 import type { PendingSignIn } from '../../service/sso.ts';
+import { NO_STORE } from '../auth.ts';
 import { cookieSecure, setSessionCookie } from '../session-auth.ts';
 
 export const OIDC_COOKIE = 'verdict_oidc';
@@ -44,6 +45,11 @@ function origin(request: FastifyRequest): string {
 
 export async function oidcPlugin(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
   const cookieOptions = (request: FastifyRequest) => ({ httpOnly: true, sameSite: 'lax' as const, path: OIDC_PATH, secure: cookieSecure(services, request) });
+  // Sign-in answers (redirects carrying state, refusals) are never kept by a browser or a proxy cache.
+  app.addHook('onRequest', (_request, reply, done) => {
+    void reply.header('cache-control', NO_STORE);
+    done();
+  });
 
   app.get<{ Params: { id: string } }>('/api/auth/oidc/:id/login', {
     config: { public: true },
