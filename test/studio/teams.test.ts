@@ -234,7 +234,13 @@ describe('Studio for teams: sign-in, roles, members, activity and approvals', { 
       await own.getByRole('alert').getByText(/You \(petra\) were the last to edit version 3 .*another user must approve it/).waitFor();
       assert.equal((await api('GET', `/api/rule/review/${v1.ruleId}/3`)).state, 'requested', 'the refused approval changed nothing');
       await screenshot(page, 'review-own-approval');
-      publisher.assertClean([409]);
+      // The content changes while the dialog is open: a decision is about what the reviewer saw, so it is refused.
+      const v3 = await api('GET', `/api/rule/${v1.ruleId}/3`);
+      await api('PUT', `/api/rule/${v1.ruleId}/3`, { ...v3, description: 'changed while under review' });
+      await own.getByRole('button', { name: 'Approve' }).click();
+      await own.getByRole('alert').getByText(/version 3 was changed since you read it/).waitFor();
+      assert.equal((await api('GET', `/api/rule/review/${v1.ruleId}/3`)).state, 'requested', 'nothing was approved unseen');
+      publisher.assertClean([409, 412]);
     });
     await editor.close();
     await publisher.close();

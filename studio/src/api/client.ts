@@ -178,8 +178,8 @@ export class ApiClient {
   }
 
   /** A JSON call for the feature modules that own their routes (studio/src/tests): the same session and error shape. */
-  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    return (await this.request(method, path, { body })).body as T;
+  async call<T>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<T> {
+    return (await this.request(method, path, { body, headers })).body as T;
   }
 
   /** Every version of every rule of the space. */

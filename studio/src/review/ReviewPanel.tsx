@@ -97,6 +97,8 @@ function DecideDialog(props: { open: boolean; rule: RuleDocument; live: number |
   const [comment, setComment] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [live, setLive] = useState<RuleDocument | null>(null);
+  // The version under review as stored when the dialog opened: what is compared, and what a decision is about.
+  const [reviewed, setReviewed] = useState<{ rule: RuleDocument; etag: string | null } | null>(null);
   const [busy, setBusy] = useState(false);
   const { rule } = props;
 
@@ -112,6 +114,17 @@ function DecideDialog(props: { open: boolean; rule: RuleDocument; live: number |
     return () => { current = false; };
   }, [api, props.open, props.live, rule.ruleId]);
 
+  useEffect(() => {
+    if (!props.open) return;
+    let current = true;
+    setReviewed(null);
+    api.getRule(rule.ruleId, rule.version).then(
+      (r) => current && setReviewed(r),
+      (err: unknown) => current && setError(`The version under review could not be read: ${err instanceof Error ? err.message : String(err)}`),
+    );
+    return () => { current = false; };
+  }, [api, props.open, rule.ruleId, rule.version]);
+
   function close() {
     setComment('');
     setError(null);
@@ -126,8 +139,9 @@ function DecideDialog(props: { open: boolean; rule: RuleDocument; live: number |
     setBusy(true);
     setError(null);
     try {
-      if (approve) await reviewApi.approve(api, rule.ruleId, rule.version, comment.trim() || undefined);
-      else await reviewApi.reject(api, rule.ruleId, rule.version, comment.trim());
+      const etag = reviewed?.etag ?? null;
+      if (approve) await reviewApi.approve(api, rule.ruleId, rule.version, etag, comment.trim() || undefined);
+      else await reviewApi.reject(api, rule.ruleId, rule.version, etag, comment.trim());
       notify(approve ? `Approved ${rule.name} v${rule.version}` : `Rejected ${rule.name} v${rule.version}`, 'success');
       setComment('');
       props.onDone();
@@ -145,9 +159,9 @@ function DecideDialog(props: { open: boolean; rule: RuleDocument; live: number |
           ? <p>No version of this rule is live yet: approving lets v{rule.version} be published as its first live version.</p>
           : <p>The changes of v{rule.version} against the live version v{props.live}:</p>}
         {props.live !== undefined && live === null && !error && <Loading label="Loading the live version…" />}
-        {props.live !== undefined && live && (
+        {props.live !== undefined && live && reviewed && (
           <div className="review-compare">
-            <VersionCompare left={live} right={rule} leftLabel={`Live (v${props.live})`} rightLabel={`For review (v${rule.version})`} />
+            <VersionCompare left={live} right={reviewed.rule} leftLabel={`Live (v${props.live})`} rightLabel={`For review (v${rule.version})`} />
           </div>
         )}
         <label className="field"><span>Comment</span>
@@ -156,8 +170,8 @@ function DecideDialog(props: { open: boolean; rule: RuleDocument; live: number |
         {error && <p className="form-error" role="alert">{error}</p>}
         <div className="dialog-actions">
           <button type="button" className="btn" onClick={close}>Cancel</button>
-          <button type="button" className="btn btn-danger" disabled={busy} onClick={() => void decide(false)}>Reject</button>
-          <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void decide(true)}>Approve</button>
+          <button type="button" className="btn btn-danger" disabled={busy || !reviewed} onClick={() => void decide(false)}>Reject</button>
+          <button type="button" className="btn btn-primary" disabled={busy || !reviewed} onClick={() => void decide(true)}>Approve</button>
         </div>
       </div>
     </Dialog>

@@ -14,16 +14,18 @@ export function approved(review: Review | null): boolean {
 }
 
 const enc = encodeURIComponent;
+const ifMatch = (etag: string | null): Record<string, string> => (etag ? { 'if-match': etag } : {});
 const path = (idOrAlias: string, version: number) => `/api/rule/review/${enc(idOrAlias)}/${version}`;
 
 export const reviewApi = {
   get: (api: ApiClient, idOrAlias: string, version: number) => api.call<Review>('GET', path(idOrAlias, version)),
   request: (api: ApiClient, idOrAlias: string, version: number, comment?: string) =>
     api.call<Review>('POST', `${path(idOrAlias, version)}/request`, comment ? { comment } : {}),
-  approve: (api: ApiClient, idOrAlias: string, version: number, comment?: string) =>
-    api.call<Review>('POST', `${path(idOrAlias, version)}/approve`, comment ? { comment } : {}),
-  reject: (api: ApiClient, idOrAlias: string, version: number, comment: string) =>
-    api.call<Review>('POST', `${path(idOrAlias, version)}/reject`, { comment }),
+  /** `etag`: the version as the reviewer saw it; the server refuses (412) a decision on content changed since. */
+  approve: (api: ApiClient, idOrAlias: string, version: number, etag: string | null, comment?: string) =>
+    api.call<Review>('POST', `${path(idOrAlias, version)}/approve`, comment ? { comment } : {}, ifMatch(etag)),
+  reject: (api: ApiClient, idOrAlias: string, version: number, etag: string | null, comment: string) =>
+    api.call<Review>('POST', `${path(idOrAlias, version)}/reject`, { comment }, ifMatch(etag)),
 };
 
 /** Who, in words: a user by name, a key or token named as such. */
