@@ -4,7 +4,7 @@ import type { Node } from './ast.ts';
 import { ZenDate } from './dates.ts';
 import { ZenSyntaxError, fail } from './errors.ts';
 import { DATE_METHODS, FUNCTIONS, type ZenClock } from './functions.ts';
-import { ZenInterval, compare, decimal, equals, isObject, itemsOf, textOf, truthy, typeName } from './values.ts';
+import { ZenInterval, compare, decimal, equals, isObject, itemsOf, scalarText, textOf, typeName } from './values.ts';
 
 export interface Scope {
   /** The environment (the input); assignments write into it. */
@@ -19,7 +19,10 @@ export interface Scope {
 export type Evaluator = (scope: Scope) => unknown;
 
 function member(object: unknown, key: unknown): unknown {
-  if (Array.isArray(object) && typeof key === 'number') return object[key < 0 ? object.length + key : key] ?? null;
+  if (Array.isArray(object) && typeof key === 'number') {
+    if (key < 0 || !Number.isInteger(key)) fail(`array index ${key} is not a whole number from 0`);
+    return object[key] ?? null;
+  }
   if (typeof object === 'string' && typeof key === 'number') return [...object][key] ?? null;
   if (isObject(object) && (typeof key === 'string' || typeof key === 'number')) {
     return Object.hasOwn(object, key) ? object[key] : null;
@@ -51,20 +54,27 @@ function arithmetic(operator: string, a: unknown, b: unknown): unknown {
   }
 }
 
+/** A condition's value: zen accepts booleans only (`1 ? a : b` and `not 1` are errors). */
+function boolean(value: unknown, where: string): boolean {
+  if (typeof value !== 'boolean') fail(`${where} expects a boolean, got ${typeName(value)}`);
+  return value;
+}
+
 function isIn(value: unknown, container: unknown): boolean {
+  if (Array.isArray(value) || isObject(value)) fail(`operator 'in' cannot look for ${typeName(value)}`);
   if (Array.isArray(container)) return container.some((item) => equals(item, value));
   if (container instanceof ZenInterval) return container.contains(value);
-  if (typeof container === 'string' && typeof value === 'string') return container.includes(value);
   if (isObject(container) && typeof value === 'string') return Object.hasOwn(container, value);
-  return fail(`operator 'in' expects an array, an interval or a string on its right, got ${typeName(container)}`);
+  return fail(`operator 'in' expects an array, an interval or an object on its right, got ${typeName(container)}`);
 }
 
 function binary(operator: string, left: Evaluator, right: Evaluator): Evaluator {
   switch (operator) {
+    // zen requires a boolean on the left and answers the right operand as it is (`true and null` is null).
     case 'and':
-      return (s) => truthy(left(s)) && truthy(right(s));
+      return (s) => (boolean(left(s), operator) ? right(s) : false);
     case 'or':
-      return (s) => truthy(left(s)) || truthy(right(s));
+      return (s) => (boolean(left(s), operator) ? true : right(s));
     case '??':
       return (s) => left(s) ?? right(s);
     case '==':
@@ -114,25 +124,27 @@ function assign(env: Record<string, unknown>, path: string[], value: unknown): v
 }
 
 function closure(name: string, subject: Evaluator, alias: string | undefined, body: Evaluator): Evaluator {
-  const run = (s: Scope, item: unknown): unknown =>
+  const evaluate = (s: Scope, item: unknown): unknown =>
     body(alias ? { ...s, pointer: item, aliases: { ...s.aliases, [alias]: item } } : { ...s, pointer: item });
+  // Every closure but map and flatMap tests its body, which must then be a boolean.
+  const run = name === 'map' || name === 'flatMap' ? evaluate : (s: Scope, item: unknown) => boolean(evaluate(s, item), `${name}()`);
   return (s) => {
     const items = itemsOf(subject(s), name);
     switch (name) {
       case 'map':
         return items.map((item) => run(s, item));
       case 'filter':
-        return items.filter((item) => truthy(run(s, item)));
+        return items.filter((item) => run(s, item));
       case 'some':
-        return items.some((item) => truthy(run(s, item)));
+        return items.some((item) => run(s, item) === true);
       case 'all':
-        return items.every((item) => truthy(run(s, item)));
+        return items.every((item) => run(s, item) === true);
       case 'none':
-        return !items.some((item) => truthy(run(s, item)));
+        return !items.some((item) => run(s, item) === true);
       case 'one':
-        return items.filter((item) => truthy(run(s, item))).length === 1;
+        return items.filter((item) => run(s, item) === true).length === 1;
       case 'count':
-        return items.filter((item) => truthy(run(s, item))).length;
+        return items.filter((item) => run(s, item) === true).length;
       default:
         return items.flatMap((item) => {
           const mapped = run(s, item);
@@ -150,7 +162,7 @@ export function compileNode(node: Node): Evaluator {
     }
     case 'template': {
       const parts = node.parts.map((part) => (typeof part === 'string' ? () => part : compileNode(part)));
-      return (s) => parts.map((part) => textOf(part(s))).join('');
+      return (s) => parts.map((part) => scalarText(part(s), 'a template string')).join('');
     }
     case 'identifier': {
       const name = node.name;
@@ -189,7 +201,7 @@ export function compileNode(node: Node): Evaluator {
     }
     case 'unary': {
       const operand = compileNode(node.operand);
-      if (node.operator === 'not') return (s) => !truthy(operand(s));
+      if (node.operator === 'not') return (s) => !boolean(operand(s), "operator 'not'");
       const sign = node.operator === '-' ? -1 : 1;
       return (s) => {
         const value = operand(s);
@@ -201,7 +213,7 @@ export function compileNode(node: Node): Evaluator {
       return binary(node.operator, compileNode(node.left), compileNode(node.right));
     case 'conditional': {
       const [condition, whenTrue, whenFalse] = [node.condition, node.whenTrue, node.whenFalse].map(compileNode);
-      return (s) => (truthy(condition(s)) ? whenTrue(s) : whenFalse(s));
+      return (s) => (boolean(condition(s), 'a conditional (? :)') ? whenTrue(s) : whenFalse(s));
     }
     case 'call': {
       const fn = FUNCTIONS[node.name];

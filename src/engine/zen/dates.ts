@@ -93,8 +93,12 @@ function daysInMonth(year: number, month: number): number {
 const DATE_TEXT =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/;
 
-/** Parses zen's date text forms; undefined when the text is no date or names an impossible day. */
-export function parseDateText(text: string, zone: string): ZenDate | undefined {
+/**
+ * Parses zen's date text forms; undefined when the text is no date or names an impossible day. A written
+ * offset counts only for the deprecated functions (`honourOffset`): zen's d() (0.54) reads
+ * `12:00:00+02:00` as the wall clock 12:00 in the zone.
+ */
+export function parseDateText(text: string, zone: string, honourOffset = false): ZenDate | undefined {
   const m = DATE_TEXT.exec(text.trim());
   if (!m) return undefined;
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
@@ -104,7 +108,7 @@ export function parseDateText(text: string, zone: string): ZenDate | undefined {
   if (hour > 23 || minute > 59 || second > 59) return undefined;
   const wall = utcFields(year, month - 1, day, hour, minute, second, ms);
   const offset = m[8];
-  if (!offset) return fromWall(wall, zone);
+  if (!offset || !honourOffset) return fromWall(wall, zone);
   if (offset === 'Z') return new ZenDate(wall, zone);
   const digits = offset.replace(':', '');
   const sign = digits[0] === '-' ? -1 : 1;
@@ -139,12 +143,11 @@ function offsetText(date: ZenDate): string {
   return `${offset < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
 
-/** RFC 3339 as zen prints a date: seconds, a fraction only when non-zero, `Z` for a zero offset. */
-export function isoText(date: ZenDate): string | null {
-  if (!date.valid) return null;
+/** RFC 3339 as zen prints a date: whole seconds, `Z` for a zero offset; `Invalid date` when invalid. */
+export function isoText(date: ZenDate): string {
+  if (!date.valid) return 'Invalid date';
   const f = fieldsOf(date);
-  const fraction = f.ms ? `.${pad(f.ms, 3)}` : '';
-  return `${pad(f.year, 4)}-${pad(f.month)}-${pad(f.day)}T${pad(f.hour)}:${pad(f.minute)}:${pad(f.second)}${fraction}${offsetText(date)}`;
+  return `${pad(f.year, 4)}-${pad(f.month)}-${pad(f.day)}T${pad(f.hour)}:${pad(f.minute)}:${pad(f.second)}${offsetText(date)}`;
 }
 
 export function startOf(date: ZenDate, unit: DateUnit): ZenDate {
@@ -204,7 +207,7 @@ export function add(date: ZenDate, amount: number, unit: DateUnit): ZenDate {
   return new ZenDate(date.ms + amount * (FIXED_MS[unit] ?? 0), date.zone);
 }
 
-const DURATION_PART = /(-?\d+(?:\.\d+)?)\s*([a-zA-Z]+)/g;
+const DURATION_PART = /(-?\d+)\s*([a-zA-Z]+)/g;
 
 /** A duration text such as `1d 5h` as (amount, unit) pairs. */
 export function durationParts(text: string): [number, DateUnit][] {
@@ -220,10 +223,10 @@ export function durationParts(text: string): [number, DateUnit][] {
   return parts;
 }
 
-/** A duration text in seconds (months as 30 days, years as 365: zen's deprecated duration()). */
+/** A duration text in seconds (months of 30.44 days, years of 365.25: zen's deprecated duration()). */
 export function durationSeconds(text: string): number {
   const unitSeconds: Record<DateUnit, number> = {
-    year: 31_536_000, quarter: 7_776_000, month: 2_592_000, week: 604_800, day: 86_400, hour: 3600, minute: 60,
+    year: 31_557_600, quarter: 7_890_048, month: 2_630_016, week: 604_800, day: 86_400, hour: 3600, minute: 60,
     second: 1, millisecond: 0.001,
   };
   return durationParts(text).reduce((sum, [amount, unit]) => sum + amount * unitSeconds[unit], 0);

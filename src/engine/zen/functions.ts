@@ -4,7 +4,7 @@ import { roundHalfAway } from '../expression/arithmetic.ts';
 import * as dates from './dates.ts';
 import { ZenDate } from './dates.ts';
 import { fail } from './errors.ts';
-import { compare, decimal, equals, isObject, itemsOf, textOf, truthy, typeName } from './values.ts';
+import { compare, decimal, equals, isObject, itemsOf, scalarText, textOf, truthy, typeName } from './values.ts';
 
 export interface ZenClock {
   /** Epoch ms of "now" for d(), isToday() and friends. */
@@ -29,9 +29,12 @@ function numbers(value: unknown, fn: string): number[] {
   return itemsOf(value, fn).map((item) => num(item, fn));
 }
 
+/** Rust regex's leading inline flags (`(?i)`) become JavaScript flags. */
 function regex(pattern: unknown, fn: string): RegExp {
+  const text = str(pattern, fn);
+  const inline = /^\(\?([ims]+)\)/.exec(text);
   try {
-    return new RegExp(str(pattern, fn), 'u');
+    return inline ? new RegExp(text.slice(inline[0].length), `u${inline[1]}`) : new RegExp(text, 'u');
   } catch (error) {
     return fail(`${fn}(): invalid pattern: ${(error as Error).message}`);
   }
@@ -63,9 +66,13 @@ function similarity(a: string, b: string): number {
   return longest === 0 ? 1 : decimal(1 - levenshtein(a, b) / longest, 'fuzzyMatch');
 }
 
+function nonEmpty<T>(items: T[], fn: string): T[] {
+  if (items.length === 0) fail(`${fn}() of an empty array`);
+  return items;
+}
+
 function extremum(value: unknown, fn: string, pick: (order: number) => boolean): unknown {
-  const items = itemsOf(value, fn);
-  if (items.length === 0) return null;
+  const items = nonEmpty(itemsOf(value, fn), fn);
   return items.reduce((best, item) => (pick(compare(item, best, fn)) ? item : best));
 }
 
@@ -82,7 +89,7 @@ function mergeDeep(target: Record<string, unknown>, source: Record<string, unkno
 /** Deprecated date functions take text or unix seconds and answer in unix seconds, in UTC. */
 function legacyDate(value: unknown, fn: string): ZenDate {
   if (typeof value === 'number') return new ZenDate(value * 1000, 'UTC');
-  const parsed = typeof value === 'string' ? dates.parseDateText(value, 'UTC') : undefined;
+  const parsed = typeof value === 'string' ? dates.parseDateText(value, 'UTC', true) : undefined;
   if (!parsed) fail(`${fn}(): invalid date ${JSON.stringify(textOf(value))}`);
   return parsed;
 }
@@ -93,7 +100,6 @@ export const FUNCTIONS: Record<string, Fn> = {
   len: ([v]) => {
     if (typeof v === 'string') return [...v].length;
     if (Array.isArray(v)) return v.length;
-    if (isObject(v)) return Object.keys(v).length;
     return fail(`len() expects a string or an array, got ${typeName(v)}`);
   },
   upper: ([v]) => str(v, 'upper').toUpperCase(),
@@ -109,31 +115,35 @@ export const FUNCTIONS: Record<string, Fn> = {
   matches: ([a, b]) => regex(b, 'matches').test(str(a, 'matches')),
   extract: ([a, b]) => {
     const match = regex(b, 'extract').exec(str(a, 'extract'));
-    return match ? match.map((group) => group ?? null) : [];
+    // Groups that took no part in the match are left out, as zen does.
+    return match ? match.filter((group) => group !== undefined) : [];
   },
   fuzzyMatch: ([a, b]) => {
     const target = str(b, 'fuzzyMatch');
     if (Array.isArray(a)) return a.map((item) => similarity(str(item, 'fuzzyMatch'), target));
     return similarity(str(a, 'fuzzyMatch'), target);
   },
-  split: ([a, b]) => str(a, 'split').split(str(b, 'split')),
+  // Rust's split: an empty separator yields an empty text at both ends.
+  split: ([a, b]) => {
+    const [text, separator] = [str(a, 'split'), str(b, 'split')];
+    return separator === '' ? ['', ...text, ''] : text.split(separator);
+  },
   abs: ([v]) => Math.abs(num(v, 'abs')),
   sum: ([v]) => decimal(numbers(v, 'sum').reduce((s, n) => s + n, 0), 'sum'),
   avg: ([v]) => {
-    const items = numbers(v, 'avg');
-    return items.length ? decimal(items.reduce((s, n) => s + n, 0) / items.length, 'avg') : null;
+    const items = nonEmpty(numbers(v, 'avg'), 'avg');
+    return decimal(items.reduce((s, n) => s + n, 0) / items.length, 'avg');
   },
   min: ([v]) => extremum(v, 'min', (order) => order < 0),
   max: ([v]) => extremum(v, 'max', (order) => order > 0),
   median: ([v]) => {
-    const items = numbers(v, 'median').sort((a, b) => a - b);
-    if (items.length === 0) return null;
+    const items = nonEmpty(numbers(v, 'median'), 'median').sort((a, b) => a - b);
     const middle = Math.floor(items.length / 2);
     return items.length % 2 ? items[middle] : decimal((items[middle - 1] + items[middle]) / 2, 'median');
   },
   mode: ([v]) => {
     const counts = new Map<number, number>();
-    for (const n of numbers(v, 'mode')) counts.set(n, (counts.get(n) ?? 0) + 1);
+    for (const n of nonEmpty(numbers(v, 'mode'), 'mode')) counts.set(n, (counts.get(n) ?? 0) + 1);
     let best: number | null = null;
     let bestCount = 0;
     for (const [n, count] of counts) if (count > bestCount) [best, bestCount] = [n, count];
@@ -144,17 +154,18 @@ export const FUNCTIONS: Record<string, Fn> = {
   round: ([v, places]) => roundHalfAway(num(v, 'round'), places === undefined ? 0 : num(places, 'round')),
   trunc: ([v, places]) => truncate(num(v, 'trunc'), places === undefined ? 0 : num(places, 'trunc')),
   rand: ([v], clock) => Math.floor(clock.random() * (num(v, 'rand') + 1)),
-  string: ([v]) => textOf(v),
+  string: ([v]) => scalarText(v, 'string()'),
   number: ([v]) => {
     if (typeof v === 'number') return v;
     if (typeof v === 'boolean') return v ? 1 : 0;
     if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
     return fail(`number() cannot convert ${JSON.stringify(textOf(v))}`);
   },
+  // zen's to_bool: a string is true when it reads `true`, false when `false`, otherwise true only if empty.
   bool: ([v]) => {
-    if (v === 'true') return true;
-    if (v === 'false') return false;
-    return truthy(v);
+    if (typeof v !== 'string') return truthy(v);
+    const word = v.trim();
+    return word === 'true' ? true : word === 'false' ? false : v === '';
   },
   isNumeric: ([v]) =>
     typeof v === 'number' || (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))),
@@ -185,6 +196,8 @@ export const FUNCTIONS: Record<string, Fn> = {
   // Deprecated date functions: unix seconds, UTC.
   date: ([v], clock) => (v === undefined ? Math.floor(clock.now / 1000) : seconds(legacyDate(v, 'date'))),
   time: ([v]) => {
+    const clock = typeof v === 'string' ? /^(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(v) : null;
+    if (clock) return Number(clock[1]) * 3600 + Number(clock[2]) * 60 + Number(clock[3] ?? 0);
     const date = legacyDate(v, 'time');
     return seconds(date) - seconds(dates.startOf(date, 'day'));
   },
@@ -238,7 +251,8 @@ export const DATE_METHODS: Record<string, Method> = {
   add: (d, args) => shift(d, args, 1, 'add'),
   sub: (d, args) => shift(d, args, -1, 'sub'),
   set: (d, [unit, value]) => dates.setField(d, dates.dateUnit(unit), num(value, 'set')),
-  format: (d, [pattern]) => (d.valid ? dates.strftime(d, pattern === undefined ? '%Y-%m-%d %H:%M:%S' : str(pattern, 'format')) : null),
+  format: (d, [pattern]) =>
+    d.valid ? dates.strftime(d, pattern === undefined ? '%Y-%m-%d %H:%M:%S %Z' : str(pattern, 'format')) : null,
   startOf: (d, [unit]) => dates.startOf(d, dates.dateUnit(unit)),
   endOf: (d, [unit]) => dates.endOf(d, dates.dateUnit(unit)),
   diff: (d, [other, unit], clock) => {

@@ -1,7 +1,6 @@
 // Values of ZEN expressions: JSON values plus dates (./dates.ts) and intervals. Numbers are IEEE doubles with
 // each arithmetic result rounded to 15 significant digits, which gives zen's decimal answers (0.1 + 0.2 is 0.3)
 // wherever a rule's numbers stay within that precision (docs/decisions/zen-expressions.md).
-import { deepEqual } from '../values.ts';
 import { ZenDate, isoText } from './dates.ts';
 import { fail } from './errors.ts';
 
@@ -34,10 +33,16 @@ export class ZenInterval {
   }
 }
 
-/** Rounds binary noise off an arithmetic result: 0.1 + 0.2 is 0.3. */
+/**
+ * Rounds binary noise off an arithmetic result: when the double is within a few units in the last place of a
+ * number with 15 significant digits, that number is the decimal answer (0.1 + 0.2 is 0.3); otherwise the
+ * double already is the nearest one to zen's decimal (10 / 3 is 3.3333333333333335).
+ */
 export function decimal(n: number, what: string): number {
   if (!Number.isFinite(n)) fail(`${what}: number overflow`);
-  return Number.isInteger(n) ? n : Number(n.toPrecision(15));
+  if (Number.isInteger(n)) return n;
+  const short = Number(n.toPrecision(15));
+  return Math.abs(short - n) <= 4 * Math.abs(n) * Number.EPSILON ? short : n;
 }
 
 export function typeName(value: unknown): string {
@@ -64,15 +69,23 @@ export function equals(a: unknown, b: unknown): boolean {
   if (a instanceof ZenDate || b instanceof ZenDate) {
     return a instanceof ZenDate && b instanceof ZenDate && a.valid && b.valid && a.ms === b.ms;
   }
-  return deepEqual(a ?? null, b ?? null);
+  // zen compares arrays, objects and intervals by identity, so two of them are never equal.
+  if (typeof a === 'object' && a !== null) return false;
+  return a === b || (a ?? null) === (b ?? null);
 }
 
 /** Order of two numbers, strings or dates; anything else is an error naming the operator. */
 export function compare(a: unknown, b: unknown, operator: string): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
-  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
   if (a instanceof ZenDate && b instanceof ZenDate) return a.ms - b.ms;
   return fail(`operator '${operator}' cannot compare ${typeName(a)} with ${typeName(b)}`);
+}
+
+/** Text of a scalar, as string() and template strings make it; zen refuses arrays, objects and dates. */
+export function scalarText(value: unknown, where: string): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return fail(`${where} cannot turn ${typeName(value)} into text`);
 }
 
 /** Text of a value where zen converts to a string (templates, `+` with a string, string()). */
@@ -80,7 +93,7 @@ export function textOf(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (value instanceof ZenDate) return isoText(value) ?? 'null';
+  if (value instanceof ZenDate) return isoText(value);
   return JSON.stringify(toJson(value));
 }
 
