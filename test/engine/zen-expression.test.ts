@@ -140,3 +140,21 @@ test('zen: unary tests compare the input $ and assignments leave the caller inpu
   assert.deepEqual(compileZenExpression('counter = counter + 1').evaluate(input, { now: NOW }), { counter: 6 });
   assert.deepEqual(input, { counter: 5 });
 });
+
+test('zen: edge cases answer as @gorules/zen-engine 0.54 does (errors included)', () => {
+  const recorded = JSON.parse(fixture('zen-engine-0.54.json')) as
+    { expression: string; input: Record<string, unknown>; output?: unknown; error?: true }[];
+  const differing: string[] = [];
+  for (const { expression, input, output, error } of recorded) {
+    let actual: string;
+    try {
+      actual = JSON.stringify(compileZenExpression(expression).evaluate(input, { now: NOW }));
+    } catch {
+      actual = 'an error';
+    }
+    const expected = error ? 'an error' : JSON.stringify(output);
+    if (actual !== expected) differing.push(`${expression}: ${actual}, zen ${expected}`);
+  }
+  assert.ok(recorded.length > 100);
+  assert.deepEqual(differing, []);
+});
