@@ -29,7 +29,6 @@ const UNIT_NAMES: Record<string, DateUnit> = {
   h: 'hour', hour: 'hour', hours: 'hour',
   m: 'minute', minute: 'minute', minutes: 'minute',
   s: 'second', second: 'second', seconds: 'second',
-  ms: 'millisecond', millisecond: 'millisecond', milliseconds: 'millisecond',
 };
 
 export function dateUnit(name: unknown): DateUnit {
@@ -52,11 +51,19 @@ export function wallOf(date: ZenDate): number {
   return date.ms + zoneOffsetMs(date.ms, date.zone);
 }
 
-/** The instant whose wall clock in `zone` is `wall` (the earlier one in a DST overlap). */
+/**
+ * The instant whose wall clock in `zone` is `wall`: the earlier one in a DST overlap, an invalid date in a DST
+ * gap (as chrono's `from_local_datetime` read by zen).
+ */
 export function fromWall(wall: number, zone: string): ZenDate {
-  const guess = wall - zoneOffsetMs(wall, zone);
-  const settled = wall - zoneOffsetMs(guess, zone);
-  return new ZenDate(settled, zone);
+  if (!Number.isFinite(wall)) return new ZenDate(Number.NaN, zone);
+  let found = Number.NaN;
+  // The offsets a day either side cover both sides of any transition near `wall`.
+  for (const offset of [zoneOffsetMs(wall - 86_400_000, zone), zoneOffsetMs(wall + 86_400_000, zone)]) {
+    const instant = wall - offset;
+    if (zoneOffsetMs(instant, zone) === offset && !(instant >= found)) found = instant;
+  }
+  return new ZenDate(found, zone);
 }
 
 interface Fields {
@@ -108,6 +115,8 @@ export function parseDateText(text: string, zone: string, honourOffset = false):
   if (hour > 23 || minute > 59 || second > 59) return undefined;
   const wall = utcFields(year, month - 1, day, hour, minute, second, ms);
   const offset = m[8];
+  // zen's d() wants an offset after a `T` time (`2023-10-15T10:00:00` alone is invalid).
+  if (!honourOffset && !offset && text.includes('T')) return undefined;
   if (!offset || !honourOffset) return fromWall(wall, zone);
   if (offset === 'Z') return new ZenDate(wall, zone);
   const digits = offset.replace(':', '');
@@ -197,6 +206,8 @@ export function add(date: ZenDate, amount: number, unit: DateUnit): ZenDate {
     const total = f.year * 12 + (f.month - 1) + months;
     const year = Math.floor(total / 12);
     const month = (total % 12) + 1;
+    // Months clamp to the month's last day; years do not (zen: 2024-02-29 plus a year is invalid).
+    if (unit === 'year' && f.day > daysInMonth(year, month)) return new ZenDate(Number.NaN, date.zone);
     const day = Math.min(f.day, daysInMonth(year, month));
     return fromWall(wallFrom({ ...f, year, month, day }), date.zone);
   }
@@ -207,7 +218,7 @@ export function add(date: ZenDate, amount: number, unit: DateUnit): ZenDate {
   return new ZenDate(date.ms + amount * (FIXED_MS[unit] ?? 0), date.zone);
 }
 
-const DURATION_PART = /(-?\d+)\s*([a-zA-Z]+)/g;
+const DURATION_PART = /(\d+)\s*([a-zA-Z]+)/g;
 
 /** A duration text such as `1d 5h` as (amount, unit) pairs. */
 export function durationParts(text: string): [number, DateUnit][] {
@@ -279,7 +290,12 @@ export function setField(date: ZenDate, unit: DateUnit, value: number): ZenDate 
     unit as 'year'
   ];
   if (!key) fail(`set(): cannot set '${unit}'`);
-  return fromWall(wallFrom({ ...f, [key]: value }), date.zone);
+  const next = { ...f, [key]: value };
+  // No rollover: a month 13 or 31 February is an invalid date, as in zen.
+  const valid = Number.isInteger(value) && next.month >= 1 && next.month <= 12 && next.day >= 1 &&
+    next.day <= daysInMonth(next.year, next.month) && next.hour <= 23 && next.minute <= 59 && next.second <= 59 &&
+    value >= 0;
+  return valid ? fromWall(wallFrom(next), date.zone) : new ZenDate(Number.NaN, date.zone);
 }
 
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];

@@ -217,6 +217,7 @@ export const FUNCTIONS: Record<string, Fn> = {
 
 function dateArg(value: unknown, method: string, clock: ZenClock): ZenDate {
   if (value instanceof ZenDate) return value;
+  if (value === null) return new ZenDate(Number.NaN, 'UTC');
   if (typeof value === 'string' || typeof value === 'number') return dates.makeDate([value], clock.now);
   return fail(`${method}() expects a date, got ${typeName(value)}`);
 }
