@@ -124,12 +124,18 @@ function assign(env: Record<string, unknown>, path: string[], value: unknown): v
 }
 
 function closure(name: string, subject: Evaluator, alias: string | undefined, body: Evaluator): Evaluator {
-  const evaluate = (s: Scope, item: unknown): unknown =>
-    body(alias ? { ...s, pointer: item, aliases: { ...s.aliases, [alias]: item } } : { ...s, pointer: item });
+  // One child scope per call, its pointer (and alias) moved item by item: evaluation is synchronous and no
+  // value keeps a scope, so nothing sees the previous item.
+  const evaluate = (child: Scope, item: unknown): unknown => {
+    child.pointer = item;
+    if (alias) (child.aliases as Record<string, unknown>)[alias] = item;
+    return body(child);
+  };
   // Every closure but map and flatMap tests its body, which must then be a boolean.
-  const run = name === 'map' || name === 'flatMap' ? evaluate : (s: Scope, item: unknown) => boolean(evaluate(s, item), `${name}()`);
-  return (s) => {
-    const items = itemsOf(subject(s), name);
+  const run = name === 'map' || name === 'flatMap' ? evaluate : (child: Scope, item: unknown) => boolean(evaluate(child, item), `${name}()`);
+  return (parent) => {
+    const items = itemsOf(subject(parent), name);
+    const s: Scope = { env: parent.env, pointer: null, aliases: alias ? { ...parent.aliases } : parent.aliases, clock: parent.clock };
     switch (name) {
       case 'map':
         return items.map((item) => run(s, item));
