@@ -1,0 +1,42 @@
+// GoRules ZEN's expression language in Verdict's engine: standard expressions and unary tests (decision-table
+// cells compared against `$`). Pure: the clock and the random source are passed in.
+import { compileNode } from './compile.ts';
+import { parseStandard, parseUnary } from './parser.ts';
+import { toJson } from './values.ts';
+
+export { ZenEvaluationError, ZenSyntaxError } from './errors.ts';
+
+export interface ZenEvaluateOptions {
+  /** Epoch ms of "now" (d(), isToday(), ...). */
+  now: number;
+  /** Uniform in [0, 1) for rand(); Math.random when absent. */
+  random?: () => number;
+}
+
+export interface ZenExpression {
+  /** Evaluates against `input` (a JSON object; unary tests read `$` from it) and answers JSON. */
+  evaluate(input: unknown, options: ZenEvaluateOptions): unknown;
+}
+
+function build(evaluate: ReturnType<typeof compileNode>, writes: boolean): ZenExpression {
+  return {
+    evaluate(input, options) {
+      const source = typeof input === 'object' && input !== null && !Array.isArray(input) ? input : {};
+      // Assignments write into the environment: they get their own copy of the input.
+      const env = (writes ? structuredClone(source) : source) as Record<string, unknown>;
+      const clock = { now: options.now, random: options.random ?? Math.random };
+      return toJson(evaluate({ env, pointer: null, aliases: undefined, clock }));
+    },
+  };
+}
+
+/** Compiles a standard ZEN expression; throws ZenSyntaxError when it does not parse. */
+export function compileZenExpression(source: string): ZenExpression {
+  const node = parseStandard(source);
+  return build(compileNode(node), node.type === 'assignments');
+}
+
+/** Compiles a unary test (`> 5`, `[1..10]`, `'GB', 'US'`) evaluated against the input's `$`. */
+export function compileZenUnary(source: string): ZenExpression {
+  return build(compileNode(parseUnary(source)), false);
+}
