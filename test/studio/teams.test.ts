@@ -307,6 +307,8 @@ describe('Studio for teams: sign-in, roles, members, activity and approvals', { 
       await page.getByLabel('Actor').fill('eddie');
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await table.getByRole('cell', { name: /^petra/ }).first().waitFor({ state: 'detached' });
+      // The table is replaced while the filtered page loads: read its rows once the new page is in.
+      await table.getByRole('cell', { name: /^eddie/ }).first().waitFor();
       const rows = (await table.getByRole('row').all()).slice(1);
       const actors = await Promise.all(rows.map((row) => row.getByRole('cell').nth(1).innerText()));
       assert.ok(actors.length > 0 && actors.every((a) => a.startsWith('eddie')), `only eddie's actions: ${actors.join(', ')}`);
