@@ -6,6 +6,7 @@ import type { Actor } from '../api/auth.ts';
 import { useStudio } from '../app/context.ts';
 import { href } from '../app/router.ts';
 import { timeRange } from '../space/audit-filter.ts';
+import { TimeRangeFields } from '../space/TimeRangeFields.tsx';
 import { EmptyState, ErrorState, Loading, formatShortTime } from '../ui/states.tsx';
 import { activityApi } from './api.ts';
 import type { ActivityFilter, ActivityItem } from './api.ts';
@@ -93,18 +94,7 @@ export function ActivityPage() {
           <input list="activity-actions" value={form.action} onChange={(e) => set({ action: e.target.value })} />
           <datalist id="activity-actions">{actions.map((a) => <option key={a} value={a} />)}</datalist>
         </label>
-        <label className="field">
-          <span>From</span>
-          <input type="datetime-local" step={1} value={form.from} onChange={(e) => set({ from: e.target.value })} />
-        </label>
-        <label className="field">
-          <span>To</span>
-          <input type="datetime-local" step={1} value={form.to} onChange={(e) => set({ to: e.target.value })} />
-        </label>
-        <div className="filter-bar-actions">
-          <button type="submit" className="btn btn-primary">Apply filters</button>
-          <button type="button" className="btn btn-ghost" onClick={() => { setForm(EMPTY_FORM); setFormError(null); setFilter({}); }}>Clear</button>
-        </div>
+        <TimeRangeFields from={form.from} to={form.to} onChange={set} onClear={() => { setForm(EMPTY_FORM); setFormError(null); setFilter({}); }} />
       </form>
       {formError && <p className="form-error" role="alert">{formError}</p>}
       {error && <ErrorState title="The activity could not be loaded" message={error} onRetry={() => void load(filter)} />}

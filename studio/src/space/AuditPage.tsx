@@ -6,6 +6,7 @@ import type { FormEvent } from 'react';
 import type { RuleItem } from '../api/client.ts';
 import { useStudio } from '../app/context.ts';
 import { href } from '../app/router.ts';
+import { TimeRangeFields } from './TimeRangeFields.tsx';
 import { EmptyState, ErrorState, Loading, formatShortTime, formatTime } from '../ui/states.tsx';
 import { spaceApi } from './api.ts';
 import type { AuditFilter, AuditRecord } from './api.ts';
@@ -95,18 +96,7 @@ export function AuditPage() {
           <span>Status</span>
           <input value={form.status} inputMode="numeric" placeholder="e.g. 400" maxLength={3} onChange={(e) => set({ status: e.target.value })} />
         </label>
-        <label className="field">
-          <span>From</span>
-          <input type="datetime-local" step={1} value={form.from} onChange={(e) => set({ from: e.target.value })} />
-        </label>
-        <label className="field">
-          <span>To</span>
-          <input type="datetime-local" step={1} value={form.to} onChange={(e) => set({ to: e.target.value })} />
-        </label>
-        <div className="filter-bar-actions">
-          <button type="submit" className="btn btn-primary">Apply filters</button>
-          <button type="button" className="btn btn-ghost" onClick={() => { setForm(EMPTY_AUDIT_FORM); setFormError(null); setFilter({}); }}>Clear</button>
-        </div>
+        <TimeRangeFields from={form.from} to={form.to} onChange={set} onClear={() => { setForm(EMPTY_AUDIT_FORM); setFormError(null); setFilter({}); }} />
       </form>
       {formError && <p className="form-error" role="alert">{formError}</p>}
       {error && <ErrorState title="The audit log could not be loaded" message={error} onRetry={() => void load(filter)} />}
