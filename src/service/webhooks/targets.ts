@@ -95,5 +95,5 @@ export function guardedLookup(url: URL, allow: readonly string[]) {
 export function literalRefusal(url: URL, allow: readonly string[]): string | undefined {
   const host = bare(url.hostname);
   if (isIP(host) === 0) return undefined;
-  return isInternalAddress(host) && !allowed(url, host, allow) ? new RefusedTargetError(host, host).message : undefined;
+  return isInternalAddress(host) && !allowed(url, host, allow) ? `${url.host} is in a loopback or private range; an operator can add it to WEBHOOKS_ALLOW` : undefined;
 }
