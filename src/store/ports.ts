@@ -414,6 +414,8 @@ export interface WebhookStore {
   lease(now: string, until: string, limit: number): Promise<LeasedDelivery[]>;
   /** Records an attempt; answers whether it disabled the webhook. */
   finish(space: string, deliveryId: string, outcome: AttemptOutcome): Promise<{ disabled: boolean }>;
+  /** Deletes delivered and failed deliveries (with their attempts) created before `before`; answers how many. */
+  purge(before: string): Promise<number>;
 }
 
 /** The review of one rule version (docs/decisions/approvals.md). */

@@ -225,42 +225,44 @@ export function webhookStore(db: Kysely<WebhookDb>, dialect: 'sqlite' | 'postgre
       return rows.map((r) => ({ at: r.at, statusCode: r.status_code === null ? null : Number(r.status_code), error: r.error }));
     },
     lease: async (now, until, limit) => {
-      return db.transaction().execute(async (trx) => {
-        let query = trx
-          .selectFrom('webhook_deliveries as d')
-          .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-          .selectAll('d')
-          .select(['w.url as hook_url', 'w.secret as hook_secret'])
-          .where('d.status', '=', 'pending')
-          .where('d.next_at', '<=', now)
-          .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', now)]))
-          .where('w.enabled', '=', 1)
-          .orderBy('d.next_at')
-          .limit(limit);
-        // Instances lease disjoint rows; SQLite has one writer at a time, so its transaction alone is enough.
-        if (dialect === 'postgres') query = query.forUpdate('d').skipLocked();
-        const rows = await query.execute();
-        if (rows.length === 0) return [];
-        await trx.updateTable('webhook_deliveries').set({ lease_until: until }).where('id', 'in', rows.map((r) => r.id)).execute();
-        return rows.map(({ hook_url, hook_secret, ...row }): LeasedDelivery => ({ delivery: toDelivery({ ...row, lease_until: until }), url: hook_url, secret: hook_secret }));
-      });
+      // One UPDATE over the due rows: it takes the write lock at once (SQLite: a read first would have to upgrade
+      // its lock, which fails under a second process), and on PostgreSQL its subquery skips rows another
+      // instance has locked, so instances lease disjoint rows.
+      let due = db
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+        .select('d.id')
+        .where('d.status', '=', 'pending')
+        .where('d.next_at', '<=', now)
+        .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', now)]))
+        .where('w.enabled', '=', 1)
+        .orderBy('d.next_at')
+        .limit(limit);
+      if (dialect === 'postgres') due = due.forUpdate('d').skipLocked();
+      const rows = await db.updateTable('webhook_deliveries').set({ lease_until: until }).where('id', 'in', due).returningAll().execute();
+      if (rows.length === 0) return [];
+      const hooks = await db.selectFrom('webhooks').select(['id', 'url', 'secret']).where('id', 'in', [...new Set(rows.map((r) => r.webhook_id))]).execute();
+      const byId = new Map(hooks.map((h) => [h.id, h]));
+      return rows
+        .filter((r) => byId.has(r.webhook_id))
+        .sort((x, y) => x.next_at.localeCompare(y.next_at))
+        .map((row): LeasedDelivery => ({ delivery: toDelivery(row), url: byId.get(row.webhook_id)!.url, secret: byId.get(row.webhook_id)!.secret }));
     },
     finish: async (space, id, outcome: AttemptOutcome) => {
       return db.transaction().execute(async (trx) => {
-        const row = await trx.selectFrom('webhook_deliveries').select(['attempts', 'webhook_id']).where('space', '=', space).where('id', '=', id).executeTakeFirst();
-        if (row === undefined) return { disabled: false };
-        const n = Number(row.attempts) + 1;
         const status: DeliveryStatus = outcome.delivered ? 'delivered' : outcome.nextAt === null ? 'failed' : 'pending';
-        await trx.updateTable('webhook_deliveries').set({
+        // A write first (see lease): the attempt's number comes back from the update.
+        const row = await trx.updateTable('webhook_deliveries').set((eb) => ({
           status,
-          attempts: n,
+          attempts: eb('attempts', '+', 1),
           next_at: outcome.nextAt ?? outcome.at,
           lease_until: null,
           last_attempt_at: outcome.at,
           last_status_code: outcome.statusCode,
           last_error: outcome.error,
-        }).where('id', '=', id).execute();
-        await trx.insertInto('webhook_attempts').values({ delivery_id: id, n, at: outcome.at, status_code: outcome.statusCode, error: outcome.error }).execute();
+        })).where('space', '=', space).where('id', '=', id).returning(['attempts', 'webhook_id']).executeTakeFirst();
+        if (row === undefined) return { disabled: false };
+        await trx.insertInto('webhook_attempts').values({ delivery_id: id, n: Number(row.attempts), at: outcome.at, status_code: outcome.statusCode, error: outcome.error }).execute();
         if (outcome.delivered) {
           await trx.updateTable('webhooks').set({ consecutive_failures: 0 }).where('id', '=', row.webhook_id).execute();
           return { disabled: false };
@@ -277,6 +279,14 @@ export function webhookStore(db: Kysely<WebhookDb>, dialect: 'sqlite' | 'postgre
           disabled_reason: `disabled after ${Number(hook.consecutive_failures)} failed attempts in a row (last: ${outcome.error ?? `HTTP ${outcome.statusCode}`})`,
         }).where('id', '=', row.webhook_id).execute();
         return { disabled: true };
+      });
+    },
+    purge: async (before) => {
+      return db.transaction().execute(async (trx) => {
+        const done = trx.selectFrom('webhook_deliveries').select('id').where('status', 'in', ['delivered', 'failed']).where('created_at', '<', before);
+        await trx.deleteFrom('webhook_attempts').where('delivery_id', 'in', done).execute();
+        const result = await trx.deleteFrom('webhook_deliveries').where('status', 'in', ['delivered', 'failed']).where('created_at', '<', before).executeTakeFirst();
+        return Number(result.numDeletedRows);
       });
     },
   };

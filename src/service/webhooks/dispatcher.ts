@@ -4,6 +4,7 @@
 // until WEBHOOKS_RETRY_HOURS after its event; a webhook failing WEBHOOKS_DISABLE_AFTER attempts in a row is disabled.
 // A lease outlives an attempt's time limit, so a row whose instance died mid-send is sent again by another: at least
 // once, which the delivery id in every attempt lets receivers deduplicate. Requests never wait for any of this.
+// Finished deliveries are kept in the delivery log for DELIVERY_LOG_DAYS, then purged (checked once an hour).
 import type { WebhooksConfig } from '../../config.ts';
 import type { AttemptOutcome, LeasedDelivery, WebhookStore } from '../../store/ports.ts';
 import type { Clock } from '../clock.ts';
@@ -13,6 +14,9 @@ import type { Sender } from './sender.ts';
 /** Deliveries leased at once; the next batch is leased at once when a batch was full. */
 const BATCH = 20;
 const MAX_DELAY_MS = 3_600_000;
+/** Days a delivered or failed delivery stays in the log. */
+export const DELIVERY_LOG_DAYS = 30;
+const PURGE_EVERY_MS = 3_600_000;
 
 /** The delay before attempt `attempts + 1`, after `attempts` failed ones. */
 export function retryDelayMs(attempts: number, baseMs: number): number {
@@ -32,6 +36,7 @@ export class WebhookDispatcher {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #stopped = true;
+  #purgedAt = 0;
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
@@ -63,6 +68,7 @@ export class WebhookDispatcher {
   async #loop(): Promise<void> {
     try {
       while (!this.#stopped && (await this.dispatchOnce()) === BATCH);
+      await this.#purge();
     } catch (err) {
       this.#options.log.error({ err }, 'webhook dispatch failed');
     }
@@ -76,6 +82,14 @@ export class WebhookDispatcher {
     const leased = await store.lease(new Date(now).toISOString(), new Date(now + config.timeoutMs * 2 + 30_000).toISOString(), BATCH);
     await Promise.all(leased.map((d) => this.#attempt(d)));
     return leased.length;
+  }
+
+  async #purge(): Promise<void> {
+    const now = this.#options.clock();
+    if (now - this.#purgedAt < PURGE_EVERY_MS) return;
+    this.#purgedAt = now;
+    const purged = await this.#options.store.purge(new Date(now - DELIVERY_LOG_DAYS * 86_400_000).toISOString());
+    if (purged > 0) this.#options.log.info({ purged }, 'old webhook deliveries purged');
   }
 
   async #attempt(leased: LeasedDelivery): Promise<void> {
