@@ -72,3 +72,16 @@ test('retry delays double from the base and stop growing at an hour', () => {
   assert.deepEqual([1, 2, 3, 4].map((n) => retryDelayMs(n, 30_000)), [30_000, 60_000, 120_000, 240_000]);
   assert.equal(retryDelayMs(30, 30_000), 3_600_000);
 });
+
+test('an attempt without an answer within the time limit fails naming WEBHOOKS_TIMEOUT_MS', async () => {
+  const silent = createServer(() => undefined);
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const port = (silent.address() as AddressInfo).port;
+  try {
+    const result = await httpSender({ allow: ['127.0.0.1'], timeoutMs: 200 })({ url: `http://127.0.0.1:${port}/`, secret: 's', deliveryId: 'd', eventType: 't', body: '{}', unixSeconds: 1 });
+    assert.deepEqual(result, { statusCode: null, error: 'no answer within 200 ms (WEBHOOKS_TIMEOUT_MS)', delivered: false });
+  } finally {
+    silent.closeAllConnections();
+    await new Promise((resolve) => silent.close(resolve));
+  }
+});

@@ -48,18 +48,19 @@ export function httpSender(options: SenderOptions): Sender {
       return;
     }
     let settled = false;
-    let timer: NodeJS.Timeout | undefined;
     const finish = (result: SendResult) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
       resolve(result);
     };
+    // The whole attempt, connection to answer, within the limit: the request is aborted at the deadline.
+    const deadline = AbortSignal.timeout(options.timeoutMs);
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     let outgoing: ClientRequest;
     try {
       outgoing = send(url, {
         method: 'POST',
+        signal: deadline,
         lookup: guardedLookup(url, options.allow) as never,
         headers: {
           'content-type': 'application/json',
@@ -88,12 +89,10 @@ export function httpSender(options: SenderOptions): Sender {
       finish({ statusCode: null, error: err instanceof Error ? err.message : String(err), delivered: false });
       return;
     }
-    timer = setTimeout(() => {
-      outgoing.destroy();
-      finish({ statusCode: null, error: `no answer within ${options.timeoutMs} ms (WEBHOOKS_TIMEOUT_MS)`, delivered: false });
-    }, options.timeoutMs);
     outgoing.on('error', (err: Error) => {
-      const message = err instanceof RefusedTargetError ? err.message : `could not reach ${url.host}: ${err.message}`;
+      const message = deadline.aborted
+        ? `no answer within ${options.timeoutMs} ms (WEBHOOKS_TIMEOUT_MS)`
+        : err instanceof RefusedTargetError ? err.message : `could not reach ${url.host}: ${err.message}`;
       finish({ statusCode: null, error: message, delivered: false });
     });
     outgoing.end(req.body);
