@@ -68,6 +68,8 @@ class Receiver {
   }
 }
 
+/** No script workers: these rules run no scripts, and each server start forks fewer processes. */
+const NO_SCRIPTS = { sandbox: null };
 const FAST = { WEBHOOKS_ALLOW: '127.0.0.1', WEBHOOKS_RETRY_BASE_MS: '20', WEBHOOKS_POLL_MS: '20', WEBHOOKS_DISABLE_AFTER: '3' };
 
 for (const kind of ['sqlite', 'postgres'] as const) {
@@ -89,7 +91,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
     before(async () => {
       await receiver.start();
       backend = await backendOf(kind);
-      server = await startTestServer({ backend, env: FAST });
+      server = await startTestServer({ backend, env: FAST, services: NO_SCRIPTS });
     });
 
     after(async () => {
@@ -224,7 +226,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
 
     test('a delivery written while no instance dispatches is sent after a restart', async () => {
       await server.close();
-      const quiet = await startTestServer({ backend, env: { ...FAST, WEBHOOKS_ENABLED: 'false' } });
+      const quiet = await startTestServer({ backend, env: { ...FAST, WEBHOOKS_ENABLED: 'false' }, services: NO_SCRIPTS });
       server = quiet;
       await webhook('/restart', ['settings.updated'], quiet);
       const settings = await quiet.call('PUT', '/api/space/settings', { key: quiet.space.managementKey, body: { approvals: false } });
@@ -232,7 +234,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       await quiet.close();
       assert.equal(receiver.at('/restart').length, 0, 'nobody dispatched it yet');
 
-      server = await startTestServer({ backend, env: FAST });
+      server = await startTestServer({ backend, env: FAST, services: NO_SCRIPTS });
       await eventually(async () => (receiver.at('/restart').length === 1 ? true : undefined));
       const [delivered] = receiver.at('/restart');
       assert.equal(delivered!.headers['x-verdict-event'], 'settings.updated');
