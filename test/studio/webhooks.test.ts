@@ -45,10 +45,12 @@ describe('Verdict Studio webhooks and event log in Chromium', { skip }, () => {
       await dialog.getByLabel('Receiver URL').fill(url);
       await dialog.getByRole('checkbox', { name: 'key.created' }).check();
       assert.ok(await dialog.getByRole('checkbox', { name: 'rule.published' }).isChecked(), 'rule.published is offered checked');
+      await screenshot(page, 'webhook-create');
       await dialog.getByRole('button', { name: 'Create', exact: true }).click();
       const created = page.getByRole('dialog', { name: 'Webhook created' });
       const secret = await created.getByLabel('Signing secret').inputValue();
       assert.match(secret, /^whsec_/);
+      await screenshot(page, 'webhook-secret');
       await created.getByRole('button', { name: 'Done' }).click();
       const hooks = page.getByRole('table', { name: 'Webhooks' });
       await hooks.getByRole('row', { name: /rule\.published, key\.created/ }).waitFor();
