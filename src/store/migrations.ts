@@ -379,7 +379,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_026_space_live_edits': spaceLiveEdits,
   '2026_11_027_users_sessions': usersSessions,
   '2026_11_032_activity_reviews': activityAndReviews,
-  '2026_11_040_webhooks': webhooks,
+  '2026_11_041_webhooks': webhooks,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

@@ -49,7 +49,7 @@ interface WebhookAttemptsTable {
   error: string | null;
 }
 
-/** The tables of migration 2026_11_040_webhooks. */
+/** The tables of migration 2026_11_041_webhooks. */
 export interface WebhookDb {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
