@@ -380,6 +380,11 @@ export interface AttemptOutcome {
   nextAt: string | null;
   /** Disable the webhook when its consecutive failures reach this many. */
   disableAfter: number;
+  /**
+   * Not sent: its retry window ended while it waited (its webhook was disabled). Marked failed with `error`,
+   * without an attempt and without counting against the webhook.
+   */
+  expired?: boolean;
 }
 
 export interface DeliveryFilter {

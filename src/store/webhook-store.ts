@@ -249,6 +249,11 @@ export function webhookStore(db: Kysely<WebhookDb>, dialect: 'sqlite' | 'postgre
         .map((row): LeasedDelivery => ({ delivery: toDelivery(row), url: byId.get(row.webhook_id)!.url, secret: byId.get(row.webhook_id)!.secret }));
     },
     finish: async (space, id, outcome: AttemptOutcome) => {
+      if (outcome.expired === true) {
+        await db.updateTable('webhook_deliveries').set({ status: 'failed', lease_until: null, last_error: outcome.error })
+          .where('space', '=', space).where('id', '=', id).execute();
+        return { disabled: false };
+      }
       return db.transaction().execute(async (trx) => {
         const status: DeliveryStatus = outcome.delivered ? 'delivered' : outcome.nextAt === null ? 'failed' : 'pending';
         // A write first (see lease): the attempt's number comes back from the update.

@@ -95,6 +95,13 @@ export class WebhookDispatcher {
   async #attempt(leased: LeasedDelivery): Promise<void> {
     const { store, clock, config, send, log } = this.#options;
     const { delivery } = leased;
+    const giveUpAt = Date.parse(delivery.createdAt) + config.retryHours * 3_600_000;
+    if (clock() > giveUpAt) {
+      // Waited past its window (its webhook was disabled): too late to be news, and no fault of the receiver.
+      const error = `not sent: its ${config.retryHours}-hour retry window ended while the webhook was disabled`;
+      await store.finish(delivery.space, delivery.id, { at: new Date(clock()).toISOString(), statusCode: null, error, delivered: false, nextAt: null, disableAfter: config.disableAfter, expired: true });
+      return;
+    }
     const result = await send({
       url: leased.url,
       secret: leased.secret,
@@ -107,7 +114,6 @@ export class WebhookDispatcher {
     let nextAt: string | null = null;
     if (!result.delivered) {
       const next = at + retryDelayMs(delivery.attempts + 1, config.retryBaseMs);
-      const giveUpAt = Date.parse(delivery.createdAt) + config.retryHours * 3_600_000;
       nextAt = next <= giveUpAt ? new Date(next).toISOString() : null;
     }
     const outcome: AttemptOutcome = {
