@@ -53,6 +53,24 @@ export interface HttpFunctionsConfig {
   maxRedirects: number;
 }
 
+/** Webhooks (docs/webhooks.md): their targets, the dispatcher of this instance, retries and disabling. */
+export interface WebhooksConfig {
+  /** This instance dispatches deliveries (WEBHOOKS_ENABLED); events write their deliveries either way. */
+  enabled: boolean;
+  /** Hosts in loopback and private ranges that webhooks may target anyway: `host`, `host:port` or `*.domain`. */
+  allow: string[];
+  /** One attempt's time limit, connection to the end of the answer. */
+  timeoutMs: number;
+  /** The first retry's delay; each next one doubles, up to an hour. */
+  retryBaseMs: number;
+  /** A delivery is retried this long after its event, then marked failed. */
+  retryHours: number;
+  /** Failed attempts in a row after which a webhook is disabled. */
+  disableAfter: number;
+  /** How often the dispatcher looks for due deliveries. */
+  pollMs: number;
+}
+
 export interface AuditConfig {
   defaultTtlDays: number;
   flushIntervalMs: number;
@@ -103,6 +121,7 @@ export interface Config {
   /** How `a - b - c` groups in expression text: 'left' (standard) or 'right' (DecisionRules, under COMPAT=decisionrules-cloud). */
   arithmeticAssociativity: 'left' | 'right';
   httpFunctions: HttpFunctionsConfig;
+  webhooks: WebhooksConfig;
   kafka: KafkaConfig;
   logLevel: LogLevel;
   audit: AuditConfig;
@@ -151,6 +170,8 @@ export const CONFIG_VARIABLES = [
   'SCRIPT_SOLVE_MEMORY_MB', 'SCRIPT_MAX_DATA_CHARS', 'SCRIPT_MAX_DATA_DEPTH', 'SOLVE_MAX_DEPTH', 'SOLVE_MAX_CALLS',
   'SOLVE_MAX_CONCURRENT_SCRIPTS', 'STUDIO_ENABLED', 'MCP_ENABLED', 'SESSION_IDLE_MINUTES', 'SESSION_MAX_HOURS',
   'STUDIO_KEY_SIGNIN', 'COOKIE_SECURE', 'TRUST_PROXY', 'TOKEN_ISSUERS', 'OIDC_PROVIDERS',
+  'WEBHOOKS_ENABLED', 'WEBHOOKS_ALLOW', 'WEBHOOKS_TIMEOUT_MS', 'WEBHOOKS_RETRY_BASE_MS', 'WEBHOOKS_RETRY_HOURS',
+  'WEBHOOKS_DISABLE_AFTER', 'WEBHOOKS_POLL_MS',
 ] as const;
 export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];
 
@@ -237,11 +258,12 @@ function timeZone(source: Source, mode: CompatMode): string {
 const HOST_PATTERN = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/i;
 const IPV6_HOST = /^\[[0-9a-f:.]+\](:\d{1,5})?$/i;
 
-function allowedHosts(source: Source): string[] {
-  const hosts = list(source, 'HTTP_FUNCTIONS_ALLOW').map((h) => h.toLowerCase());
+/** A host allowlist (HTTP_FUNCTIONS_ALLOW, WEBHOOKS_ALLOW): `host`, `host:port` or `*.domain`, comma-separated. */
+function allowedHosts(source: Source, name: 'HTTP_FUNCTIONS_ALLOW' | 'WEBHOOKS_ALLOW'): string[] {
+  const hosts = list(source, name).map((h) => h.toLowerCase());
   for (const host of hosts) {
     if (!HOST_PATTERN.test(host) && !IPV6_HOST.test(host)) {
-      throw new ConfigError('HTTP_FUNCTIONS_ALLOW', `entry "${host}" is not a host name (use host, host:port or *.domain)`);
+      throw new ConfigError(name, `entry "${host}" is not a host name (use host, host:port or *.domain)`);
     }
   }
   return hosts;
@@ -371,11 +393,20 @@ export function loadConfig(env: Source = process.env, overrides: Partial<Record<
     compat: mode,
     arithmeticAssociativity: mode === 'decisionrules-cloud' ? 'right' : 'left',
     httpFunctions: {
-      allow: allowedHosts(source),
+      allow: allowedHosts(source, 'HTTP_FUNCTIONS_ALLOW'),
       timeoutMs: integer(source, 'HTTP_FUNCTIONS_TIMEOUT_MS', 2000, 1),
       maxResponseBytes: integer(source, 'HTTP_FUNCTIONS_MAX_RESPONSE_BYTES', 3000, 1),
       maxRequestBytes: integer(source, 'HTTP_FUNCTIONS_MAX_REQUEST_BYTES', 10000, 1),
       maxRedirects: integer(source, 'HTTP_FUNCTIONS_MAX_REDIRECTS', 5, 0, 20),
+    },
+    webhooks: {
+      enabled: boolean(source, 'WEBHOOKS_ENABLED', true),
+      allow: allowedHosts(source, 'WEBHOOKS_ALLOW'),
+      timeoutMs: integer(source, 'WEBHOOKS_TIMEOUT_MS', 10_000, 100, 120_000),
+      retryBaseMs: integer(source, 'WEBHOOKS_RETRY_BASE_MS', 30_000, 1, 3_600_000),
+      retryHours: integer(source, 'WEBHOOKS_RETRY_HOURS', 24, 1, 24 * 7),
+      disableAfter: integer(source, 'WEBHOOKS_DISABLE_AFTER', 100, 1, 100_000),
+      pollMs: integer(source, 'WEBHOOKS_POLL_MS', 1000, 10, 60_000),
     },
     kafka: kafka(source),
     logLevel: logLevel(source),

@@ -262,7 +262,7 @@ export function registerTools(server: McpServer, services: Services, caller: Mcp
     { rule, version },
     { readOnlyHint: false },
     async ({ rule: id, version: v }) => {
-      const run = await services.ruleTests.runRule(space, id, v);
+      const run = await services.ruleTests.runRule(space, id, v, {}, caller.actor);
       return {
         ruleId: run.ruleId,
         version: run.version,

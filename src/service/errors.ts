@@ -101,6 +101,19 @@ export const ERROR_CATALOG = {
   'invalid-password': 'invalid-input',
   /** The change would leave a space without a user of role admin. */
   'last-admin': 'conflict',
+  // Webhooks and the event log (issue 27, docs/webhooks.md).
+  /** A webhook body that is not {"url", "events": [...]} with a known event type, or a URL that is no http(s) URL. */
+  'invalid-webhook': 'invalid-input',
+  /** A webhook URL in a loopback or private range that WEBHOOKS_ALLOW does not list. */
+  'webhook-target-refused': 'invalid-input',
+  'webhook-not-found': 'not-found',
+  'delivery-not-found': 'not-found',
+  /** A test event or redelivery to a disabled webhook (disabled by a person, or after repeated failures). */
+  'webhook-disabled': 'conflict',
+  /** A space already has MAX_WEBHOOKS_PER_SPACE webhooks. */
+  'too-many-webhooks': 'conflict',
+  /** The event log's `type` filter names no event type. */
+  'invalid-event-type': 'invalid-input',
   internal: 'internal',
 } as const satisfies Record<string, ErrorKind>;
 

@@ -31,6 +31,10 @@ import { SolveWindow } from './solve-window.ts';
 import type { WindowReport } from './solve-window.ts';
 import { SpaceService } from './spaces.ts';
 import { UserService } from './users.ts';
+import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+import { httpSender } from './webhooks/sender.ts';
+import type { Sender } from './webhooks/sender.ts';
+import { WebhookService } from './webhooks/service.ts';
 
 import type { ServiceLogger } from './logger.ts';
 export type { ServiceLogger };
@@ -50,6 +54,8 @@ export interface ServicesOptions {
   http?: HttpClient;
   /** Default true; tests that build many services turn off process-level default metrics. */
   defaultMetrics?: boolean;
+  /** Sends webhook deliveries; default: HTTP POST within WEBHOOKS_TIMEOUT_MS to targets WEBHOOKS_ALLOW permits. */
+  webhookSender?: Sender;
   /** Loads the topic provisioner for `kafka.enable` (src/kafka, wired by src/server); without it enabling fails. */
   topicProvisioner?: () => Promise<TopicProvisioner>;
 }
@@ -79,6 +85,10 @@ export class Services {
   readonly signInThrottle: SignInThrottle;
   /** The space's activity log: who did what (rule writes record through their own transactions). */
   readonly activity: ActivityLog;
+  /** Webhooks of a space and their delivery log. */
+  readonly webhooks: WebhookService;
+  /** Sends the outbox's due deliveries (started only when WEBHOOKS_ENABLED). */
+  readonly webhookDispatcher: WebhookDispatcher;
   /** Per-rule solves and latency of the last hour, for the Studio's overview. */
   readonly solveWindow = new SolveWindow();
   readonly sandbox: SpaceSandboxes | undefined;
@@ -125,14 +135,24 @@ export class Services {
     this.sso = new SsoService(config.oidcProviders, { users: this.users, sessions: this.sessions }, log);
     this.signInThrottle = new SignInThrottle(this.clock);
     this.activity = new ActivityLog(store, this.clock);
+    this.webhooks = new WebhookService(store, this.clock, config.webhooks);
+    this.webhookDispatcher = new WebhookDispatcher({
+      store: store.webhooks,
+      clock: this.clock,
+      config: config.webhooks,
+      send: options.webhookSender ?? httpSender({ allow: config.webhooks.allow, timeoutMs: config.webhooks.timeoutMs }),
+      log,
+    });
+    this.webhooks.onEnqueued = () => this.webhookDispatcher.wake();
   }
 
-  /** Starts the background tasks: audit flushing and retention. */
+  /** Starts the background tasks: audit flushing, retention and (WEBHOOKS_ENABLED) webhook dispatching. */
   start(): void {
     if (this.#started) return;
     this.#started = true;
     this.audit.start();
     this.retention.start();
+    if (this.config.webhooks.enabled) this.webhookDispatcher.start();
   }
 
   listAudits(space: string, filter: AuditFilter): Promise<AuditPage> {
@@ -151,6 +171,7 @@ export class Services {
 
   /** Flushes audits and stops background tasks; the store stays open (its owner closes it). */
   async stop(): Promise<void> {
+    await this.webhookDispatcher.stop();
     await this.audit.stop();
     await this.retention.stop();
     this.sandbox?.dispose();

@@ -1,11 +1,15 @@
 // The space's activity log (docs/decisions/activity-log.md): who did what, when, to which rule. Rule writes append
 // their entries inside their own management transaction (ManagementTransaction.appendActivity), so a write and its
 // entry commit together; other actions (keys, settings, members, reviews) append on their own. Listed newest first
-// with the same opaque cursors as the audit listing.
+// with the same opaque cursors as the audit listing. It is also the event log (docs/decisions/event-log.md): every
+// append inserts the webhooks' deliveries of its entries in the same transaction (the outbox, webhook-store.ts).
 import type { Kysely } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import { decodeCursor, encodeCursor } from './page-cursor.ts';
+import { eventTypeOf } from './ports.ts';
 import type { ActivityActor, ActivityEntry, ActivityFilter, ActivityPage, ActivityStore, StoredActivity } from './ports.ts';
+import { insertOutbox } from './webhook-store.ts';
+import type { WebhookDb } from './webhook-store.ts';
 
 export interface SpaceActivityTable {
   space: string;
@@ -34,7 +38,15 @@ function activityId(): string {
   return `${sequence.toString(16).padStart(8, '0')}-${randomBytes(6).toString('hex')}`;
 }
 
-/** Appends entries through `db` (the store's database, or a management transaction). */
+/** The JSON body a webhook receives for an entry: the event log's item with its space. */
+export function eventPayload(space: string, event: StoredActivity): string {
+  return JSON.stringify({ id: event.id, type: eventTypeOf(event.action), at: event.at, space, action: event.action, actor: event.actor, rule: event.rule, detail: event.detail });
+}
+
+/**
+ * Appends entries through `db`, which must be a transaction (a management transaction, or the one `append` opens),
+ * with their webhook deliveries: an event and its deliveries commit together.
+ */
 export async function insertActivity(db: Kysely<ActivityDb>, space: string, entries: readonly ActivityEntry[]): Promise<void> {
   const rows = entries.map((e): SpaceActivityTable => ({
     space,
@@ -52,6 +64,10 @@ export async function insertActivity(db: Kysely<ActivityDb>, space: string, entr
   }));
   // Chunks keep each statement under SQLite's bound-parameter limit.
   for (let i = 0; i < rows.length; i += 50) await db.insertInto('space_activity').values(rows.slice(i, i + 50)).execute();
+  await insertOutbox(db as unknown as Kysely<WebhookDb>, space, rows.map((r) => {
+    const event = toActivity(r);
+    return { id: r.id, type: eventTypeOf(r.action), at: r.at, payload: eventPayload(space, event) };
+  }));
 }
 
 /** The newest actor of one of `actions` on a rule version (the approvals' "last editor"). */
@@ -83,7 +99,7 @@ function toActivity(r: SpaceActivityTable): StoredActivity {
 
 export function activityStore(db: Kysely<ActivityDb>): ActivityStore {
   return {
-    append: (space, entries) => insertActivity(db, space, entries),
+    append: (space, entries) => db.transaction().execute((trx) => insertActivity(trx, space, entries)),
     list: async (space, filter: ActivityFilter): Promise<ActivityPage> => {
       let query = db.selectFrom('space_activity').selectAll().where('space', '=', space);
       if (filter.actor !== undefined) {
@@ -95,6 +111,10 @@ export function activityStore(db: Kysely<ActivityDb>): ActivityStore {
         query = query.where((eb) => eb.or([eb('rule_id', '=', rule), eb('rule_alias', '=', rule)]));
       }
       if (filter.action !== undefined) query = query.where('action', '=', filter.action);
+      if (filter.actions !== undefined) {
+        if (filter.actions.length === 0) return { items: [], nextCursor: null };
+        query = query.where('action', 'in', [...filter.actions]);
+      }
       if (filter.from !== undefined) query = query.where('at', '>=', filter.from);
       if (filter.to !== undefined) query = query.where('at', '<=', filter.to);
       if (filter.cursor !== undefined) {

@@ -14,10 +14,12 @@ import { sessionStore, userStore } from './user-store.ts';
 import { activityStore } from './activity-store.ts';
 import { spaceSettings } from './space-rows.ts';
 import type { ActivityDb } from './activity-store.ts';
+import { webhookStore } from './webhook-store.ts';
+import type { WebhookDb } from './webhook-store.ts';
 import type {
   ActivityStore,
   AuditFilter, AuditPage, AuditRecord, AuditStore, ChangeEvent, KafkaBinding, KafkaBindingStore, KeyRecord, KeyStore,
-  KeyType, RuleStore, RuleTestStore, SessionStore, SpaceRecord, SpaceStore, Store, UserStore,
+  KeyType, RuleStore, RuleTestStore, SessionStore, SpaceRecord, SpaceStore, Store, UserStore, WebhookStore,
 } from './ports.ts';
 import { ConflictError } from './ports.ts';
 import type { ApiKeysTable, AuditRecordsTable, Database } from './schema.ts';
@@ -78,6 +80,7 @@ export class KyselyStore implements Store {
   readonly ruleTests: RuleTestStore;
   readonly users: UserStore;
   readonly activity: ActivityStore;
+  readonly webhooks: WebhookStore;
   readonly sessions: SessionStore;
   readonly changes: LocalChangeFeed;
   readonly db: Db;
@@ -99,6 +102,7 @@ export class KyselyStore implements Store {
     this.ruleTests = ruleTestStore(this.db as Kysely<unknown>);
     this.users = userStore(this.db);
     this.activity = activityStore(this.db as unknown as Kysely<ActivityDb>);
+    this.webhooks = webhookStore(this.db as unknown as Kysely<WebhookDb>, this.dialect);
     this.sessions = sessionStore(this.db);
   }
 

@@ -314,6 +314,61 @@ const activityAndReviews: Migration = {
   },
 };
 
+/**
+ * Issue 27: webhooks per space and their outbox of deliveries (docs/decisions/webhooks.md). A delivery row is
+ * written in the transaction of its event; the dispatcher leases due rows (`next_at`, `lease_until`).
+ */
+const webhooks: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('webhooks')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('space', 'text', (c) => c.notNull().references('spaces.name').onDelete('cascade'))
+      .addColumn('url', 'text', (c) => c.notNull())
+      .addColumn('events', 'text', (c) => c.notNull())
+      .addColumn('secret', 'text', (c) => c.notNull())
+      .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1))
+      .addColumn('consecutive_failures', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('disabled_reason', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('webhooks_space').on('webhooks').column('space').execute();
+    await db.schema
+      .createTable('webhook_deliveries')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('space', 'text', (c) => c.notNull().references('spaces.name').onDelete('cascade'))
+      .addColumn('webhook_id', 'text', (c) => c.notNull().references('webhooks.id').onDelete('cascade'))
+      .addColumn('event_id', 'text', (c) => c.notNull())
+      .addColumn('event_type', 'text', (c) => c.notNull())
+      .addColumn('payload', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('next_at', 'text', (c) => c.notNull())
+      .addColumn('lease_until', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('last_attempt_at', 'text')
+      .addColumn('last_status_code', 'integer')
+      .addColumn('last_error', 'text')
+      .addColumn('redelivery_of', 'text')
+      .execute();
+    await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['status', 'next_at']).execute();
+    await db.schema.createIndex('webhook_deliveries_space').on('webhook_deliveries').columns(['space', 'created_at', 'id']).execute();
+    await db.schema
+      .createTable('webhook_attempts')
+      .addColumn('delivery_id', 'text', (c) => c.notNull().references('webhook_deliveries.id').onDelete('cascade'))
+      .addColumn('n', 'integer', (c) => c.notNull())
+      .addColumn('at', 'text', (c) => c.notNull())
+      .addColumn('status_code', 'integer')
+      .addColumn('error', 'text')
+      .addPrimaryKeyConstraint('webhook_attempts_pk', ['delivery_id', 'n'])
+      .execute();
+  },
+  async down(db: Kysely<any>) {
+    for (const table of ['webhook_attempts', 'webhook_deliveries', 'webhooks']) await db.schema.dropTable(table).ifExists().execute();
+  },
+};
+
 /** Name order is application order. */
 export const MIGRATIONS: Record<string, Migration> = {
   '2026_01_001_initial': initial,
@@ -324,6 +379,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_026_space_live_edits': spaceLiveEdits,
   '2026_11_027_users_sessions': usersSessions,
   '2026_11_032_activity_reviews': activityAndReviews,
+  '2026_11_041_webhooks': webhooks,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

@@ -248,6 +248,8 @@ export interface ActivityFilter {
   /** The rule's id or alias. */
   rule?: string;
   action?: string;
+  /** Any of these actions (the event log's type filter, EVENT_TYPES); an empty list matches nothing. */
+  actions?: readonly string[];
   from?: string;
   to?: string;
   limit: number;
@@ -260,9 +262,165 @@ export interface ActivityPage {
 }
 
 export interface ActivityStore {
+  /** Appends in one transaction, with the outbox rows of the space's webhooks (WebhookStore). */
   append(space: string, entries: readonly ActivityEntry[]): Promise<void>;
   /** Newest first. */
   list(space: string, filter: ActivityFilter): Promise<ActivityPage>;
+}
+
+/**
+ * The event log's types (docs/decisions/event-log.md): each activity action is one event type, named as webhooks
+ * subscribe to it. One table; an action not listed is its own type (what a later feature records before it is
+ * named here).
+ */
+export const EVENT_TYPES: Readonly<Record<string, string>> = Object.freeze({
+  'rule.create': 'rule.created',
+  'rule.new-version': 'rule.created',
+  'rule.update': 'rule.saved',
+  'rule.import': 'rule.saved',
+  'rule.tags': 'rule.saved',
+  'rule.alias': 'rule.saved',
+  'rule.publish': 'rule.published',
+  'rule.pending': 'rule.unpublished',
+  'rule.lock': 'rule.locked',
+  'rule.unlock': 'rule.unlocked',
+  'rule.delete': 'rule.deleted',
+  'key.create': 'key.created',
+  'key.revoke': 'key.revoked',
+  'settings.update': 'settings.updated',
+  'member.add': 'member.added',
+  'member.role': 'member.role-changed',
+  'member.remove': 'member.removed',
+  'review.request': 'review.requested',
+  'review.approve': 'review.approved',
+  'review.reject': 'review.rejected',
+  'job.started': 'job.started',
+  'job.finished': 'job.finished',
+  'job.failed': 'job.failed',
+  'job.canceled': 'job.canceled',
+  'test.failed': 'test.failed',
+});
+
+/** The event type of an activity action (EVENT_TYPES). */
+export function eventTypeOf(action: string): string {
+  return EVENT_TYPES[action] ?? action;
+}
+
+/** Every event type, sorted (what webhooks may subscribe to, besides `*`). */
+export const EVENT_TYPE_NAMES: readonly string[] = Object.freeze([...new Set(Object.values(EVENT_TYPES))].sort());
+
+/** The actions recorded under one event type. */
+export function actionsOfType(type: string): string[] {
+  const actions = Object.entries(EVENT_TYPES).filter(([, t]) => t === type).map(([action]) => action);
+  return actions.length > 0 ? actions : [type];
+}
+
+/** A webhook of a space (docs/webhooks.md). */
+export interface WebhookRecord {
+  id: string;
+  space: string;
+  url: string;
+  /** Event types (EVENT_TYPE_NAMES) or `*` for every event. */
+  events: string[];
+  /** The signing secret, kept as is: signing needs it (docs/decisions/webhooks.md). Never leaves the service but once. */
+  secret: string;
+  enabled: boolean;
+  /** Failed attempts since the last success; the dispatcher disables the webhook at the configured threshold. */
+  consecutiveFailures: number;
+  /** Why it was disabled by the dispatcher; null when enabled or disabled by a person. */
+  disabledReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** One event to send to one webhook: the outbox row, and the delivery log's entry. */
+export interface DeliveryRecord {
+  id: string;
+  space: string;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  /** The exact JSON body every attempt sends. */
+  payload: string;
+  status: DeliveryStatus;
+  attempts: number;
+  /** When the next attempt is due (pending). */
+  nextAt: string;
+  createdAt: string;
+  lastAttemptAt: string | null;
+  /** The receiver's HTTP status of the last attempt; null when it gave none (refused, timed out, unreachable). */
+  lastStatusCode: number | null;
+  lastError: string | null;
+  /** The delivery this one repeats (redeliver); null for the first. */
+  redeliveryOf: string | null;
+}
+
+/** One attempt of a delivery. */
+export interface DeliveryAttempt {
+  at: string;
+  statusCode: number | null;
+  error: string | null;
+}
+
+/** A due delivery leased by one dispatcher, with what sending needs. */
+export interface LeasedDelivery {
+  delivery: DeliveryRecord;
+  url: string;
+  secret: string;
+}
+
+/** What an attempt came to: delivered, or failed with the next attempt's time (null: give up). */
+export interface AttemptOutcome {
+  at: string;
+  statusCode: number | null;
+  error: string | null;
+  delivered: boolean;
+  nextAt: string | null;
+  /** Disable the webhook when its consecutive failures reach this many. */
+  disableAfter: number;
+  /**
+   * Not sent: its retry window ended while it waited (its webhook was disabled). Marked failed with `error`,
+   * without an attempt and without counting against the webhook.
+   */
+  expired?: boolean;
+}
+
+export interface DeliveryFilter {
+  webhookId?: string;
+  limit: number;
+  cursor?: string;
+}
+
+export interface DeliveryPage {
+  items: DeliveryRecord[];
+  nextCursor: string | null;
+}
+
+export interface WebhookStore {
+  insert(hook: WebhookRecord): Promise<void>;
+  list(space: string): Promise<WebhookRecord[]>;
+  get(space: string, id: string): Promise<WebhookRecord | undefined>;
+  /** False when there is no such webhook. Enabling resets its failure count and reason. */
+  update(space: string, id: string, changes: { url?: string; events?: string[]; enabled?: boolean; updatedAt: string }): Promise<boolean>;
+  /** Deletes the webhook with its deliveries. */
+  delete(space: string, id: string): Promise<boolean>;
+  /** Inserts a delivery outside an event's transaction (a test event, a redelivery). */
+  enqueue(delivery: DeliveryRecord): Promise<void>;
+  /** Newest first. */
+  deliveries(space: string, filter: DeliveryFilter): Promise<DeliveryPage>;
+  delivery(space: string, id: string): Promise<DeliveryRecord | undefined>;
+  attempts(space: string, deliveryId: string): Promise<DeliveryAttempt[]>;
+  /**
+   * Leases up to `limit` pending deliveries due at `now` of enabled webhooks, none leased by another dispatcher,
+   * until `until` (PostgreSQL: FOR UPDATE SKIP LOCKED, so instances never take the same row).
+   */
+  lease(now: string, until: string, limit: number): Promise<LeasedDelivery[]>;
+  /** Records an attempt; answers whether it disabled the webhook. */
+  finish(space: string, deliveryId: string, outcome: AttemptOutcome): Promise<{ disabled: boolean }>;
+  /** Deletes delivered and failed deliveries (with their attempts) created before `before`; answers how many. */
+  purge(before: string): Promise<number>;
 }
 
 /** The review of one rule version (docs/decisions/approvals.md). */
@@ -543,6 +701,7 @@ export interface Store {
   readonly management: ManagementStore;
   readonly ruleTests: RuleTestStore;
   readonly activity: ActivityStore;
+  readonly webhooks: WebhookStore;
   readonly users: UserStore;
   readonly sessions: SessionStore;
   readonly changes: ChangeFeed;

@@ -89,3 +89,17 @@ test('COMPAT=decisionrules-cloud sets Europe/Prague and right-grouped arithmetic
   assert.equal(zoned.arithmeticAssociativity, 'right');
   assert.throws(() => loadConfig({ COMPAT: 'decisionrules' }), (error: unknown) => error instanceof ConfigError && error.variable === 'COMPAT' && /decisionrules-cloud/.test(error.message));
 });
+
+test('webhooks: defaults, WEBHOOKS_ALLOW with the syntax of HTTP_FUNCTIONS_ALLOW, bad values named', () => {
+  assert.deepEqual(loadConfig({}).webhooks, { enabled: true, allow: [], timeoutMs: 10_000, retryBaseMs: 30_000, retryHours: 24, disableAfter: 100, pollMs: 1000 });
+  const set = loadConfig({ WEBHOOKS_ALLOW: '127.0.0.1, hooks.internal:8443 ,*.corp.example', WEBHOOKS_ENABLED: 'false', WEBHOOKS_RETRY_BASE_MS: '20' }).webhooks;
+  assert.deepEqual([set.allow, set.enabled, set.retryBaseMs], [['127.0.0.1', 'hooks.internal:8443', '*.corp.example'], false, 20]);
+  for (const [env, variable] of [
+    [{ WEBHOOKS_ALLOW: 'http://x.com/path' }, 'WEBHOOKS_ALLOW'],
+    [{ WEBHOOKS_TIMEOUT_MS: '5' }, 'WEBHOOKS_TIMEOUT_MS'],
+    [{ WEBHOOKS_RETRY_HOURS: '0' }, 'WEBHOOKS_RETRY_HOURS'],
+    [{ WEBHOOKS_DISABLE_AFTER: 'many' }, 'WEBHOOKS_DISABLE_AFTER'],
+  ] as const) {
+    assert.throws(() => loadConfig(env), (err: unknown) => err instanceof ConfigError && err.variable === variable, JSON.stringify(env));
+  }
+});

@@ -82,6 +82,13 @@ test('HTTP: every code gets the status its kind maps to, except an unknown rule 
     'invalid-role': 400,
     'invalid-password': 400,
     'last-admin': 409,
+    'invalid-webhook': 400,
+    'webhook-target-refused': 400,
+    'webhook-not-found': 404,
+    'delivery-not-found': 404,
+    'webhook-disabled': 409,
+    'too-many-webhooks': 409,
+    'invalid-event-type': 400,
     internal: 500,
   };
   for (const code of Object.keys(ERROR_CATALOG) as ErrorCode[]) {

@@ -18,8 +18,8 @@ test('grants: the permissions the server answered decide; the reason names the r
 
 test('activity query: only the filters that are set, the cursor when paging, and the page size', () => {
   assert.equal(activityQuery({}), 'limit=50');
-  assert.equal(activityQuery({ actor: ' eddie ', rule: '', action: 'publish', from: '2026-11-27T10:00:00.000Z' }, 'c2'),
-    'actor=eddie&action=publish&from=2026-11-27T10%3A00%3A00.000Z&cursor=c2&limit=50');
+  assert.equal(activityQuery({ actor: ' eddie ', rule: '', type: 'rule.published', from: '2026-11-27T10:00:00.000Z' }, 'c2'),
+    'actor=eddie&type=rule.published&from=2026-11-27T10%3A00%3A00.000Z&cursor=c2&limit=50');
 });
 
 test('time range: local date-times become instants; a bad one or from after to is named', () => {

@@ -301,7 +301,7 @@ describe('Studio for teams: sign-in, roles, members, activity and approvals', { 
       await table.getByRole('cell', { name: /^eddie/ }).first().waitFor();
       await table.getByRole('cell', { name: /^petra/ }).first().waitFor();
       const newest = table.getByRole('row').nth(1);
-      assert.deepEqual([await newest.getByRole('cell').nth(1).innerText(), await newest.getByRole('cell').nth(2).innerText()], ['petra user', 'rule.create'], 'newest first');
+      assert.deepEqual([await newest.getByRole('cell').nth(1).innerText(), await newest.getByRole('cell').nth(2).innerText()], ['petra user', 'rule.created'], 'newest first');
       await newest.getByRole('link', { name: /Petra's table/ }).waitFor();
       await screenshot(page, 'activity');
       await page.getByLabel('Actor').fill('eddie');

@@ -205,7 +205,7 @@ export class RuleManagement {
     const warnings = checkDocument(document, this.#ctx.compile);
     assertMayPublish(space, options, draft.status === 'published');
     const gated = draft.status === 'published' && this.#ctx.publishGate !== undefined;
-    if (gated) await this.#ctx.publishGate!.beforePublish(space, { head: { ...head, status: 'published' }, document }, options.force === true);
+    if (gated) await this.#ctx.publishGate!.beforePublish(space, { head: { ...head, status: 'published' }, document, actor: options.actor }, options.force === true);
     return this.#ctx.store.management.transaction(space, async (tx) => {
       const current = findVersion(this.#sameRule(findRule(await tx.heads(), idOrAlias), rule), head.version);
       checkIfMatch(options.ifMatch, await documentOf(tx, current));
@@ -229,7 +229,7 @@ export class RuleManagement {
       const head = await this.#ctx.store.management.read(space, async (tx) => findVersion(findRule(await tx.heads(), idOrAlias), version));
       if (head.status !== 'published') {
         assertUnlocked([head]);
-        await gate.beforePublish(space, { head }, options.force === true);
+        await gate.beforePublish(space, { head, actor: options.actor }, options.force === true);
         tested = head;
       }
     }

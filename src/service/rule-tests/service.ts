@@ -8,7 +8,8 @@ import type {
   RuleHead, RuleTestRecord, RuleTestResult, RuleTestRunFilter, RuleTestRunPage, RuleTestRunRecord, RuleTestSuiteRecord, RuleTestTrigger, Store,
 } from '../../store/ports.ts';
 import { InvalidCursorError } from '../../store/ports.ts';
-import type { Principal } from '../keys.ts';
+import type { Actor, Principal } from '../keys.ts';
+import { COMMAND_LINE_ACTOR } from '../keys.ts';
 import type { Clock } from '../clock.ts';
 import { isoAt } from '../clock.ts';
 import { ServiceError } from '../errors.ts';
@@ -297,14 +298,26 @@ export class RuleTestService implements PublishGate {
     }
   }
 
-  async #execute(space: string, head: RuleHead, tests: RunnableTest[], document: Record<string, unknown> | undefined, trigger: RuleTestTrigger, forced: boolean): Promise<RuleTestRunRecord> {
+  async #execute(space: string, head: RuleHead, tests: RunnableTest[], document: Record<string, unknown> | undefined, trigger: RuleTestTrigger, forced: boolean, actor: Actor | undefined): Promise<RuleTestRunRecord> {
     const id = randomUUID();
     const createdAt = this.#now();
     const candidate = await this.#load(head, document);
     const results = await runTests(tests, this.#solver(space, candidate, id));
     const run: RuleTestRunRecord = { id, ruleId: head.ruleId, version: head.version, createdAt, trigger, forced, ...countResults(results), results };
     await this.#tests.insertRun(space, run);
+    if (run.failed + run.errors > 0) await this.#recordFailure(space, head, run, actor);
     return run;
+  }
+
+  /** A run with failing tests is an event (`test.failed`): the log names the run; webhooks hear of it. */
+  async #recordFailure(space: string, head: RuleHead, run: RuleTestRunRecord, actor: Actor | undefined): Promise<void> {
+    await this.#deps.store.activity.append(space, [{
+      at: this.#now(),
+      actor: actor ?? COMMAND_LINE_ACTOR,
+      action: 'test.failed',
+      rule: { ruleId: head.ruleId, version: head.version, alias: head.alias, name: head.name },
+      detail: { runId: run.id, trigger: run.trigger, forced: run.forced, passed: run.passed, failed: run.failed, errors: run.errors },
+    }]);
   }
 
   /**
@@ -323,18 +336,18 @@ export class RuleTestService implements PublishGate {
   }
 
   /** Runs a rule version's tests (default: its latest version), or the suites and tests selected. */
-  async runRule(space: string, idOrAlias: string, version: number | undefined, selection: RunSelection = {}): Promise<RuleTestRunRecord> {
+  async runRule(space: string, idOrAlias: string, version: number | undefined, selection: RunSelection = {}, actor?: Actor): Promise<RuleTestRunRecord> {
     const head = findVersion(await this.#rule(space, idOrAlias), version);
-    return this.#execute(space, head, await this.#runnable(space, head.ruleId, selection), undefined, 'run', false);
+    return this.#execute(space, head, await this.#runnable(space, head.ruleId, selection), undefined, 'run', false, actor);
   }
 
-  async runSuite(space: string, suiteId: string, version: number | undefined): Promise<RuleTestRunRecord> {
+  async runSuite(space: string, suiteId: string, version: number | undefined, actor?: Actor): Promise<RuleTestRunRecord> {
     const suite = await this.#suite(space, suiteId);
-    return this.runRule(space, suite.ruleId, version, { suiteIds: [suiteId] });
+    return this.runRule(space, suite.ruleId, version, { suiteIds: [suiteId] }, actor);
   }
 
   /** Every rule of the space that has tests, each at its latest version. */
-  async runSpace(space: string): Promise<SpaceRun> {
+  async runSpace(space: string, actor?: Actor): Promise<SpaceRun> {
     const byRule = groupByRule(await this.#heads(space));
     const ruleIds = [...new Set((await this.#tests.suites(space)).map((s) => s.ruleId))];
     const runs: RuleTestRunRecord[] = [];
@@ -343,7 +356,7 @@ export class RuleTestService implements PublishGate {
       if (!versions) continue;
       const tests = await this.#runnable(space, ruleId, {});
       if (tests.length === 0) continue;
-      runs.push(await this.#execute(space, versions[versions.length - 1]!, tests, undefined, 'run', false));
+      runs.push(await this.#execute(space, versions[versions.length - 1]!, tests, undefined, 'run', false, actor));
     }
     const total = { passed: 0, failed: 0, errors: 0 };
     for (const r of runs) {
@@ -405,7 +418,7 @@ export class RuleTestService implements PublishGate {
     if (!(await this.ruleGate(space, head.ruleId)).enabled) return;
     const tests = await this.#runnable(space, head.ruleId, {});
     if (tests.length === 0) return;
-    const run = await this.#execute(space, head, tests, target.document, 'publish', force);
+    const run = await this.#execute(space, head, tests, target.document, 'publish', force, target.actor);
     const failing = run.results.filter((r) => r.status !== 'passed');
     if (failing.length === 0 || force) return;
     throw new ServiceError(

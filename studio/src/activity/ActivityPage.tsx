@@ -1,5 +1,6 @@
-// The space's activity log: every management action with its actor (a user, a key by name, a token by subject),
-// newest first, filtered by actor, rule, action and time range, with "Load more" over the server's cursor.
+// The space's activity and event log: every management, job and test event with its actor (a user, a key by name,
+// a token by subject), newest first, filtered by actor, rule, event type and time range, with "Load more" over the
+// server's cursor. The event types are the ones webhooks subscribe to (docs/decisions/event-log.md).
 import { useCallback, useEffect, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { Actor } from '../api/auth.ts';
@@ -8,11 +9,11 @@ import { href } from '../app/router.ts';
 import { timeRange } from '../space/audit-filter.ts';
 import { TimeRangeFields } from '../space/TimeRangeFields.tsx';
 import { EmptyState, ErrorState, Loading, formatShortTime } from '../ui/states.tsx';
-import { activityApi } from './api.ts';
+import { activityApi, EVENT_TYPE_NAMES } from './api.ts';
 import type { ActivityFilter, ActivityItem } from './api.ts';
 
 const ACTOR_KINDS: Record<Actor['kind'], string> = { user: 'user', key: 'key', token: 'token', cli: 'command line' };
-const EMPTY_FORM = { actor: '', rule: '', action: '', from: '', to: '' };
+const EMPTY_FORM = { actor: '', rule: '', type: '', from: '', to: '' };
 
 /** The entry's detail as `name: value` pairs (a status change, the role given, a review's comment). */
 function detailText(detail: Record<string, unknown> | null): string {
@@ -65,18 +66,17 @@ export function ActivityPage() {
       return;
     }
     setFormError(null);
-    setFilter({ actor: form.actor.trim() || undefined, rule: form.rule.trim() || undefined, action: form.action.trim() || undefined, from: range.from, to: range.to });
+    setFilter({ actor: form.actor.trim() || undefined, rule: form.rule.trim() || undefined, type: form.type || undefined, from: range.from, to: range.to });
   }
 
   const set = (patch: Partial<typeof EMPTY_FORM>) => setForm((current) => ({ ...current, ...patch }));
-  const actions = [...new Set((items ?? []).map((i) => i.action))].sort();
   const filtered = Object.values(filter).some((v) => v !== undefined);
   return (
     <section className="content space-page" aria-labelledby="activity-title">
       <div className="content-header">
         <div>
           <h1 id="activity-title">Activity</h1>
-          <p className="muted">Who changed what in this space: every management action with the user, key or token that made it, newest first.</p>
+          <p className="muted">Who changed what in this space: every rule, key, member, review, job and failing test event with the user, key or token behind it, newest first. Webhooks subscribe to these event types.</p>
         </div>
         <div className="actions"><button type="button" className="btn" onClick={() => void load(filter)}>Refresh</button></div>
       </div>
@@ -90,28 +90,30 @@ export function ActivityPage() {
           <input value={form.rule} placeholder="Id or alias" onChange={(e) => set({ rule: e.target.value })} />
         </label>
         <label className="field">
-          <span>Action</span>
-          <input list="activity-actions" value={form.action} onChange={(e) => set({ action: e.target.value })} />
-          <datalist id="activity-actions">{actions.map((a) => <option key={a} value={a} />)}</datalist>
+          <span>Event type</span>
+          <select value={form.type} onChange={(e) => set({ type: e.target.value })}>
+            <option value="">Every type</option>
+            {EVENT_TYPE_NAMES.map((t) => <option key={t} value={t}>{t}</option>)}
+          </select>
         </label>
         <TimeRangeFields from={form.from} to={form.to} onChange={set} onClear={() => { setForm(EMPTY_FORM); setFormError(null); setFilter({}); }} />
       </form>
       {formError && <p className="form-error" role="alert">{formError}</p>}
       {error && <ErrorState title="The activity could not be loaded" message={error} onRetry={() => void load(filter)} />}
       {!error && items === null && <Loading label="Loading activity…" />}
-      {items !== null && items.length === 0 && <EmptyState title={filtered ? 'No action matches the filters' : 'No activity yet'} />}
+      {items !== null && items.length === 0 && <EmptyState title={filtered ? 'No event matches the filters' : 'No activity yet'} />}
       {items !== null && items.length > 0 && (
         <>
           <table className="data-table" aria-label="Activity">
             <thead>
-              <tr><th scope="col">Time</th><th scope="col">Actor</th><th scope="col">Action</th><th scope="col">Rule</th><th scope="col">Detail</th></tr>
+              <tr><th scope="col">Time</th><th scope="col">Actor</th><th scope="col">Event</th><th scope="col">Rule</th><th scope="col">Detail</th></tr>
             </thead>
             <tbody>
               {items.map((item) => (
                 <tr key={item.id}>
                   <td className="nowrap"><time dateTime={item.at}>{formatShortTime(item.at)}</time></td>
                   <td className="nowrap">{item.actor.name} <span className="muted small">{ACTOR_KINDS[item.actor.kind] ?? item.actor.kind}</span></td>
-                  <td><code>{item.action}</code></td>
+                  <td><code title={`action ${item.action}`}>{item.type}</code></td>
                   <td>
                     {item.rule
                       ? <a href={href({ page: 'rule', id: item.rule.ruleId, version: item.rule.version ?? 'latest' })}>

@@ -13,6 +13,7 @@ import { DependenciesPage } from '../space/DependenciesPage.tsx';
 import { KafkaPage } from '../space/KafkaPage.tsx';
 import { KeysPage } from '../space/KeysPage.tsx';
 import { OverviewPage } from '../space/OverviewPage.tsx';
+import { WebhooksPage } from '../webhooks/WebhooksPage.tsx';
 import '../space/space.css';
 import { Studio } from './context.ts';
 import type { StudioContext } from './context.ts';
@@ -32,6 +33,7 @@ const NAV: ReadonlyArray<{ label: string; route: Route; pages: ReadonlyArray<Rou
   { label: 'Members', route: { page: 'members' }, pages: ['members'] },
   { label: 'API keys', route: { page: 'keys' }, pages: ['keys'] },
   { label: 'Kafka', route: { page: 'kafka' }, pages: ['kafka'] },
+  { label: 'Webhooks', route: { page: 'webhooks' }, pages: ['webhooks'] },
 ];
 
 /** The pages a role may not be allowed to open: the permission, and the page's name in the refusal. */
@@ -41,6 +43,7 @@ const PAGE_PERMISSION: Partial<Record<Route['page'], { permission: Permission; n
   members: { permission: 'space:admin', name: 'the members of the space' },
   keys: { permission: 'space:admin', name: 'the API keys' },
   kafka: { permission: 'space:admin', name: 'the Kafka settings' },
+  webhooks: { permission: 'space:admin', name: 'the webhooks' },
 };
 
 interface Notice {
@@ -155,6 +158,7 @@ export function App() {
               {route.page === 'members' && <MembersPage />}
               {route.page === 'keys' && <KeysPage />}
               {route.page === 'kafka' && <KafkaPage />}
+              {route.page === 'webhooks' && <WebhooksPage />}
             </>
           )}
         </div>

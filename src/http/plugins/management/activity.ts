@@ -1,6 +1,9 @@
 // GET /api/space/activity: the space's activity log, newest first, with filters and cursor paging
-// (docs/decisions/activity-log.md). Who did what: rule writes, keys, settings, members, reviews.
+// (docs/decisions/activity-log.md). Who did what: rule writes, keys, settings, members, reviews, jobs, failing test
+// runs. GET /api/space/events: the same log as the event log, each entry with its event type and filtered by types
+// (docs/decisions/event-log.md).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { EVENT_TYPE_NAMES } from '../../../store/ports.ts';
 import { instantParam, limitParam, limitSchema, withCursor } from '../../paging.ts';
 import { authenticate, errors, securedBy, setUpScope, spaceOf } from './common.ts';
 import type { ManagementPluginOptions } from './common.ts';
@@ -9,6 +12,7 @@ interface ActivityQuery {
   actor?: string;
   rule?: string;
   action?: string;
+  type?: string;
   from?: string;
   to?: string;
   limit?: string;
@@ -78,6 +82,60 @@ export async function activityPlugin(app: FastifyInstance, options: ManagementPl
         actor: query.actor,
         rule: query.rule,
         action: query.action,
+        from: instantParam(query.from, 'from'),
+        to: instantParam(query.to, 'to'),
+        limit,
+        cursor: query.cursor,
+      }));
+    },
+  });
+}
+
+const eventSchema = {
+  type: 'object',
+  properties: {
+    ...entrySchema.properties,
+    type: { type: 'string', description: `The event type: ${EVENT_TYPE_NAMES.join(', ')}` },
+  },
+} as const;
+
+export async function eventsPlugin(app: FastifyInstance, options: ManagementPluginOptions): Promise<void> {
+  const { services } = options;
+  setUpScope(app, services);
+  app.get('/api/space/events', {
+    onRequest: authenticate(services),
+    config: { permission: 'audit:read' },
+    schema: {
+      tags: ['Space'],
+      security: securedBy,
+      summary: "The space's event log: rule, key, member, review, job and test events, newest first",
+      description: 'The activity log with each entry\'s event type (what webhooks subscribe to). Filters combine; `type` takes one type or several separated by commas.',
+      operationId: 'listSpaceEvents',
+      querystring: {
+        type: 'object',
+        properties: {
+          type: { type: 'string', description: `Event types, comma-separated: ${EVENT_TYPE_NAMES.join(', ')}` },
+          actor: { type: 'string', description: "The actor's name (user name, key name, token client) or id" },
+          rule: { type: 'string', description: "The rule's id or alias" },
+          from: { type: 'string', description: 'ISO-8601; events at or after' },
+          to: { type: 'string', description: 'ISO-8601; events at or before' },
+          limit: limitSchema(DEFAULT_LIMIT, MAX_LIMIT),
+          cursor: { type: 'string', description: 'nextCursor of the previous page' },
+        },
+      },
+      response: {
+        200: { type: 'object', properties: { items: { type: 'array', items: eventSchema }, nextCursor: { type: 'string', nullable: true } } },
+        ...errors([400, 401, 403, 429, 500]),
+      },
+    },
+    handler: async (request: FastifyRequest) => {
+      const query = request.query as ActivityQuery;
+      const limit = limitParam(query.limit, DEFAULT_LIMIT, MAX_LIMIT);
+      const types = query.type?.split(',').map((t) => t.trim()).filter((t) => t !== '');
+      return withCursor(() => services.activity.events(spaceOf(request), {
+        types: types === undefined || types.length === 0 ? undefined : types,
+        actor: query.actor,
+        rule: query.rule,
         from: instantParam(query.from, 'from'),
         to: instantParam(query.to, 'to'),
         limit,

@@ -3,7 +3,7 @@
 import type { ManagementPlugin } from '../../app.ts';
 import { authPlugin } from '../auth.ts';
 import { oidcPlugin } from '../oidc.ts';
-import { activityPlugin } from './activity.ts';
+import { activityPlugin, eventsPlugin } from './activity.ts';
 import { reviewsPlugin } from './reviews.ts';
 import { foldersPlugin } from './folders.ts';
 import { historyPlugin } from './history.ts';
@@ -15,9 +15,11 @@ import { spacePlugin } from './space.ts';
 import { spaceOperationsPlugin } from './space-operations.ts';
 import { tagsPlugin } from './tags.ts';
 import { toolsPlugin } from './tools.ts';
+import { webhooksPlugin } from './webhooks.ts';
 import { xlsxPlugin } from './xlsx.ts';
 
 export const MANAGEMENT_PLUGINS: ManagementPlugin[] = [
   rulesPlugin, spacePlugin, tagsPlugin, foldersPlugin, ruleFlowsPlugin, toolsPlugin, historyPlugin, ruleTestsPlugin,
   spaceOperationsPlugin, membersPlugin, authPlugin, oidcPlugin, activityPlugin, reviewsPlugin, xlsxPlugin,
+  eventsPlugin, webhooksPlugin,
 ];

@@ -4,6 +4,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseVersion } from '../../../service/management/lookup.ts';
 import { readSelection } from '../../../service/rule-tests/service.ts';
+import { principalOf } from '../../auth.ts';
 import {
   STANDARD_ERRORS, WRITE_ERRORS, authenticate, errors, idParam, securedBy, setUpScope, spaceOf, versionOf, versionParam,
 } from './common.ts';
@@ -234,7 +235,7 @@ export async function ruleTestsPlugin(app: FastifyInstance, options: ManagementP
       },
       handler: async (request: FastifyRequest) => {
         const p = request.params as { idOrAlias: string; version?: string };
-        return tests.runRule(spaceOf(request), p.idOrAlias, versionOf(p), readSelection(request.body));
+        return tests.runRule(spaceOf(request), p.idOrAlias, versionOf(p), readSelection(request.body), principalOf(request).actor);
       },
     });
   }
@@ -271,7 +272,7 @@ export async function ruleTestsPlugin(app: FastifyInstance, options: ManagementP
     schema: { ...common, summary: "Run one suite against a version of its rule", operationId: 'runTestSuite', params: suiteParams, querystring: versionQuery, response: { 200: runSchema, ...errors(STANDARD_ERRORS) } },
     handler: async (request: FastifyRequest) => {
       const query = request.query as { version?: string };
-      return tests.runSuite(spaceOf(request), (request.params as { suiteId: string }).suiteId, parseVersion(query.version));
+      return tests.runSuite(spaceOf(request), (request.params as { suiteId: string }).suiteId, parseVersion(query.version), principalOf(request).actor);
     },
   });
 
@@ -285,7 +286,7 @@ export async function ruleTestsPlugin(app: FastifyInstance, options: ManagementP
       operationId: 'runSpaceTests',
       response: { 200: { type: 'object', properties: { passed: { type: 'integer' }, failed: { type: 'integer' }, errors: { type: 'integer' }, runs: { type: 'array', items: runSchema } } }, ...errors([401, 429, 500]) },
     },
-    handler: async (request: FastifyRequest) => tests.runSpace(spaceOf(request)),
+    handler: async (request: FastifyRequest) => tests.runSpace(spaceOf(request), principalOf(request).actor),
   });
 
   app.get('/api/tests/runs', {
