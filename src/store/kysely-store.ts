@@ -12,10 +12,12 @@ import { decodeCursor, encodeCursor } from './page-cursor.ts';
 import { ruleTestStore } from './rule-test-store.ts';
 import { sessionStore, userStore } from './user-store.ts';
 import { activityStore } from './activity-store.ts';
+import { jobStore } from './job-store.ts';
+import type { JobsDb } from './job-store.ts';
 import { spaceSettings } from './space-rows.ts';
 import type { ActivityDb } from './activity-store.ts';
 import type {
-  ActivityStore,
+  ActivityStore, JobStore,
   AuditFilter, AuditPage, AuditRecord, AuditStore, ChangeEvent, KafkaBinding, KafkaBindingStore, KeyRecord, KeyStore,
   KeyType, RuleStore, RuleTestStore, SessionStore, SpaceRecord, SpaceStore, Store, UserStore,
 } from './ports.ts';
@@ -78,6 +80,7 @@ export class KyselyStore implements Store {
   readonly ruleTests: RuleTestStore;
   readonly users: UserStore;
   readonly activity: ActivityStore;
+  readonly jobs: JobStore;
   readonly sessions: SessionStore;
   readonly changes: LocalChangeFeed;
   readonly db: Db;
@@ -100,6 +103,7 @@ export class KyselyStore implements Store {
     this.users = userStore(this.db);
     this.activity = activityStore(this.db as unknown as Kysely<ActivityDb>);
     this.sessions = sessionStore(this.db);
+    this.jobs = jobStore(this.db as unknown as Kysely<JobsDb>, this.dialect);
   }
 
   #now(): string {
