@@ -393,7 +393,7 @@ function jobs(source: Source): JobsConfig {
   return {
     enabled,
     only,
-    chunkSize: integer(source, 'JOBS_CHUNK_SIZE', 2000, 1, 100_000),
+    chunkSize: integer(source, 'JOBS_CHUNK_SIZE', 5000, 1, 100_000),
     concurrency: integer(source, 'JOBS_CONCURRENCY', 1, 1, 64),
     leaseMs: integer(source, 'JOBS_LEASE_MS', 30_000, 100, 3_600_000),
     resultsTtlMs: duration(source, 'JOBS_RESULTS_TTL', 7 * 86_400_000),

@@ -36,11 +36,16 @@ export interface JobChunksTable {
   /** pending, leased, done (results stored) or dropped (the job ended first). */
   state: string;
   count: number;
-  /** The chunk's inputs as the JSON text of an array; emptied once the chunk is done. */
-  inputs: string;
   lease_owner: string | null;
   lease_until: string | null;
   attempts: number;
+}
+
+/** A chunk's inputs, the JSON text of each on its own line; deleted once the chunk is done. */
+export interface JobInputsTable {
+  job_id: string;
+  seq: number;
+  inputs: string;
 }
 
 export interface JobResultsTable {
@@ -53,6 +58,7 @@ export interface JobResultsTable {
 export interface JobsDb {
   jobs: JobsTable;
   job_chunks: JobChunksTable;
+  job_inputs: JobInputsTable;
   job_results: JobResultsTable;
 }
 
@@ -152,10 +158,13 @@ export function jobStore(db: Kysely<JobsDb>, dialect: 'sqlite' | 'postgres'): Jo
       await db.transaction().execute(async (trx) => {
         await trx.updateTable('jobs').set((eb) => ({ total: eb('total', '+', inputs) })).where('id', '=', jobId).execute();
         const rows = chunks.map((c): JobChunksTable => ({
-          job_id: jobId, seq: c.seq, state: 'pending', count: c.count, inputs: c.inputs, lease_owner: null, lease_until: null, attempts: 0,
+          job_id: jobId, seq: c.seq, state: 'pending', count: c.count, lease_owner: null, lease_until: null, attempts: 0,
         }));
-        // A few chunks per statement: each is large text, and SQLite bounds a statement's parameters.
-        for (let i = 0; i < rows.length; i += 16) await trx.insertInto('job_chunks').values(rows.slice(i, i + 16)).execute();
+        // A few chunks per statement: inputs are large text, and SQLite bounds a statement's parameters.
+        for (let i = 0; i < rows.length; i += 16) {
+          await trx.insertInto('job_chunks').values(rows.slice(i, i + 16)).execute();
+          await trx.insertInto('job_inputs').values(chunks.slice(i, i + 16).map((c) => ({ job_id: jobId, seq: c.seq, inputs: c.inputs }))).execute();
+        }
       });
     },
 
@@ -172,6 +181,7 @@ export function jobStore(db: Kysely<JobsDb>, dialect: 'sqlite' | 'postgres'): Jo
     delete: async (jobId) => {
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('job_results').where('job_id', '=', jobId).execute();
+        await trx.deleteFrom('job_inputs').where('job_id', '=', jobId).execute();
         await trx.deleteFrom('job_chunks').where('job_id', '=', jobId).execute();
         await trx.deleteFrom('jobs').where('id', '=', jobId).execute();
       });
@@ -207,14 +217,20 @@ export function jobStore(db: Kysely<JobsDb>, dialect: 'sqlite' | 'postgres'): Jo
           .set((eb) => ({ state: 'leased', lease_owner: owner, lease_until: leaseUntil, attempts: eb('attempts', '+', 1) }))
           .where('job_id', '=', picked.job_id)
           .where('seq', '=', picked.seq)
-          .returning(['seq', 'inputs', 'count', 'attempts'])
+          .returning(['seq', 'count', 'attempts'])
+          .executeTakeFirstOrThrow();
+        const { inputs } = await trx
+          .selectFrom('job_inputs')
+          .select('inputs')
+          .where('job_id', '=', picked.job_id)
+          .where('seq', '=', picked.seq)
           .executeTakeFirstOrThrow();
         let job = await getJob(trx, picked.job_id);
         if (job.state === 'Waiting') {
           await trx.updateTable('jobs').set({ state: 'Running', started_at: now }).where('id', '=', job.id).where('state', '=', 'Waiting').execute();
           job = { ...job, state: 'Running', startedAt: now };
         }
-        return { job, seq: Number(chunk.seq), inputs: chunk.inputs, count: Number(chunk.count), attempts: Number(chunk.attempts) };
+        return { job, seq: Number(chunk.seq), inputs, count: Number(chunk.count), attempts: Number(chunk.attempts) };
       });
     },
 
@@ -237,7 +253,7 @@ export function jobStore(db: Kysely<JobsDb>, dialect: 'sqlite' | 'postgres'): Jo
         const active = ACTIVE.includes(job.state as JobState);
         const taken = await trx
           .updateTable('job_chunks')
-          .set({ state: active ? 'done' : 'dropped', inputs: '', lease_owner: null, lease_until: null })
+          .set({ state: active ? 'done' : 'dropped', lease_owner: null, lease_until: null })
           .where('job_id', '=', jobId)
           .where('seq', '=', seq)
           .where('state', '=', 'leased')
@@ -245,6 +261,7 @@ export function jobStore(db: Kysely<JobsDb>, dialect: 'sqlite' | 'postgres'): Jo
           .returning(['count'])
           .executeTakeFirst();
         if (taken === undefined) return { kind: 'lost' };
+        await trx.deleteFrom('job_inputs').where('job_id', '=', jobId).where('seq', '=', seq).execute();
         if (!active) {
           if (job.state === 'Cancelling' && (await liveLeases(trx, jobId, now)) === 0) {
             await trx.updateTable('jobs').set({ state: 'Canceled' }).where('id', '=', jobId).execute();
@@ -333,6 +350,7 @@ export function jobStore(db: Kysely<JobsDb>, dialect: 'sqlite' | 'postgres'): Jo
       for (const { id } of expired) {
         await db.transaction().execute(async (trx) => {
           await trx.deleteFrom('job_results').where('job_id', '=', id).execute();
+          await trx.deleteFrom('job_inputs').where('job_id', '=', id).execute();
           await trx.deleteFrom('job_chunks').where('job_id', '=', id).execute();
           await trx.deleteFrom('jobs').where('id', '=', id).execute();
         });

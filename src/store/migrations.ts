@@ -315,8 +315,9 @@ const activityAndReviews: Migration = {
 };
 
 /**
- * Batch jobs (issue 27, docs/jobs.md): a job, its inputs cut into chunks that workers lease, and each chunk's
- * results (written with the chunk's completion, in one transaction). Deleting a job takes its chunks and results.
+ * Batch jobs (issue 27, docs/jobs.md): a job, its inputs cut into chunks that workers lease (the chunk's state and
+ * its inputs in two tables), and each chunk's results (written with the chunk's completion, in one transaction).
+ * Deleting a job takes its chunks, inputs and results.
  */
 const jobs: Migration = {
   async up(db: Kysely<any>) {
@@ -352,13 +353,20 @@ const jobs: Migration = {
       .addColumn('seq', 'integer', (c) => c.notNull())
       .addColumn('state', 'text', (c) => c.notNull())
       .addColumn('count', 'integer', (c) => c.notNull())
-      .addColumn('inputs', 'text', (c) => c.notNull())
       .addColumn('lease_owner', 'text')
       .addColumn('lease_until', 'text')
       .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
       .addPrimaryKeyConstraint('job_chunks_pk', ['job_id', 'seq'])
       .execute();
     await db.schema.createIndex('job_chunks_state').on('job_chunks').columns(['state', 'job_id', 'seq']).execute();
+    // Inputs apart from the chunk's state: leasing and renewing rewrite a small row, not the chunk's inputs.
+    await db.schema
+      .createTable('job_inputs')
+      .addColumn('job_id', 'text', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
+      .addColumn('seq', 'integer', (c) => c.notNull())
+      .addColumn('inputs', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('job_inputs_pk', ['job_id', 'seq'])
+      .execute();
     await db.schema
       .createTable('job_results')
       .addColumn('job_id', 'text', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
@@ -368,7 +376,7 @@ const jobs: Migration = {
       .execute();
   },
   async down(db: Kysely<any>) {
-    for (const table of ['job_results', 'job_chunks', 'jobs']) await db.schema.dropTable(table).ifExists().execute();
+    for (const table of ['job_results', 'job_inputs', 'job_chunks', 'jobs']) await db.schema.dropTable(table).ifExists().execute();
   },
 };
 

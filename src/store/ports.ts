@@ -569,7 +569,7 @@ export interface JobRecord {
 
 export type NewJob = Pick<JobRecord, 'id' | 'space' | 'ruleId' | 'ruleAlias' | 'version' | 'actor' | 'keyId' | 'strategy' | 'createdAt'>;
 
-/** A chunk leased by one worker until `leaseUntil`: its inputs as the JSON text of an array. */
+/** A chunk leased by one worker until `leaseUntil`: its inputs, the JSON text of each on its own line. */
 export interface LeasedChunk {
   job: JobRecord;
   seq: number;
@@ -584,7 +584,7 @@ export type ChunkOutcome = { kind: 'stored'; job: JobRecord } | { kind: 'dropped
 
 export interface JobStore {
   create(job: NewJob): Promise<void>;
-  /** Appends chunks of inputs (each the JSON text of an array) to a job still receiving, and counts them in its total. */
+  /** Appends chunks of inputs (the JSON text of each input on its own line) to a job, and counts them in its total. */
   addChunks(jobId: string, chunks: ReadonlyArray<{ seq: number; inputs: string; count: number }>): Promise<void>;
   /** The upload is complete: the job is Completed at once when every chunk is done (or there were none). */
   sealInputs(jobId: string, now: string, expiresAt: string): Promise<JobRecord | undefined>;

@@ -1,6 +1,7 @@
 // Shared by the job tests: the bench's 500-row loan table as a stored rule, its inputs as a stream of NDJSON lines
 // that rotates through a prime number of distinct inputs (so a chunk out of place changes what a line must be), and
 // helpers that start jobs, wait for them and read their results.
+import { readFileSync } from 'node:fs';
 import { toVerdictTable } from '../../bench/lib/to-verdict.ts';
 import { loanInputs, loanTable } from '../../bench/cases/tables.ts';
 import { call, eventually } from '../http/harness.ts';
@@ -86,4 +87,52 @@ export async function expectedLines(url: string, key: string): Promise<string[]>
   const reply = await call(url, 'POST', `/rule/solve/${LOAN_ALIAS}`, { key, body: { data: LOAN_INPUTS } });
   if (reply.status !== 200) throw new Error(`bulk solve: ${reply.status} ${reply.text}`);
   return (reply.json as unknown[]).map((result) => JSON.stringify(result));
+}
+
+/** Resident memory of a process in bytes (Linux /proc). */
+export function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /VmRSS:\s+(\d+) kB/.exec(status);
+  if (!match) throw new Error(`no VmRSS for ${pid}`);
+  return Number(match[1]) * 1024;
+}
+
+/** Samples `pid`'s resident memory every 100 ms until stopped; `peak` is the highest seen. */
+export function sampleRss(pid: number): { peak: () => number; stop: () => void } {
+  let peak = rssOf(pid);
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssOf(pid));
+    } catch {
+      // The process has exited.
+    }
+  }, 100);
+  return { peak: () => peak, stop: () => clearInterval(timer) };
+}
+
+/** The keys `verdict serve` prints on its first start on an empty store. */
+export function bannerKeys(stdout: string): { solverKey: string; managementKey: string } {
+  const solverKey = /solver key:\s+(\S+)/.exec(stdout)?.[1];
+  const managementKey = /management key:\s+(\S+)/.exec(stdout)?.[1];
+  if (!solverKey || !managementKey) throw new Error(`no keys in the banner:\n${stdout}`);
+  return { solverKey, managementKey };
+}
+
+/** Stores the loan table through the management API. */
+export async function createLoanRule(url: string, managementKey: string): Promise<void> {
+  const reply = await call(url, 'POST', '/api/rule', { key: managementKey, body: loanRule() });
+  if (reply.status !== 200) throw new Error(`create rule: ${reply.status} ${reply.text}`);
+}
+
+/**
+ * Reads a job's whole result and checks it: one line per input, line i the solver's answer to input i (the inputs
+ * rotate through LOAN_INPUTS). Returns the line count.
+ */
+export async function checkRotatingResult(url: string, key: string, jobId: string, expected: string[]): Promise<number> {
+  let wrong: string | undefined;
+  const count = await readResult(url, key, jobId, (line, i) => {
+    if (wrong === undefined && line !== expected[i % ROTATION]) wrong = `line ${i}: ${line.slice(0, 200)} instead of ${expected[i % ROTATION]}`;
+  });
+  if (wrong !== undefined) throw new Error(wrong);
+  return count;
 }

@@ -23,7 +23,7 @@ export interface InputLimits {
 }
 
 export interface InputChunk {
-  /** The JSON text of an array of `count` input objects. */
+  /** `count` input objects, the JSON text of each on its own line (JSON text holds no raw newline). */
   inputs: string;
   count: number;
 }
@@ -54,7 +54,7 @@ async function* arrayChunks(inputs: unknown[], limits: InputLimits): AsyncIterab
   });
   for (let i = 0; i < inputs.length; i += limits.chunkSize) {
     const slice = inputs.slice(i, i + limits.chunkSize);
-    yield { inputs: JSON.stringify(slice), count: slice.length };
+    yield { inputs: slice.map((input) => JSON.stringify(input)).join('\n'), count: slice.length };
   }
 }
 
@@ -86,7 +86,7 @@ class Chunker {
   }
   flush(): InputChunk | undefined {
     if (this.#texts.length === 0) return undefined;
-    const chunk = { inputs: `[${this.#texts.join(',')}]`, count: this.#texts.length };
+    const chunk = { inputs: this.#texts.join('\n'), count: this.#texts.length };
     this.#texts = [];
     return chunk;
   }

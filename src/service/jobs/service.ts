@@ -58,7 +58,7 @@ export interface JobServiceDeps {
 }
 
 /** Chunks of results read from the store per query while a result streams. */
-const RESULT_PAGE = 8;
+const RESULT_PAGE = 4;
 const LIST_LIMIT = 100;
 
 export class JobService {
