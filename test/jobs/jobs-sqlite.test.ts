@@ -35,7 +35,7 @@ describe('jobs on SQLite', () => {
     return out;
   }
 
-  test('a JSON array job answers every input in order with what the solver answers, errors in its shape', async () => {
+  test('a JSON array job answers every input in order with what the solver answers', async () => {
     const inputs = [...LOAN_INPUTS, { amount: 'not a number', nested: { deep: true } }];
     const bulk = await server.solve(`/rule/solve/${LOAN_ALIAS}`, { data: LOAN_INPUTS });
     const started = await server.call('POST', `/job/start/${LOAN_ALIAS}/1`, { key, body: inputs });
@@ -149,12 +149,6 @@ describe('jobs on SQLite', () => {
     assert.match(gone.json.error.message, /or its results expired: JOBS_RESULTS_TTL/);
     assert.equal((await server.call('GET', `/job/${started.json.jobId}`, { key })).status, 404);
   });
-
-  test('cancelAll by rule version cancels only that rule\'s active jobs', async () => {
-    const reply = await server.call('POST', `/job/cancelAll/rule/${LOAN_ALIAS}/1`, { key });
-    assert.equal(reply.status, 200);
-    assert.ok(Array.isArray(reply.json));
-  });
 });
 
 function flat(value: Record<string, unknown>, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {
@@ -180,3 +174,56 @@ async function eventuallyJob(probe: () => Promise<any>): Promise<any> {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+describe('jobs without a worker, and JOBS_ONLY', () => {
+  let backend: Backend;
+  let server: TestServer;
+  let only: TestServer;
+
+  before(async () => {
+    backend = sqliteBackend();
+    server = await startTestServer({ backend, env: { JOBS_ENABLED: 'false', JOBS_POLL_INTERVAL_MS: '20' } });
+    await server.running.services.rulesIO.importContainer(server.space.space, [messageTable('rule-gone', 'gone', 1, 'hi'), messageTable('rule-keep', 'keep', 1, 'kept')]);
+  });
+  after(async () => {
+    await only?.close();
+    await server?.close();
+    await backend?.cleanup();
+  });
+
+  test('JOBS_ENABLED=false stores jobs without solving them; an input that fails gets the solver\'s error line', async () => {
+    const key = server.space.solverKey;
+    const started = await server.call('POST', '/job/start/gone/1', { key, body: [{}, {}] });
+    assert.equal(started.status, 200, started.text);
+    assert.equal((await server.call('GET', `/job/${started.json.jobId}`, { key })).json.state, 'Waiting');
+    // cancelAll by rule version cancels that rule's active jobs only.
+    const kept = await Promise.all([1, 2].map(() => server.call('POST', '/job/start/keep/1', { key, body: [{}] })));
+    const canceled = await server.call('POST', '/job/cancelAll/rule/keep/1', { key });
+    assert.equal(canceled.status, 200, canceled.text);
+    assert.deepEqual(canceled.json.map((j: any) => [j.jobId, j.state]).sort(), kept.map((k) => [k.json.jobId, 'Canceled']).sort());
+    assert.equal((await server.call('GET', `/job/${started.json.jobId}`, { key })).json.state, 'Waiting');
+    // The rule goes before any instance solved the job: each input is answered with the solver's refusal.
+    await server.running.store.rules.delete(server.space.space, 'rule-gone');
+    const solved = await server.solve('/rule/solve/gone/1', { data: {} });
+    assert.equal(solved.status, 400);
+    server.running.services.jobs.worker.start();
+    const done = await jobIn(server.url, key, started.json.jobId, ['Completed']);
+    assert.deepEqual([done.processed, done.failed], [2, 2]);
+    const got: string[] = [];
+    await readResult(server.url, key, started.json.jobId, (line) => got.push(line));
+    assert.deepEqual(got, [JSON.stringify(solved.json), JSON.stringify(solved.json)]);
+    const finished = await server.running.services.activity.list(server.space.space, { limit: 10, action: 'job.finished' });
+    assert.deepEqual(finished.items[0]?.detail, { jobId: started.json.jobId, rule: 'rule-gone', version: 1, total: 2, processed: 2, failed: 2 });
+  });
+
+  test('JOBS_ONLY=true serves the job routes and health only', async () => {
+    only = await startTestServer({ backend, env: { JOBS_ONLY: 'true' } });
+    const key = server.space.solverKey;
+    assert.equal((await only.call('GET', '/health/ready')).status, 200);
+    assert.equal((await only.call('POST', '/rule/solve/gone', { key, body: { data: {} } })).status, 404);
+    assert.equal((await only.call('GET', '/api/space/jobs', { key: server.space.managementKey })).status, 404);
+    const unknown = await only.call('GET', '/job/nope', { key });
+    assert.equal(unknown.status, 404);
+    assert.match(unknown.json.error.message, /^Job nope does not exist in this space/);
+  });
+});

@@ -89,3 +89,11 @@ test('COMPAT=decisionrules-cloud sets Europe/Prague and right-grouped arithmetic
   assert.equal(zoned.arithmeticAssociativity, 'right');
   assert.throws(() => loadConfig({ COMPAT: 'decisionrules' }), (error: unknown) => error instanceof ConfigError && error.variable === 'COMPAT' && /decisionrules-cloud/.test(error.message));
 });
+
+test('jobs: durations for JOBS_RESULTS_TTL, JOBS_ONLY needs JOBS_ENABLED', () => {
+  assert.equal(loadConfig({}).jobs.resultsTtlMs, 7 * 86_400_000);
+  assert.deepEqual(['45', '45s', '30m', '12h', '2d'].map((v) => loadConfig({ JOBS_RESULTS_TTL: v }).jobs.resultsTtlMs), [45_000, 45_000, 1_800_000, 43_200_000, 172_800_000]);
+  assert.throws(() => loadConfig({ JOBS_RESULTS_TTL: '1w' }), /JOBS_RESULTS_TTL "1w" is not a duration/);
+  assert.throws(() => loadConfig({ JOBS_ONLY: 'true', JOBS_ENABLED: 'false' }), /JOBS_ONLY is true but JOBS_ENABLED is false/);
+  assert.deepEqual([loadConfig({}).jobs.enabled, loadConfig({}).jobs.only, loadConfig({}).jobs.chunkSize], [true, false, 5000]);
+});
