@@ -133,6 +133,11 @@ async function* ndjsonChunks(bytes: AsyncIterable<Uint8Array | string>, limits: 
     pending = pending.slice(start);
     if (pending.length > limits.maxLineBytes) throw invalid(`NDJSON line ${line + 1} is longer than ${limits.maxLineBytes} bytes (BODY_LIMIT_BYTES)`);
   }
+  try {
+    pending += decoder.decode();
+  } catch {
+    throw invalid(`NDJSON line ${line + 1} is not valid UTF-8`);
+  }
   const last = take(pending);
   if (last) yield last;
   const rest = chunker.flush();

@@ -97,13 +97,20 @@ export class JobWorker {
       store.renew(this.owner, job.id, seq, this.#iso(config.leaseMs)).catch((err: unknown) => log.warn({ err, job: job.id, seq }, 'renewing a job lease failed'));
     }, Math.max(50, Math.floor(config.leaseMs / 3)));
     try {
-      const solved = await solveChunk(this.#deps.solver, job, seq, chunk.inputs);
+      let solved;
+      try {
+        solved = await solveChunk(this.#deps.solver, job, seq, chunk.inputs);
+      } catch (err) {
+        log.error({ err, job: job.id, seq }, 'solving a job chunk failed');
+        await this.#fail(job, `Internal error solving chunk ${seq} of the job; the details are in the server log`);
+        return;
+      }
+      // A store that fails here leaves the chunk leased: once the lease passes, a worker solves it again.
       const outcome = await store.complete(this.owner, job.id, seq, solved.lines, solved.failed, this.#iso(), expires());
       if (outcome.kind === 'lost') log.warn({ job: job.id, seq }, 'job chunk lease lost before completing; another worker solves it');
       if (outcome.kind === 'stored' && outcome.job.state === 'Completed') await this.#deps.ended(outcome.job);
     } catch (err) {
-      log.error({ err, job: job.id, seq }, 'solving a job chunk failed');
-      await this.#fail(job, `Internal error solving chunk ${seq} of the job; the details are in the server log`);
+      log.error({ err, job: job.id, seq }, 'storing a job chunk failed; it is solved again once its lease passes');
     } finally {
       clearInterval(renewal);
     }
