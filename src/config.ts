@@ -44,6 +44,29 @@ export interface KafkaConfig {
   transactionalId: string;
 }
 
+/** Batch jobs (docs/jobs.md): chunked inputs leased from the store by every instance with jobs enabled. */
+export interface JobsConfig {
+  /** This instance works jobs (JOBS_ENABLED, default true; DecisionRules' JOBS_SERVER_DISABLED inverted). */
+  enabled: boolean;
+  /** This instance works jobs and serves only the health and job routes (DecisionRules' ONLY_JOB_SERVER). */
+  only: boolean;
+  /** Inputs per chunk: the unit of leasing, solving and atomic result commit. */
+  chunkSize: number;
+  /** Chunks this instance solves at once. */
+  concurrency: number;
+  /** A chunk leased this long without completing is taken by another worker, which solves it again. */
+  leaseMs: number;
+  /** Results (and the job) are deleted this long after the job ended (JOBS_RESULTS_TTL: 7d, 12h, 30m, 45s). */
+  resultsTtlMs: number;
+  /** Inputs one job may hold. */
+  maxInputs: number;
+  /** Bytes of one NDJSON or CSV upload. */
+  maxUploadBytes: number;
+  /** How often the sweeper deletes expired jobs and an idle worker looks for chunks. */
+  sweepIntervalMs: number;
+  pollIntervalMs: number;
+}
+
 export interface HttpFunctionsConfig {
   /** Hosts that HTTP functions may call: `host`, `host:port` or `*.domain`. Empty: none. */
   allow: string[];
@@ -144,6 +167,7 @@ export interface Config {
   sessions: SessionsConfig;
   /** Believe X-Forwarded-For and X-Forwarded-Proto (a reverse proxy in front): client address and TLS come from them. */
   trustProxy: boolean;
+  jobs: JobsConfig;
 }
 
 export interface SessionsConfig {
@@ -172,6 +196,8 @@ export const CONFIG_VARIABLES = [
   'STUDIO_KEY_SIGNIN', 'COOKIE_SECURE', 'TRUST_PROXY', 'TOKEN_ISSUERS', 'OIDC_PROVIDERS',
   'WEBHOOKS_ENABLED', 'WEBHOOKS_ALLOW', 'WEBHOOKS_TIMEOUT_MS', 'WEBHOOKS_RETRY_BASE_MS', 'WEBHOOKS_RETRY_HOURS',
   'WEBHOOKS_DISABLE_AFTER', 'WEBHOOKS_POLL_MS',
+  'JOBS_ENABLED', 'JOBS_ONLY', 'JOBS_CHUNK_SIZE', 'JOBS_CONCURRENCY', 'JOBS_LEASE_MS', 'JOBS_RESULTS_TTL', 'JOBS_MAX_INPUTS',
+  'JOBS_MAX_UPLOAD_BYTES', 'JOBS_SWEEP_INTERVAL_MS', 'JOBS_POLL_INTERVAL_MS',
 ] as const;
 export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];
 
@@ -371,6 +397,35 @@ function sessions(source: Source): SessionsConfig {
   };
 }
 
+const DURATION_UNITS_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration as `<n>` (seconds) or `<n>s|m|h|d`, in milliseconds. */
+function duration(source: Source, name: string, fallbackMs: number): number {
+  const value = raw(source, name);
+  if (value === undefined) return fallbackMs;
+  const match = /^(\d+)([smhd]?)$/i.exec(value);
+  if (!match || Number(match[1]) < 1) throw new ConfigError(name, `"${value}" is not a duration (e.g. 7d, 12h, 30m, 45s)`);
+  return Number(match[1]) * DURATION_UNITS_MS[(match[2] || 's').toLowerCase()]!;
+}
+
+function jobs(source: Source): JobsConfig {
+  const enabled = boolean(source, 'JOBS_ENABLED', true);
+  const only = boolean(source, 'JOBS_ONLY', false);
+  if (only && !enabled) throw new ConfigError('JOBS_ONLY', 'is true but JOBS_ENABLED is false: an instance that serves only jobs must work them');
+  return {
+    enabled,
+    only,
+    chunkSize: integer(source, 'JOBS_CHUNK_SIZE', 5000, 1, 100_000),
+    concurrency: integer(source, 'JOBS_CONCURRENCY', 1, 1, 64),
+    leaseMs: integer(source, 'JOBS_LEASE_MS', 30_000, 100, 3_600_000),
+    resultsTtlMs: duration(source, 'JOBS_RESULTS_TTL', 7 * 86_400_000),
+    maxInputs: integer(source, 'JOBS_MAX_INPUTS', 10_000_000, 1),
+    maxUploadBytes: integer(source, 'JOBS_MAX_UPLOAD_BYTES', 2 * 1024 * 1024 * 1024, 1024),
+    sweepIntervalMs: integer(source, 'JOBS_SWEEP_INTERVAL_MS', 60_000, 10),
+    pollIntervalMs: integer(source, 'JOBS_POLL_INTERVAL_MS', 500, 5, 60_000),
+  };
+}
+
 /**
  * Reads and validates the configuration. `overrides` (from command-line flags) take precedence over `env`.
  * Throws ConfigError naming the first bad variable.
@@ -428,5 +483,6 @@ export function loadConfig(env: Source = process.env, overrides: Partial<Record<
     trustProxy: boolean(source, 'TRUST_PROXY', false),
     tokenIssuers: tokenIssuers(raw(source, 'TOKEN_ISSUERS'), (problem) => new ConfigError('TOKEN_ISSUERS', problem)),
     oidcProviders: oidcProviders(raw(source, 'OIDC_PROVIDERS'), (problem) => new ConfigError('OIDC_PROVIDERS', problem)),
+    jobs: jobs(source),
   };
 }

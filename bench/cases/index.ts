@@ -9,11 +9,12 @@ import { engineSmall } from './engine-small.ts';
 import { engineTable500 } from './engine-table500.ts';
 import { engineZen8k } from './engine-zen8k.ts';
 import { httpCase } from './http.ts';
+import { jobsCase } from './jobs.ts';
 import { kafkaCase } from './kafka.ts';
 import { studioCase } from './studio.ts';
 
 export const CASES: readonly BenchCase[] = [
-  engineSmall, engineTable500, engineZen8k, engineRows40k, engineExpression, engineFlow, engineBulk, engineAnalysis, httpCase, kafkaCase, studioCase,
+  engineSmall, engineTable500, engineZen8k, engineRows40k, engineExpression, engineFlow, engineBulk, engineAnalysis, httpCase, jobsCase, kafkaCase, studioCase,
 ];
 
 export function findCase(id: string): BenchCase {

@@ -40,6 +40,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   test: () => import('./commands/test.ts'),
   mcp: () => import('./commands/mcp.ts'),
   user: () => import('./commands/user.ts'),
+  job: () => import('./commands/job.ts'),
 };
 
 /**

@@ -16,6 +16,7 @@ import { registerJsonOnly } from './content-type.ts';
 import { errorBody, errorHandler, notFoundHandler } from './errors.ts';
 import { auditPlugin } from './plugins/audit.ts';
 import { healthPlugin } from './plugins/health.ts';
+import { jobsPlugin } from './plugins/jobs.ts';
 import type { ReadinessCheck } from './plugins/health.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { solverPlugin } from './plugins/solver.ts';
@@ -38,6 +39,8 @@ export interface AppOptions {
   managementPlugins?: ManagementPlugin[];
   /** Plugins outside both docs groups (e.g. /admin). */
   plugins?: Array<FastifyPluginAsync<{ services: Services }>>;
+  /** JOBS_ONLY: serve the job routes, health and metrics only (no solver, no management API). */
+  jobsOnly?: boolean;
 }
 
 export interface VerdictApp extends FastifyInstance {
@@ -153,10 +156,11 @@ export async function buildApp(options: AppOptions): Promise<VerdictApp> {
       },
     });
     await scope.register(swaggerUi, { routePrefix: '/api/solver/docs', staticCSP: contentSecurityPolicy(SWAGGER_UI_STYLE) });
-    await scope.register(solverPlugin, { services });
+    if (options.jobsOnly !== true) await scope.register(solverPlugin, { services });
+    await scope.register(jobsPlugin, { services });
   });
 
-  await app.register(async (scope) => {
+  if (options.jobsOnly !== true) await app.register(async (scope) => {
     await scope.register(swagger, {
       openapi: {
         openapi: '3.0.3',

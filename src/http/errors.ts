@@ -26,6 +26,8 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   'unknown-rule': 400,
   // HTTP has its own status for a failed precondition (If-Match): 412 rather than the kind's 409.
   'stale-version': 412,
+  // A job over its limits is a payload too large, whichever limit it passed.
+  'job-too-large': 413,
 };
 
 /** The status a client gets for a failure of the catalog. */

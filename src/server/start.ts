@@ -76,17 +76,22 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const { createdDefaultSpace, seededExamples, adminUser } = await bootstrapFirstStart(services, logger);
     await reportNamespaceClashes(services, logger);
     const readinessChecks: Record<string, ReadinessCheck> = {};
+    // JOBS_ONLY: a dedicated job worker (DecisionRules' ONLY_JOB_SERVER) serves the job routes and health only.
+    const jobsOnly = config.jobs.only;
     app = await buildApp({
       services,
       logger,
       readinessChecks,
+      jobsOnly,
       managementPlugins: [...MANAGEMENT_PLUGINS, ...(options.managementPlugins ?? [])],
-      plugins: [
-        adminPlugin,
-        (scope, opts) => studioPlugin(scope, { ...opts, dir: options.studioDir }),
-        (scope, opts) => mcpPlugin(scope, { ...opts, load: async (s) => (await import('../mcp/http.ts')).mcpHttpHandler(s) }),
-        ...(options.plugins ?? []),
-      ],
+      plugins: jobsOnly
+        ? (options.plugins ?? [])
+        : [
+          adminPlugin,
+          (scope, opts) => studioPlugin(scope, { ...opts, dir: options.studioDir }),
+          (scope, opts) => mcpPlugin(scope, { ...opts, load: async (s) => (await import('../mcp/http.ts')).mcpHttpHandler(s) }),
+          ...(options.plugins ?? []),
+        ],
     });
     await app.listen({ port: config.port, host: config.host });
     services.start();

@@ -114,6 +114,17 @@ export const ERROR_CATALOG = {
   'too-many-webhooks': 'conflict',
   /** The event log's `type` filter names no event type. */
   'invalid-event-type': 'invalid-input',
+  // Batch jobs (docs/jobs.md).
+  /** No job with that id in the caller's space: never was, another space's, or deleted when its results expired. */
+  'job-not-found': 'not-found',
+  /** The job's results were asked for before it Completed (or it was canceled or failed). */
+  'job-not-completed': 'conflict',
+  /** Cancel of a job that already ended. */
+  'job-not-active': 'conflict',
+  /** An input of the upload is not a JSON object, or the NDJSON or CSV cannot be read; the message names the line. */
+  'invalid-job-input': 'invalid-input',
+  /** More inputs than JOBS_MAX_INPUTS, or an upload over JOBS_MAX_UPLOAD_BYTES. */
+  'job-too-large': 'limit',
   internal: 'internal',
 } as const satisfies Record<string, ErrorKind>;
 

@@ -10,6 +10,7 @@ import { AuditWriter } from './audit-writer.ts';
 import type { Clock } from './clock.ts';
 import { isoAt, systemClock } from './clock.ts';
 import { AllowlistHttpClient } from './http-client.ts';
+import { JobService } from './jobs/service.ts';
 import { KafkaBindingService } from './kafka-bindings.ts';
 import type { TopicProvisioner } from './kafka-bindings.ts';
 import { KeyService } from './keys.ts';
@@ -89,6 +90,8 @@ export class Services {
   readonly webhooks: WebhookService;
   /** Sends the outbox's due deliveries (started only when WEBHOOKS_ENABLED). */
   readonly webhookDispatcher: WebhookDispatcher;
+  /** Batch jobs: start, state, cancel, results; the worker and sweeper run when JOBS_ENABLED (docs/jobs.md). */
+  readonly jobs: JobService;
   /** Per-rule solves and latency of the last hour, for the Studio's overview. */
   readonly solveWindow = new SolveWindow();
   readonly sandbox: SpaceSandboxes | undefined;
@@ -144,15 +147,17 @@ export class Services {
       log,
     });
     this.webhooks.onEnqueued = () => this.webhookDispatcher.wake();
+    this.jobs = new JobService({ config, store: store.jobs, cache: this.cache, solver: this.solver, activity: this.activity, clock: this.clock, log });
   }
 
-  /** Starts the background tasks: audit flushing, retention and (WEBHOOKS_ENABLED) webhook dispatching. */
+  /** Starts the background tasks: audit flushing and retention, (WEBHOOKS_ENABLED) webhook dispatching and (JOBS_ENABLED) the job worker and sweeper. */
   start(): void {
     if (this.#started) return;
     this.#started = true;
     this.audit.start();
     this.retention.start();
     if (this.config.webhooks.enabled) this.webhookDispatcher.start();
+    this.jobs.startWorking();
   }
 
   listAudits(space: string, filter: AuditFilter): Promise<AuditPage> {
@@ -171,6 +176,8 @@ export class Services {
 
   /** Flushes audits and stops background tasks; the store stays open (its owner closes it). */
   async stop(): Promise<void> {
+    // The worker first: the chunks in hand finish (their audits and events still go out), other leases are released.
+    await this.jobs.stop();
     await this.webhookDispatcher.stop();
     await this.audit.stop();
     await this.retention.stop();

@@ -12,12 +12,14 @@ import { decodeCursor, encodeCursor } from './page-cursor.ts';
 import { ruleTestStore } from './rule-test-store.ts';
 import { sessionStore, userStore } from './user-store.ts';
 import { activityStore } from './activity-store.ts';
+import { jobStore } from './job-store.ts';
+import type { JobsDb } from './job-store.ts';
 import { spaceSettings } from './space-rows.ts';
 import type { ActivityDb } from './activity-store.ts';
 import { webhookStore } from './webhook-store.ts';
 import type { WebhookDb } from './webhook-store.ts';
 import type {
-  ActivityStore,
+  ActivityStore, JobStore,
   AuditFilter, AuditPage, AuditRecord, AuditStore, ChangeEvent, KafkaBinding, KafkaBindingStore, KeyRecord, KeyStore,
   KeyType, RuleStore, RuleTestStore, SessionStore, SpaceRecord, SpaceStore, Store, UserStore, WebhookStore,
 } from './ports.ts';
@@ -81,6 +83,7 @@ export class KyselyStore implements Store {
   readonly users: UserStore;
   readonly activity: ActivityStore;
   readonly webhooks: WebhookStore;
+  readonly jobs: JobStore;
   readonly sessions: SessionStore;
   readonly changes: LocalChangeFeed;
   readonly db: Db;
@@ -104,6 +107,7 @@ export class KyselyStore implements Store {
     this.activity = activityStore(this.db as unknown as Kysely<ActivityDb>);
     this.webhooks = webhookStore(this.db as unknown as Kysely<WebhookDb>, this.dialect);
     this.sessions = sessionStore(this.db);
+    this.jobs = jobStore(this.db as unknown as Kysely<JobsDb>, this.dialect);
   }
 
   #now(): string {

@@ -369,6 +369,72 @@ const webhooks: Migration = {
   },
 };
 
+/**
+ * Batch jobs (issue 27, docs/jobs.md): a job, its inputs cut into chunks that workers lease (the chunk's state and
+ * its inputs in two tables), and each chunk's results (written with the chunk's completion, in one transaction).
+ * Deleting a job takes its chunks, inputs and results.
+ */
+const jobs: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('jobs')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('space', 'text', (c) => c.notNull().references('spaces.name').onDelete('cascade'))
+      .addColumn('rule_id', 'text', (c) => c.notNull())
+      .addColumn('rule_alias', 'text', (c) => c.notNull())
+      .addColumn('version', 'integer', (c) => c.notNull())
+      .addColumn('state', 'text', (c) => c.notNull())
+      .addColumn('total', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('processed', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('failed', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('receiving', 'integer', (c) => c.notNull().defaultTo(1))
+      .addColumn('actor_kind', 'text', (c) => c.notNull())
+      .addColumn('actor_id', 'text', (c) => c.notNull())
+      .addColumn('actor_name', 'text', (c) => c.notNull())
+      .addColumn('key_id', 'text', (c) => c.notNull())
+      .addColumn('strategy', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('started_at', 'text')
+      .addColumn('finished_at', 'text')
+      .addColumn('expires_at', 'text')
+      .addColumn('error', 'text')
+      .execute();
+    await db.schema.createIndex('jobs_space_created').on('jobs').columns(['space', 'created_at']).execute();
+    await db.schema.createIndex('jobs_state').on('jobs').columns(['state', 'created_at']).execute();
+    await db.schema.createIndex('jobs_expires').on('jobs').column('expires_at').execute();
+    await db.schema
+      .createTable('job_chunks')
+      .addColumn('job_id', 'text', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
+      .addColumn('seq', 'integer', (c) => c.notNull())
+      .addColumn('state', 'text', (c) => c.notNull())
+      .addColumn('count', 'integer', (c) => c.notNull())
+      .addColumn('lease_owner', 'text')
+      .addColumn('lease_until', 'text')
+      .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+      .addPrimaryKeyConstraint('job_chunks_pk', ['job_id', 'seq'])
+      .execute();
+    await db.schema.createIndex('job_chunks_state').on('job_chunks').columns(['state', 'job_id', 'seq']).execute();
+    // Inputs apart from the chunk's state: leasing and renewing rewrite a small row, not the chunk's inputs.
+    await db.schema
+      .createTable('job_inputs')
+      .addColumn('job_id', 'text', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
+      .addColumn('seq', 'integer', (c) => c.notNull())
+      .addColumn('inputs', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('job_inputs_pk', ['job_id', 'seq'])
+      .execute();
+    await db.schema
+      .createTable('job_results')
+      .addColumn('job_id', 'text', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
+      .addColumn('seq', 'integer', (c) => c.notNull())
+      .addColumn('lines', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('job_results_pk', ['job_id', 'seq'])
+      .execute();
+  },
+  async down(db: Kysely<any>) {
+    for (const table of ['job_results', 'job_inputs', 'job_chunks', 'jobs']) await db.schema.dropTable(table).ifExists().execute();
+  },
+};
+
 /** Name order is application order. */
 export const MIGRATIONS: Record<string, Migration> = {
   '2026_01_001_initial': initial,
@@ -379,6 +445,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_026_space_live_edits': spaceLiveEdits,
   '2026_11_027_users_sessions': usersSessions,
   '2026_11_032_activity_reviews': activityAndReviews,
+  '2026_11_040_jobs': jobs,
   '2026_11_041_webhooks': webhooks,
 };
 

@@ -691,8 +691,99 @@ export interface SessionStore {
   deleteExpired(now: string, idleBefore: string): Promise<number>;
 }
 
+/** DecisionRules' job states (docs/jobs.md). */
+export const JOB_STATES = ['Waiting', 'Running', 'Completed', 'Error', 'Canceled', 'Cancelling'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+/** A batch job: its rule (resolved when it started), its counts and times. Times are ISO-8601 UTC. */
+export interface JobRecord {
+  id: string;
+  space: string;
+  ruleId: string;
+  ruleAlias: string;
+  version: number;
+  state: JobState;
+  /** Inputs received so far (all of them once `receiving` is false). */
+  total: number;
+  /** Inputs answered (each with its result or its error). */
+  processed: number;
+  /** Inputs answered with an error. */
+  failed: number;
+  /** The inputs are still being uploaded. */
+  receiving: boolean;
+  /** Who started it (the key, user or token), and the key id its solves are counted against. */
+  actor: ActivityActor;
+  keyId: string;
+  /** Solve options of the start request (X-Strategy). */
+  strategy: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  /** When the job and its results are deleted (set when it ends). */
+  expiresAt: string | null;
+  /** Why the job is in state Error. */
+  error: string | null;
+}
+
+export type NewJob = Pick<JobRecord, 'id' | 'space' | 'ruleId' | 'ruleAlias' | 'version' | 'actor' | 'keyId' | 'strategy' | 'createdAt'>;
+
+/** A chunk leased by one worker until `leaseUntil`: its inputs, the JSON text of each on its own line. */
+export interface LeasedChunk {
+  job: JobRecord;
+  seq: number;
+  inputs: string;
+  count: number;
+  /** How many times it was leased, this time included. */
+  attempts: number;
+}
+
+/** What completing a chunk did: `lost` when its lease had passed to another worker (nothing was written). */
+export type ChunkOutcome = { kind: 'stored'; job: JobRecord } | { kind: 'dropped'; job: JobRecord } | { kind: 'lost' };
+
+export interface JobStore {
+  create(job: NewJob): Promise<void>;
+  /** Appends chunks of inputs (the JSON text of each input on its own line) to a job, and counts them in its total. */
+  addChunks(jobId: string, chunks: ReadonlyArray<{ seq: number; inputs: string; count: number }>): Promise<void>;
+  /** The upload is complete: the job is Completed at once when every chunk is done (or there were none). */
+  sealInputs(jobId: string, now: string, expiresAt: string): Promise<JobRecord | undefined>;
+  /** Deletes a job and everything of it (an upload that failed). */
+  delete(jobId: string): Promise<void>;
+  get(space: string, jobId: string): Promise<JobRecord | undefined>;
+  /** Newest first. */
+  list(space: string, limit: number): Promise<JobRecord[]>;
+  /**
+   * Leases the first chunk of the oldest active job that is pending or whose lease expired before `now` (taken at
+   * most `maxAttempts` times), for `owner` until `leaseUntil`. PostgreSQL: FOR UPDATE SKIP LOCKED.
+   */
+  claim(owner: string, now: string, leaseUntil: string, maxAttempts: number): Promise<LeasedChunk | undefined>;
+  /** Extends a lease still held by `owner`; false when it was lost. */
+  renew(owner: string, jobId: string, seq: number, leaseUntil: string): Promise<boolean>;
+  /**
+   * Stores a chunk's results (NDJSON text, one line per input) and marks it done in one transaction, if `owner`
+   * still holds its lease; the job becomes Completed (expiring at `expiresAt`) when it was its last chunk. A job no
+   * longer active keeps nothing (`dropped`), and a Cancelling job becomes Canceled once no chunk is leased.
+   */
+  complete(owner: string, jobId: string, seq: number, lines: string, failed: number, now: string, expiresAt: string): Promise<ChunkOutcome>;
+  /** Gives the leases of `owner` back (a clean stop), so other workers take its chunks at once. */
+  release(owner: string): Promise<number>;
+  /**
+   * Waiting or Running jobs of the space (one job, or those of a rule given by id or alias, and version) become
+   * Cancelling (a chunk is being solved) or Canceled; returns those changed.
+   */
+  cancel(space: string, filter: { jobId?: string; rule?: string; version?: number }, now: string, expiresAt: string): Promise<JobRecord[]>;
+  /** The job ends in state Error with `message`. */
+  fail(jobId: string, message: string, now: string, expiresAt: string): Promise<JobRecord | undefined>;
+  /** The results of chunks `fromSeq` on, in order, at most `limit` chunks. */
+  results(jobId: string, fromSeq: number, limit: number): Promise<Array<{ seq: number; lines: string }>>;
+  /** Cancelling jobs whose chunks' leases all ended become Canceled; returns how many. */
+  settleCancelling(now: string): Promise<number>;
+  /** Deletes jobs (with inputs and results) that expired at or before `now`; returns how many jobs. */
+  deleteExpired(now: string): Promise<number>;
+}
+
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
+  readonly jobs: JobStore;
   readonly rules: RuleStore;
   readonly spaces: SpaceStore;
   readonly keys: KeyStore;

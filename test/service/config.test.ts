@@ -103,3 +103,11 @@ test('webhooks: defaults, WEBHOOKS_ALLOW with the syntax of HTTP_FUNCTIONS_ALLOW
     assert.throws(() => loadConfig(env), (err: unknown) => err instanceof ConfigError && err.variable === variable, JSON.stringify(env));
   }
 });
+
+test('jobs: durations for JOBS_RESULTS_TTL, JOBS_ONLY needs JOBS_ENABLED', () => {
+  assert.equal(loadConfig({}).jobs.resultsTtlMs, 7 * 86_400_000);
+  assert.deepEqual(['45', '45s', '30m', '12h', '2d'].map((v) => loadConfig({ JOBS_RESULTS_TTL: v }).jobs.resultsTtlMs), [45_000, 45_000, 1_800_000, 43_200_000, 172_800_000]);
+  assert.throws(() => loadConfig({ JOBS_RESULTS_TTL: '1w' }), /JOBS_RESULTS_TTL "1w" is not a duration/);
+  assert.throws(() => loadConfig({ JOBS_ONLY: 'true', JOBS_ENABLED: 'false' }), /JOBS_ONLY is true but JOBS_ENABLED is false/);
+  assert.deepEqual([loadConfig({}).jobs.enabled, loadConfig({}).jobs.only, loadConfig({}).jobs.chunkSize], [true, false, 5000]);
+});

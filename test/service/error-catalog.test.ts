@@ -32,7 +32,7 @@ test('prefixed names where a failure happened and keeps its code and retry time'
   assert.equal(prefixed(fault, 'data[0]'), fault, 'a fault of ours passes unchanged');
 });
 
-test('HTTP: every code gets the status its kind maps to, except an unknown rule (400, DecisionRules) and a stale version (412, If-Match)', () => {
+test('HTTP: every code gets the status its kind maps to, except an unknown rule (400, DecisionRules), a stale version (412, If-Match) and a job too large (413)', () => {
   const expected: Record<ErrorCode, number> = {
     unauthenticated: 401,
     'invalid-key': 401,
@@ -78,6 +78,11 @@ test('HTTP: every code gets the status its kind maps to, except an unknown rule 
     'user-not-found': 404,
     'user-exists': 409,
     'member-exists': 409,
+    'job-not-found': 404,
+    'job-not-completed': 409,
+    'job-not-active': 409,
+    'invalid-job-input': 400,
+    'job-too-large': 413,
     'invalid-username': 400,
     'invalid-role': 400,
     'invalid-password': 400,

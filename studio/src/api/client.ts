@@ -177,6 +177,16 @@ export class ApiClient {
     return { body: parsed, headers: response.headers };
   }
 
+  /** A file sent as is with its content type (a job's inputs), answered as JSON. */
+  async upload<T>(method: string, path: string, file: Blob, type: string): Promise<T> {
+    return (await this.request(method, path, { file: { bytes: file, type } })).body as T;
+  }
+
+  /** A download (a job's results) as a Blob. */
+  async download(path: string): Promise<Blob> {
+    return (await this.request('GET', path, { binary: true })).body as Blob;
+  }
+
   /** A JSON call for the feature modules that own their routes (studio/src/tests): the same session and error shape. */
   async call<T>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<T> {
     return (await this.request(method, path, { body, headers })).body as T;

@@ -7,6 +7,7 @@ import { RuleList } from '../rules/RuleList.tsx';
 import { RulePage } from '../rules/RulePage.tsx';
 import { ComparePage } from '../versions/ComparePage.tsx';
 import { ActivityPage } from '../activity/ActivityPage.tsx';
+import { JobsPage } from '../jobs/JobsPage.tsx';
 import { MembersPage } from '../members/MembersPage.tsx';
 import { AuditPage } from '../space/AuditPage.tsx';
 import { DependenciesPage } from '../space/DependenciesPage.tsx';
@@ -28,6 +29,7 @@ const NAV: ReadonlyArray<{ label: string; route: Route; pages: ReadonlyArray<Rou
   { label: 'Rules', route: { page: 'rules' }, pages: ['rules', 'rule', 'compare'] },
   { label: 'Overview', route: { page: 'overview' }, pages: ['overview'] },
   { label: 'Dependencies', route: { page: 'dependencies' }, pages: ['dependencies'] },
+  { label: 'Jobs', route: { page: 'jobs' }, pages: ['jobs'] },
   { label: 'Activity', route: { page: 'activity' }, pages: ['activity'] },
   { label: 'Audit log', route: { page: 'audit' }, pages: ['audit'] },
   { label: 'Members', route: { page: 'members' }, pages: ['members'] },
@@ -38,6 +40,7 @@ const NAV: ReadonlyArray<{ label: string; route: Route; pages: ReadonlyArray<Rou
 
 /** The pages a role may not be allowed to open: the permission, and the page's name in the refusal. */
 const PAGE_PERMISSION: Partial<Record<Route['page'], { permission: Permission; name: string }>> = {
+  jobs: { permission: 'rules:solve', name: 'the jobs' },
   activity: { permission: 'audit:read', name: 'the activity log' },
   audit: { permission: 'audit:read', name: 'the audit log' },
   members: { permission: 'space:admin', name: 'the members of the space' },
@@ -153,6 +156,7 @@ export function App() {
               {route.page === 'compare' && <ComparePage key={`${route.id}/${route.left}/${route.right}`} id={route.id} left={route.left} right={route.right} />}
               {route.page === 'overview' && <OverviewPage />}
               {route.page === 'dependencies' && <DependenciesPage id={route.id} />}
+              {route.page === 'jobs' && <JobsPage />}
               {route.page === 'activity' && <ActivityPage />}
               {route.page === 'audit' && <AuditPage />}
               {route.page === 'members' && <MembersPage />}

@@ -1,5 +1,5 @@
 // Hash routing (#/rules, #/rules/<id>/<version>, #/rules/<id>/compare/<left>/<right>, and the space pages
-// #/overview, #/dependencies[/<id>], #/audit, #/activity, #/members, #/keys, #/kafka, #/webhooks): the server serves one index.html at /studio/ and
+// #/overview, #/dependencies[/<id>], #/jobs, #/audit, #/activity, #/members, #/keys, #/kafka, #/webhooks): the server serves one index.html at /studio/ and
 // never sees the route, so deep links and reloads work behind any static server.
 import { useSyncExternalStore } from 'react';
 
@@ -11,8 +11,8 @@ export type Route =
   | { page: 'dependencies'; id?: string };
 
 /** The space's pages without parameters. */
-export type SpacePage = 'overview' | 'audit' | 'activity' | 'members' | 'keys' | 'kafka' | 'webhooks';
-const SPACE_PAGES: readonly string[] = ['overview', 'audit', 'activity', 'members', 'keys', 'kafka', 'webhooks'] satisfies SpacePage[];
+export type SpacePage = 'overview' | 'jobs' | 'audit' | 'activity' | 'members' | 'keys' | 'kafka' | 'webhooks';
+const SPACE_PAGES: readonly string[] = ['overview', 'jobs', 'audit', 'activity', 'members', 'keys', 'kafka', 'webhooks'] satisfies SpacePage[];
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);

@@ -7,6 +7,7 @@ import { activityPlugin, eventsPlugin } from './activity.ts';
 import { reviewsPlugin } from './reviews.ts';
 import { foldersPlugin } from './folders.ts';
 import { historyPlugin } from './history.ts';
+import { spaceJobsPlugin } from './jobs.ts';
 import { membersPlugin } from './members.ts';
 import { ruleFlowsPlugin } from './rule-flows.ts';
 import { rulesPlugin } from './rules.ts';
@@ -20,6 +21,6 @@ import { xlsxPlugin } from './xlsx.ts';
 
 export const MANAGEMENT_PLUGINS: ManagementPlugin[] = [
   rulesPlugin, spacePlugin, tagsPlugin, foldersPlugin, ruleFlowsPlugin, toolsPlugin, historyPlugin, ruleTestsPlugin,
-  spaceOperationsPlugin, membersPlugin, authPlugin, oidcPlugin, activityPlugin, reviewsPlugin, xlsxPlugin,
+  spaceOperationsPlugin, membersPlugin, authPlugin, oidcPlugin, activityPlugin, reviewsPlugin, xlsxPlugin, spaceJobsPlugin,
   eventsPlugin, webhooksPlugin,
 ];

@@ -1,0 +1,76 @@
+// One chunk of a job solved through the solve use case, so each line is what POST /rule/solve answers for that
+// input: its result array, or its error in the solver's shape ({"error": {"message": ...}}). The inputs are read
+// and solved in small bulks, each answered synchronously by a warm rule (solve.ts solveNow), so an input's objects
+// die young instead of filling the old generation while a large chunk is solved; the event loop gets a turn between
+// groups of bulks. Only a bulk that fails (one of its inputs failed) is solved again input by input.
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { Json } from '../../engine/types.ts';
+import { classify } from '../errors.ts';
+import { BULK_YIELD_EVERY } from '../input-loop.ts';
+import type { Principal } from '../keys.ts';
+import type { SolveChannel, SolveRequest, SolveResponse, SolveService } from '../solve.ts';
+import type { JobRecord } from '../../store/ports.ts';
+
+/** Job solves in the metrics and audit records: 0 for an answer, 1 for an error, like a process exit code. */
+export const JOB_CHANNEL: SolveChannel = { name: 'job', codeOf: (failure) => (failure === undefined ? 0 : 1) };
+
+/** Inputs solved between two turns of the event loop. */
+const YIELD_EVERY = 1024;
+
+export interface SolvedChunk {
+  /** NDJSON, one line per input, each ending in a newline. */
+  lines: string;
+  /** Inputs answered with an error. */
+  failed: number;
+}
+
+/** The principal a job's solves run as: the starter's key, with the solver role only. */
+export function jobPrincipal(job: JobRecord): Principal {
+  return { keyId: job.keyId, space: job.space, type: 'solver', role: 'solver', actor: job.actor };
+}
+
+function request(job: JobRecord, seq: number, data: unknown): SolveRequest {
+  return {
+    idOrAlias: job.ruleId,
+    version: job.version,
+    data,
+    strategy: job.strategy ?? undefined,
+    correlationId: `job:${job.id}:${seq}`,
+    channel: JOB_CHANNEL,
+  };
+}
+
+/** Solves the chunk's inputs (one JSON text per line). Throws only for a fault of ours. */
+export async function solveChunk(solver: SolveService, job: JobRecord, seq: number, inputsText: string): Promise<SolvedChunk> {
+  const texts = inputsText.split('\n');
+  const principal = jobPrincipal(job);
+  let lines = '';
+  let failed = 0;
+  for (let start = 0; start < texts.length; start += BULK_YIELD_EVERY) {
+    if (start > 0 && start % YIELD_EVERY === 0) await yieldToEventLoop();
+    const inputs = texts.slice(start, start + BULK_YIELD_EVERY).map((text) => JSON.parse(text) as unknown);
+    let solved: SolveResponse | undefined;
+    try {
+      const answer = solver.solveNow(principal, request(job, seq, inputs));
+      solved = answer instanceof Promise ? await answer : answer;
+    } catch (err) {
+      if (classify(err) === undefined) throw err;
+    }
+    if (solved !== undefined) {
+      for (const result of solved.body as Json[][]) lines += `${JSON.stringify(result)}\n`;
+      continue;
+    }
+    for (const input of inputs) {
+      try {
+        const answer = solver.solveNow(principal, request(job, seq, input));
+        lines += `${JSON.stringify((answer instanceof Promise ? await answer : answer).body)}\n`;
+      } catch (err) {
+        const failure = classify(err);
+        if (failure === undefined) throw err;
+        failed++;
+        lines += `${JSON.stringify({ error: { message: failure.message } })}\n`;
+      }
+    }
+  }
+  return { lines, failed };
+}
