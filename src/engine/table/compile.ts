@@ -164,7 +164,8 @@ export function compileDecisionTableWith(
 
   return new DecisionTable({
     ...ruleIdentity(document),
-    comparisons: comparisonGroups(rows),
+    // Only memoised cells can be grouped: a table without any (most large ones) skips the walk over every cell.
+    comparisons: memoCount === 0 ? [] : comparisonGroups(rows),
     conditionColumns,
     calcCount: calcIndex.size,
     layout,
