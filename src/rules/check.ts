@@ -187,27 +187,14 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-/** Below this many keys FirstSeen searches two arrays: a table row checks its few cells' columns with one. */
-const FIRST_SEEN_LINEAR = 16;
-
 /** Tracks first occurrences to report duplicates with a pointer to the original. */
 export class FirstSeen {
-  private readonly keys: string[] = [];
-  private readonly paths: string[] = [];
-  private seen: Map<string, string> | undefined;
+  private readonly seen = new Map<string, string>();
 
   /** Returns the path of the earlier occurrence when `key` was seen before, else records it. */
   check(key: string, path: string): string | undefined {
-    if (this.seen !== undefined) {
-      const earlier = this.seen.get(key);
-      if (earlier === undefined) this.seen.set(key, path);
-      return earlier;
-    }
-    const at = this.keys.indexOf(key);
-    if (at >= 0) return this.paths[at];
-    this.keys.push(key);
-    this.paths.push(path);
-    if (this.keys.length > FIRST_SEEN_LINEAR) this.seen = new Map(this.keys.map((k, i) => [k, this.paths[i]!]));
-    return undefined;
+    const earlier = this.seen.get(key);
+    if (earlier === undefined) this.seen.set(key, path);
+    return earlier;
   }
 }

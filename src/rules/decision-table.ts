@@ -154,6 +154,7 @@ const ROW_FIELDS: readonly FieldRule[] = [
 // Rows and cells are the bulk of a large table (40,000 rows and more): their checks build a path only where it
 // is passed on or reported, and loop by index.
 function checkRows(rows: unknown[], path: string, columns: ColumnIndex, out: Problems): void {
+  const seen = new CellsSeen();
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i];
     const rowPath = at(path, i);
@@ -166,12 +167,38 @@ function checkRows(rows: unknown[], path: string, columns: ColumnIndex, out: Pro
     }
     const cellsPath = at(rowPath, 'cells');
     if (!expectArray(cells, cellsPath, out)) continue;
-    const used = new FirstSeen();
-    for (let j = 0; j < cells.length; j++) checkCell(cells[j], at(cellsPath, j), columns, used, out);
+    for (let j = 0; j < cells.length; j++) checkCell(cells[j], cellsPath, j, columns, seen.row(i), out);
   }
 }
 
-function checkCell(cell: unknown, path: string, columns: ColumnIndex, used: FirstSeen, out: Problems): void {
+/**
+ * The cells of the row being checked, by column id: one entry per column for the whole table instead of a map
+ * per row, so a cell naming its column a second time in its row is found without allocating.
+ */
+class CellsSeen {
+  private readonly byColumn = new Map<string, { row: number; cell: number }>();
+  private current = -1;
+
+  row(row: number): this {
+    this.current = row;
+    return this;
+  }
+
+  /** The position of an earlier cell of the current row for `column`, else -1 (and `cell` is recorded). */
+  earlier(column: string, cell: number): number {
+    const entry = this.byColumn.get(column);
+    if (entry === undefined) this.byColumn.set(column, { row: this.current, cell });
+    else if (entry.row === this.current) return entry.cell;
+    else {
+      entry.row = this.current;
+      entry.cell = cell;
+    }
+    return -1;
+  }
+}
+
+function checkCell(cell: unknown, cellsPath: string, position: number, columns: ColumnIndex, seen: CellsSeen, out: Problems): void {
+  const path = at(cellsPath, position);
   if (!expectObject(cell, path, out)) return;
   if (cell.column === undefined || cell.column === null) {
     out.add(at(path, 'column'), 'is required (the columnId of the cell\'s column)');
@@ -183,9 +210,9 @@ function checkCell(cell: unknown, path: string, columns: ColumnIndex, used: Firs
     out.add(at(path, 'column'), `unknown column ${quote(id)}`);
     return;
   }
-  const earlier = used.check(id, path);
-  if (earlier) {
-    out.add(at(path, 'column'), `a second cell for column ${quote(id)} (first at ${earlier})`);
+  const earlier = seen.earlier(id, position);
+  if (earlier >= 0) {
+    out.add(at(path, 'column'), `a second cell for column ${quote(id)} (first at ${at(cellsPath, earlier)})`);
     return;
   }
   // The cell's own `type` repeats its column's and is ignored: the column decides how a cell is read.

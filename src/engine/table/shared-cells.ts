@@ -59,13 +59,20 @@ export class SharedCells<T> {
     const cell = stored as Record<string, unknown>;
     const value = cell.value;
     const list = isTextList(value);
-    const keys = [cell.type, cell.operator, cell.stringValue].map(fieldKey);
-    keys.push(list ? TEXT_LIST : fieldKey(value));
-    if (keys.includes(UNKEYABLE)) return;
-    if (list) keys.push(value.length, ...value);
-    let level = this.root;
-    for (const key of keys.slice(0, list ? keys.length : 3)) level = levelBelow(level, key);
-    level.set(list ? END : keys[3], compiled);
+    // Level by level without a list of keys: a large table sets tens of thousands of distinct cells.
+    const typeKey = fieldKey(cell.type);
+    const operatorKey = fieldKey(cell.operator);
+    const stringValueKey = fieldKey(cell.stringValue);
+    const valueKey = list ? TEXT_LIST : fieldKey(value);
+    if (typeKey === UNKEYABLE || operatorKey === UNKEYABLE || stringValueKey === UNKEYABLE || valueKey === UNKEYABLE) return;
+    const byValue = levelBelow(levelBelow(levelBelow(this.root, typeKey), operatorKey), stringValueKey);
+    if (!list) {
+      byValue.set(valueKey, compiled);
+      return;
+    }
+    let level = levelBelow(levelBelow(byValue, TEXT_LIST), value.length);
+    for (let i = 0; i < value.length; i++) level = levelBelow(level, value[i]);
+    level.set(END, compiled);
   }
 }
 
