@@ -152,9 +152,9 @@ const ROW_FIELDS: readonly FieldRule[] = [
 ];
 
 // Rows and cells are the bulk of a large table (40,000 rows and more): their checks build a path only where it
-// is passed on or reported, and loop by index.
+// is passed on or reported, loop by index, and look each cell's column up once.
 function checkRows(rows: unknown[], path: string, columns: ColumnIndex, out: Problems): void {
-  const seen = new CellsSeen();
+  const cellColumns = new CellColumns(columns);
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i];
     const rowPath = at(path, i);
@@ -167,37 +167,34 @@ function checkRows(rows: unknown[], path: string, columns: ColumnIndex, out: Pro
     }
     const cellsPath = at(rowPath, 'cells');
     if (!expectArray(cells, cellsPath, out)) continue;
-    for (let j = 0; j < cells.length; j++) checkCell(cells[j], cellsPath, j, columns, seen.row(i), out);
+    for (let j = 0; j < cells.length; j++) checkCell(cells[j], cellsPath, i, j, cellColumns, out);
   }
+}
+
+/** A column as the cells see it: its kind, and the row and cell position where a cell last named it. */
+interface CellColumn {
+  readonly kind: ColumnKind;
+  row: number;
+  cell: number;
 }
 
 /**
- * The cells of the row being checked, by column id: one entry per column for the whole table instead of a map
- * per row, so a cell naming its column a second time in its row is found without allocating.
+ * The table's columns by id, each remembering the last cell that named it: one lookup tells a cell its column's
+ * kind and whether an earlier cell of its row named the same column, without a map per row.
  */
-class CellsSeen {
-  private readonly byColumn = new Map<string, { row: number; cell: number }>();
-  private current = -1;
+class CellColumns {
+  private readonly byId = new Map<string, CellColumn>();
 
-  row(row: number): this {
-    this.current = row;
-    return this;
+  constructor(columns: ColumnIndex) {
+    for (const [id, kind] of columns) this.byId.set(id, { kind, row: -1, cell: -1 });
   }
 
-  /** The position of an earlier cell of the current row for `column`, else -1 (and `cell` is recorded). */
-  earlier(column: string, cell: number): number {
-    const entry = this.byColumn.get(column);
-    if (entry === undefined) this.byColumn.set(column, { row: this.current, cell });
-    else if (entry.row === this.current) return entry.cell;
-    else {
-      entry.row = this.current;
-      entry.cell = cell;
-    }
-    return -1;
+  get(id: string): CellColumn | undefined {
+    return this.byId.get(id);
   }
 }
 
-function checkCell(cell: unknown, cellsPath: string, position: number, columns: ColumnIndex, seen: CellsSeen, out: Problems): void {
+function checkCell(cell: unknown, cellsPath: string, row: number, position: number, columns: CellColumns, out: Problems): void {
   const path = at(cellsPath, position);
   if (!expectObject(cell, path, out)) return;
   if (cell.column === undefined || cell.column === null) {
@@ -205,17 +202,19 @@ function checkCell(cell: unknown, cellsPath: string, position: number, columns: 
     return;
   }
   const id = String(cell.column);
-  const kind = columns.get(id);
-  if (kind === undefined) {
+  const column = columns.get(id);
+  if (column === undefined) {
     out.add(at(path, 'column'), `unknown column ${quote(id)}`);
     return;
   }
-  const earlier = seen.earlier(id, position);
-  if (earlier >= 0) {
-    out.add(at(path, 'column'), `a second cell for column ${quote(id)} (first at ${at(cellsPath, earlier)})`);
+  if (column.row === row) {
+    out.add(at(path, 'column'), `a second cell for column ${quote(id)} (first at ${at(cellsPath, column.cell)})`);
     return;
   }
+  column.row = row;
+  column.cell = position;
   // The cell's own `type` repeats its column's and is ignored: the column decides how a cell is read.
+  const kind = column.kind;
   const rule = COLUMN_KIND_RULES[kind];
   const value = cell[rule.cellField];
   const valuePath = at(path, rule.cellField);
