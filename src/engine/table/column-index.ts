@@ -447,11 +447,10 @@ const MIN_RANGE_POINTS = 4;
 
 function fillSegments(rows: readonly number[], intervals: readonly Interval[], points: Float64Array, budget: number): RangeIndex | undefined {
   const segmentCount = 2 * points.length + 1;
-  // Each interval's first and last segment, and each segment's size, found once: the lists are then made at
-  // their final size and filled by position (a 40,000-row table files hundreds of thousands of entries).
+  // Each interval's first and last segment are found once, for the budget and the filling. The lists grow by push
+  // so they stay packed arrays, which the solve reads faster than holey ones.
   const firsts = new Int32Array(intervals.length);
   const lasts = new Int32Array(intervals.length);
-  const sizes = new Int32Array(segmentCount + 1);
   let stored = 0;
   for (let i = 0; i < intervals.length; i++) {
     const { lo, loOpen, hi, hiOpen } = intervals[i]!;
@@ -459,24 +458,14 @@ function fillSegments(rows: readonly number[], intervals: readonly Interval[], p
     const last = segmentOf(points, hi, hiOpen, false);
     firsts[i] = first;
     lasts[i] = last;
-    if (first <= last) {
-      stored += last - first + 1;
-      // A difference array: +1 where the interval starts, -1 after it ends.
-      sizes[first]!++;
-      sizes[last + 1]!--;
-    }
+    if (first <= last) stored += last - first + 1;
     if (stored > budget) return undefined;
   }
-  const segments = new Array<number[]>(segmentCount);
-  let running = 0;
-  for (let s = 0; s < segmentCount; s++) {
-    running += sizes[s]!;
-    segments[s] = new Array<number>(running);
-  }
-  const filled = new Int32Array(segmentCount);
+  const segments: number[][] = [];
+  for (let s = 0; s < segmentCount; s++) segments.push([]);
   for (let i = 0; i < intervals.length; i++) {
     const row = rows[i]!;
-    for (let s = firsts[i]!, last = lasts[i]!; s <= last; s++) segments[s]![filled[s]!++] = row;
+    for (let s = firsts[i]!, last = lasts[i]!; s <= last; s++) segments[s]!.push(row);
   }
   return { points, segments };
 }
