@@ -10,10 +10,11 @@ import {
   expectObject,
   isObject,
   listOf,
+  Problems,
   quote,
   text,
 } from './check.ts';
-import type { Check, FieldRule, JsonObject, Problems } from './check.ts';
+import type { Check, FieldRule, JsonObject } from './check.ts';
 import { checkOutputScalarValue, checkScalarCondition } from './scalar-values.ts';
 
 export const COLUMN_KINDS = ['input', 'output', 'calc'] as const;
@@ -171,6 +172,20 @@ function checkRows(rows: unknown[], path: string, columns: ColumnIndex, out: Pro
   }
 }
 
+/**
+ * A cell's value is checked first against a scratch list with no path (a valid value then builds none) and, only
+ * when that finds a problem, again with its full path for the report. The checks are pure, so both runs agree; a
+ * scratch list left with problems only makes the next cell check twice.
+ */
+let scratch = new Problems();
+
+function checkCellValue(rule: ColumnKindRule, value: unknown, cellsPath: string, position: number, out: Problems): void {
+  rule.cellCheck(value, '', scratch);
+  if (scratch.count === 0) return;
+  scratch = new Problems();
+  rule.cellCheck(value, at(at(cellsPath, position), rule.cellField), out);
+}
+
 /** A column as the cells see it: its kind, and the row and cell position where a cell last named it. */
 interface CellColumn {
   readonly kind: ColumnKind;
@@ -195,20 +210,22 @@ class CellColumns {
 }
 
 function checkCell(cell: unknown, cellsPath: string, row: number, position: number, columns: CellColumns, out: Problems): void {
-  const path = at(cellsPath, position);
-  if (!expectObject(cell, path, out)) return;
+  if (!isObject(cell)) {
+    expectObject(cell, at(cellsPath, position), out);
+    return;
+  }
   if (cell.column === undefined || cell.column === null) {
-    out.add(at(path, 'column'), 'is required (the columnId of the cell\'s column)');
+    out.add(at(at(cellsPath, position), 'column'), 'is required (the columnId of the cell\'s column)');
     return;
   }
   const id = String(cell.column);
   const column = columns.get(id);
   if (column === undefined) {
-    out.add(at(path, 'column'), `unknown column ${quote(id)}`);
+    out.add(at(at(cellsPath, position), 'column'), `unknown column ${quote(id)}`);
     return;
   }
   if (column.row === row) {
-    out.add(at(path, 'column'), `a second cell for column ${quote(id)} (first at ${at(cellsPath, column.cell)})`);
+    out.add(at(at(cellsPath, position), 'column'), `a second cell for column ${quote(id)} (first at ${at(cellsPath, column.cell)})`);
     return;
   }
   column.row = row;
@@ -217,12 +234,11 @@ function checkCell(cell: unknown, cellsPath: string, row: number, position: numb
   const kind = column.kind;
   const rule = COLUMN_KIND_RULES[kind];
   const value = cell[rule.cellField];
-  const valuePath = at(path, rule.cellField);
   if (value === undefined || value === null) {
-    out.add(valuePath, `is required in a cell of a column of type ${quote(kind)}`);
+    out.add(at(at(cellsPath, position), rule.cellField), `is required in a cell of a column of type ${quote(kind)}`);
     return;
   }
-  rule.cellCheck(value, valuePath, out);
+  checkCellValue(rule, value, cellsPath, position, out);
 }
 
 export function checkDecisionTable(doc: JsonObject, out: Problems): void {
