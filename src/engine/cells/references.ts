@@ -110,6 +110,23 @@ export function compileTemplate(text: string, resolveStatic: StaticResolver): Co
   };
 }
 
-function constantTemplate(value: unknown): CompiledTemplate {
-  return { constant: true, value, evaluate: () => value };
+/**
+ * A template (or list operand) without references: its value, the same in every solve. A class rather than an
+ * object with a closure: compiling a large table makes one per distinct cell member.
+ */
+class ConstantTemplate implements CompiledTemplate {
+  readonly constant = true;
+  readonly value: unknown;
+
+  constructor(value: unknown) {
+    this.value = value;
+  }
+
+  evaluate(): unknown {
+    return this.value;
+  }
+}
+
+export function constantTemplate(value: unknown): CompiledTemplate {
+  return new ConstantTemplate(value);
 }
