@@ -28,13 +28,25 @@ export class Problems {
 
 export type Check = (value: unknown, path: string, out: Problems) => void;
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
 /** `decisionTable` + `rows` -> `decisionTable.rows`; numbers become `[n]`; odd keys become `["my key"]`. */
 export function at(path: string, key: string | number): string {
   if (typeof key === 'number') return `${path}[${key}]`;
-  if (IDENTIFIER.test(key)) return path === '' ? key : `${path}.${key}`;
+  if (isIdentifier(key)) return path === '' ? key : `${path}.${key}`;
   return `${path}[${JSON.stringify(key)}]`;
+}
+
+/**
+ * /^[A-Za-z_$][A-Za-z0-9_$]*$/ as a loop: validating a 40,000-row table builds about a million paths, and the
+ * regular expression cost more than the rest of `at`.
+ */
+function isIdentifier(key: string): boolean {
+  if (key.length === 0) return false;
+  for (let i = 0; i < key.length; i++) {
+    const code = key.charCodeAt(i);
+    const letter = (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95 || code === 36;
+    if (!letter && (i === 0 || code < 48 || code > 57)) return false;
+  }
+  return true;
 }
 
 export type JsonObject = Record<string, unknown>;
@@ -81,14 +93,15 @@ export interface FieldRule {
 }
 
 export function checkFields(obj: JsonObject, path: string, rules: readonly FieldRule[], out: Problems): void {
-  for (const rule of rules) {
+  // Indexed, and a field's path built only when it is checked or reported: rows run this tens of thousands of times.
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i]!;
     const value = obj[rule.key];
-    const fieldPath = at(path, rule.key);
     if (value === undefined || (value === null && !rule.required)) {
-      if (rule.required) out.add(fieldPath, rule.hint ? `is required ${rule.hint}` : 'is required');
+      if (rule.required) out.add(at(path, rule.key), rule.hint ? `is required ${rule.hint}` : 'is required');
       continue;
     }
-    rule.check(value, fieldPath, out);
+    rule.check(value, at(path, rule.key), out);
   }
 }
 

@@ -10,10 +10,11 @@ import {
   expectObject,
   isObject,
   listOf,
+  Problems,
   quote,
   text,
 } from './check.ts';
-import type { Check, FieldRule, JsonObject, Problems } from './check.ts';
+import type { Check, FieldRule, JsonObject } from './check.ts';
 import { checkOutputScalarValue, checkScalarCondition } from './scalar-values.ts';
 
 export const COLUMN_KINDS = ['input', 'output', 'calc'] as const;
@@ -151,49 +152,93 @@ const ROW_FIELDS: readonly FieldRule[] = [
   },
 ];
 
+// Rows and cells are the bulk of a large table (40,000 rows and more): their checks build a path only where it
+// is passed on or reported, loop by index, and look each cell's column up once.
 function checkRows(rows: unknown[], path: string, columns: ColumnIndex, out: Problems): void {
-  rows.forEach((row, i) => {
+  const cellColumns = new CellColumns(columns);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
     const rowPath = at(path, i);
-    if (!expectObject(row, rowPath, out)) return;
+    if (!expectObject(row, rowPath, out)) continue;
     checkFields(row, rowPath, ROW_FIELDS, out);
-    const cellsPath = at(rowPath, 'cells');
-    if (row.cells === undefined || row.cells === null) {
-      out.add(cellsPath, 'is required');
-      return;
+    const cells = row.cells;
+    if (cells === undefined || cells === null) {
+      out.add(at(rowPath, 'cells'), 'is required');
+      continue;
     }
-    if (!expectArray(row.cells, cellsPath, out)) return;
-    const used = new FirstSeen();
-    row.cells.forEach((cell, j) => checkCell(cell, at(cellsPath, j), columns, used, out));
-  });
+    const cellsPath = at(rowPath, 'cells');
+    if (!expectArray(cells, cellsPath, out)) continue;
+    for (let j = 0; j < cells.length; j++) checkCell(cells[j], cellsPath, i, j, cellColumns, out);
+  }
 }
 
-function checkCell(cell: unknown, path: string, columns: ColumnIndex, used: FirstSeen, out: Problems): void {
-  if (!expectObject(cell, path, out)) return;
-  const columnPath = at(path, 'column');
+/**
+ * A cell's value is checked first against a scratch list with no path (a valid value then builds none) and, only
+ * when that finds a problem, again with its full path for the report. The checks are pure, so both runs agree; a
+ * scratch list left with problems only makes the next cell check twice.
+ */
+let scratch = new Problems();
+
+function checkCellValue(rule: ColumnKindRule, value: unknown, cellsPath: string, position: number, out: Problems): void {
+  rule.cellCheck(value, '', scratch);
+  if (scratch.count === 0) return;
+  scratch = new Problems();
+  rule.cellCheck(value, at(at(cellsPath, position), rule.cellField), out);
+}
+
+/** A column as the cells see it: its kind, and the row and cell position where a cell last named it. */
+interface CellColumn {
+  readonly kind: ColumnKind;
+  row: number;
+  cell: number;
+}
+
+/**
+ * The table's columns by id, each remembering the last cell that named it: one lookup tells a cell its column's
+ * kind and whether an earlier cell of its row named the same column, without a map per row.
+ */
+class CellColumns {
+  private readonly byId = new Map<string, CellColumn>();
+
+  constructor(columns: ColumnIndex) {
+    for (const [id, kind] of columns) this.byId.set(id, { kind, row: -1, cell: -1 });
+  }
+
+  get(id: string): CellColumn | undefined {
+    return this.byId.get(id);
+  }
+}
+
+function checkCell(cell: unknown, cellsPath: string, row: number, position: number, columns: CellColumns, out: Problems): void {
+  if (!isObject(cell)) {
+    expectObject(cell, at(cellsPath, position), out);
+    return;
+  }
   if (cell.column === undefined || cell.column === null) {
-    out.add(columnPath, 'is required (the columnId of the cell\'s column)');
+    out.add(at(at(cellsPath, position), 'column'), 'is required (the columnId of the cell\'s column)');
     return;
   }
   const id = String(cell.column);
-  const kind = columns.get(id);
-  if (kind === undefined) {
-    out.add(columnPath, `unknown column ${quote(id)}`);
+  const column = columns.get(id);
+  if (column === undefined) {
+    out.add(at(at(cellsPath, position), 'column'), `unknown column ${quote(id)}`);
     return;
   }
-  const earlier = used.check(id, path);
-  if (earlier) {
-    out.add(columnPath, `a second cell for column ${quote(id)} (first at ${earlier})`);
+  if (column.row === row) {
+    out.add(at(at(cellsPath, position), 'column'), `a second cell for column ${quote(id)} (first at ${at(cellsPath, column.cell)})`);
     return;
   }
+  column.row = row;
+  column.cell = position;
   // The cell's own `type` repeats its column's and is ignored: the column decides how a cell is read.
+  const kind = column.kind;
   const rule = COLUMN_KIND_RULES[kind];
   const value = cell[rule.cellField];
-  const valuePath = at(path, rule.cellField);
   if (value === undefined || value === null) {
-    out.add(valuePath, `is required in a cell of a column of type ${quote(kind)}`);
+    out.add(at(at(cellsPath, position), rule.cellField), `is required in a cell of a column of type ${quote(kind)}`);
     return;
   }
-  rule.cellCheck(value, valuePath, out);
+  checkCellValue(rule, value, cellsPath, position, out);
 }
 
 export function checkDecisionTable(doc: JsonObject, out: Problems): void {

@@ -22,19 +22,19 @@ function isScalar(value: unknown): boolean {
 export function checkScalarCondition(value: unknown, path: string, out: Problems): void {
   if (!expectObject(value, path, out)) return;
   const operator = value.operator;
-  const operatorPath = at(path, 'operator');
+  // Paths are built where a problem is reported: a large table has hundreds of thousands of cells, nearly all fine.
   if (operator === undefined || operator === null) {
-    out.add(operatorPath, 'is required');
+    out.add(at(path, 'operator'), 'is required');
     return;
   }
   if (typeof operator !== 'string') {
-    out.add(operatorPath, `must be a string (got ${describe(operator)})`);
+    out.add(at(path, 'operator'), `must be a string (got ${describe(operator)})`);
     return;
   }
   const spec = operatorSpec(operator);
   if (!spec) {
     const suggestion = closest(operator, OPERATOR_NAMES);
-    out.add(operatorPath, `unknown operator ${quote(operator)}${suggestion ? ` (did you mean ${quote(suggestion)}?)` : ''}`);
+    out.add(at(path, 'operator'), `unknown operator ${quote(operator)}${suggestion ? ` (did you mean ${quote(suggestion)}?)` : ''}`);
     return;
   }
   const type = value.type;
@@ -48,7 +48,7 @@ export function checkScalarCondition(value: unknown, path: string, out: Problems
   }
   const isDate = type === 'date';
   if (isDate && !spec.date) {
-    out.add(operatorPath, `operator ${quote(operator)} cannot be used in a date condition`);
+    out.add(at(path, 'operator'), `operator ${quote(operator)} cannot be used in a date condition`);
     return;
   }
   checkStringValue(value, path, out);
@@ -57,45 +57,50 @@ export function checkScalarCondition(value: unknown, path: string, out: Problems
 
 function checkConditionValue(spec: OperatorSpec, cell: JsonObject, path: string, isDate: boolean, out: Problems): void {
   const value = cell.value;
-  const valuePath = at(path, 'value');
-  const scalarOk = (v: unknown) => isScalar(v) || (isDate && isLegacyDate(v));
   switch (spec.value) {
     case 'none':
       return;
     case 'scalar':
-      if (value !== undefined && !scalarOk(value)) {
-        out.add(valuePath, `must be a single value for operator ${quote(spec.name)} (got ${describe(value)})`);
+      if (value !== undefined && !scalarOk(value, isDate)) {
+        out.add(at(path, 'value'), `must be a single value for operator ${quote(spec.name)} (got ${describe(value)})`);
       }
       return;
     case 'set':
     case 'text':
-      if (value === undefined || (spec.value === 'text' && scalarOk(value)) || typeof value === 'string') return;
+      if (value === undefined || (spec.value === 'text' && scalarOk(value, isDate)) || typeof value === 'string') return;
       if (!Array.isArray(value)) {
-        out.add(valuePath, `must be an array of values for operator ${quote(spec.name)} (got ${describe(value)})`);
+        out.add(at(path, 'value'), `must be an array of values for operator ${quote(spec.name)} (got ${describe(value)})`);
         return;
       }
-      value.forEach((member, index) => {
-        if (!isScalar(member)) out.add(at(valuePath, index), `must be a single value (got ${describe(member)})`);
-      });
+      for (let index = 0; index < value.length; index++) {
+        const member: unknown = value[index];
+        if (!isScalar(member)) out.add(at(at(path, 'value'), index), `must be a single value (got ${describe(member)})`);
+      }
       return;
     case 'range':
       if (typeof value === 'string' && WHOLE_VARIABLE.test(value)) return;
       if (!Array.isArray(value)) {
-        out.add(valuePath, `must be a two-element array [from, to] for operator ${quote(spec.name)} (got ${describe(value)})`);
+        out.add(at(path, 'value'), `must be a two-element array [from, to] for operator ${quote(spec.name)} (got ${describe(value)})`);
         return;
       }
       if (value.length !== 2) {
-        out.add(valuePath, `must hold exactly two values [from, to] for operator ${quote(spec.name)} (got ${value.length})`);
+        out.add(at(path, 'value'), `must hold exactly two values [from, to] for operator ${quote(spec.name)} (got ${value.length})`);
         return;
       }
-      value.forEach((bound, index) => {
-        if (!scalarOk(bound)) out.add(at(valuePath, index), `must be a single value (got ${describe(bound)})`);
-      });
+      for (let index = 0; index < 2; index++) {
+        const bound: unknown = value[index];
+        if (!scalarOk(bound, isDate)) out.add(at(at(path, 'value'), index), `must be a single value (got ${describe(bound)})`);
+      }
       return;
     case 'expression':
       checkHasExpression(cell, path, 'a function condition', out);
       return;
   }
+}
+
+/** A single value; in a date condition also the legacy `{date, time?, timezone?}` object. */
+function scalarOk(value: unknown, isDate: boolean): boolean {
+  return isScalar(value) || (isDate && isLegacyDate(value));
 }
 
 export function checkOutputScalarValue(value: unknown, path: string, out: Problems): void {

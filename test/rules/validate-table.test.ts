@@ -122,6 +122,20 @@ test('cells must reference a column of the table, once per row, with the payload
   ]);
 });
 
+test('a column named twice is a problem of its own row only, pointing at that row\'s first cell for it', () => {
+  // Validation remembers, per column, the last cell that named it for the whole table: rows must not leak into
+  // each other, and a third cell for the column points at the first.
+  const doc = fixture('pricing-table.json');
+  const rows = doc.decisionTable.rows;
+  const product = structuredClone(rows[1].cells[0]);
+  rows[1].cells.push(product, structuredClone(product));
+  assert.ok(rows.length > 2, 'the fixture has rows after the one changed');
+  assert.deepEqual(problems(doc), [
+    `decisionTable.rows[1].cells[${rows[1].cells.length - 2}].column: a second cell for column "c-product" (first at decisionTable.rows[1].cells[0])`,
+    `decisionTable.rows[1].cells[${rows[1].cells.length - 1}].column: a second cell for column "c-product" (first at decisionTable.rows[1].cells[0])`,
+  ]);
+});
+
 test('a condition cell without scalarCondition, and a function result without an expression', () => {
   const doc = fixture('pricing-table.json');
   delete doc.decisionTable.rows[2].cells[0].scalarCondition;

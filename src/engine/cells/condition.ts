@@ -21,7 +21,7 @@ import type { DateParts } from './dates.ts';
 import { parseDateValue } from './dates.ts';
 import { cellText, setMembers } from './operands.ts';
 import { DATE_OPERATORS, normaliseOperator, OPERAND_SHAPE, type Operator } from '../../rules/operators.ts';
-import { compileTemplate, type CompiledTemplate, type StaticResolver } from './references.ts';
+import { compileTemplate, constantTemplate, type CompiledTemplate, type StaticResolver } from './references.ts';
 
 /** What a cell compiler needs to know about where the cell sits. */
 export interface CellEnvironment {
@@ -221,17 +221,16 @@ function compileMember(value: unknown, env: CellEnvironment): CompiledTemplate {
 /** A list operand; a member that resolves to an array contributes its elements (a variable holding a set). */
 function compileList(members: readonly unknown[], env: CellEnvironment, flatten: boolean): CompiledOperand {
   const compiled = members.map((member) => compileMember(member, env));
-  const spread = (values: unknown[]): unknown[] => (flatten ? values.flatMap((v) => (Array.isArray(v) ? v : [v])) : values);
-  if (compiled.every((member) => member.constant)) {
-    const value = spread(compiled.map((member) => member.value));
-    return { constant: true, value, evaluate: () => value };
-  }
-  return { constant: false, value: undefined, evaluate: (scope) => spread(compiled.map((member) => member.evaluate(scope))) };
+  if (compiled.every((member) => member.constant)) return constantTemplate(spread(compiled.map((member) => member.value), flatten));
+  return { constant: false, value: undefined, evaluate: (scope) => spread(compiled.map((member) => member.evaluate(scope)), flatten) };
 }
 
-function constantTemplate(value: unknown): CompiledTemplate {
-  return { constant: true, value, evaluate: () => value };
+/** With `flatten`, members that are arrays contribute their elements. */
+function spread(values: unknown[], flatten: boolean): unknown[] {
+  if (!flatten || !values.some(Array.isArray)) return values;
+  return values.flatMap((v) => (Array.isArray(v) ? v : [v]));
 }
+
 
 function functionCondition(cell: Record<string, unknown>, where: string, env: CellEnvironment, problems: Problem[]): CompiledCondition {
   let expression: CompiledExpression;

@@ -20,6 +20,8 @@ export type TemplatePart = string | Reference;
 
 /** Splits text into literal parts and references; undefined when the text holds no reference. */
 export function parseTemplate(text: string): TemplatePart[] | undefined {
+  // Most cell texts hold no brace: a search costs less than the regular expression's iterator.
+  if (!text.includes('{')) return undefined;
   let parts: TemplatePart[] | undefined;
   let last = 0;
   for (const match of text.matchAll(REFERENCE)) {
@@ -108,6 +110,23 @@ export function compileTemplate(text: string, resolveStatic: StaticResolver): Co
   };
 }
 
-function constantTemplate(value: unknown): CompiledTemplate {
-  return { constant: true, value, evaluate: () => value };
+/**
+ * A template (or list operand) without references: its value, the same in every solve. A class rather than an
+ * object with a closure: compiling a large table makes one per distinct cell member.
+ */
+class ConstantTemplate implements CompiledTemplate {
+  readonly constant = true;
+  readonly value: unknown;
+
+  constructor(value: unknown) {
+    this.value = value;
+  }
+
+  evaluate(): unknown {
+    return this.value;
+  }
+}
+
+export function constantTemplate(value: unknown): CompiledTemplate {
+  return new ConstantTemplate(value);
 }

@@ -106,7 +106,10 @@ export function compileDecisionTableWith(
   const dependencies = new Map<string, RuleRef>();
   let memoCount = 0;
   const rows: TableRow[] = [];
-  for (const rowModel of model.rows) {
+  // Loops over rows and cells are indexed: they run once per cell of a large table, much of it before the code is
+  // optimised, where iterators cost an allocation per step.
+  for (let r = 0; r < model.rows.length; r++) {
+    const rowModel = model.rows[r]!;
     if (!rowModel.active) continue;
     const window =
       rowModel.timeValidation === undefined ? undefined : compileTimeWindow(rowModel.timeValidation, `${rowPath(rowModel)}.timeValidation`, zone, problems);
@@ -137,7 +140,9 @@ export function compileDecisionTableWith(
               ? { kind: STEP_CALC, calcIndex: calcIndex.get(column.target)!, value }
               : { kind: STEP_OUTPUT, slot: slotOfColumn.get(column.id)!, value, expression: value.expression };
         }
-        for (const ref of step.kind === STEP_CONDITION ? step.condition.ruleRefs : step.value.ruleRefs) {
+        const ruleRefs = step.kind === STEP_CONDITION ? step.condition.ruleRefs : step.value.ruleRefs;
+        for (let i = 0; i < ruleRefs.length; i++) {
+          const ref = ruleRefs[i]!;
           dependencies.set(`${ref.idOrAlias}\u0000${ref.version ?? ''}`, ref);
         }
         // A cell with problems is compiled again wherever it repeats, so every place is reported.
@@ -164,7 +169,8 @@ export function compileDecisionTableWith(
 
   return new DecisionTable({
     ...ruleIdentity(document),
-    comparisons: comparisonGroups(rows),
+    // Only memoised cells can be grouped: a table without any (most large ones) skips the walk over every cell.
+    comparisons: memoCount === 0 ? [] : comparisonGroups(rows),
     conditionColumns,
     calcCount: calcIndex.size,
     layout,
@@ -267,7 +273,8 @@ function compileRow(number: number, window: TableRow['window'], steps: TableStep
   let async = false;
   let checked = 0;
   let outputCount = 0;
-  for (const step of steps) {
+  for (let s = 0; s < steps.length; s++) {
+    const step = steps[s]!;
     if (step.kind === STEP_CONDITION) {
       const condition = step.condition;
       if (condition.async) async = true;
@@ -294,7 +301,8 @@ function compileRow(number: number, window: TableRow['window'], steps: TableStep
   let hasObjectConstants = false;
   let c = 0;
   let o = 0;
-  for (const step of steps) {
+  for (let s = 0; s < steps.length; s++) {
+    const step = steps[s]!;
     if (step.kind === STEP_CONDITION) {
       if (step.condition.operator !== 'anything') fastConditions[c++] = step;
     } else if (step.kind === STEP_OUTPUT) {

@@ -12,16 +12,23 @@ const END: unique symbol = Symbol('end');
 
 type Level = Map<unknown, unknown>;
 
+/** A (type, operator, stringValue) triple of text fields and the map of values below it. */
+interface Triple {
+  readonly type: string | undefined;
+  readonly operator: string | undefined;
+  readonly stringValue: string | undefined;
+  readonly byValue: Level;
+}
+
 export class SharedCells<T> {
   private readonly root: Level = new Map();
   /** The compiled form of a missing cell (no cell, or no scalarCondition / outputScalarValue). */
   private missing: T | undefined;
-  // The cells of a column nearly always share type, operator and stringValue: the last such triple (all text or
-  // absent) and its map of values skip three lookups.
-  private lastType: string | undefined;
-  private lastOperator: string | undefined;
-  private lastStringValue: string | undefined;
-  private lastByValue: Level | undefined;
+  // The cells of a column nearly always share type, operator and stringValue, or alternate between two such
+  // triples (`anything` and `IN` cells): the last two triples (all text or absent) and their maps of values skip
+  // three lookups.
+  private last: Triple | undefined;
+  private before: Triple | undefined;
 
   get(stored: unknown): T | undefined {
     if (stored === undefined || stored === null) return this.missing;
@@ -29,17 +36,21 @@ export class SharedCells<T> {
     const cell = stored as Record<string, unknown>;
     const { type, operator, stringValue } = cell;
     let byValue: Level | undefined;
-    if (this.lastByValue !== undefined && type === this.lastType && operator === this.lastOperator && stringValue === this.lastStringValue) {
-      byValue = this.lastByValue;
+    const last = this.last;
+    const before = this.before;
+    if (last !== undefined && type === last.type && operator === last.operator && stringValue === last.stringValue) {
+      byValue = last.byValue;
+    } else if (before !== undefined && type === before.type && operator === before.operator && stringValue === before.stringValue) {
+      byValue = before.byValue;
+      this.before = last;
+      this.last = before;
     } else {
       const byOperator = lookUp(this.root, type);
       const byStringValue = byOperator && lookUp(byOperator, operator);
       byValue = byStringValue && lookUp(byStringValue, stringValue);
       if (byValue !== undefined && isTextOrAbsent(type) && isTextOrAbsent(operator) && isTextOrAbsent(stringValue)) {
-        this.lastType = type;
-        this.lastOperator = operator;
-        this.lastStringValue = stringValue;
-        this.lastByValue = byValue;
+        this.before = last;
+        this.last = { type, operator, stringValue, byValue };
       }
     }
     if (byValue === undefined) return undefined;
@@ -59,13 +70,20 @@ export class SharedCells<T> {
     const cell = stored as Record<string, unknown>;
     const value = cell.value;
     const list = isTextList(value);
-    const keys = [cell.type, cell.operator, cell.stringValue].map(fieldKey);
-    keys.push(list ? TEXT_LIST : fieldKey(value));
-    if (keys.includes(UNKEYABLE)) return;
-    if (list) keys.push(value.length, ...value);
-    let level = this.root;
-    for (const key of keys.slice(0, list ? keys.length : 3)) level = levelBelow(level, key);
-    level.set(list ? END : keys[3], compiled);
+    // Level by level without a list of keys: a large table sets tens of thousands of distinct cells.
+    const typeKey = fieldKey(cell.type);
+    const operatorKey = fieldKey(cell.operator);
+    const stringValueKey = fieldKey(cell.stringValue);
+    const valueKey = list ? TEXT_LIST : fieldKey(value);
+    if (typeKey === UNKEYABLE || operatorKey === UNKEYABLE || stringValueKey === UNKEYABLE || valueKey === UNKEYABLE) return;
+    const byValue = levelBelow(levelBelow(levelBelow(this.root, typeKey), operatorKey), stringValueKey);
+    if (!list) {
+      byValue.set(valueKey, compiled);
+      return;
+    }
+    let level = levelBelow(levelBelow(byValue, TEXT_LIST), value.length);
+    for (let i = 0; i < value.length; i++) level = levelBelow(level, value[i]);
+    level.set(END, compiled);
   }
 }
 
