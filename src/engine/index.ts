@@ -2,21 +2,20 @@
 import { contextAt } from './context.ts';
 import { RuleError, ValidationError } from './errors.ts';
 import type { CompileOptions, CompiledRule, SolveOptions, SolveResult } from './types.ts';
-import { validateRuleDocument } from '../rules/validate.ts';
-import { compilerOf } from './rule-types.ts';
+import { readRule } from '../rules/validate.ts';
+import { compileModel } from './rule-types.ts';
 
 export * from './types.ts';
 export * from './errors.ts';
 export { createContext, childContext, normaliseStrategy, normaliseLookupMethod, supportedStrategy } from './context.ts';
 
-/** Validates and compiles a rule document. Throws ValidationError listing every problem. */
+/** Reads a rule document into its model (src/rules) and compiles that. Throws ValidationError listing every problem. */
 export function compileRule(document: unknown, options: CompileOptions = {}): CompiledRule {
-  const problems = validateRuleDocument(document);
-  if (problems.length > 0) throw new ValidationError(problems);
-  const doc = document as Record<string, unknown>;
-  const compiler = compilerOf(doc.type);
-  if (!compiler) throw new ValidationError([{ path: 'type', message: `rule type "${String(doc.type)}" cannot be solved` }]);
-  return compiler(doc, { timeZone: options.timeZone ?? 'UTC', arithmeticAssociativity: options.arithmeticAssociativity ?? 'left' });
+  const { problems, model } = readRule(document);
+  if (model === undefined) throw new ValidationError(problems);
+  const compiled = compileModel(model, { timeZone: options.timeZone ?? 'UTC', arithmeticAssociativity: options.arithmeticAssociativity ?? 'left' });
+  if (!compiled) throw new ValidationError([{ path: 'type', message: `rule type "${model.type}" cannot be solved` }]);
+  return compiled;
 }
 
 /** Solves one input object. Works for every rule type. */

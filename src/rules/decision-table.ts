@@ -1,5 +1,6 @@
 // Decision-table bodies (spec/rule-format.md §2): columns in both condition forms, calc columns, aliases,
-// rows with time validity, and cells checked against the column they reference.
+// rows with time validity, and cells checked against the column they reference. The same pass reads the table
+// into its typed model (model/decision-table.ts), which is what the engine compiles.
 import {
   FirstSeen,
   at,
@@ -15,9 +16,10 @@ import {
 } from './check.ts';
 import type { Check, FieldRule, JsonObject, Problems } from './check.ts';
 import { checkOutputScalarValue, checkScalarCondition } from './scalar-values.ts';
+import type { ColumnKind, ColumnModel, DecisionTableModel, RowModel, TableCell, TimeValidation } from './model/decision-table.ts';
 
-export const COLUMN_KINDS = ['input', 'output', 'calc'] as const;
-export type ColumnKind = (typeof COLUMN_KINDS)[number];
+export const COLUMN_KINDS = ['input', 'output', 'calc'] as const satisfies readonly ColumnKind[];
+export type { ColumnKind };
 
 export const MAX_COLUMN_ALIAS_LENGTH = 30;
 const COLUMN_ALIAS = /^[A-Za-z0-9-]+$/;
@@ -73,10 +75,16 @@ function checkConditionBinding(condition: JsonObject, path: string, out: Problem
   text({ nonEmpty: true })(condition.inputVariable, at(path, 'inputVariable'), out);
 }
 
-type ColumnIndex = Map<string, ColumnKind>;
+/** The model's columns and each one's index among them by id (how cells find their column); the kind of every
+ * column with a usable id and type, by id (how cells are checked, even when the column's payload is malformed). */
+interface ReadColumns {
+  readonly columns: ColumnModel[];
+  readonly byId: Map<string, number>;
+  readonly kindOf: Map<string, ColumnKind>;
+}
 
-function checkColumns(columns: unknown[], path: string, out: Problems): ColumnIndex {
-  const index: ColumnIndex = new Map();
+function readColumns(columns: unknown[], path: string, out: Problems): ReadColumns {
+  const read: ReadColumns = { columns: [], byId: new Map(), kindOf: new Map() };
   const ids = new FirstSeen();
   const aliases = new FirstSeen();
   columns.forEach((column, i) => {
@@ -91,7 +99,15 @@ function checkColumns(columns: unknown[], path: string, out: Problems): ColumnIn
     if (id !== undefined) {
       const earlier = ids.check(id, columnPath);
       if (earlier) out.add(at(columnPath, 'columnId'), `duplicate column id ${quote(id)} (also ${earlier})`);
-      else if (typeof kind === 'string' && (COLUMN_KINDS as readonly string[]).includes(kind)) index.set(id, kind as ColumnKind);
+      else if (isColumnKind(kind)) {
+        read.kindOf.set(id, kind);
+        const target = columnTarget(column, kind);
+        if (target !== undefined) {
+          const alias = typeof column.alias === 'string' && column.alias !== '' ? column.alias : undefined;
+          read.byId.set(id, read.columns.length);
+          read.columns.push({ id, position: i, kind, alias, target });
+        }
+      }
     }
     if (column.alias !== undefined && column.alias !== null && column.alias !== '') {
       const aliasPath = at(columnPath, 'alias');
@@ -102,11 +118,32 @@ function checkColumns(columns: unknown[], path: string, out: Problems): ColumnIn
         if (earlier) out.add(aliasPath, `duplicate column alias ${quote(column.alias)} (also ${earlier})`);
       }
     }
-    if (typeof kind === 'string' && (COLUMN_KINDS as readonly string[]).includes(kind)) {
-      checkColumnPayload(column, kind as ColumnKind, columnPath, out);
-    }
+    if (isColumnKind(kind)) checkColumnPayload(column, kind, columnPath, out);
   });
-  return index;
+  return read;
+}
+
+function isColumnKind(kind: unknown): kind is ColumnKind {
+  return (COLUMN_KINDS as readonly unknown[]).includes(kind);
+}
+
+/**
+ * What a column binds, in one form: a condition's input path (`inputVariable`, else the ≥1.19
+ * `definition.content`), a result's output path, a calculation's variable. Undefined when it has none (the
+ * payload's checks report why).
+ */
+function columnTarget(column: JsonObject, kind: ColumnKind): string | undefined {
+  const payload = column[COLUMN_KIND_RULES[kind].payload];
+  if (!isObject(payload)) return undefined;
+  if (kind === 'input') {
+    const definition = payload.definition;
+    return nonEmptyText(payload.inputVariable) ?? (isObject(definition) ? nonEmptyText(definition.content) : undefined);
+  }
+  return nonEmptyText(kind === 'output' ? payload.outputVariable : payload.variable);
+}
+
+function nonEmptyText(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
 function checkColumnPayload(column: JsonObject, kind: ColumnKind, path: string, out: Problems): void {
@@ -151,7 +188,8 @@ const ROW_FIELDS: readonly FieldRule[] = [
   },
 ];
 
-function checkRows(rows: unknown[], path: string, columns: ColumnIndex, out: Problems): void {
+function readRows(rows: unknown[], path: string, columns: ReadColumns, out: Problems): RowModel[] {
+  const read: RowModel[] = [];
   rows.forEach((row, i) => {
     const rowPath = at(path, i);
     if (!expectObject(row, rowPath, out)) return;
@@ -163,27 +201,36 @@ function checkRows(rows: unknown[], path: string, columns: ColumnIndex, out: Pro
     }
     if (!expectArray(row.cells, cellsPath, out)) return;
     const used = new FirstSeen();
-    row.cells.forEach((cell, j) => checkCell(cell, at(cellsPath, j), columns, used, out));
+    const cells = new Array<TableCell | undefined>(columns.columns.length);
+    row.cells.forEach((cell, j) => {
+      const index = checkCell(cell, at(cellsPath, j), columns, used, out);
+      if (index !== undefined) cells[index] = cell as TableCell;
+    });
+    const timeValidation = isObject(row.timeValidation) ? (row.timeValidation as TimeValidation) : undefined;
+    read.push({ position: i, active: row.active !== false, timeValidation, cells, stored: row.cells });
   });
+  return read;
 }
 
-function checkCell(cell: unknown, path: string, columns: ColumnIndex, used: FirstSeen, out: Problems): void {
-  if (!expectObject(cell, path, out)) return;
+/** Checks a cell; answers the index of its column in the model when it has a known column of its own. */
+function checkCell(cell: unknown, path: string, columns: ReadColumns, used: FirstSeen, out: Problems): number | undefined {
+  if (!expectObject(cell, path, out)) return undefined;
   const columnPath = at(path, 'column');
   if (cell.column === undefined || cell.column === null) {
     out.add(columnPath, 'is required (the columnId of the cell\'s column)');
-    return;
+    return undefined;
   }
   const id = String(cell.column);
-  const kind = columns.get(id);
+  const kind = columns.kindOf.get(id);
   if (kind === undefined) {
     out.add(columnPath, `unknown column ${quote(id)}`);
-    return;
+    return undefined;
   }
+  const index = columns.byId.get(id);
   const earlier = used.check(id, path);
   if (earlier) {
     out.add(columnPath, `a second cell for column ${quote(id)} (first at ${earlier})`);
-    return;
+    return undefined;
   }
   // The cell's own `type` repeats its column's and is ignored: the column decides how a cell is read.
   const rule = COLUMN_KIND_RULES[kind];
@@ -191,26 +238,38 @@ function checkCell(cell: unknown, path: string, columns: ColumnIndex, used: Firs
   const valuePath = at(path, rule.cellField);
   if (value === undefined || value === null) {
     out.add(valuePath, `is required in a cell of a column of type ${quote(kind)}`);
-    return;
+    return index;
   }
   rule.cellCheck(value, valuePath, out);
+  return index;
 }
 
-export function checkDecisionTable(doc: JsonObject, out: Problems): void {
+/**
+ * Checks a decision table's body and reads it into its model in one pass. The model is whole only when `out` got
+ * no problem from it; with problems it holds what could be read (columns and cells that were well formed).
+ */
+export function readDecisionTable(doc: JsonObject, out: Problems): DecisionTableModel {
+  const model = { type: 'decision-table' as const, document: doc, columns: [] as ColumnModel[], rows: [] as RowModel[] };
   const table = doc.decisionTable;
   if (table === undefined || table === null) {
     out.add('decisionTable', 'is required for a decision table ({"columns": [...], "rows": [...]})');
-    return;
+    return model;
   }
-  if (!expectObject(table, 'decisionTable', out)) return;
-  let columns: ColumnIndex = new Map();
+  if (!expectObject(table, 'decisionTable', out)) return model;
+  let columns: ReadColumns = { columns: [], byId: new Map(), kindOf: new Map() };
   if (table.columns === undefined || table.columns === null) out.add('decisionTable.columns', 'is required');
   else if (expectArray(table.columns, 'decisionTable.columns', out)) {
-    columns = checkColumns(table.columns, 'decisionTable.columns', out);
+    columns = readColumns(table.columns, 'decisionTable.columns', out);
     checkColumnMix(table.columns, out);
   }
+  model.columns = columns.columns;
   if (table.rows === undefined || table.rows === null) out.add('decisionTable.rows', 'is required (it may be empty)');
-  else if (expectArray(table.rows, 'decisionTable.rows', out)) checkRows(table.rows, 'decisionTable.rows', columns, out);
+  else if (expectArray(table.rows, 'decisionTable.rows', out)) model.rows = readRows(table.rows, 'decisionTable.rows', columns, out);
+  return model;
+}
+
+export function checkDecisionTable(doc: JsonObject, out: Problems): void {
+  readDecisionTable(doc, out);
 }
 
 /** At least one condition (or calc) column and one result column (§1.1). */

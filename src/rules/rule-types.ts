@@ -2,7 +2,6 @@
 // list of types derived from them, so a type is added in one place. The engine maps the solvable ones to their
 // compilers (src/engine/rule-types.ts), the Studio every one it edits to its editor (studio/src/kinds/registry.ts).
 import type { Strategy } from './strategies.ts';
-import type { RuleTypeDescriptor } from './types/descriptor.ts';
 import { decisionTableType } from './types/decision-table.ts';
 import { decisionTreeType } from './types/decision-tree.ts';
 import { complexRuleType } from './types/complex-rule.ts';
@@ -11,6 +10,8 @@ import { compositionType } from './types/composition.ts';
 import { integrationFlowType, workflowType } from './types/workflow.ts';
 
 export type { RuleTypeDescriptor, ReferenceKind } from './types/descriptor.ts';
+export type { DocumentModel } from './model/document.ts';
+export type { DecisionTableModel } from './model/decision-table.ts';
 
 /** Every rule type, in the order people are offered them. */
 export const RULE_TYPE_DESCRIPTORS = [
@@ -29,20 +30,23 @@ type Descriptors = (typeof RULE_TYPE_DESCRIPTORS)[number];
 export type RuleType = Descriptors['type'];
 /** The types a solve can run: the engine has a compiler for each of these and only these. */
 export type SolvableRuleType = Extract<Descriptors, { readonly solvable: true }>['type'];
+/** A rule read into typed structures (readRule, validate.ts): one model per type, told apart by `type`. */
+export type RuleModel = ReturnType<Descriptors['read']>;
+export type RuleModelOf<T extends RuleType> = Extract<RuleModel, { readonly type: T }>;
 
 /** Non-empty, as schema enums (zod, MCP) want it. */
 export const RULE_TYPES = RULE_TYPE_DESCRIPTORS.map((d) => d.type) as readonly RuleType[] as readonly [RuleType, ...RuleType[]];
 export const SOLVABLE_RULE_TYPES = RULE_TYPE_DESCRIPTORS.filter((d) => d.solvable).map((d) => d.type) as readonly SolvableRuleType[];
 export const FLOW_RULE_TYPES: readonly RuleType[] = RULE_TYPE_DESCRIPTORS.filter((d) => d.flow).map((d) => d.type);
 
-const BY_TYPE: ReadonlyMap<string, RuleTypeDescriptor<RuleType>> = new Map(RULE_TYPE_DESCRIPTORS.map((d) => [d.type, d]));
+const BY_TYPE: ReadonlyMap<string, Descriptors> = new Map(RULE_TYPE_DESCRIPTORS.map((d) => [d.type, d]));
 
 export function isRuleType(type: unknown): type is RuleType {
   return typeof type === 'string' && BY_TYPE.has(type);
 }
 
 /** The descriptor of `type`, or undefined when no rule type has that name. */
-export function ruleTypeDescriptorOf(type: unknown): RuleTypeDescriptor<RuleType> | undefined {
+export function ruleTypeDescriptorOf(type: unknown): Descriptors | undefined {
   return typeof type === 'string' ? BY_TYPE.get(type) : undefined;
 }
 

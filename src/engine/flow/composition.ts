@@ -55,7 +55,7 @@ interface TreeNode {
   readonly columns: ColumnPlan;
 }
 
-export const compileComposition: RuleCompiler = (doc) => {
+export const compileComposition: RuleCompiler<'composition'> = ({ document: doc }) => {
   const identity = flowRuleIdentity(doc);
   const root = doc.dataTree;
   if (root === null || typeof root !== 'object' || Array.isArray(root)) {

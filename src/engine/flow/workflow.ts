@@ -39,7 +39,7 @@ export interface WorkflowTraceEntry {
 export const WORKFLOW_NODE_TYPES = ['START', 'END', 'VARIABLES', 'DATA_MANIPULATION', 'FOREACH', 'BUSINESS_RULE', 'IF_STATEMENT', 'ARRAY_APPEND', 'HTTP_CLIENT'] as const;
 const KNOWN_TYPES: ReadonlySet<string> = new Set(WORKFLOW_NODE_TYPES);
 
-export const compileWorkflow: RuleCompiler = (doc, options) => {
+export const compileWorkflow: RuleCompiler<'workflow'> = ({ document: doc }, options) => {
   const identity = flowRuleIdentity(doc);
   const workflowData = (doc.workflowData ?? {}) as Record<string, unknown>;
   const rawNodes = Array.isArray(workflowData.nodes) ? (workflowData.nodes as unknown[]) : [];

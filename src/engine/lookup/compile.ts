@@ -14,7 +14,7 @@ interface CompiledRow {
   byAlias: Map<string, unknown>;
 }
 
-export const compileLookupTable: RuleCompiler = (document) => {
+export const compileLookupTable: RuleCompiler<'lookup-table'> = ({ document }) => {
   const problems = new Problems();
   const table = readLookupTable(document, problems);
   if (!table) throw new ValidationError(problems.finish());

@@ -13,7 +13,7 @@ import { ruleVariablesOf } from '../flow/rule-envelope.ts';
 import { callRule, resolveRule } from '../flow/call-rule.ts';
 import { contextWith, pinInstant } from '../context.ts';
 
-export const compileScriptRule: RuleCompiler = (doc) => {
+export const compileScriptRule: RuleCompiler<'complex-rule'> = ({ document: doc }) => {
   const identity = flowRuleIdentity(doc);
   if (typeof doc.script !== 'string') {
     throw new ValidationError([{ path: 'script', message: 'must be the JavaScript source of the rule, as a string' }]);

@@ -13,7 +13,7 @@ import { DecisionTree, type BlockNode, type ConditionNode, type ResultNode } fro
 
 const CONDITION_TYPES = new Set(['condition', 'logic_or', 'logic_group']);
 
-export const compileDecisionTree: RuleCompiler = (document, options) => compileDecisionTreeWith(document, options);
+export const compileDecisionTree: RuleCompiler<'decision-tree'> = (model, options) => compileDecisionTreeWith(model.document, options);
 
 export interface TreeCompileOptions {
   /** Replaces the expression compiler for function cells (tests use a double). */

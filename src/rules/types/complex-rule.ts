@@ -1,6 +1,6 @@
 // Scripting rules (rule-format §5): JavaScript run in the sandboxed script workers; STANDARD and ARRAY.
 import { text } from '../check.ts';
-import { ruleTypeDescriptor, type BodyCheck } from './descriptor.ts';
+import { documentReader, ruleTypeDescriptor, type BodyCheck } from './descriptor.ts';
 
 const checkScript: BodyCheck = (doc, out) => {
   if (doc.script === undefined || doc.script === null) out.add('script', 'is required for a scripting rule (JavaScript source as a string)');
@@ -10,7 +10,7 @@ const checkScript: BodyCheck = (doc, out) => {
 export const complexRuleType = ruleTypeDescriptor({
   type: 'complex-rule',
   label: 'Scripting rule',
-  check: checkScript,
+  read: documentReader('complex-rule', checkScript),
   strategies: ['STANDARD', 'ARRAY'],
   solvable: true,
   flow: false,
