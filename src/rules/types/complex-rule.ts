@@ -1,16 +1,18 @@
 // Scripting rules (rule-format §5): JavaScript run in the sandboxed script workers; STANDARD and ARRAY.
 import { text } from '../check.ts';
-import { documentReader, ruleTypeDescriptor, type BodyCheck } from './descriptor.ts';
+import type { ScriptModel } from '../model/script.ts';
+import { ruleTypeDescriptor, type BodyReader } from './descriptor.ts';
 
-const checkScript: BodyCheck = (doc, out) => {
+const readScript: BodyReader<ScriptModel> = (doc, out) => {
   if (doc.script === undefined || doc.script === null) out.add('script', 'is required for a scripting rule (JavaScript source as a string)');
   else text()(doc.script, 'script', out);
+  return { type: 'complex-rule', document: doc, script: typeof doc.script === 'string' ? doc.script : '' };
 };
 
 export const complexRuleType = ruleTypeDescriptor({
   type: 'complex-rule',
   label: 'Scripting rule',
-  read: documentReader('complex-rule', checkScript),
+  read: readScript,
   strategies: ['STANDARD', 'ARRAY'],
   solvable: true,
   flow: false,

@@ -1,12 +1,12 @@
 // Lookup tables (rule-format §7): solved by key with a lookup method (X-Lookup-Method), not a strategy; other
 // rules read them through LOOKUP_VALUE / LOOKUP_EXISTS, and they call nothing.
-import { checkLookupTable } from '../lookup-table.ts';
-import { documentReader, ruleTypeDescriptor } from './descriptor.ts';
+import { readLookupTableModel } from '../lookup-table.ts';
+import { ruleTypeDescriptor } from './descriptor.ts';
 
 export const lookupTableType = ruleTypeDescriptor({
   type: 'lookup-table',
   label: 'Lookup table',
-  read: documentReader('lookup-table', checkLookupTable),
+  read: readLookupTableModel,
   strategies: ['STANDARD'],
   solvable: true,
   flow: false,
