@@ -1,12 +1,12 @@
 // Decision flows (rule-format §9) and integration flows, which share the workflow body. Integration flows run as
 // background jobs in DecisionRules: Verdict stores them and never solves them.
-import { checkWorkflow } from '../workflow.ts';
-import { documentReader, ruleTypeDescriptor } from './descriptor.ts';
+import { workflowReader } from '../workflow.ts';
+import { ruleTypeDescriptor } from './descriptor.ts';
 
 export const workflowType = ruleTypeDescriptor({
   type: 'workflow',
   label: 'Decision flow',
-  read: documentReader('workflow', checkWorkflow),
+  read: workflowReader('workflow'),
   strategies: ['STANDARD'],
   solvable: true,
   flow: true,
@@ -16,7 +16,7 @@ export const workflowType = ruleTypeDescriptor({
 export const integrationFlowType = ruleTypeDescriptor({
   type: 'integration-flow',
   label: 'Integration flow',
-  read: documentReader('integration-flow', checkWorkflow),
+  read: workflowReader('integration-flow'),
   strategies: ['STANDARD'],
   solvable: false,
   flow: true,
