@@ -126,9 +126,21 @@ test('a decision flow model holds typed nodes with their connectors, and the con
   assert.equal(integration.type, 'integration-flow');
 });
 
-test('a rule flow is read with its document (its compiler still reads the body)', () => {
+test('a rule flow model is its tree of nodes from start to the end node, with their mappings', () => {
   const composition = fixture('pricing-flow-export.json')[0];
   const model = modelOf(composition);
-  assert.equal(model.type, 'composition');
+  if (model.type !== 'composition') throw new Error('expected a rule flow');
   assert.equal(model.document, composition);
+  const names: string[] = [];
+  const walk = (node: typeof model.root): void => {
+    names.push(node.name);
+    node.children.forEach(walk);
+  };
+  walk(model.root);
+  assert.equal(names[0], composition.dataTree.globalVariable);
+  assert.equal(model.root.baseId, undefined);
+  const ruleNode = model.root.children[0]!;
+  assert.equal(ruleNode.baseId, composition.dataTree.children[0].baseId);
+  assert.equal(ruleNode.path, 'dataTree.children[0]');
+  assert.ok(ruleNode.mapping.every((m) => typeof m.key === 'string' && typeof m.source === 'string'));
 });

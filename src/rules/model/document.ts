@@ -1,5 +1,5 @@
-// What every rule model has: its type and the document it was read from (the envelope: ids, name, schemas,
-// userVariables; and, for types whose body is not modelled yet, the body the engine then reads itself).
+// What every rule model has: its type and the document it was read from (the envelope the compilers read where
+// they use it: ids, name, schemas, userVariables).
 import type { JsonObject } from '../check.ts';
 
 export interface DocumentModel<T extends string = string> {

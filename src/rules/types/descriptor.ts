@@ -42,14 +42,3 @@ export function ruleTypeDescriptor<const T extends string, M extends DocumentMod
 ): RuleTypeDescriptor<T, M> & { readonly solvable: S } {
   return descriptor;
 }
-
-/**
- * The reader of a type whose model is still its document (checked, not yet read into typed structures): the
- * engine's compiler for it reads the document itself.
- */
-export function documentReader<const T extends string>(type: T, check: BodyCheck): BodyReader<DocumentModel<T>> {
-  return (doc, out) => {
-    check(doc, out);
-    return { type, document: doc };
-  };
-}
