@@ -16,7 +16,7 @@ import type { OutputShape } from './output-layout.ts';
 import type { FlowNode, FlowNodeOf } from './workflow-graph.ts';
 import type { FlowExpression } from '../../rules/model/workflow.ts';
 import { compileHttpNode } from './http-node.ts';
-import { NO_REFS, listOf, nodeKey, textField } from './node-helpers.ts';
+import { NO_REFS, nodeKey, textField } from './node-helpers.ts';
 import type { NodeCompileContext, NodeExecutor, NodeOutcome } from './node-executor.ts';
 import type { MaybePromise } from '../maybe-promise.ts';
 import type { FlowPath, FlowScope } from './flow-scope.ts';
