@@ -41,10 +41,6 @@ export function readComposition(doc: JsonObject, out: Problems): CompositionMode
   return { type: 'composition', document: doc, root: model ?? empty };
 }
 
-export function checkComposition(doc: JsonObject, out: Problems): void {
-  readComposition(doc, out);
-}
-
 function collectNodes(node: JsonObject, path: string, isRoot: boolean, nodes: FlowNode[], out: Problems, depth: number): CompositionNode | undefined {
   if (depth >= MAX_FLOW_DEPTH) {
     out.add(path, `is nested deeper than ${MAX_FLOW_DEPTH} levels`);

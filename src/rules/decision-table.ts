@@ -268,10 +268,6 @@ export function readDecisionTable(doc: JsonObject, out: Problems): DecisionTable
   return model;
 }
 
-export function checkDecisionTable(doc: JsonObject, out: Problems): void {
-  readDecisionTable(doc, out);
-}
-
 /** At least one condition (or calc) column and one result column (§1.1). */
 function checkColumnMix(columns: unknown[], out: Problems): void {
   const kinds = new Set(columns.map((c) => (isObject(c) ? c.type : undefined)));

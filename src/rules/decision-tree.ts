@@ -39,10 +39,6 @@ export function readDecisionTree(doc: JsonObject, out: Problems): DecisionTreeMo
   return model;
 }
 
-export function checkDecisionTree(doc: JsonObject, out: Problems): void {
-  readDecisionTree(doc, out);
-}
-
 type TreeNode = TreeBlock | TreeCondition | TreeResult;
 
 function isBlock(node: TreeNode): node is TreeBlock {

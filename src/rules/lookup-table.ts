@@ -11,11 +11,6 @@ const COLUMN_FIELDS: readonly FieldRule[] = [
   { key: 'alias', required: true, check: text({ nonEmpty: true }) },
 ];
 
-/** Validates a lookup table's body; reports into `out`. */
-export function checkLookupTable(doc: JsonObject, out: Problems): void {
-  readLookupTable(doc, out);
-}
-
 /** Checks a lookup table's body and reads its model (whole only when `out` got no problem from it). */
 export function readLookupTableModel(doc: JsonObject, out: Problems): LookupTableModel {
   const data = readLookupTable(doc, out);

@@ -140,12 +140,6 @@ export function workflowReader<const T extends 'workflow' | 'integration-flow'>(
   };
 }
 
-const readDecisionFlow = workflowReader('workflow');
-
-export function checkWorkflow(doc: JsonObject, out: Problems): void {
-  readDecisionFlow(doc, out);
-}
-
 function checkWorkflowBody(doc: JsonObject, read: ReadFlow, out: Problems): void {
   const data = doc.workflowData;
   if (data === undefined || data === null) {
