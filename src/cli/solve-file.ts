@@ -6,14 +6,12 @@ import { ValidationError } from '../engine/index.ts';
 import type { CompiledRule, Json, ScriptSandbox } from '../engine/types.ts';
 import type { JsonObject } from '../rules/check.ts';
 import { joinPaths, ruleIdOf } from '../rules/containers.ts';
+import { isSolvableType } from '../rules/rule-types.ts';
 import type { ContainerEntry, RuleContainer } from '../rules/containers.ts';
 import { InputLoop } from '../service/input-loop.ts';
 import { InputError, UsageError } from './errors.ts';
 import { FolderResolver, loadRulesDirectory, readContainerOf, readJsonFile } from './folder-resolver.ts';
 import { DEFAULT_TIMEOUT_MS, parseTimeZone, positiveInteger } from './solve-options.ts';
-
-/** Rule types a solve can run (integration flows run only as background jobs). */
-const SOLVABLE_TYPES = new Set(['decision-table', 'decision-tree', 'complex-rule', 'lookup-table', 'composition', 'workflow']);
 
 export interface SolveCommandOptions {
   strategy?: string;
@@ -150,7 +148,7 @@ export function missingDependencies(root: CompiledRule, resolver: FolderResolver
  */
 export function selectRule(container: RuleContainer, file: string, wanted: string | undefined): ContainerEntry {
   if (wanted !== undefined) return pickByIdOrAlias(container, file, wanted);
-  const solvable = container.rules.filter((entry) => SOLVABLE_TYPES.has(String(entry.document.type)));
+  const solvable = container.rules.filter((entry) => isSolvableType(entry.document.type));
   if (container.kind === 'rule' || (container.kind === 'rule-list' && solvable.length === 0)) {
     const only = container.rules[0];
     if (!only) throw new InputError(`${file} holds no rules`);

@@ -2,6 +2,7 @@
 import type { CallLink, EvaluationContext, LookupMethod, SolveBudget, SolveLimits, SolveOptions, Strategy } from './types.ts';
 import { LOOKUP_METHODS, STRATEGIES } from './types.ts';
 import { LimitError } from './errors.ts';
+import { strategiesOf } from '../rules/rule-types.ts';
 
 /**
  * Bounds of a top-level solve when the caller gives none. 32 levels is far beyond any real flow; 1000 nested calls
@@ -23,19 +24,11 @@ export function normaliseStrategy(value: unknown): Strategy {
 }
 
 /**
- * The one table of which strategies each rule type applies (rule-format §3.1): a table knows all four, trees,
- * scripts and rule flows STANDARD and ARRAY, every other type only STANDARD.
+ * The strategy a rule of `ruleType` is solved with when `strategy` is asked for: unsupported ones fall back to
+ * STANDARD. Which a type applies is its descriptor's (src/rules/types/, rule-format §3.1).
  */
-const SUPPORTED_STRATEGIES: Readonly<Record<string, readonly Strategy[]>> = {
-  'decision-table': STRATEGIES,
-  'decision-tree': ['STANDARD', 'ARRAY'],
-  'complex-rule': ['STANDARD', 'ARRAY'],
-  composition: ['STANDARD', 'ARRAY'],
-};
-
-/** The strategy a rule of `ruleType` is solved with when `strategy` is asked for: unsupported ones fall back to STANDARD. */
 export function supportedStrategy(ruleType: string, strategy: Strategy): Strategy {
-  return (SUPPORTED_STRATEGIES[ruleType] ?? ['STANDARD']).includes(strategy) ? strategy : 'STANDARD';
+  return strategiesOf(ruleType).includes(strategy) ? strategy : 'STANDARD';
 }
 
 export function normaliseLookupMethod(value: unknown): LookupMethod {

@@ -2,36 +2,20 @@
 import { contextAt } from './context.ts';
 import { RuleError, ValidationError } from './errors.ts';
 import type { CompileOptions, CompiledRule, SolveOptions, SolveResult } from './types.ts';
-import type { RuleCompiler } from './registry.ts';
-import { validateRuleDocument } from '../rules/validate.ts';
-import { compileDecisionTable } from './table/compile.ts';
-import { compileDecisionTree } from './tree/compile.ts';
-import { compileLookupTable } from './lookup/compile.ts';
-import { compileScriptRule } from './script/compile.ts';
-import { compileComposition } from './flow/composition.ts';
-import { compileWorkflow } from './flow/workflow.ts';
+import { readRule } from '../rules/validate.ts';
+import { compileModel } from './rule-types.ts';
 
 export * from './types.ts';
 export * from './errors.ts';
 export { createContext, childContext, normaliseStrategy, normaliseLookupMethod, supportedStrategy } from './context.ts';
 
-const COMPILERS: Record<string, RuleCompiler> = {
-  'decision-table': compileDecisionTable,
-  'decision-tree': compileDecisionTree,
-  'lookup-table': compileLookupTable,
-  'complex-rule': compileScriptRule,
-  composition: compileComposition,
-  workflow: compileWorkflow,
-};
-
-/** Validates and compiles a rule document. Throws ValidationError listing every problem. */
+/** Reads a rule document into its model (src/rules) and compiles that. Throws ValidationError listing every problem. */
 export function compileRule(document: unknown, options: CompileOptions = {}): CompiledRule {
-  const problems = validateRuleDocument(document);
-  if (problems.length > 0) throw new ValidationError(problems);
-  const doc = document as Record<string, unknown>;
-  const compiler = COMPILERS[doc.type as string];
-  if (!compiler) throw new ValidationError([{ path: 'type', message: `rule type "${String(doc.type)}" cannot be solved` }]);
-  return compiler(doc, { timeZone: options.timeZone ?? 'UTC', arithmeticAssociativity: options.arithmeticAssociativity ?? 'left' });
+  const { problems, model } = readRule(document);
+  if (model === undefined) throw new ValidationError(problems);
+  const compiled = compileModel(model, { timeZone: options.timeZone ?? 'UTC', arithmeticAssociativity: options.arithmeticAssociativity ?? 'left' });
+  if (!compiled) throw new ValidationError([{ path: 'type', message: `rule type "${model.type}" cannot be solved` }]);
+  return compiled;
 }
 
 /** Solves one input object. Works for every rule type. */

@@ -5,8 +5,10 @@ import type { Problem } from './errors.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-export const STRATEGIES = ['STANDARD', 'FIRST_MATCH', 'ARRAY', 'EVALUATE_ALL'] as const;
-export type Strategy = (typeof STRATEGIES)[number];
+// The strategies are part of the document format (src/rules), like the rule types.
+export { STRATEGIES } from '../rules/strategies.ts';
+export type { Strategy } from '../rules/strategies.ts';
+import type { Strategy } from '../rules/strategies.ts';
 
 export const LOOKUP_METHODS = ['LOOKUP_VALUE', 'LOOKUP_EXISTS'] as const;
 export type LookupMethod = (typeof LOOKUP_METHODS)[number];

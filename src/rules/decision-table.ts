@@ -1,5 +1,6 @@
 // Decision-table bodies (spec/rule-format.md §2): columns in both condition forms, calc columns, aliases,
-// rows with time validity, and cells checked against the column they reference.
+// rows with time validity, and cells checked against the column they reference. The same pass reads the table
+// into its typed model (model/decision-table.ts), which is what the engine compiles.
 import {
   FirstSeen,
   at,
@@ -16,9 +17,10 @@ import {
 } from './check.ts';
 import type { Check, FieldRule, JsonObject } from './check.ts';
 import { checkOutputScalarValue, checkScalarCondition } from './scalar-values.ts';
+import type { ColumnKind, ColumnModel, DecisionTableModel, RowModel, TableCell, TimeValidation } from './model/decision-table.ts';
 
-export const COLUMN_KINDS = ['input', 'output', 'calc'] as const;
-export type ColumnKind = (typeof COLUMN_KINDS)[number];
+export const COLUMN_KINDS = ['input', 'output', 'calc'] as const satisfies readonly ColumnKind[];
+export type { ColumnKind };
 
 export const MAX_COLUMN_ALIAS_LENGTH = 30;
 const COLUMN_ALIAS = /^[A-Za-z0-9-]+$/;
@@ -74,10 +76,16 @@ function checkConditionBinding(condition: JsonObject, path: string, out: Problem
   text({ nonEmpty: true })(condition.inputVariable, at(path, 'inputVariable'), out);
 }
 
-type ColumnIndex = Map<string, ColumnKind>;
+/** The model's columns and each one's index among them by id (how cells find their column); the kind of every
+ * column with a usable id and type, by id (how cells are checked, even when the column's payload is malformed). */
+interface ReadColumns {
+  readonly columns: ColumnModel[];
+  readonly byId: Map<string, number>;
+  readonly kindOf: Map<string, ColumnKind>;
+}
 
-function checkColumns(columns: unknown[], path: string, out: Problems): ColumnIndex {
-  const index: ColumnIndex = new Map();
+function readColumns(columns: unknown[], path: string, out: Problems): ReadColumns {
+  const read: ReadColumns = { columns: [], byId: new Map(), kindOf: new Map() };
   const ids = new FirstSeen();
   const aliases = new FirstSeen();
   columns.forEach((column, i) => {
@@ -92,7 +100,15 @@ function checkColumns(columns: unknown[], path: string, out: Problems): ColumnIn
     if (id !== undefined) {
       const earlier = ids.check(id, columnPath);
       if (earlier) out.add(at(columnPath, 'columnId'), `duplicate column id ${quote(id)} (also ${earlier})`);
-      else if (typeof kind === 'string' && (COLUMN_KINDS as readonly string[]).includes(kind)) index.set(id, kind as ColumnKind);
+      else if (isColumnKind(kind)) {
+        read.kindOf.set(id, kind);
+        const target = columnTarget(column, kind);
+        if (target !== undefined) {
+          const alias = typeof column.alias === 'string' && column.alias !== '' ? column.alias : undefined;
+          read.byId.set(id, read.columns.length);
+          read.columns.push({ id, position: i, kind, alias, target });
+        }
+      }
     }
     if (column.alias !== undefined && column.alias !== null && column.alias !== '') {
       const aliasPath = at(columnPath, 'alias');
@@ -103,11 +119,32 @@ function checkColumns(columns: unknown[], path: string, out: Problems): ColumnIn
         if (earlier) out.add(aliasPath, `duplicate column alias ${quote(column.alias)} (also ${earlier})`);
       }
     }
-    if (typeof kind === 'string' && (COLUMN_KINDS as readonly string[]).includes(kind)) {
-      checkColumnPayload(column, kind as ColumnKind, columnPath, out);
-    }
+    if (isColumnKind(kind)) checkColumnPayload(column, kind, columnPath, out);
   });
-  return index;
+  return read;
+}
+
+function isColumnKind(kind: unknown): kind is ColumnKind {
+  return (COLUMN_KINDS as readonly unknown[]).includes(kind);
+}
+
+/**
+ * What a column binds, in one form: a condition's input path (`inputVariable`, else the ≥1.19
+ * `definition.content`), a result's output path, a calculation's variable. Undefined when it has none (the
+ * payload's checks report why).
+ */
+function columnTarget(column: JsonObject, kind: ColumnKind): string | undefined {
+  const payload = column[COLUMN_KIND_RULES[kind].payload];
+  if (!isObject(payload)) return undefined;
+  if (kind === 'input') {
+    const definition = payload.definition;
+    return nonEmptyText(payload.inputVariable) ?? (isObject(definition) ? nonEmptyText(definition.content) : undefined);
+  }
+  return nonEmptyText(kind === 'output' ? payload.outputVariable : payload.variable);
+}
+
+function nonEmptyText(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
 function checkColumnPayload(column: JsonObject, kind: ColumnKind, path: string, out: Problems): void {
@@ -154,22 +191,30 @@ const ROW_FIELDS: readonly FieldRule[] = [
 
 // Rows and cells are the bulk of a large table (40,000 rows and more): their checks build a path only where it
 // is passed on or reported, loop by index, and look each cell's column up once.
-function checkRows(rows: unknown[], path: string, columns: ColumnIndex, out: Problems): void {
+function readRows(rows: unknown[], path: string, columns: ReadColumns, out: Problems): RowModel[] {
+  const read: RowModel[] = [];
   const cellColumns = new CellColumns(columns);
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i];
     const rowPath = at(path, i);
     if (!expectObject(row, rowPath, out)) continue;
     checkFields(row, rowPath, ROW_FIELDS, out);
-    const cells = row.cells;
-    if (cells === undefined || cells === null) {
+    const stored = row.cells;
+    if (stored === undefined || stored === null) {
       out.add(at(rowPath, 'cells'), 'is required');
       continue;
     }
     const cellsPath = at(rowPath, 'cells');
-    if (!expectArray(cells, cellsPath, out)) continue;
-    for (let j = 0; j < cells.length; j++) checkCell(cells[j], cellsPath, i, j, cellColumns, out);
+    if (!expectArray(stored, cellsPath, out)) continue;
+    const cells = new Array<TableCell | undefined>(columns.columns.length);
+    for (let j = 0; j < stored.length; j++) {
+      const index = checkCell(stored[j], cellsPath, i, j, cellColumns, out);
+      if (index !== undefined) cells[index] = stored[j] as TableCell;
+    }
+    const timeValidation = isObject(row.timeValidation) ? (row.timeValidation as TimeValidation) : undefined;
+    read.push({ position: i, active: row.active !== false, timeValidation, cells, stored });
   }
+  return read;
 }
 
 /**
@@ -186,22 +231,23 @@ function checkCellValue(rule: ColumnKindRule, value: unknown, cellsPath: string,
   rule.cellCheck(value, at(at(cellsPath, position), rule.cellField), out);
 }
 
-/** A column as the cells see it: its kind, and the row and cell position where a cell last named it. */
+/** A column as the cells see it: its kind, its index in the model, and the row and cell where a cell last named it. */
 interface CellColumn {
   readonly kind: ColumnKind;
+  readonly index: number | undefined;
   row: number;
   cell: number;
 }
 
 /**
  * The table's columns by id, each remembering the last cell that named it: one lookup tells a cell its column's
- * kind and whether an earlier cell of its row named the same column, without a map per row.
+ * kind and model index and whether an earlier cell of its row named the same column, without a map per row.
  */
 class CellColumns {
   private readonly byId = new Map<string, CellColumn>();
 
-  constructor(columns: ColumnIndex) {
-    for (const [id, kind] of columns) this.byId.set(id, { kind, row: -1, cell: -1 });
+  constructor(columns: ReadColumns) {
+    for (const [id, kind] of columns.kindOf) this.byId.set(id, { kind, index: columns.byId.get(id), row: -1, cell: -1 });
   }
 
   get(id: string): CellColumn | undefined {
@@ -209,24 +255,25 @@ class CellColumns {
   }
 }
 
-function checkCell(cell: unknown, cellsPath: string, row: number, position: number, columns: CellColumns, out: Problems): void {
+/** Checks a cell; answers the index of its column in the model when it has a known column of its own. */
+function checkCell(cell: unknown, cellsPath: string, row: number, position: number, columns: CellColumns, out: Problems): number | undefined {
   if (!isObject(cell)) {
     expectObject(cell, at(cellsPath, position), out);
-    return;
+    return undefined;
   }
   if (cell.column === undefined || cell.column === null) {
     out.add(at(at(cellsPath, position), 'column'), 'is required (the columnId of the cell\'s column)');
-    return;
+    return undefined;
   }
   const id = String(cell.column);
   const column = columns.get(id);
   if (column === undefined) {
     out.add(at(at(cellsPath, position), 'column'), `unknown column ${quote(id)}`);
-    return;
+    return undefined;
   }
   if (column.row === row) {
     out.add(at(at(cellsPath, position), 'column'), `a second cell for column ${quote(id)} (first at ${at(cellsPath, column.cell)})`);
-    return;
+    return undefined;
   }
   column.row = row;
   column.cell = position;
@@ -236,26 +283,34 @@ function checkCell(cell: unknown, cellsPath: string, row: number, position: numb
   const value = cell[rule.cellField];
   if (value === undefined || value === null) {
     out.add(at(at(cellsPath, position), rule.cellField), `is required in a cell of a column of type ${quote(kind)}`);
-    return;
+    return column.index;
   }
   checkCellValue(rule, value, cellsPath, position, out);
+  return column.index;
 }
 
-export function checkDecisionTable(doc: JsonObject, out: Problems): void {
+/**
+ * Checks a decision table's body and reads it into its model in one pass. The model is whole only when `out` got
+ * no problem from it; with problems it holds what could be read (columns and cells that were well formed).
+ */
+export function readDecisionTable(doc: JsonObject, out: Problems): DecisionTableModel {
+  const model = { type: 'decision-table' as const, document: doc, columns: [] as ColumnModel[], rows: [] as RowModel[] };
   const table = doc.decisionTable;
   if (table === undefined || table === null) {
     out.add('decisionTable', 'is required for a decision table ({"columns": [...], "rows": [...]})');
-    return;
+    return model;
   }
-  if (!expectObject(table, 'decisionTable', out)) return;
-  let columns: ColumnIndex = new Map();
+  if (!expectObject(table, 'decisionTable', out)) return model;
+  let columns: ReadColumns = { columns: [], byId: new Map(), kindOf: new Map() };
   if (table.columns === undefined || table.columns === null) out.add('decisionTable.columns', 'is required');
   else if (expectArray(table.columns, 'decisionTable.columns', out)) {
-    columns = checkColumns(table.columns, 'decisionTable.columns', out);
+    columns = readColumns(table.columns, 'decisionTable.columns', out);
     checkColumnMix(table.columns, out);
   }
+  model.columns = columns.columns;
   if (table.rows === undefined || table.rows === null) out.add('decisionTable.rows', 'is required (it may be empty)');
-  else if (expectArray(table.rows, 'decisionTable.rows', out)) checkRows(table.rows, 'decisionTable.rows', columns, out);
+  else if (expectArray(table.rows, 'decisionTable.rows', out)) model.rows = readRows(table.rows, 'decisionTable.rows', columns, out);
+  return model;
 }
 
 /** At least one condition (or calc) column and one result column (§1.1). */

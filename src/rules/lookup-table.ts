@@ -2,34 +2,20 @@
 // of the known `data` encodings. Reading the rows is shared with the lookup compiler so both agree on them.
 import { FirstSeen, at, checkFields, describe, expectArray, expectObject, isObject, quote, text } from './check.ts';
 import type { FieldRule, JsonObject, Problems } from './check.ts';
+import type { LookupColumn, LookupRow, LookupTableData, LookupTableModel } from './model/lookup-table.ts';
 
-export interface LookupColumn {
-  name: string;
-  alias: string;
-}
-
-export interface LookupRow {
-  /** JSON path of the row in the document, for messages. */
-  path: string;
-  /** The primary key as text (lookups compare text, §7). */
-  key: string;
-  cells: JsonObject;
-}
-
-export interface LookupTableData {
-  columns: LookupColumn[];
-  primaryKey: LookupColumn;
-  rows: LookupRow[];
-}
+export type { LookupColumn, LookupRow, LookupTableData };
 
 const COLUMN_FIELDS: readonly FieldRule[] = [
   { key: 'name', required: true, check: text({ nonEmpty: true }) },
   { key: 'alias', required: true, check: text({ nonEmpty: true }) },
 ];
 
-/** Validates a lookup table's body; reports into `out`. */
-export function checkLookupTable(doc: JsonObject, out: Problems): void {
-  readLookupTable(doc, out);
+/** Checks a lookup table's body and reads its model (whole only when `out` got no problem from it). */
+export function readLookupTableModel(doc: JsonObject, out: Problems): LookupTableModel {
+  const data = readLookupTable(doc, out);
+  const empty = { name: '', alias: '' };
+  return { type: 'lookup-table', document: doc, columns: data?.columns ?? [], primaryKey: data?.primaryKey ?? empty, rows: data?.rows ?? [] };
 }
 
 /**

@@ -1,6 +1,7 @@
 // Decision-flow (`workflow`, `integration-flow`) bodies (spec/rule-format.md §8.2): nodes of known types with
 // the data each type needs, connectors, and connections between connectors. Node types Verdict cannot run are
-// rejected here with a clear message (§11 F9) instead of failing at solve time.
+// rejected here with a clear message (§11 F9) instead of failing at solve time. The same pass reads the flow into
+// its typed model (model/workflow.ts), which is what the engine compiles.
 import {
   FirstSeen,
   arrayOf,
@@ -19,6 +20,9 @@ import {
 import type { Check, FieldRule, JsonObject, Problems } from './check.ts';
 import { VERSION_RANGE, isVersion } from './bounds.ts';
 import { checkOutputScalarValue, checkScalarCondition } from './scalar-values.ts';
+import type { WorkflowConnection, WorkflowConnector, WorkflowModel, WorkflowNode, WorkflowNodeType } from './model/workflow.ts';
+
+export type { WorkflowNodeType };
 
 export const WORKFLOW_NODE_TYPES = [
   'START',
@@ -30,8 +34,7 @@ export const WORKFLOW_NODE_TYPES = [
   'IF_STATEMENT',
   'ARRAY_APPEND',
   'HTTP_CLIENT',
-] as const;
-export type WorkflowNodeType = (typeof WORKFLOW_NODE_TYPES)[number];
+] as const satisfies readonly WorkflowNodeType[];
 
 export const SWITCH_STRATEGIES = ['ALL_WINNING', 'FIRST_WINNING'] as const;
 
@@ -122,7 +125,22 @@ const CONNECTION_FIELDS: readonly FieldRule[] = [
   { key: 'target', required: true, hint: '(an in-connector id)', check: nonEmptyText },
 ];
 
-export function checkWorkflow(doc: JsonObject, out: Problems): void {
+/** What a flow's reading collects besides problems: the model's nodes and connections. */
+interface ReadFlow {
+  readonly nodes: WorkflowNode[];
+  readonly connections: WorkflowConnection[];
+}
+
+/** A reader of flow bodies of `type` (decision flows and integration flows share the body). */
+export function workflowReader<const T extends 'workflow' | 'integration-flow'>(type: T): (doc: JsonObject, out: Problems) => WorkflowModel<T> {
+  return (doc, out) => {
+    const read: ReadFlow = { nodes: [], connections: [] };
+    checkWorkflowBody(doc, read, out);
+    return { type, document: doc, nodes: read.nodes, connections: read.connections };
+  };
+}
+
+function checkWorkflowBody(doc: JsonObject, read: ReadFlow, out: Problems): void {
   const data = doc.workflowData;
   if (data === undefined || data === null) {
     out.add('workflowData', 'is required for a decision flow ({"nodes": [...], "connections": [...]})');
@@ -131,12 +149,12 @@ export function checkWorkflow(doc: JsonObject, out: Problems): void {
   if (!expectObject(data, 'workflowData', out)) return;
   const connectors = new Map<string, string>();
   checkFields(data, 'workflowData', [
-    { key: 'nodes', required: true, check: (nodes, nodesPath, o) => checkNodes(nodes, nodesPath, connectors, o) },
-    { key: 'connections', required: true, hint: '(it may be empty)', check: (list, listPath, o) => checkConnections(list, listPath, connectors, o) },
+    { key: 'nodes', required: true, check: (nodes, nodesPath, o) => checkNodes(nodes, nodesPath, connectors, read, o) },
+    { key: 'connections', required: true, hint: '(it may be empty)', check: (list, listPath, o) => checkConnections(list, listPath, connectors, read, o) },
   ], out);
 }
 
-function checkNodes(nodes: unknown, nodesPath: string, connectors: Map<string, string>, out: Problems): void {
+function checkNodes(nodes: unknown, nodesPath: string, connectors: Map<string, string>, read: ReadFlow, out: Problems): void {
   if (!expectArray(nodes, nodesPath, out)) return;
   const ids = new FirstSeen();
   const names = new FirstSeen();
@@ -161,8 +179,32 @@ function checkNodes(nodes: unknown, nodesPath: string, connectors: Map<string, s
     if (node.type === 'START') starts++;
     checkNodeType(node, nodePath, out);
     checkConnectors(node, nodePath, connectors, out);
+    const model = nodeModel(node, nodePath);
+    if (model !== undefined) read.nodes.push(model);
   });
   if (starts !== 1) out.add(nodesPath, `a decision flow needs exactly one START node (found ${starts})`);
+}
+
+/** The node as the model holds it (whole when the checks above found nothing wrong with it). */
+function nodeModel(node: JsonObject, path: string): WorkflowNode | undefined {
+  if (typeof node.id !== 'string' || typeof node.type !== 'string' || !Object.hasOwn(NODE_DATA, node.type)) return undefined;
+  const connectors: WorkflowConnector[] = [];
+  if (Array.isArray(node.connectors)) {
+    for (const connector of node.connectors) {
+      if (!isObject(connector) || typeof connector.id !== 'string') continue;
+      connectors.push({ id: connector.id, type: String(connector.type), subType: typeof connector.subType === 'string' ? connector.subType : 'none' });
+    }
+  }
+  return {
+    type: node.type as WorkflowNodeType,
+    id: node.id,
+    name: typeof node.name === 'string' && node.name !== '' ? node.name : undefined,
+    path,
+    version: typeof node.version === 'number' ? node.version : 1,
+    connectors,
+    data: isObject(node.data) ? node.data : {},
+    // The data's shape is what checkNodeType checked (NODE_DATA); the model is handed out only when it passed.
+  } as unknown as WorkflowNode;
 }
 
 function checkNodeType(node: JsonObject, nodePath: string, out: Problems): void {
@@ -202,7 +244,7 @@ function checkConnectors(node: JsonObject, nodePath: string, connectors: Map<str
   });
 }
 
-function checkConnections(list: unknown, listPath: string, connectors: Map<string, string>, out: Problems): void {
+function checkConnections(list: unknown, listPath: string, connectors: Map<string, string>, read: ReadFlow, out: Problems): void {
   if (!expectArray(list, listPath, out)) return;
   list.forEach((connection, i) => {
     const connectionPath = at(listPath, i);
@@ -214,5 +256,6 @@ function checkConnections(list: unknown, listPath: string, connectors: Map<strin
       const id = connection[end] as string;
       if (!connectors.has(id)) out.add(at(connectionPath, end), `unknown connector ${quote(id)} (no node has a connector with that id)`);
     }
+    read.connections.push({ source: connection.source as string, target: connection.target as string, path: connectionPath });
   });
 }

@@ -12,7 +12,7 @@ import type { CompiledRule, EvaluationContext, SolveOptions, SolveResult } from 
 import { objectScope } from '../../src/engine/expression/index.ts';
 import { STRATEGIES } from '../../src/engine/types.ts';
 import { compileDecisionTreeWith } from '../../src/engine/tree/compile.ts';
-import { compileOptions, compileTable, cond, context, common, fn, fnCondition, tableDoc, type RowSpec } from './table-helpers.ts';
+import { compileOptions, compileTable, cond, modelOf, context, common, fn, fnCondition, tableDoc, type RowSpec } from './table-helpers.ts';
 
 /** A rule that answers its input back (`echo`), or fails (`fail`), directly or with a promise. */
 function target(name: 'echo' | 'fail', waits: boolean): CompiledRule {
@@ -196,7 +196,7 @@ test('random decision trees give the same results, traces and errors on the dire
   await fc.assert(
     fc.asyncProperty(treeBlocks.blocks, solveInput, fc.constantFrom('STANDARD', 'ARRAY'), fc.boolean(), async (blocks, input, strategy, trace) => {
       const doc = { type: 'decision-tree', name: 'tree', status: 'published', inputSchema: {}, outputSchema: {}, nodes: withIds(blocks) };
-      const rule = compileDecisionTreeWith(doc, compileOptions(), {});
+      const rule = compileDecisionTreeWith(modelOf(doc, 'decision-tree'), compileOptions(), {});
       const options: SolveOptions = { strategy, trace };
       const direct = await outcomeOf(() => rule.evaluate(input, contextFor(DIRECT, options)), true);
       const waiting = await outcomeOf(() => rule.evaluate(input, contextFor(WAITING, options)), false, waited);

@@ -4,6 +4,9 @@ import type { CompiledExpression, Scope, StoredExpression } from '../../src/engi
 import { compileDecisionTableWith, type TableCompileOptions } from '../../src/engine/table/compile.ts';
 import type { CompileOptions, CompiledRule, EvaluationContext, RuleRef, SolveOptions, SolveResult } from '../../src/engine/types.ts';
 import type { MaybePromise } from '../../src/engine/maybe-promise.ts';
+import { ValidationError } from '../../src/engine/errors.ts';
+import { readRule } from '../../src/rules/validate.ts';
+import type { RuleModelOf, RuleType } from '../../src/rules/rule-types.ts';
 
 export interface ColumnSpec {
   id: string;
@@ -86,8 +89,17 @@ export function compileOptions(overrides: CompileOptions = {}): Required<Compile
   return { timeZone: 'UTC', arithmeticAssociativity: 'left', ...overrides } as Required<CompileOptions>;
 }
 
+/** Reads `doc` into its model as compileRule does: a malformed one throws ValidationError. */
+export function modelOf<T extends RuleType>(doc: unknown, type: T): RuleModelOf<T> {
+  const { problems, model } = readRule(doc);
+  if (model === undefined) throw new ValidationError(problems);
+  if (model.type !== type) throw new Error(`expected a ${type}, read a ${model.type}`);
+  return model as RuleModelOf<T>;
+}
+
+/** Reads `doc` into its model (modelOf), then compiles it with `options`. */
 export function compileTable(doc: Record<string, unknown>, options: TableCompileOptions & { timeZone?: string } = {}): CompiledRule {
-  return compileDecisionTableWith(doc, compileOptions(options.timeZone ? { timeZone: options.timeZone } : {}), options);
+  return compileDecisionTableWith(modelOf(doc, 'decision-table'), compileOptions(options.timeZone ? { timeZone: options.timeZone } : {}), options);
 }
 
 export const FIXED_NOW = Date.UTC(2024, 8, 20, 12, 0, 0);

@@ -125,10 +125,11 @@ test('an out-of-window row is left out of EVALUATE_ALL like an inactive row', ()
 });
 
 test('an unparseable time window is reported with its path', () => {
+  // The reading of the document (src/rules) refuses it, before any compiling, as compileRule does.
   assert.throws(
     () => compileTable(windowed({ from: 'soon' })),
     (error: unknown) =>
-      error instanceof ValidationError && error.problems.some((p) => p.path === 'decisionTable.rows[0].timeValidation.from' && /is not a date/.test(p.message)),
+      error instanceof ValidationError && error.problems.some((p) => p.path === 'decisionTable.rows[0].timeValidation.from' && /must be a date/.test(p.message)),
   );
 });
 

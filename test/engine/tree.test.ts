@@ -7,14 +7,14 @@ import { compileRule, solveSync } from '../../src/index.ts';
 import { ValidationError } from '../../src/engine/errors.ts';
 import { compileDecisionTreeWith } from '../../src/engine/tree/compile.ts';
 import type { CompiledRule, SolveOptions } from '../../src/engine/types.ts';
-import { compileOptions, context, FIXED_NOW, ref, stubExpressions } from './table-helpers.ts';
+import { compileOptions, context, FIXED_NOW, modelOf, ref, stubExpressions } from './table-helpers.ts';
 
 function fixture(name: string): Record<string, unknown> {
   return JSON.parse(readFileSync(new URL(`../fixtures/tables/${name}`, import.meta.url), 'utf8')) as Record<string, unknown>;
 }
 
 function compileTree(doc: Record<string, unknown>, options: Parameters<typeof compileDecisionTreeWith>[2] = {}): CompiledRule {
-  return compileDecisionTreeWith(doc, compileOptions(), options);
+  return compileDecisionTreeWith(modelOf(doc, 'decision-tree'), compileOptions(), options);
 }
 
 function solve(tree: CompiledRule, input: unknown, options: SolveOptions = {}): unknown {
@@ -198,6 +198,7 @@ test('function conditions and results go through the expression compiler; async 
 });
 
 test('broken trees report every problem with its path', () => {
+  // Read into the model as compileRule reads it: the problems are src/rules' (the same paths the compiler named).
   const broken = tree([
     ifBlock(condition('x', 'equals', '1'), then(result('', 'y'))),
     { id: 'c', type: 'condition', modelVariablePath: 'x', scalarCondition: { operator: '=', value: '1' } },
@@ -210,10 +211,10 @@ test('broken trees report every problem with its path', () => {
       assert.ok(error instanceof ValidationError);
       assert.deepEqual(error.problems, [
         { path: 'nodes[0].nodes[0].scalarCondition.operator', message: 'unknown operator "equals"' },
-        { path: 'nodes[0].nodes[1].nodes[0].modelVariablePath', message: 'a result node needs the output path it writes' },
-        { path: 'nodes[1].type', message: 'a condition node must sit inside an if block' },
-        { path: 'nodes[2].type', message: 'unknown tree node type "switch" (expected if, else or then)' },
-        { path: 'nodes[3].nodes[0].modelVariablePath', message: 'a condition node needs the path it tests' },
+        { path: 'nodes[0].nodes[1].nodes[0].modelVariablePath', message: 'is required (the output path this result writes)' },
+        { path: 'nodes[1].type', message: 'a "condition" node cannot appear in the top level of a tree (allowed: if, else or then)' },
+        { path: 'nodes[2].type', message: 'unknown node type "switch" (expected if, else, then, logic_or, logic_group, condition or result)' },
+        { path: 'nodes[3].nodes[0].modelVariablePath', message: 'is required (the input path this condition tests)' },
       ]);
       return true;
     },

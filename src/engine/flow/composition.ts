@@ -18,6 +18,7 @@ import { ColumnPlan } from './column-call.ts';
 import { checkDeadline } from '../deadline.ts';
 import { flowRuleIdentity } from '../rule-identity.ts';
 import type { MaybePromise } from '../maybe-promise.ts';
+import type { CompositionNode } from '../../rules/model/composition.ts';
 
 /** Most rule nodes a rule flow may have (DecisionRules' on-premise RF_NODE_LIMIT default). */
 export const MAX_RULE_FLOW_NODES = 30;
@@ -55,16 +56,11 @@ interface TreeNode {
   readonly columns: ColumnPlan;
 }
 
-export const compileComposition: RuleCompiler = (doc) => {
-  const identity = flowRuleIdentity(doc);
-  const root = doc.dataTree;
-  if (root === null || typeof root !== 'object' || Array.isArray(root)) {
-    throw new ValidationError([{ path: 'dataTree', message: 'is required for a rule flow (its start node with the rule nodes as children)' }]);
-  }
+export const compileComposition: RuleCompiler<'composition'> = (model) => {
+  const identity = flowRuleIdentity(model.document);
   const problems: Problem[] = [];
   const nodes = new Map<string, TreeNode>();
-  const startName = collect(root as Record<string, unknown>, 'dataTree', undefined, nodes, problems, 0);
-  if (problems.length > 0) throw new ValidationError(problems);
+  const startName = collect(model.root, undefined, nodes);
 
   for (const node of nodes.values()) {
     for (const mapping of node.mapping) {
@@ -234,34 +230,20 @@ function nodeError(error: unknown, node: TreeNode): unknown {
   return error instanceof RuleError ? new RuleError(error.message, `rule flow node "${node.name}"`) : error;
 }
 
-const MAX_TREE_DEPTH = 100;
-
-/** Walks the tree, merging nodes that appear under several parents. Returns the root's name. */
-function collect(
-  raw: Record<string, unknown>,
-  path: string,
-  parent: string | undefined,
-  nodes: Map<string, TreeNode>,
-  problems: Problem[],
-  depth: number,
-): string {
-  const name = typeof raw.globalVariable === 'string' && raw.globalVariable !== '' ? raw.globalVariable : undefined;
-  if (name === undefined) {
-    problems.push({ path: `${path}.globalVariable`, message: 'is required (the node\'s name)' });
-    return '';
-  }
-  if (depth > MAX_TREE_DEPTH) {
-    problems.push({ path, message: `is nested deeper than ${MAX_TREE_DEPTH} levels` });
-    return name;
-  }
+/**
+ * Walks the model's tree, merging nodes that appear under several parents (each runs once, after all of them).
+ * Returns the root's name.
+ */
+function collect(read: CompositionNode, parent: string | undefined, nodes: Map<string, TreeNode>): string {
+  const name = read.name;
   let node = nodes.get(name);
   if (!node) {
-    const mapping = mappingsOf(raw.mapping, `${path}.mapping`, problems);
+    const mapping = read.mapping.map((entry): Mapping => ({ target: parsePath(entry.key), source: entry.source, from: entry.sourceVariable === undefined ? [] : parsePath(entry.sourceVariable), slot: -1, stable: -1 }));
     node = {
       name,
-      path,
-      baseId: parent === undefined ? undefined : typeof raw.baseId === 'string' && raw.baseId !== '' ? raw.baseId : undefined,
-      version: versionOf(raw.version),
+      path: read.path,
+      baseId: read.baseId,
+      version: versionOf(read.version),
       mapping,
       after: new Set(),
       columns: new ColumnPlan(mapping.map((entry) => entry.target)),
@@ -269,31 +251,13 @@ function collect(
     nodes.set(name, node);
   }
   if (parent !== undefined) node.after.add(parent);
-  const children = Array.isArray(raw.children) ? (raw.children as unknown[]) : [];
-  children.forEach((child, i) => {
-    // `children: [null]` occurs on end nodes.
-    if (child === null || typeof child !== 'object' || Array.isArray(child)) return;
-    collect(child as Record<string, unknown>, `${path}.children[${i}]`, name, nodes, problems, depth + 1);
-  });
+  for (const child of read.children) collect(child, name, nodes);
   return name;
 }
 
 /** -1, null, "latest" or a missing version mean the latest published version. */
 function versionOf(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : undefined;
-}
-
-function mappingsOf(raw: unknown, path: string, problems: Problem[]): Mapping[] {
-  if (!Array.isArray(raw)) return [];
-  return (raw as unknown[]).flatMap((entry, i) => {
-    if (entry === null || typeof entry !== 'object') return [];
-    const { key, source, sourceVariable } = entry as Record<string, unknown>;
-    if (typeof key !== 'string' || key === '' || typeof source !== 'string' || source === '') {
-      problems.push({ path: `${path}[${i}]`, message: 'a mapping needs key and source' });
-      return [];
-    }
-    return [{ target: parsePath(key), source, from: typeof sourceVariable === 'string' ? parsePath(sourceVariable) : [], slot: -1, stable: -1 }];
-  });
 }
 
 /** The value a mapping reads: in its source's slot, at its path; a stable path's value read once per solve. */

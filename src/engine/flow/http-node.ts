@@ -5,13 +5,13 @@ import { pinInstant } from '../context.ts';
 import type { HttpRequest } from '../types.ts';
 import { textOf } from '../values.ts';
 import { FlowScope, flowPath } from './flow-scope.ts';
-import type { FlowNode } from './workflow-graph.ts';
+import type { FlowNodeOf } from './workflow-graph.ts';
 import { NO_REFS, listOf, nodeKey, textField } from './node-helpers.ts';
 import type { NodeCompileContext, NodeExecutor } from './node-executor.ts';
 
 const HTTP_METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
-export function compileHttpNode(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
+export function compileHttpNode(node: FlowNodeOf<'HTTP_CLIENT'>, cc: NodeCompileContext): NodeExecutor {
   const where = `${node.path}.data`;
   const method = String(node.data.method ?? 'GET').trim().toUpperCase();
   if (!HTTP_METHODS.has(method)) cc.problems.push({ path: `${where}.method`, message: `${JSON.stringify(node.data.method)} is not an HTTP method (GET, POST, PUT, PATCH or DELETE)` });

@@ -3,11 +3,16 @@
 // result), and a fixed run order per region (the top level, or one loop body). Connections express ordering only.
 import { ValidationError } from '../errors.ts';
 import type { Problem } from '../errors.ts';
+import type { WorkflowNodeData, WorkflowNodeType } from '../../rules/model/workflow.ts';
 
-export interface FlowNode {
+/** The node types that run (an END node only marks where the flow ends). */
+export type RunnableNodeType = Exclude<WorkflowNodeType, 'END'>;
+
+/** A node of the model (src/rules/model/workflow.ts) as the engine runs it: numbered, with its label. */
+export interface FlowNodeOf<T extends RunnableNodeType> {
   readonly index: number;
   readonly id: string;
-  readonly type: string;
+  readonly type: T;
   readonly name: string | undefined;
   /** How messages name the node: its name, else its id. */
   readonly label: string;
@@ -15,8 +20,11 @@ export interface FlowNode {
   readonly path: string;
   /** Node-type version (1 or 2). */
   readonly version: number;
-  readonly data: Record<string, unknown>;
+  readonly data: WorkflowNodeData[T];
 }
+
+/** A running node, told apart by its `type`. */
+export type FlowNode = { [T in RunnableNodeType]: FlowNodeOf<T> }[RunnableNodeType];
 
 /** A node a node waits for, and the out-connectors of that node that lead to it. */
 export interface Predecessor {

@@ -13,9 +13,10 @@ import { ColumnPlan } from './column-call.ts';
 import { INPUT_SLOT, OUTPUT_SLOT, flowPath } from './flow-scope.ts';
 import { buildOutput, outputShape } from './output-layout.ts';
 import type { OutputShape } from './output-layout.ts';
-import type { FlowNode } from './workflow-graph.ts';
+import type { FlowNode, FlowNodeOf } from './workflow-graph.ts';
+import type { FlowExpression } from '../../rules/model/workflow.ts';
 import { compileHttpNode } from './http-node.ts';
-import { NO_REFS, listOf, nodeKey, textField } from './node-helpers.ts';
+import { NO_REFS, nodeKey, textField } from './node-helpers.ts';
 import type { NodeCompileContext, NodeExecutor, NodeOutcome } from './node-executor.ts';
 import type { MaybePromise } from '../maybe-promise.ts';
 import type { FlowPath, FlowScope } from './flow-scope.ts';
@@ -50,15 +51,11 @@ export function compileNode(node: FlowNode, cc: NodeCompileContext): NodeExecuto
       return compileAppend(node, cc);
     case 'HTTP_CLIENT':
       return compileHttpNode(node, cc);
-    default:
-      cc.problems.push({ path: `${node.path}.type`, message: `node "${node.label}" has type ${JSON.stringify(node.type)}, which Verdict cannot run` });
-      return { ruleRefs: NO_REFS, run: () => ({}) };
   }
 }
 
-function expressionOf(stored: unknown, where: string, cc: NodeCompileContext): CompiledValue {
-  const outputScalarValue = stored !== null && typeof stored === 'object' ? (stored as Record<string, unknown>).outputScalarValue : undefined;
-  return compileResultValue(outputScalarValue, `${where}.outputScalarValue`, cc.env, cc.problems);
+function expressionOf(stored: FlowExpression, where: string, cc: NodeCompileContext): CompiledValue {
+  return compileResultValue(stored.outputScalarValue, `${where}.outputScalarValue`, cc.env, cc.problems);
 }
 
 function refsOf(values: readonly { ruleRefs: readonly RuleRef[] }[]): RuleRef[] {
@@ -90,9 +87,9 @@ function targetPath(text: unknown, where: string, cc: NodeCompileContext): FlowP
   return target;
 }
 
-function compileVariables(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
+function compileVariables(node: FlowNodeOf<'VARIABLES'>, cc: NodeCompileContext): NodeExecutor {
   const where = `${node.path}.data.variables`;
-  const variables = listOf(node.data.variables).flatMap((entry, i) => {
+  const variables = node.data.variables.flatMap((entry, i) => {
     const name = textField(entry.name);
     if (name === undefined) {
       cc.problems.push({ path: `${where}[${i}].name`, message: 'a declared variable needs a name' });
@@ -162,13 +159,12 @@ function resumeValues<R>(
   });
 }
 
-function compileAssign(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
+function compileAssign(node: FlowNodeOf<'DATA_MANIPULATION'>, cc: NodeCompileContext): NodeExecutor {
   const where = `${node.path}.data.mapping`;
-  const assignments = listOf(node.data.mapping).flatMap((entry, i) => {
-    const source = entry.source !== null && typeof entry.source === 'object' ? (entry.source as Record<string, unknown>).expression : undefined;
-    const target = entry.target !== null && typeof entry.target === 'object' ? (entry.target as Record<string, unknown>).path : undefined;
+  const assignments = node.data.mapping.flatMap((entry, i) => {
+    const target = entry.target.path;
     const path = targetPath(target, `${where}[${i}].target.path`, cc);
-    const value = expressionOf(source, `${where}[${i}].source.expression`, cc);
+    const value = expressionOf(entry.source.expression, `${where}[${i}].source.expression`, cc);
     return path ? [{ text: String(target), path, value, reads: value.reference === undefined ? undefined : cc.layout.resolved(value.reference) }] : [];
   });
   const values = assignments.map((assignment) => assignment.value);
@@ -250,7 +246,7 @@ function assignedOutcome(run: Assigning): NodeOutcome {
 /** The outcome of a node whose trace entry is not wanted: nothing selected, no items, nothing to show. */
 const NOTHING_TRACED: NodeOutcome = Object.freeze({});
 
-function compileForeach(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
+function compileForeach(node: FlowNodeOf<'FOREACH'>, cc: NodeCompileContext): NodeExecutor {
   const listPath = textField(node.data.listPath) ?? '';
   const path = cc.layout.path(listPath);
   return {
@@ -277,9 +273,9 @@ interface Mapping {
   readonly source: FlowPath;
 }
 
-function compileBusinessRule(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
+function compileBusinessRule(node: FlowNodeOf<'BUSINESS_RULE'>, cc: NodeCompileContext): NodeExecutor {
   const where = `${node.path}.data`;
-  const rule = (node.data.rule ?? {}) as Record<string, unknown>;
+  const rule = node.data.rule;
   const alias = textField(rule.ruleAlias);
   const baseId = textField(rule.baseId);
   if (alias === undefined && baseId === undefined) cc.problems.push({ path: `${where}.rule`, message: 'needs the rule to solve (ruleAlias or baseId)' });
@@ -290,9 +286,9 @@ function compileBusinessRule(node: FlowNode, cc: NodeCompileContext): NodeExecut
   if (evaluationType !== undefined && evaluationType !== null && evaluationType !== 'STATIC') {
     cc.problems.push({ path: `${where}.evaluationType`, message: `${JSON.stringify(evaluationType)} is not supported; Verdict solves STATIC business-rule nodes` });
   }
-  const mappings: Mapping[] = listOf(node.data.mapping).flatMap((entry) => {
-    const target = entry.target !== null && typeof entry.target === 'object' ? textField((entry.target as Record<string, unknown>).path) : undefined;
-    const source = entry.source !== null && typeof entry.source === 'object' ? (entry.source as Record<string, unknown>) : {};
+  const mappings: Mapping[] = (node.data.mapping ?? []).flatMap((entry) => {
+    const target = textField(entry.target.path);
+    const source = entry.source !== null && typeof entry.source === 'object' ? entry.source : {};
     const sourcePath = textField(source.path);
     // `source: {}` or `disabled: true` leaves that input unmapped.
     if (target === undefined || sourcePath === undefined || source.disabled === true) return [];
@@ -446,22 +442,21 @@ interface SwitchCase {
   readonly conditions: readonly { variable: FlowPath; path: string; condition: CompiledCondition }[];
 }
 
-function compileSwitch(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
+function compileSwitch(node: FlowNodeOf<'IF_STATEMENT'>, cc: NodeCompileContext): NodeExecutor {
   const where = `${node.path}.data`;
   const strategy = node.data.evaluationStrategy ?? 'ALL_WINNING';
   if (strategy !== 'ALL_WINNING' && strategy !== 'FIRST_WINNING') {
     cc.problems.push({ path: `${where}.evaluationStrategy`, message: `${JSON.stringify(strategy)} is not a Switch strategy (ALL_WINNING or FIRST_WINNING)` });
   }
-  const cases: SwitchCase[] = listOf(node.data.cases).map((entry, i) => {
+  const cases: SwitchCase[] = node.data.cases.map((entry, i) => {
     const casePath = `${where}.cases[${i}]`;
-    const conditions = listOf(entry.conditions).map((condition, j) => {
+    const conditions = (entry.conditions ?? []).map((condition, j) => {
       const conditionPath = `${casePath}.conditions[${j}]`;
       const variable = textField(condition.variable) ?? '';
-      const decisionNode = (condition.decisionNode ?? {}) as Record<string, unknown>;
       return {
         variable: cc.layout.path(variable),
         path: variable,
-        condition: compileCondition(decisionNode.scalarCondition, `${conditionPath}.decisionNode.scalarCondition`, cc.env, cc.problems),
+        condition: compileCondition(condition.decisionNode.scalarCondition, `${conditionPath}.decisionNode.scalarCondition`, cc.env, cc.problems),
       };
     });
     return {
@@ -542,11 +537,11 @@ function pastConditions(run: SwitchRun, c: number): number {
   return run.cases[c]!.conditions.length;
 }
 
-function compileAppend(node: FlowNode, cc: NodeCompileContext): NodeExecutor {
+function compileAppend(node: FlowNodeOf<'ARRAY_APPEND'>, cc: NodeCompileContext): NodeExecutor {
   const where = `${node.path}.data`;
-  const target = (node.data.target ?? {}) as Record<string, unknown>;
+  const target = node.data.target;
   const targetSegments = targetPath(target.path, `${where}.target.path`, cc);
-  const values = listOf(node.data.values).flatMap((entry) => {
+  const values = node.data.values.flatMap((entry) => {
     const path = textField(entry.path);
     return path === undefined ? [] : [cc.layout.path(path)];
   });

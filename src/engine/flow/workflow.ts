@@ -35,59 +35,27 @@ export interface WorkflowTraceEntry {
   output?: unknown;
 }
 
-/** The node types Verdict runs; any other type is refused when the rule is compiled (§11 F9). */
-export const WORKFLOW_NODE_TYPES = ['START', 'END', 'VARIABLES', 'DATA_MANIPULATION', 'FOREACH', 'BUSINESS_RULE', 'IF_STATEMENT', 'ARRAY_APPEND', 'HTTP_CLIENT'] as const;
-const KNOWN_TYPES: ReadonlySet<string> = new Set(WORKFLOW_NODE_TYPES);
-
-export const compileWorkflow: RuleCompiler = (doc, options) => {
+export const compileWorkflow: RuleCompiler<'workflow'> = (model, options) => {
+  const doc = model.document;
   const identity = flowRuleIdentity(doc);
-  const workflowData = (doc.workflowData ?? {}) as Record<string, unknown>;
-  const rawNodes = Array.isArray(workflowData.nodes) ? (workflowData.nodes as unknown[]) : [];
-  const rawConnections = Array.isArray(workflowData.connections) ? (workflowData.connections as unknown[]) : [];
-  if (rawNodes.length > MAX_WORKFLOW_NODES) {
-    throw new ValidationError([{ path: 'workflowData.nodes', message: `a decision flow may have at most ${MAX_WORKFLOW_NODES} nodes (this one has ${rawNodes.length})` }]);
+  if (model.nodes.length > MAX_WORKFLOW_NODES) {
+    throw new ValidationError([{ path: 'workflowData.nodes', message: `a decision flow may have at most ${MAX_WORKFLOW_NODES} nodes (this one has ${model.nodes.length})` }]);
   }
 
   const problems: Problem[] = [];
   const nodes: FlowNode[] = [];
   const connectors = new Map<string, { node: number; direction: string; subType: string }>();
   const endConnectors = new Set<string>();
-  rawNodes.forEach((raw, i) => {
-    const path = `workflowData.nodes[${i}]`;
-    if (raw === null || typeof raw !== 'object') {
-      problems.push({ path, message: 'a node must be an object' });
-      return;
-    }
-    const record = raw as Record<string, unknown>;
-    const id = typeof record.id === 'string' ? record.id : String(i);
-    const name = typeof record.name === 'string' && record.name !== '' ? record.name : undefined;
-    const type = String(record.type);
-    const label = name ?? id;
-    if (!KNOWN_TYPES.has(type)) {
-      problems.push({ path: `${path}.type`, message: `node "${label}" has the unknown type ${JSON.stringify(record.type)}; Verdict runs ${WORKFLOW_NODE_TYPES.join(', ')}` });
-      return;
-    }
-    const nodeConnectors = Array.isArray(record.connectors) ? (record.connectors as Record<string, unknown>[]) : [];
-    if (type === 'END') {
-      for (const connector of nodeConnectors) if (typeof connector?.id === 'string') endConnectors.add(connector.id);
-      return;
+  for (const node of model.nodes) {
+    if (node.type === 'END') {
+      for (const connector of node.connectors) endConnectors.add(connector.id);
+      continue;
     }
     const index = nodes.length;
-    nodes.push({
-      index,
-      id,
-      type,
-      name,
-      label,
-      path,
-      version: typeof record.version === 'number' ? record.version : 1,
-      data: record.data !== null && typeof record.data === 'object' ? (record.data as Record<string, unknown>) : {},
-    });
-    for (const connector of nodeConnectors) {
-      if (connector === null || typeof connector !== 'object' || typeof connector.id !== 'string') continue;
-      connectors.set(connector.id, { node: index, direction: String(connector.type), subType: typeof connector.subType === 'string' ? connector.subType : 'none' });
-    }
-  });
+    // The model's node with the engine's numbering and label; its type and data stay paired (FlowNode).
+    nodes.push({ index, id: node.id, type: node.type, name: node.name, label: node.name ?? node.id, path: node.path, version: node.version, data: node.data } as FlowNode);
+    for (const connector of node.connectors) connectors.set(connector.id, { node: index, direction: connector.type, subType: connector.subType });
+  }
   for (const node of nodes) {
     if (node.name === 'input' || node.name === 'output') {
       problems.push({ path: `${node.path}.name`, message: `a node cannot be named "${node.name}": that name is the flow's ${node.name}` });
@@ -95,12 +63,7 @@ export const compileWorkflow: RuleCompiler = (doc, options) => {
   }
   if (problems.length > 0) throw new ValidationError(problems);
 
-  const connections = rawConnections.flatMap((raw, i) => {
-    if (raw === null || typeof raw !== 'object') return [];
-    const { source, target } = raw as Record<string, unknown>;
-    return typeof source === 'string' && typeof target === 'string' ? [{ source, target, path: `workflowData.connections[${i}]` }] : [];
-  });
-  const graph = buildFlowGraph(nodes, connectors, connections, endConnectors);
+  const graph = buildFlowGraph(nodes, connectors, model.connections, endConnectors);
 
   const nodeTypes = new Map(nodes.flatMap((node) => (node.name === undefined ? [] : [[node.name, node.type] as const])));
   const layout = new FlowLayout(ruleObjects(nodes));

@@ -1,12 +1,10 @@
 // Lookup tables (spec/rule-format.md §3.4, §7, §11 R3 L1-L3): a hash map from primary-key text to the row,
 // built once at compile time. A solve is one map lookup plus building the output object.
-import { ValidationError } from '../errors.ts';
 import { castSimpleValueText } from '../expression/cast.ts';
 import type { RuleCompiler } from '../registry.ts';
 import { ruleIdentity } from '../rule-identity.ts';
 import type { CompiledRule, EvaluationContext, Json, LookupTableAccess, SolveResult } from '../types.ts';
-import { Problems } from '../../rules/check.ts';
-import { keyText, readLookupTable } from '../../rules/lookup-table.ts';
+import { keyText } from '../../rules/lookup-table.ts';
 import type { LookupColumn } from '../../rules/lookup-table.ts';
 
 interface CompiledRow {
@@ -14,11 +12,8 @@ interface CompiledRow {
   byAlias: Map<string, unknown>;
 }
 
-export const compileLookupTable: RuleCompiler = (document) => {
-  const problems = new Problems();
-  const table = readLookupTable(document, problems);
-  if (!table) throw new ValidationError(problems.finish());
-  const { columns, primaryKey } = table;
+export const compileLookupTable: RuleCompiler<'lookup-table'> = (table) => {
+  const { document, columns, primaryKey } = table;
 
   const rows = new Map<string, CompiledRow>();
   for (const row of table.rows) {

@@ -13,12 +13,8 @@ import { ruleVariablesOf } from '../flow/rule-envelope.ts';
 import { callRule, resolveRule } from '../flow/call-rule.ts';
 import { contextWith, pinInstant } from '../context.ts';
 
-export const compileScriptRule: RuleCompiler = (doc) => {
+export const compileScriptRule: RuleCompiler<'complex-rule'> = ({ document: doc, script: original }) => {
   const identity = flowRuleIdentity(doc);
-  if (typeof doc.script !== 'string') {
-    throw new ValidationError([{ path: 'script', message: 'must be the JavaScript source of the rule, as a string' }]);
-  }
-  const original = doc.script;
   checkSyntax(original);
   const source = awaitTopLevelSolves(original);
   const handle: CompiledScriptHandle = {

@@ -11,7 +11,7 @@ import { compileResultValue } from '../cells/result.ts';
 import { assignSlots, OutputLayout } from '../cells/output-layout.ts';
 import { pathsOverlap, ruleVariablesOf, staticResolver } from '../cells/scope.ts';
 import type { Reference } from '../cells/references.ts';
-import { cellPosition, readTableModel, type ColumnModel, type RowModel } from './model.ts';
+import { cellPosition, type ColumnModel, type DecisionTableModel, type RowModel } from '../../rules/model/decision-table.ts';
 import { compileTimeWindow } from './time-window.ts';
 import { SharedCells } from './shared-cells.ts';
 import { PerSolveSlots, type CompiledExpression, type SlotRef } from '../expression/index.ts';
@@ -42,18 +42,18 @@ export interface TableCompileOptions {
   keepEverySlot?: boolean;
 }
 
-export const compileDecisionTable: RuleCompiler = (document, options) => compileDecisionTableWith(document, options);
+export const compileDecisionTable: RuleCompiler<'decision-table'> = (model, options) => compileDecisionTableWith(model, options);
 
-/** compileDecisionTable with engine-internal knobs (the index mode). */
+/** compileDecisionTable with engine-internal knobs (the index mode). The model is src/rules' (readRule). */
 export function compileDecisionTableWith(
-  document: Record<string, unknown>,
+  model: DecisionTableModel,
   options: Required<CompileOptions>,
   tableOptions: TableCompileOptions = {},
 ): CompiledRule {
   const problems: Problem[] = [];
   // Function cells that do not compile become invalid cells (docs/decisions/tables-invalid-cells.md).
   const warnings: Problem[] = [];
-  const model = readTableModel(document, problems);
+  const document = model.document;
   const variables = ruleVariablesOf(document.userVariables);
   const zone = options.timeZone;
   // Subexpressions fixed per solve are shared by every function cell of the table (expression/per-solve.ts).

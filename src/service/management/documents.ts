@@ -6,6 +6,7 @@ import type { Problem } from '../../engine/errors.ts';
 import type { CompiledRule } from '../../engine/types.ts';
 import { cellsOutsideValidValues } from '../../engine/analysis/valid-values.ts';
 import { validateRuleDocument } from '../../rules/validate.ts';
+import { isSolvableType } from '../../rules/rule-types.ts';
 import { badRequest } from './errors.ts';
 
 export type RuleCompiler = (document: Record<string, unknown>) => CompiledRule;
@@ -16,13 +17,11 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** Types that are stored but never solved (integration flows run as background jobs in DecisionRules). */
-const UNSOLVABLE_TYPES = new Set(['integration-flow']);
-
 /** Every problem of a document about to be stored, and the compiled rule when there is none. */
 function examine(document: RuleDocument, compile: RuleCompiler): { problems: Problem[]; compiled?: CompiledRule } {
   const problems = validateRuleDocument(document);
-  if (problems.length > 0 || UNSOLVABLE_TYPES.has(String(document.type))) return { problems };
+  // Types that are stored but never solved (integration flows) are not compiled: their descriptor says so.
+  if (problems.length > 0 || !isSolvableType(document.type)) return { problems };
   try {
     // A function cell that does not compile only makes that cell invalid when solving (CompiledRule.warnings,
     // docs/decisions/tables-invalid-cells.md); writes still refuse it, so nothing invalid is stored.

@@ -13,6 +13,7 @@ import { findDuplicateRows } from './duplicates.ts';
 import type { DuplicateGroup } from './duplicates.ts';
 import { badRequest } from './errors.ts';
 import { findRule, findVersion } from './lookup.ts';
+import { isFlowType } from '../../rules/rule-types.ts';
 
 export interface DependencyItem {
   ruleId: string;
@@ -33,10 +34,8 @@ export interface DependencyEdge {
   kind: DependencyKind;
 }
 
-const FLOW_TYPES = new Set(['composition', 'workflow']);
-
 function edgeKind(caller: CompiledRule, callee: CompiledRule): DependencyKind {
-  if (FLOW_TYPES.has(caller.type)) return 'flow';
+  if (isFlowType(caller.type)) return 'flow';
   return callee.type === 'lookup-table' ? 'LOOKUP' : 'SOLVE';
 }
 

@@ -4,7 +4,7 @@
 import { analyseDecisionTable } from '../../../src/engine/analysis/index.ts';
 import type { AnalysisReport, Finding } from '../../../src/engine/analysis/index.ts';
 import { compileDecisionTable } from '../../../src/engine/table/compile.ts';
-import { validateRuleDocument } from '../../../src/rules/validate.ts';
+import { readRule } from '../../../src/rules/validate.ts';
 import type { RuleDocument } from '../api/types.ts';
 
 export type { AnalysisReport, Finding };
@@ -19,11 +19,12 @@ export type DraftAnalysis =
  * to "now" depend on it (those stay undecided in the analysis anyway).
  */
 export function analyseDraft(rule: RuleDocument): DraftAnalysis {
-  const problems = validateRuleDocument(rule);
-  if (problems.length > 0) return { kind: 'invalid', message: `${problems.length} problem${problems.length === 1 ? '' : 's'} to fix first (${problems[0]!.path}: ${problems[0]!.message})` };
+  const { problems, model } = readRule(rule);
+  if (model === undefined) return { kind: 'invalid', message: `${problems.length} problem${problems.length === 1 ? '' : 's'} to fix first (${problems[0]!.path}: ${problems[0]!.message})` };
+  if (model.type !== 'decision-table') return { kind: 'invalid', message: `a ${model.type} is not a decision table` };
   const started = performance.now();
   try {
-    const compiled = compileDecisionTable(rule as Record<string, unknown>, { timeZone: 'UTC', arithmeticAssociativity: 'left' });
+    const compiled = compileDecisionTable(model, { timeZone: 'UTC', arithmeticAssociativity: 'left' });
     return { kind: 'report', report: analyseDecisionTable(compiled, { document: rule }), ms: Math.round(performance.now() - started) };
   } catch (err) {
     return { kind: 'invalid', message: err instanceof Error ? err.message : String(err) };

@@ -1,6 +1,8 @@
 // What the Studio shell needs to know about one rule type: its name, how to make a blank one, the designer that
 // edits it and what the test bench offers for it. The rule page, the rule list's `New rule` and the bench read
-// only this, so a rule type is added by writing its folder and one line in registry.ts.
+// only this. The type's facts (name, label, strategies, flow, solvable) come from its descriptor in src/rules
+// (src/rules/types/); the Studio adds its editor (RuleEditor), so a rule type is added by its descriptor, its
+// folder here and one line in registry.ts.
 import type { ComponentType } from 'react';
 import type { Problem, SolveDraftResponse } from '../api/client.ts';
 import type { RuleDocument } from '../api/types.ts';
@@ -33,15 +35,12 @@ export interface CompareProps {
 /** The side panels of the rule page; every type has the bench, tests and versions. */
 export type Panel = 'bench' | 'tests' | 'analysis' | 'versions';
 
-export interface RuleKind {
-  /** The rule document's `type`. */
-  type: string;
-  /** What a person calls it: "Decision table". */
-  label: string;
+/** The Studio's half of a rule type: how it is edited, benched and compared. */
+export interface RuleEditor {
   /** A new rule of this type, valid as it is (the server accepts it on create). */
   blank(name: string): RuleDocument;
   Designer: ComponentType<DesignerProps>;
-  /** The solve strategies the bench offers; none: the bench sends no strategy. */
+  /** The choices the bench offers when they are not the type's strategies (a lookup table's lookup methods). */
   strategies?: readonly string[];
   /** The field of POST /api/tools/solve the chosen strategy goes in: `strategy` (X-Strategy, the default) or,
    * for lookup tables, `lookupMethod` (X-Lookup-Method). */
@@ -56,4 +55,18 @@ export interface RuleKind {
   explainError?(message: string): string | undefined;
   /** Panels beyond bench, tests and versions (the table analysis). */
   extraPanels?: readonly Panel[];
+}
+
+/** A rule type as the Studio shell sees it: its descriptor's facts and its editor. */
+export interface RuleKind extends RuleEditor {
+  /** The rule document's `type`. */
+  type: string;
+  /** What a person calls it: "Decision table". */
+  label: string;
+  /** Whether it is a flow (its nodes call other rules). */
+  flow: boolean;
+  /** Whether the server solves it (the bench runs it). */
+  solvable: boolean;
+  /** The solve strategies the bench offers; none: the bench sends no strategy. */
+  strategies?: readonly string[];
 }

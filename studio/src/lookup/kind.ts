@@ -1,13 +1,11 @@
 // Lookup tables in the Studio shell (studio/src/kinds): solved with X-Lookup-Method, which the bench offers as
 // its strategy choice and sends as the draft solve's `lookupMethod`.
-import type { RuleKind } from '../kinds/types.ts';
+import type { RuleEditor } from '../kinds/types.ts';
 import { LookupDesigner } from './LookupDesigner.tsx';
 import { blankLookup } from './model.ts';
 import { LookupCompare } from './LookupCompare.tsx';
 
-export const lookupKind: RuleKind = {
-  type: 'lookup-table',
-  label: 'Lookup table',
+export const lookupKind: RuleEditor = {
   blank: (name) => blankLookup(name),
   Designer: LookupDesigner,
   strategies: ['LOOKUP_VALUE', 'LOOKUP_EXISTS'],

@@ -1,6 +1,6 @@
 // Decision flows (`workflow`, spec/rule-format.md §8.2) as a graph: a node per `workflowData.nodes` entry, its
 // connectors as ports, a `connections` entry per edge. The node types are the ones the engine runs
-// (src/engine/flow/workflow.ts WORKFLOW_NODE_TYPES); each new node gets the connectors and data DecisionRules
+// (src/rules/workflow.ts WORKFLOW_NODE_TYPES); each new node gets the connectors and data DecisionRules
 // gives it, so a flow made here exports to DecisionRules unchanged.
 import type { RuleDocument } from '../../api/types.ts';
 import { expressionText } from '../../designer/model/cells.ts';
