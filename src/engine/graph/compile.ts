@@ -34,7 +34,7 @@ function compileNode(node: JdmNode, path: string, compiler: ExpressionCompiler):
     case 'decisionNode':
       return compileDecisionNode(node, path, compiler);
     case 'functionNode':
-      return compileFunctionNode(node, path);
+      return compileFunctionNode(node, path, compiler.problems);
     case 'customNode':
       return compileCustomNode(node);
   }
