@@ -32,19 +32,23 @@ function scriptOf(node: JdmFunctionNode, path: string, problems: Problem[]): str
   const source = typeof node.content === 'string' ? node.content : node.content.source;
   const sourcePath = v2 ? `${path}.content.source` : `${path}.content`;
   let body = source;
+  let refused = false;
   if (v2) {
     const lines = source.split('\n').map((line, i) => {
       const found = IMPORT.exec(line);
       if (found && Object.hasOwn(MODULES, found[3])) return `const ${found[1]} = globalThis.${MODULES[found[3]]};`;
       const other = ANY_IMPORT.exec(line);
       if (other || /^\s*import\s/.test(line)) {
+        refused = true;
         problems.push({ path: sourcePath, message: `line ${i + 1}: imports ${other ? JSON.stringify(other[2]) : 'a module'}; function nodes here provide "big.js" and "dayjs" only (as default imports)` });
+        return '';
       }
       return line.replace(/^(\s*)export\s+(default\s+)?/, '$1');
     });
     body = lines.join('\n');
   }
   const call = v2 ? 'handler(input)' : "handler(input, { moment: globalThis.dayjs, dayjs: globalThis.dayjs, Big: globalThis.Big, env: {} })";
+  if (refused) return undefined;
   const script = `__zenLibraries();${body}\n;return await ${call};\nfunction __zenLibraries() {\n${BIG_JS_SOURCE}\n${DAYJS_SOURCE}\n}`;
   try {
     new Script(wrapScript(script), { filename: 'function.js', lineOffset: -1 });
