@@ -40,7 +40,7 @@ export function kitFolder(repoRoot: string): string {
 }
 
 export function creditAnalysisPath(repoRoot: string): string {
-  return path.join(repoRoot, 'bench', 'data', 'zen', 'credit-analysis.json');
+  return path.join(repoRoot, 'bench', 'jdm', 'credit-analysis.json');
 }
 
 export function readJdmFile(file: string): JdmGraph['jdm'] {
