@@ -46,17 +46,31 @@ function mergeValue(doc: unknown, patch: unknown): unknown {
   return out ?? doc;
 }
 
+/** A dotted path as written, or split once at compile time (`dotPath`) for the writes of every solve. */
+export type DotPath = string | readonly string[];
+
+/** `a.b` split once; a path without a dot stays a string (the plain write). */
+export function dotPath(path: string): DotPath {
+  return path.indexOf('.') < 0 ? path : path.split('.');
+}
+
 /**
  * zen's `dot_insert`: writes `value` at the dotted `path` of `target` (an object the caller owns), making the
  * objects on the way; a non-object on the way stops the write, as zen. Objects on the way that the caller did not
- * make may be shared, so they are copied before being written to.
+ * make may be shared, so they are copied before being written to. A caller writing several paths into one fresh
+ * object passes `owned` (an empty array at first): the objects made or copied here are listed in it and written in
+ * place by the next writes, instead of being copied once per write (`a.x`, `a.y`, `a.z` copied `a` three times).
+ * Pass it only when nothing else can hold those objects between the writes.
  */
-export function dotInsert(target: JsonObject, path: string, value: unknown): void {
-  if (path.indexOf('.') < 0) {
-    target[path] = value;
-    return;
+export function dotInsert(target: JsonObject, path: DotPath, value: unknown, owned?: object[]): void {
+  if (typeof path === 'string') {
+    if (path.indexOf('.') < 0) {
+      target[path] = value;
+      return;
+    }
+    path = path.split('.');
   }
-  const parts = path.split('.');
+  const parts = path;
   let head = target;
   for (let i = 0; i < parts.length - 1; i++) {
     const key = parts[i];
@@ -64,10 +78,16 @@ export function dotInsert(target: JsonObject, path: string, value: unknown): voi
     if (next === undefined) {
       const made: JsonObject = {};
       head[key] = made;
+      owned?.push(made);
       head = made;
     } else if (isObject(next)) {
+      if (owned !== undefined && owned.includes(next)) {
+        head = next;
+        continue;
+      }
       const copy = { ...next };
       head[key] = copy;
+      owned?.push(copy);
       head = copy;
     } else return;
   }

@@ -8,7 +8,8 @@ import type { ExpressionCompiler, GraphClock, ZenProgram } from '../expressions.
 import { runOr } from '../expressions.ts';
 import type { CompiledNode, NodeOutcome, NodeRun } from '../node.ts';
 import { readTransform, transformed } from '../transform.ts';
-import { dotInsert, jsonOf } from '../values.ts';
+import { dotInsert, dotPath, jsonOf } from '../values.ts';
+import type { DotPath } from '../values.ts';
 import { fastUnaryCell } from './table-cells.ts';
 import type { Literal } from './table-cells.ts';
 import { candidates, indexColumn } from './table-index.ts';
@@ -24,6 +25,8 @@ interface InputColumn {
 interface OutputColumn {
   id: string;
   path: string;
+  /** `path` split once for the writes. */
+  at: DotPath;
   collect: boolean;
 }
 
@@ -39,9 +42,10 @@ interface Row {
 const FAILED = Symbol('failed');
 
 /** zen's DecisionTableOutputField.write_path: `a.b[]` writes `a.b` and collects. */
-function writePath(field: string): { path: string; collect: boolean } {
+function writePath(field: string): { path: string; at: DotPath; collect: boolean } {
   const trimmed = field.trim();
-  return trimmed.endsWith('[]') ? { path: trimmed.slice(0, -2).trimEnd(), collect: true } : { path: trimmed, collect: false };
+  const path = trimmed.endsWith('[]') ? trimmed.slice(0, -2).trimEnd() : trimmed;
+  return { path, at: dotPath(path), collect: path !== trimmed };
 }
 
 export function compileDecisionTableNode(node: JdmDecisionTableNode, path: string, compiler: ExpressionCompiler): CompiledNode {
@@ -187,10 +191,12 @@ class TableRun {
 /** The row's output object (scalar columns only when `scalars`), or FAILED when an output cell fails. */
 function rowOutput(table: TableRun, row: Row, outputs: readonly OutputColumn[]): Record<string, unknown> | typeof FAILED {
   const out: Record<string, unknown> = {};
+  // The objects made on the way are this row's alone until it is answered: written in place, not copied per cell.
+  const owned: object[] = [];
   for (const cell of row.outputs) {
     const value = table.cell(cell.program);
     if (value === FAILED) return FAILED;
-    dotInsert(out, outputs[cell.column].path, value);
+    dotInsert(out, outputs[cell.column].at, value, owned);
   }
   return out;
 }
@@ -242,7 +248,7 @@ function evaluateFirstCollect(table: TableRun, rows: readonly Row[], outputs: re
         break;
       }
       if (column.collect) rowCollects.push([cell.column, value]);
-      else dotInsert(rowScalars!, column.path, value);
+      else dotInsert(rowScalars!, column.at, value);
     }
     if (failed) continue;
     matched = true;
@@ -253,7 +259,7 @@ function evaluateFirstCollect(table: TableRun, rows: readonly Row[], outputs: re
   if (!matched) return { output: null };
   const output = scalars ?? {};
   outputs.forEach((column, c) => {
-    if (column.collect && column.path !== '') dotInsert(output, column.path, collected[c]);
+    if (column.collect && column.path !== '') dotInsert(output, column.at, collected[c]);
   });
   return trace ? { output, traceData: traces } : { output };
 }

@@ -7,10 +7,13 @@ import type { ExpressionCompiler, ZenProgram } from '../expressions.ts';
 import { nodeLabel } from '../node.ts';
 import type { CompiledNode, NodeOutcome, NodeRun } from '../node.ts';
 import { readTransform, transformed } from '../transform.ts';
-import { dotInsert, jsonOf } from '../values.ts';
+import { dotInsert, dotPath, jsonOf } from '../values.ts';
+import type { DotPath } from '../values.ts';
 
 interface Assignment {
   key: string;
+  /** `key` split once for the writes. */
+  at: DotPath;
   text: string;
   program: ZenProgram;
 }
@@ -22,13 +25,15 @@ export function compileExpressionNode(node: JdmExpressionNode, path: string, com
   content.expressions.forEach((expression, i) => {
     // zen skips an expression whose key or value is empty.
     if (expression.key === '' || expression.value === '') return;
-    assignments.push({ key: expression.key, text: expression.value, program: compiler.compile(expression.value, 'standard', `${contentPath}.expressions[${i}].value`) });
+    assignments.push({ key: expression.key, at: dotPath(expression.key), text: expression.value, program: compiler.compile(expression.value, 'standard', `${contentPath}.expressions[${i}].value`) });
   });
   const readsNodes = content.expressions.some((e) => e.value.includes('$nodes'));
   const base = { id: node.id, name: node.name, type: node.type, readsNodes } as const;
 
   const handle = (input: unknown, run: NodeRun): NodeOutcome => {
     const result: Record<string, unknown> = {};
+    // `result` is out of the expressions' reach (they read `$`, its twin): its objects are written in place.
+    const owned: object[] = [];
     // zen's isolate locals: `$nodes` when read, `$` once the first answer is in (zen makes it then).
     let locals: Record<string, unknown> | undefined = readsNodes ? { $nodes: run.nodes() } : undefined;
     let dollar: Record<string, unknown> | undefined;
@@ -45,8 +50,8 @@ export function compileExpressionNode(node: JdmExpressionNode, path: string, com
         dollar = {};
         locals = locals ? { ...locals, $: dollar } : { $: dollar };
       }
-      dotInsert(dollar, assignment.key, value);
-      dotInsert(result, assignment.key, value);
+      dotInsert(dollar, assignment.at, value);
+      dotInsert(result, assignment.at, value, owned);
     }
     return trace ? { output: result, traceData: trace } : { output: result };
   };
