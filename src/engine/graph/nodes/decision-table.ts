@@ -33,7 +33,7 @@ interface OutputColumn {
 interface Row {
   index: number;
   /** Tests in column order, only the non-empty cells: a predicate on `$` for the common forms, else ZEN. */
-  tests: { column: number; program: ZenProgram | undefined; fast: ((value: unknown) => boolean) | undefined }[];
+  tests: { column: number; program: ZenProgram | undefined; fast: ((value: unknown) => boolean) | undefined; memo: number }[];
   outputs: { column: number; program: ZenProgram }[];
   /** The row as written, for the trace. */
   source: Record<string, string>;
@@ -57,6 +57,7 @@ export function compileDecisionTableNode(node: JdmDecisionTableNode, path: strin
   });
   const outputs: OutputColumn[] = content.outputs.map((output) => ({ id: output.id, ...writePath(output.field) }));
   const literalCells: (readonly Literal[] | undefined)[][] = inputs.map(() => new Array(content.rules.length).fill(undefined));
+  const memo = memoSlots(content.rules, inputs);
   const rows: Row[] = content.rules.map((rule, index) => {
     const rowPath = `${contentPath}.rules[${index}]`;
     const tests: Row['tests'] = [];
@@ -65,11 +66,18 @@ export function compileDecisionTableNode(node: JdmDecisionTableNode, path: strin
       if (cell === '') return;
       const fast = column.field ? fastUnaryCell(cell) : undefined;
       if (fast) {
-        tests.push({ column: c, program: undefined, fast: fast.test });
+        tests.push({ column: c, program: undefined, fast: fast.test, memo: -1 });
         if (fast.literals) literalCells[c][index] = fast.literals;
         return;
       }
-      tests.push({ column: c, program: compiler.compile(cell, column.field ? 'unary' : 'standard', `${rowPath}[${JSON.stringify(column.id)}]`, 'warning'), fast: undefined });
+      const slot = column.field ? memo.slots[c].get(cell) : undefined;
+      if (slot) {
+        // A repeated cell is compiled once; its answer is kept for the solve in slot.index.
+        slot.program ??= compiler.compile(cell, 'unary', `${rowPath}[${JSON.stringify(column.id)}]`, 'warning');
+        tests.push({ column: c, program: slot.program, fast: undefined, memo: slot.index });
+        return;
+      }
+      tests.push({ column: c, program: compiler.compile(cell, column.field ? 'unary' : 'standard', `${rowPath}[${JSON.stringify(column.id)}]`, 'warning'), fast: undefined, memo: -1 });
     });
     const cells: Row['outputs'] = [];
     outputs.forEach((column, c) => {
@@ -80,7 +88,7 @@ export function compileDecisionTableNode(node: JdmDecisionTableNode, path: strin
     return { index, tests, outputs: cells, source: rule };
   });
   const indexes = inputs.flatMap((column, c) => (column.field ? (indexColumn(c, literalCells[c]) ?? []) : []));
-  const shape: TableShape = { inputs, rows, indexes, words: Math.ceil(rows.length / 32) };
+  const shape: TableShape = { inputs, rows, indexes, words: Math.ceil(rows.length / 32), memoSlots: memo.count };
   const readsNodes = JSON.stringify(content).includes('$nodes');
   const hasCollectColumns = outputs.some((o) => o.collect);
   const collect = content.hitPolicy === 'collect';
@@ -102,6 +110,36 @@ interface TableShape {
   indexes: readonly ColumnIndex[];
   /** 32-bit words of a row bitset. */
   words: number;
+  /** Repeated unary cells whose answers a solve keeps (memoSlots). */
+  memoSlots: number;
+}
+
+interface MemoSlot {
+  index: number;
+  program: ZenProgram | undefined;
+}
+
+/**
+ * The unary cells that repeat within a column (zen's 8k table has the same `endsWith($, '@gmail.com')` in 7,989
+ * rows): each distinct text gets a slot, so a solve runs it once and reads its answer in every other row. A cell
+ * answers the same in every row of one table run (same `$`, same input, same `$nodes`, the solve's pinned instant),
+ * except one calling rand(), which is left out. Cells of the common forms are plain predicates already.
+ */
+function memoSlots(rules: readonly Record<string, string>[], inputs: readonly InputColumn[]): { slots: Map<string, MemoSlot>[]; count: number } {
+  let count = 0;
+  const slots = inputs.map((column) => {
+    const seen = new Map<string, number>();
+    if (column.field) {
+      for (const rule of rules) {
+        const cell = typeof rule[column.id] === 'string' ? rule[column.id].trim() : '';
+        if (cell !== '' && !cell.includes('rand')) seen.set(cell, (seen.get(cell) ?? 0) + 1);
+      }
+    }
+    const columnSlots = new Map<string, MemoSlot>();
+    for (const [cell, times] of seen) if (times > 1 && !fastUnaryCell(cell)) columnSlots.set(cell, { index: count++, program: undefined });
+    return columnSlots;
+  });
+  return { slots, count };
 }
 
 /** One evaluation of a table: its input, the field values (`$` of each column, computed once), zen's locals. */
@@ -114,6 +152,8 @@ class TableRun {
   readonly #rowCount: number;
   /** The rows the column indexes leave to test; undefined: every row. */
   readonly #candidates: Uint32Array | undefined;
+  /** Answers of the repeated cells so far: 0 not run yet, 1 matched, 2 did not. */
+  readonly #memo: Uint8Array | undefined;
 
   constructor(shape: TableShape, input: unknown, run: NodeRun, readsNodes: boolean) {
     this.#inputs = shape.inputs;
@@ -122,6 +162,7 @@ class TableRun {
     this.locals = readsNodes ? { $: null, $nodes: run.nodes() } : { $: null };
     this.#values = new Array(shape.inputs.length);
     this.#rowCount = shape.rows.length;
+    this.#memo = shape.memoSlots > 0 ? new Uint8Array(shape.memoSlots) : undefined;
     this.#candidates = shape.indexes.length > 0 ? candidates(shape.indexes, shape.words, (c) => this.value(c)) : undefined;
   }
 
@@ -158,6 +199,12 @@ class TableRun {
           continue;
         }
         this.locals.$ = value;
+        if (test.memo >= 0) {
+          const memo = this.#memo!;
+          if (memo[test.memo] === 0) memo[test.memo] = runOr(test.program!, this.input, this.locals, this.clock, false) === true ? 1 : 2;
+          if (memo[test.memo] !== 1) return false;
+          continue;
+        }
       }
       if (runOr(test.program!, this.input, this.locals, this.clock, false) !== true) return false;
     }
