@@ -20,7 +20,7 @@ import { earlyInputs, lateInputs, zen8kPath } from './engine-zen8k.ts';
 /** zen's graph harness fixes the clock here; both engines solve the kit at this instant (zen through its mock). */
 export const KIT_NOW = '2025-08-19T16:55:02.078Z';
 
-/** The kit stream's warm-up, also in --quick (see the kit scenario). */
+/** The kit stream's least warm-up (see the kit scenario): 1 s, and half that in --quick. */
 const KIT_WARMUP_MS = 1000;
 
 /**
@@ -133,11 +133,12 @@ async function zen8k(ctx: BenchContext, result: CaseResult): Promise<Record<stri
   }
   const jdm = readJdmFile(file);
   let compiled: CompiledRule | undefined;
+  let decision: ZenDecision | undefined;
   const out: Record<string, ScenarioFigures> = {};
   for (const [name, inputs] of [['8k early', earlyInputs()], ['8k late', lateInputs()]] as const) {
     const outcome = await race(ctx, result, name, [
       tryBuild(result, `Verdict (${name})`, () => verdictContender((compiled ??= compileJdm(jdm, '8k.json')), {})),
-      tryBuild(result, `zen (${name})`, () => zenContender(zen().createDecision(jdm), 'single')),
+      tryBuild(result, `zen (${name})`, () => zenContender((decision ??= zen().createDecision(jdm)), 'single')),
     ], inputs);
     out[name === '8k early' ? 'early8k' : 'late8k'] = figures(outcome.best);
   }
@@ -175,8 +176,9 @@ export const engineJdm: BenchCase = {
         [...Object.entries(KIT_EXCLUDED).map(([f, why]) => `${f} (${why})`), ...withFunctions.map((f) => `${f} (function node: asynchronous, see credit-analysis)`)].join(', '),
     );
     // 79 graphs in turn are 79 sets of closures for the JIT to warm: each engine gets at least a second of
-    // warm-up on this stream (100 ms left Verdict's figure at a fifth of its steady rate).
-    const kitCtx: BenchContext = { ...ctx, timing: { ...ctx.timing, warmupMs: Math.max(ctx.timing.warmupMs, KIT_WARMUP_MS) } };
+    // warm-up on this stream, half in --quick (100 ms left Verdict's figure at a fifth of its steady rate).
+    const warmupMs = Math.max(ctx.timing.warmupMs, ctx.quick ? KIT_WARMUP_MS / 2 : KIT_WARMUP_MS);
+    const kitCtx: BenchContext = { ...ctx, timing: { ...ctx.timing, warmupMs } };
     const kitOutcome = await race(kitCtx, result, 'kit', [
       tryBuild(result, 'Verdict (kit)', () => verdictKitContender(graphs)),
       tryBuild(result, 'zen (kit)', () => zenKitContender(graphs)),
