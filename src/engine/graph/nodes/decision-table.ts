@@ -12,7 +12,7 @@ import { dotInsert, dotPath, jsonOf } from '../values.ts';
 import type { DotPath } from '../values.ts';
 import { fastUnaryCell } from './table-cells.ts';
 import type { Literal } from './table-cells.ts';
-import { candidates, indexColumn } from './table-index.ts';
+import { CandidateRows, indexColumn } from './table-index.ts';
 import type { ColumnIndex } from './table-index.ts';
 
 interface InputColumn {
@@ -151,7 +151,10 @@ class TableRun {
   readonly #values: unknown[];
   readonly #rowCount: number;
   /** The rows the column indexes leave to test; undefined: every row. */
-  readonly #candidates: Uint32Array | undefined;
+  readonly #candidates: CandidateRows | undefined;
+  /** The candidate word `next` worked out last, and its bits. */
+  #word = -1;
+  #bits = 0;
   /** Answers of the repeated cells so far: 0 not run yet, 1 matched, 2 did not. */
   readonly #memo: Uint8Array | undefined;
 
@@ -163,16 +166,20 @@ class TableRun {
     this.#values = new Array(shape.inputs.length);
     this.#rowCount = shape.rows.length;
     this.#memo = shape.memoSlots > 0 ? new Uint8Array(shape.memoSlots) : undefined;
-    this.#candidates = shape.indexes.length > 0 ? candidates(shape.indexes, shape.words, (c) => this.value(c)) : undefined;
+    this.#candidates = shape.indexes.length > 0 ? new CandidateRows(shape.indexes, shape.words, (c) => this.value(c)) : undefined;
   }
 
   /** The first row to test at or after `from`, or -1. */
   next(from: number): number {
-    const bits = this.#candidates;
-    if (!bits) return from < this.#rowCount ? from : -1;
-    for (let word = from >> 5; word < bits.length; word++) {
-      // The bits of this word at or after `from`.
-      const live = word === from >> 5 ? bits[word] & (~0 << (from & 31)) : bits[word];
+    const rows = this.#candidates;
+    if (!rows) return from < this.#rowCount ? from : -1;
+    for (let word = from >> 5; word < rows.words; word++) {
+      // The bits of this word at or after `from` (the word last worked out is kept: rows that fail come back here).
+      if (word !== this.#word) {
+        this.#word = word;
+        this.#bits = rows.word(word);
+      }
+      const live = word === from >> 5 ? this.#bits & (~0 << (from & 31)) : this.#bits;
       if (live !== 0) return (word << 5) + 31 - Math.clz32(live & -live);
     }
     return -1;
