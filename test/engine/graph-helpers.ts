@@ -40,3 +40,41 @@ export function mapResolver(rules: readonly CompiledRule[]): RuleResolver {
     },
   };
 }
+
+type NodeSpec = { id?: string; name?: string; type: string; content?: unknown };
+
+/** A JDM node with a readable id (its name unless given). */
+export function jdmNode(type: string, name: string, content?: unknown): Record<string, unknown> {
+  return { id: name, name, type, content, position: { x: 0, y: 0 } };
+}
+
+/** A graph whose nodes run one after the other: input -> ...nodes -> output. */
+export function chain(...nodes: NodeSpec[]): JdmFile {
+  const all = [jdmNode('inputNode', 'Request', {}), ...nodes.map((n) => ({ position: { x: 0, y: 0 }, id: n.id ?? n.name, ...n })), jdmNode('outputNode', 'Response', {})];
+  const edges = all.slice(1).map((n, i) => ({ id: `e${i}`, sourceId: all[i].id, targetId: n.id }));
+  return { nodes: all, edges };
+}
+
+/** A decision table node's content from rows written as [cells of the inputs..., cells of the outputs...]. */
+export function tableContent(
+  hitPolicy: 'first' | 'collect',
+  inputs: (string | null)[],
+  outputs: string[],
+  rows: string[][],
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const inputColumns = inputs.map((field, i) => (field === null ? { id: `in${i}`, name: `in${i}` } : { id: `in${i}`, name: field, field }));
+  const outputColumns = outputs.map((field, i) => ({ id: `out${i}`, name: field, field }));
+  return {
+    hitPolicy,
+    inputs: inputColumns,
+    outputs: outputColumns,
+    rules: rows.map((cells, r) => {
+      const row: Record<string, string> = { _id: `row${r}` };
+      inputColumns.forEach((c, i) => (row[c.id] = cells[i]));
+      outputColumns.forEach((c, i) => (row[c.id] = cells[inputs.length + i]));
+      return row;
+    }),
+    ...extra,
+  };
+}
