@@ -13,7 +13,8 @@ import { fromVerdict, fromZen } from '../lib/answers.ts';
 import type { BenchCase, BenchContext, CaseResult } from '../lib/case.ts';
 import { ratio } from '../lib/case.ts';
 import type { Contender } from '../lib/contenders.ts';
-import { race, tryBuild, verdictContender, zen, zenContender } from '../lib/contenders.ts';
+import { QUICK_MAX_IN_FLIGHT, race, tryBuild, verdictContender, zen, zenContender } from '../lib/contenders.ts';
+import { measureCpuPerOp } from '../lib/measure.ts';
 import { intBetween, pick, seededRandom } from '../lib/table-spec.ts';
 import { earlyInputs, lateInputs, zen8kPath } from './engine-zen8k.ts';
 
@@ -118,10 +119,27 @@ interface ScenarioFigures {
   verdict: number | null;
   zen: number | null;
   ratio: number | null;
+  /** CPU time per solve of the whole process (µs), and zen's over Verdict's (above 1: Verdict ahead). */
+  cpu?: { verdictUs: number; zenUs: number; ratio: number | null };
 }
 
-function figures(best: Partial<Record<string, number>>): ScenarioFigures {
-  return { verdict: best.verdict ?? null, zen: best.zen ?? null, ratio: ratio(best.verdict, best.zen) };
+/** The race's figures, plus CPU per solve of the two contenders that agreed (Verdict at its first level, zen at 16). */
+async function figures(ctx: BenchContext, outcome: Awaited<ReturnType<typeof race>>, contenders: (Contender | undefined)[], inputs: readonly unknown[]): Promise<ScenarioFigures> {
+  const best = outcome.best;
+  const out: ScenarioFigures = { verdict: best.verdict ?? null, zen: best.zen ?? null, ratio: ratio(best.verdict, best.zen) };
+  const [verdict, peer] = contenders;
+  if (!outcome.agreed || !verdict || !peer) return out;
+  const ms = ctx.quick ? 300 : 2000;
+  const n = inputs.length;
+  const verdictUs = await measureCpuPerOp((i) => (verdict.sync ?? verdict.async!)(inputs[i % n]), verdict.sync ? 1 : (verdict.concurrency ?? [1])[0], ms);
+  const zenUs = await measureCpuPerOp((i) => peer.async!(inputs[i % n]), QUICK_MAX_IN_FLIGHT, ms);
+  out.cpu = { verdictUs: round(verdictUs), zenUs: round(zenUs), ratio: ratio(zenUs, verdictUs) };
+  ctx.log(`    CPU per solve: Verdict ${round(verdictUs)} µs, zen ${round(zenUs)} µs`);
+  return out;
+}
+
+function round(us: number): number {
+  return us >= 100 ? Math.round(us) : Math.round(us * 100) / 100;
 }
 
 async function zen8k(ctx: BenchContext, result: CaseResult): Promise<Record<string, ScenarioFigures> | undefined> {
@@ -136,11 +154,12 @@ async function zen8k(ctx: BenchContext, result: CaseResult): Promise<Record<stri
   let decision: ZenDecision | undefined;
   const out: Record<string, ScenarioFigures> = {};
   for (const [name, inputs] of [['8k early', earlyInputs()], ['8k late', lateInputs()]] as const) {
-    const outcome = await race(ctx, result, name, [
+    const contenders = [
       tryBuild(result, `Verdict (${name})`, () => verdictContender((compiled ??= compileJdm(jdm, '8k.json')), {})),
       tryBuild(result, `zen (${name})`, () => zenContender((decision ??= zen().createDecision(jdm)), 'single')),
-    ], inputs);
-    out[name === '8k early' ? 'early8k' : 'late8k'] = figures(outcome.best);
+    ];
+    const outcome = await race(ctx, result, name, contenders, inputs);
+    out[name === '8k early' ? 'early8k' : 'late8k'] = await figures(ctx, outcome, contenders, inputs);
   }
   return out;
 }
@@ -155,8 +174,9 @@ async function creditAnalysis(ctx: BenchContext, result: CaseResult): Promise<Sc
       // Verdict waits on its script workers as zen waits on its thread pool: both get one and 16 in flight.
       return { ...contender, concurrency: [1, 16] };
     });
-    const outcome = await race(ctx, result, 'credit-analysis', [verdict, tryBuild(result, 'zen (credit-analysis)', () => zenContender(zen().createDecision(jdm), 'single'))], creditInputs());
-    return figures(outcome.best);
+    const contenders = [verdict, tryBuild(result, 'zen (credit-analysis)', () => zenContender(zen().createDecision(jdm), 'single'))];
+    const outcome = await race(ctx, result, 'credit-analysis', contenders, creditInputs());
+    return await figures(ctx, outcome, contenders, creditInputs());
   } finally {
     await sandbox.dispose();
   }
@@ -179,11 +199,9 @@ export const engineJdm: BenchCase = {
     // warm-up on this stream, half in --quick (100 ms left Verdict's figure at a fifth of its steady rate).
     const warmupMs = Math.max(ctx.timing.warmupMs, ctx.quick ? KIT_WARMUP_MS / 2 : KIT_WARMUP_MS);
     const kitCtx: BenchContext = { ...ctx, timing: { ...ctx.timing, warmupMs } };
-    const kitOutcome = await race(kitCtx, result, 'kit', [
-      tryBuild(result, 'Verdict (kit)', () => verdictKitContender(graphs)),
-      tryBuild(result, 'zen (kit)', () => zenKitContender(graphs)),
-    ], kitInputs(graphs));
-    const kit = { ...figures(kitOutcome.best), graphs: graphs.length, inputs: kitInputs(graphs).length };
+    const kitContenders = [tryBuild(result, 'Verdict (kit)', () => verdictKitContender(graphs)), tryBuild(result, 'zen (kit)', () => zenKitContender(graphs))];
+    const kitOutcome = await race(kitCtx, result, 'kit', kitContenders, kitInputs(graphs));
+    const kit = { ...(await figures(ctx, kitOutcome, kitContenders, kitInputs(graphs))), graphs: graphs.length, inputs: kitInputs(graphs).length };
     const headline = [eightK?.early8k, eightK?.late8k, credit, kit].filter((f): f is ScenarioFigures => f !== undefined);
     const geomean = (values: (number | null)[]): number | null => {
       let logSum = 0;
@@ -195,7 +213,11 @@ export const engineJdm: BenchCase = {
     };
     const verdict = geomean(headline.map((f) => f.verdict));
     const zenBest = geomean(headline.map((f) => f.zen));
-    result.notes.push('engine.jdm.{verdict,zen,ratio} are geometric means over the 8k early, 8k late, credit-analysis and kit scenarios');
-    result.summary = { verdict, zen: zenBest, ratio: ratio(verdict, zenBest), ...eightK, creditAnalysis: credit, kit };
+    const cpuRatio = geomean(headline.map((f) => f.cpu?.ratio ?? null));
+    result.notes.push(
+      'engine.jdm.{verdict,zen,ratio} are geometric means over the 8k early, 8k late, credit-analysis and kit scenarios; ' +
+        `cpuRatio is the geometric mean of zen's CPU per solve over Verdict's (whole process, load-independent): ${cpuRatio === null ? '–' : cpuRatio.toFixed(2)}`,
+    );
+    result.summary = { verdict, zen: zenBest, ratio: ratio(verdict, zenBest), cpuRatio: cpuRatio === null ? null : Math.round(cpuRatio * 100) / 100, ...eightK, creditAnalysis: credit, kit };
   },
 };
