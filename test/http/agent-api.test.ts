@@ -90,6 +90,11 @@ test('an unknown key is a 404 in each family\'s error shape', async () => {
   assert.equal(rules.json.details, 'File not found');
   assert.equal(rules.json.key, 'folder/no-such-rule.json');
   assert.match(rules.json.message, /Unknown rule/);
+  for (const key of ['', 'folder/', '..%2F..%2Fetc%2Fpasswd', `${'x'.repeat(300)}.json`]) {
+    const odd = await evaluate('rules', key, { context: {} });
+    assert.equal(odd.status, 404, `${key}: ${odd.text}`);
+    assert.equal(odd.json.code, 'documents.invalid', `${key}: ${odd.text}`);
+  }
   const legacy = await evaluate('projects', 'no-such-rule', { context: {} });
   assert.equal(legacy.status, 404, legacy.text);
   assert.equal(legacy.json.type, 'LoaderError');

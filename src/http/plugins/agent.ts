@@ -153,21 +153,24 @@ export async function agentPlugin(app: FastifyInstance, options: AgentPluginOpti
   for (const family of ['rules', 'projects'] as const) {
     await app.register(async (scope) => {
       scope.setErrorHandler(errorHandlerFor(family, services));
-      scope.post(`/api/${family}/:project/evaluate/*`, {
+      // Without a key (`.../evaluate/`) the answer is still the Agent's "File not found", not Verdict's "No route".
+      for (const url of [`/api/${family}/:project/evaluate/*`, `/api/${family}/:project/evaluate`]) scope.post(url, {
         onRequest,
         config: { permission: 'rules:solve' },
         schema: {
           tags: ['GoRules Agent API'],
           summary: family === 'rules' ? 'Evaluate a rule (GoRules Agent API)' : 'Evaluate a rule (GoRules Agent API, legacy path)',
           description: `GoRules clients work unchanged: the project is the space's name, the key a rule alias or id (a .json suffix and folders are dropped); X-Access-Token is a solver key of the space. Errors: ${family === 'rules' ? '{code, details?, key?, message}' : '{message} or {type, source | key, message}'}; an unknown key is a 404.`,
-          operationId: family === 'rules' ? 'agentEvaluate' : 'agentEvaluateLegacy',
+          operationId: `${family === 'rules' ? 'agentEvaluate' : 'agentEvaluateLegacy'}${url.endsWith('*') ? '' : 'WithoutKey'}`,
+          // The key-less path only answers "File not found"; the documents list the real one.
+          hide: !url.endsWith('*'),
           deprecated: family === 'projects',
           security: [{ accessToken: [] }],
           body: bodySchema,
           response: { 200: responseSchema },
         },
         handler: async (request: FastifyRequest) => {
-          const params = request.params as { project: string; '*': string };
+          const params = request.params as { project: string; '*'?: string };
           const principal = principalOf(request);
           // A key opens its own space only; any other project is one this caller cannot see, whether it exists or not.
           if (principal.space !== params.project) throw new ProjectNotFound(`Project not found: "${params.project}" is not the space of this access token`);
@@ -175,7 +178,7 @@ export async function agentPlugin(app: FastifyInstance, options: AgentPluginOpti
           const trace = body.trace === true;
           const started = performance.now();
           const solved = await services.solver.solveNow(principal, {
-            idOrAlias: ruleOfKey(params['*']),
+            idOrAlias: ruleOfKey(params['*'] ?? ''),
             version: undefined,
             data: body.context,
             debug: trace,
