@@ -129,7 +129,7 @@ async function figures(ctx: BenchContext, outcome: Awaited<ReturnType<typeof rac
   const out: ScenarioFigures = { verdict: best.verdict ?? null, zen: best.zen ?? null, ratio: ratio(best.verdict, best.zen) };
   const [verdict, peer] = contenders;
   if (!outcome.agreed || !verdict || !peer) return out;
-  const ms = ctx.quick ? 300 : 2000;
+  const ms = ctx.quick ? 200 : 2000;
   const n = inputs.length;
   const verdictUs = await measureCpuPerOp((i) => (verdict.sync ?? verdict.async!)(inputs[i % n]), verdict.sync ? 1 : (verdict.concurrency ?? [1])[0], ms);
   const zenUs = await measureCpuPerOp((i) => peer.async!(inputs[i % n]), QUICK_MAX_IN_FLIGHT, ms);
