@@ -118,7 +118,7 @@ test('the trace names each node in execution order, with the matched row and the
   assert.deepEqual(trace[1].output, { discount: 0.2, reason: { code: 'gold-big' } });
   assert.deepEqual(trace[1].traceData, {
     index: 0,
-    referenceMap: { 'customer.tier': 'gold', total: 150 },
+    reference_map: { "customer.tier": "gold", total: 150 },
     rule: { _id: 'row0', 'customer.tier[in0]': "'gold'", 'total[in1]': '>= 100' },
   });
   assert.equal(trace[2].output, null);

@@ -236,7 +236,8 @@ class TableRun {
       if (value !== FAILED) referenceMap[column.fieldText] = jsonOf(value);
       rule[`${column.fieldText}[${column.id}]`] = cell.trim();
     });
-    return { index: row.index, referenceMap, rule };
+    // `reference_map`: zen serialises its Rust field name as is.
+    return { index: row.index, reference_map: referenceMap, rule };
   }
 }
 
