@@ -4,6 +4,7 @@ import { engineAnalysis } from './engine-analysis.ts';
 import { engineBulk } from './engine-bulk.ts';
 import { engineExpression } from './engine-expression.ts';
 import { engineFlow } from './engine-flow.ts';
+import { engineJdm } from './engine-jdm.ts';
 import { engineRows40k } from './engine-rows40k.ts';
 import { engineSmall } from './engine-small.ts';
 import { engineTable500 } from './engine-table500.ts';
@@ -14,7 +15,7 @@ import { kafkaCase } from './kafka.ts';
 import { studioCase } from './studio.ts';
 
 export const CASES: readonly BenchCase[] = [
-  engineSmall, engineTable500, engineZen8k, engineRows40k, engineExpression, engineFlow, engineBulk, engineAnalysis, httpCase, jobsCase, kafkaCase, studioCase,
+  engineSmall, engineTable500, engineZen8k, engineRows40k, engineExpression, engineFlow, engineJdm, engineBulk, engineAnalysis, httpCase, jobsCase, kafkaCase, studioCase,
 ];
 
 export function findCase(id: string): BenchCase {

@@ -78,6 +78,8 @@ function targets(report: Pick<Report, 'engine' | 'http' | 'kafka'>): Target[] {
     t('e-ratio', '(e) expression-heavy table: at least 20x zen-engine (issue 15)', 'engine.expression.ratio', 'x', (v) => v >= 20),
     t('f-ratio', '(f) decision flow: at least 20x zen-engine (issue 15)', 'engine.flow.ratio', 'x', (v) => v >= 20),
     t('f-rule-flow', '(f) rule flow: at least 20x zen-engine (issue 15)', 'engine.flow.ratioRuleFlow', 'x', (v) => v >= 20),
+    // Issue 30: JDM decision graphs, Verdict and zen solving the same JDM (geometric mean over the scenarios).
+    t('i-ratio', '(i) JDM decision graphs: at least 20x zen-engine (issue 30)', 'engine.jdm.ratio', 'x', (v) => v >= 20),
     t('g-ratio', '(g) bulk of 10,000 on the 500-row table: at least 25x zen-engine (issue 15)', 'engine.bulk.ratio', 'x', (v) => v >= 25),
     t('http-ratio-95', 'HTTP solve: at least 95% of bare Fastify req/s (issue 15)', 'http.ratio', 'x', (v) => v >= 0.95),
   ];
@@ -109,6 +111,7 @@ const KEY_OF: Record<string, string> = {
   'engine-rows40k': 'engine.rows40k',
   'engine-expression': 'engine.expression',
   'engine-flow': 'engine.flow',
+  'engine-jdm': 'engine.jdm',
   'engine-bulk': 'engine.bulk',
   'engine-analysis': 'engine.analysis',
   http: 'http',
@@ -191,6 +194,7 @@ export function printRatios(report: Report): void {
     ['engine.rows40k', report.engine.rows40k?.verdict, report.engine.rows40k?.zen, report.engine.rows40k?.ratio, 'zen'],
     ['engine.expression', report.engine.expression?.verdict, report.engine.expression?.zen, report.engine.expression?.ratio, 'zen'],
     ['engine.flow', report.engine.flow?.verdict, report.engine.flow?.zen, report.engine.flow?.ratio, 'zen'],
+    ['engine.jdm', report.engine.jdm?.verdict, report.engine.jdm?.zen, report.engine.jdm?.ratio, 'zen'],
     ['engine.bulk', report.engine.bulk?.verdict, report.engine.bulk?.zen, report.engine.bulk?.ratio, 'zen'],
     ['http', report.http.verdict, report.http.fastify, report.http.ratio, 'fastify'],
     ['kafka', report.kafka.verdict, report.kafka.raw, report.kafka.ratio, 'raw pipe'],

@@ -11,6 +11,7 @@ import { compileLookupTable } from './lookup/compile.ts';
 import { compileScriptRule } from './script/compile.ts';
 import { compileComposition } from './flow/composition.ts';
 import { compileWorkflow } from './flow/workflow.ts';
+import { compileDecisionGraph } from './graph/compile.ts';
 
 /**
  * Each compiler lists the rules its rule needs on the compiled rule (`dependencies`, walked by dependencies.ts),
@@ -23,6 +24,7 @@ export const RULE_COMPILERS = {
   'complex-rule': compileScriptRule,
   composition: compileComposition,
   workflow: compileWorkflow,
+  'decision-graph': compileDecisionGraph,
 } as const satisfies { [T in SolvableRuleType]: RuleCompiler<T> };
 
 /** Whether the engine compiles rules of `type` (it is solvable: integration flows are not). */

@@ -8,6 +8,7 @@ import { complexRuleType } from './types/complex-rule.ts';
 import { lookupTableType } from './types/lookup-table.ts';
 import { compositionType } from './types/composition.ts';
 import { integrationFlowType, workflowType } from './types/workflow.ts';
+import { decisionGraphType } from './types/decision-graph.ts';
 
 export type { RuleTypeDescriptor, ReferenceKind } from './types/descriptor.ts';
 export type { DocumentModel } from './model/document.ts';
@@ -22,6 +23,7 @@ export const RULE_TYPE_DESCRIPTORS = [
   compositionType,
   workflowType,
   integrationFlowType,
+  decisionGraphType,
 ] as const;
 
 type Descriptors = (typeof RULE_TYPE_DESCRIPTORS)[number];

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { checkAgreement } from '../../bench/lib/answers.ts';
+import { checkAgreement, difference } from '../../bench/lib/answers.ts';
 import type { Contender } from '../../bench/lib/contenders.ts';
 import { disposeZen, jreTableContender, verdictContender, verdictTableContender, zen, zenContender, zenTableContender } from '../../bench/lib/contenders.ts';
 import { fromJdmTable } from '../../bench/lib/from-jdm.ts';
@@ -14,6 +14,11 @@ import type { TableSpec } from '../../bench/lib/table-spec.ts';
 import { compileRule } from '../../src/engine/index.ts';
 import { benchFlow, flowResolver } from '../../bench/cases/engine-flow.ts';
 import { earlyInputs, lateInputs, truncateJdm } from '../../bench/cases/engine-zen8k.ts';
+import type { JdmGraph } from '../../bench/cases/engine-jdm.ts';
+import {
+  compileJdm, creditAnalysisPath, creditInputs, kitInputs, kitTableGraphs, readJdmFile, verdictKitContender, zenAtKitInstant, zenKitContender,
+} from '../../bench/cases/engine-jdm.ts';
+import { createScriptSandbox } from '../../src/engine/script/sandbox.ts';
 import {
   expressionInputs, expressionTable, flowInputs, loanInputs, loanTable, priceListInputs, priceListTable, smallInputs, smallTable,
 } from '../../bench/cases/tables.ts';
@@ -126,4 +131,36 @@ test('(f) three-rule flow: Verdict decision flow, Verdict rule flow and the zen 
 
 test('(g) bulk inputs: Verdict and zen agree on a slice of the 10,000', async () => {
   await agree(tableContenders(loanTable(500), false), loanInputs(10_000, 7).slice(0, 400));
+});
+
+test('(i) JDM graphs: Verdict and zen agree on the 8k decision, credit-analysis and every kit graph with tables', async () => {
+  zenAtKitInstant();
+  const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+  // zen's 8k decision as a decision graph (or the stand-in with the same cells), first row and catch-all row.
+  const jdm8k = (existsSync(zen8kFile) ? readJdmFile(zen8kFile) : zenLikeJdm(300)) as JdmGraph['jdm'];
+  const graph8k = verdictContender(compileJdm(jdm8k, '8k.json'), {});
+  await agree([graph8k, zenContender(zen().createDecision(jdm8k), 'single')], [...earlyInputs(4), ...lateInputs(6)]);
+  assert.deepEqual(await graph8k.answer(lateInputs(1)[0]), [{ shipping: { price: 10, currency: 'USD' } }]);
+
+  // credit-analysis: its function node runs in the script workers.
+  const sandbox = createScriptSandbox({ maxIsolates: 1 });
+  try {
+    const jdm = readJdmFile(creditAnalysisPath(repoRoot));
+    const inputs = creditInputs(12);
+    await agree([verdictContender(compileJdm(jdm, 'credit-analysis.json'), { sandbox }), zenContender(zen().createDecision(jdm), 'single')], inputs);
+    const overall = new Set((await Promise.all(inputs.map((i) => verdictContender(compileJdm(jdm, 'c.json'), { sandbox }).answer(i)))).map((a) => (a[0] as { overall: string }).overall));
+    assert.deepEqual([...overall].sort(), ['amber', 'green', 'red'], 'the inputs reach every overall verdict');
+  } finally {
+    await sandbox.dispose();
+  }
+
+  // The kit's graphs with tables, each embedded test input: both engines agree, and Verdict answers as the kit records.
+  const { graphs, withFunctions } = kitTableGraphs(repoRoot);
+  assert.ok(graphs.length >= 75, `kit graphs with tables: ${graphs.length}`);
+  assert.deepEqual(withFunctions, ['aml.json', 'company-analysis.json', 'insurance-breakdown.json']);
+  const stream = kitInputs(graphs);
+  const verdict = verdictKitContender(graphs);
+  await agree([verdict, zenKitContender(graphs)], stream);
+  const recorded = graphs.flatMap((g) => (g.jdm.tests ?? []).map((t) => [t.output]));
+  for (let i = 0; i < stream.length; i++) assert.equal(difference(recorded[i], await verdict.answer(stream[i])), undefined, `${graphs[stream[i].graph].file}`);
 });

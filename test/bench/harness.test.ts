@@ -9,7 +9,7 @@ import type { CaseResult } from '../../bench/lib/case.ts';
 import { ratio } from '../../bench/lib/case.ts';
 import type { Contender } from '../../bench/lib/contenders.ts';
 import { race } from '../../bench/lib/contenders.ts';
-import { measureAsync, measureSync, summarise } from '../../bench/lib/measure.ts';
+import { measureAsync, measureCpuPerOp, measureSync, summarise } from '../../bench/lib/measure.ts';
 import { parseOptions } from '../../bench/lib/options.ts';
 import { buildReport, writeReport } from '../../bench/lib/report.ts';
 import { cpuSeconds } from '../../bench/lib/processes.ts';
@@ -178,4 +178,18 @@ test('race times only the contenders that agree with the reference, and says whi
   assert.deepEqual(result.measurements.map((m) => m.label), ['Verdict', 'zen (awaited one at a time)', 'zen (16 in flight)']);
   assert.ok((outcome.best.verdict ?? 0) > 0 && (outcome.best.zen ?? 0) > 0);
   assert.equal(outcome.best['json-rules-engine'], undefined);
+});
+
+test('measureCpuPerOp: an operation doing ten times the work costs several times the CPU, sync or awaited', async () => {
+  const spin = (n: number): number => {
+    let x = 0;
+    for (let i = 0; i < n; i++) x = (x + i * 31) % 1_000_003;
+    return x;
+  };
+  const light = await measureCpuPerOp(() => spin(2_000), 1, 60);
+  const heavy = await measureCpuPerOp(() => spin(20_000), 1, 60);
+  const heavyAwaited = await measureCpuPerOp(() => Promise.resolve(spin(20_000)), 4, 60);
+  assert.ok(light > 0, `light: ${light}`);
+  assert.ok(heavy > 3 * light, `heavy ${heavy} µs vs light ${light} µs`);
+  assert.ok(heavyAwaited > 3 * light, `awaited heavy ${heavyAwaited} µs vs light ${light} µs`);
 });

@@ -18,6 +18,17 @@ export class ZenEvaluationError extends Error {
   }
 }
 
+/**
+ * Throws the evaluation error without a stack trace: decision tables read a failing cell as "no match", so a
+ * table of cells that fail on a missing field throws on every row, and capturing the stack was most of that cost.
+ * The message names what failed; the stack of the closures would not help anyone.
+ */
 export function fail(message: string): never {
-  throw new ZenEvaluationError(message);
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    throw new ZenEvaluationError(message);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }

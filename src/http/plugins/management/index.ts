@@ -8,6 +8,7 @@ import { reviewsPlugin } from './reviews.ts';
 import { foldersPlugin } from './folders.ts';
 import { historyPlugin } from './history.ts';
 import { spaceJobsPlugin } from './jobs.ts';
+import { jdmPlugin } from './jdm.ts';
 import { membersPlugin } from './members.ts';
 import { ruleFlowsPlugin } from './rule-flows.ts';
 import { rulesPlugin } from './rules.ts';
@@ -22,5 +23,5 @@ import { xlsxPlugin } from './xlsx.ts';
 export const MANAGEMENT_PLUGINS: ManagementPlugin[] = [
   rulesPlugin, spacePlugin, tagsPlugin, foldersPlugin, ruleFlowsPlugin, toolsPlugin, historyPlugin, ruleTestsPlugin,
   spaceOperationsPlugin, membersPlugin, authPlugin, oidcPlugin, activityPlugin, reviewsPlugin, xlsxPlugin, spaceJobsPlugin,
-  eventsPlugin, webhooksPlugin,
+  eventsPlugin, webhooksPlugin, jdmPlugin,
 ];
