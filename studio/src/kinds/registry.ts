@@ -2,6 +2,7 @@
 import type { RuleKind } from './types.ts';
 import { tableKind } from '../designer/kind.ts';
 import { compositionKind, workflowKind } from '../flow/kind.ts';
+import { decisionGraphKind } from '../graph/kind.ts';
 import { lookupKind } from '../lookup/kind.ts';
 import { scriptKind } from '../script/kind.ts';
 import { treeKind } from '../tree/kind.ts';
@@ -13,6 +14,7 @@ export const RULE_KINDS: readonly RuleKind[] = [
   scriptKind,
   workflowKind,
   compositionKind,
+  decisionGraphKind,
 ];
 
 /** The kind for a rule document's `type`, or undefined when the Studio cannot edit that type. */

@@ -1,0 +1,16 @@
+// Decision graphs (GoRules JDM, rule type `decision-graph`) in the Studio shell (studio/src/kinds): the flow
+// canvas with the graph's forms and table grid, the flow bench view (per-node trace) and the flow compare.
+import type { RuleKind } from '../kinds/types.ts';
+import { FlowBenchView } from '../flow/FlowBenchView.tsx';
+import { FlowCompareView } from '../flow/FlowCompareView.tsx';
+import { GraphDesigner } from './GraphDesigner.tsx';
+import { blankDecisionGraph } from './model/jdm.ts';
+
+export const decisionGraphKind: RuleKind = {
+  type: 'decision-graph',
+  label: 'Decision graph',
+  blank: (name) => blankDecisionGraph(name),
+  Designer: GraphDesigner,
+  BenchView: FlowBenchView,
+  Compare: FlowCompareView,
+};
