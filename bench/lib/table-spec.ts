@@ -1,58 +1,10 @@
 // One engine-neutral description of a decision table. Every benchmark table is written once in this form and
 // rendered for each engine (to-verdict.ts, to-jdm.ts, to-jre.ts), so the rules the engines race on cannot drift.
 
-export type Scalar = string | number | boolean;
-
-/** Expressions for function cells: rendered as DecisionRules function text for Verdict and as ZEN expressions. */
-export type Expr =
-  | { kind: 'ref'; path: string }
-  | { kind: 'lit'; value: Scalar }
-  | { kind: 'call'; fn: ExprFn; args: Expr[] };
-
-export const EXPR_FUNCTIONS = [
-  'add', 'sub', 'mul', 'div', 'round2', 'floor', 'abs', 'min', 'max',
-  'gt', 'ge', 'lt', 'le', 'eq', 'and', 'or', 'not', 'if',
-  'upper', 'concat', 'len', 'endsWith', 'startsWith',
-] as const;
-export type ExprFn = (typeof EXPR_FUNCTIONS)[number];
-
-export type Condition =
-  | { op: 'any' }
-  | { op: 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge'; value: Scalar }
-  | { op: 'in' | 'notIn'; values: Scalar[] }
-  /** Inclusive on both ends. */
-  | { op: 'between'; lo: number; hi: number }
-  /** Text tests on the column's own value (ZEN `endsWith($, 'x')`). */
-  | { op: 'endsWith' | 'startsWith'; value: string }
-  /** A boolean expression over the input (a function condition cell). */
-  | { op: 'expr'; expr: Expr };
-
-export interface TableColumn {
-  /** Dotted path into the input (conditions) or the output (results). */
-  field: string;
-  name?: string;
-}
-
-export interface TableRow {
-  /** One condition per input column, same order. */
-  when: Condition[];
-  /** One value per output column, same order: a literal or an expression. */
-  then: Expr[];
-}
-
-export interface TableSpec {
-  name: string;
-  /** `first`: ZEN first hit / Verdict FIRST_MATCH; `collect`: ZEN collect / Verdict STANDARD. */
-  hitPolicy: 'first' | 'collect';
-  inputs: TableColumn[];
-  outputs: TableColumn[];
-  rows: TableRow[];
-}
-
-export const ref = (path: string): Expr => ({ kind: 'ref', path });
-export const lit = (value: Scalar): Expr => ({ kind: 'lit', value });
-export const call = (fn: ExprFn, ...args: Expr[]): Expr => ({ kind: 'call', fn, args });
-export const any = (): Condition => ({ op: 'any' });
+// The types live in src/formats/jdm/table-spec.ts: `verdict convert` converts through the same description.
+export type { Condition, Expr, ExprFn, Scalar, TableColumn, TableRow, TableSpec } from '../../src/formats/jdm/table-spec.ts';
+export { EXPR_FUNCTIONS, any, call, lit, ref, setDotted } from '../../src/formats/jdm/table-spec.ts';
+import type { TableSpec } from '../../src/formats/jdm/table-spec.ts';
 
 /** Checks the shape so that a malformed generated table fails loudly before any engine sees it. */
 export function assertTableSpec(spec: TableSpec): void {
@@ -91,18 +43,6 @@ export function pick<T>(random: () => number, items: readonly T[]): T {
 
 export function intBetween(random: () => number, lo: number, hi: number): number {
   return lo + Math.floor(random() * (hi - lo + 1));
-}
-
-/** Writes `value` at a dotted path, creating objects on the way (`a.b` -> {a:{b:value}}). */
-export function setDotted(target: Record<string, unknown>, path: string, value: unknown): void {
-  const keys = path.split('.');
-  let node = target;
-  for (let i = 0; i < keys.length - 1; i++) {
-    const next = node[keys[i]];
-    if (next === null || typeof next !== 'object') node[keys[i]] = {};
-    node = node[keys[i]] as Record<string, unknown>;
-  }
-  node[keys[keys.length - 1]] = value;
 }
 
 export function getDotted(source: unknown, path: string): unknown {

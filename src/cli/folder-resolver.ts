@@ -9,6 +9,7 @@ import type { CompileOptions, CompiledRule, RuleResolver } from '../engine/types
 import type { JsonObject } from '../rules/check.ts';
 import { describeRule, readContainer, ruleIdOf } from '../rules/containers.ts';
 import type { RuleContainer } from '../rules/containers.ts';
+import { ruleFileValue } from '../service/jdm-files.ts';
 import { InputError } from './errors.ts';
 
 interface LoadedRule {
@@ -142,10 +143,20 @@ export async function loadRulesDirectory(dir: string, resolver: FolderResolver):
   return files.length;
 }
 
-/** readContainer with errors that name the file. */
+/**
+ * readContainer with errors that name the file. A GoRules JDM file (format detected) is read as one decision
+ * graph named and aliased after the file, published (a file on disk is what its user solves), its embedded tests
+ * carried as the suite "JDM tests".
+ */
 export function readContainerOf(value: unknown, file: string): RuleContainer {
+  let converted: unknown;
   try {
-    return readContainer(value);
+    converted = ruleFileValue(value, { fileName: file, status: 'published' }).value;
+  } catch (error) {
+    throw new InputError(`${file} is not a valid JDM file: ${reason(error)}`);
+  }
+  try {
+    return readContainer(converted);
   } catch (error) {
     throw new InputError(`${file} is not a rule export: ${reason(error)}`);
   }

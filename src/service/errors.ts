@@ -84,6 +84,8 @@ export const ERROR_CATALOG = {
   'invalid-spreadsheet': 'invalid-input',
   /** Only decision tables have a spreadsheet form (XLSX export and import). */
   'not-a-decision-table': 'invalid-input',
+  /** A rule another format cannot express exactly (JDM export, convert); problems name each place and reason (docs/jdm.md). */
+  'not-convertible': 'invalid-input',
   /** The space requires approval (four eyes) and this version's content has none (docs/decisions/approvals.md). */
   'approval-required': 'conflict',
   /** A user asked to approve a version they were the last to edit. */

@@ -13,6 +13,7 @@ import { requireSpace } from './require-space.ts';
 import { attachSuites, takeSuites, writeCarriedSuites } from './rule-tests/portable.ts';
 import type { CarriedSuites } from './rule-tests/portable.ts';
 import type { SuiteDefinition } from './rule-tests/definitions.ts';
+import { ruleFileValue } from './jdm-files.ts';
 import { sharedAliases } from './shared-aliases.ts';
 import type { SharedAlias } from './shared-aliases.ts';
 import { aliasSlug } from '../rules/envelope.ts';
@@ -137,7 +138,7 @@ export class RulesIO {
     for (const { source, value } of containers) {
       let container: RuleContainer;
       try {
-        container = readContainer(value);
+        container = readContainer(ruleFileValue(value, { fileName: source === '' ? undefined : source }).value);
       } catch (err) {
         if (!(err instanceof ValidationError)) throw err;
         problems.push(...err.problems.map((p) => located(source, p)));

@@ -70,6 +70,7 @@ test('HTTP: every code gets the status its kind maps to, except an unknown rule 
     'live-edits-forbidden': 409,
     'invalid-spreadsheet': 400,
     'not-a-decision-table': 400,
+    'not-convertible': 400,
     'approval-required': 409,
     'own-approval': 409,
     'wrong-credentials': 401,

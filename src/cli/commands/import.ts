@@ -1,5 +1,5 @@
 // `verdict import FILE|DIR --space S [--strict] [--json]`: import DecisionRules exports (a rule, an array of rules,
-// a rule-flow export, a folder export, a decision table as an XLSX v2 workbook, told by its content, not its name;
+// a rule-flow export, a folder export, a decision table as an XLSX v2 workbook, a GoRules JDM decision graph, told by its content, not its name;
 // a directory: every .json file in it, recursively). All or nothing. One line
 // per imported rule version with its alias and status, and a warning (stderr) per alias that several rules of the
 // space now share, since solving by such an alias fails; --strict refuses those imports instead.
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { looksLikeZip } from '../../formats/xlsx/index.ts';
 import { xlsxToTable } from '../../service/management/xlsx.ts';
+import { ruleFileValue } from '../../service/jdm-files.ts';
 import { InputError } from '../errors.ts';
 import { storeCommand } from './space.ts';
 
@@ -22,23 +23,35 @@ async function jsonFiles(path: string): Promise<string[]> {
     .sort();
 }
 
-/** A file's rule container: a workbook (zip magic) read as its decision table, anything else as JSON. */
+/**
+ * A file's rule container: a workbook (zip magic) read as its decision table, anything else as JSON; a GoRules
+ * JDM file (format detected) as one decision graph named after the file, its embedded tests as its suite.
+ */
 async function readRuleFile(file: string): Promise<unknown> {
   const bytes = await readFile(file);
   if (looksLikeZip(bytes)) return (await xlsxToTable(bytes)).document;
   const text = bytes.toString('utf8');
+  let json: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    json = JSON.parse(text) as unknown;
   } catch (err) {
     throw new InputError(`${file}: not valid JSON (${err instanceof Error ? err.message : String(err)})`);
   }
+  let read;
+  try {
+    read = ruleFileValue(json, { fileName: file });
+  } catch (err) {
+    throw new InputError(`${file}: not a valid JDM file (${err instanceof Error ? err.message : String(err)})`);
+  }
+  for (const u of read.unsupported) process.stderr.write(`verdict: warning: ${file} ${u.path}: ${u.reason}\n`);
+  return read.value;
 }
 
 export function register(program: Command): void {
   program
     .command('import')
     .description('import DecisionRules exports into a space (validated first; all or nothing)')
-    .argument('<path>', 'a JSON file, an .xlsx workbook (DecisionRules XLSX v2), or a directory of JSON files')
+    .argument('<path>', 'a JSON file (DecisionRules export or GoRules JDM), an .xlsx workbook (DecisionRules XLSX v2), or a directory of JSON files')
     .requiredOption('--space <space>', 'target space')
     .option('--strict', 'refuse the import (nothing imported, exit 1) when it would leave an alias used by several rules')
     .option('--json', 'print {"imported": [{"ruleId", "version", "ruleAlias", "type", "status"}], "sharedAliases": [{"alias", "ruleIds"}]} only')

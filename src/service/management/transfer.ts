@@ -8,6 +8,9 @@ import { joinPaths, readContainer, ruleIdOf } from '../../rules/containers.ts';
 import type { FolderNode as ExportFolderNode, RuleContainer } from '../../rules/containers.ts';
 import type { ManagementTransaction, RuleHead, StoredRule } from '../../store/ports.ts';
 import { isoAt } from '../clock.ts';
+import { jdmTestsOf, ruleFileValue } from '../jdm-files.ts';
+import { CannotConvertError, tableToGraph, writeJdm } from '../../formats/jdm/index.ts';
+import { ServiceError } from '../errors.ts';
 import { prepareForStorage, uniqueAlias } from '../rules-io.ts';
 import { assertNoNewClash, ruleIdProblem, takenNames } from '../rule-namespace.ts';
 import type { SuiteDefinition } from '../rule-tests/definitions.ts';
@@ -39,6 +42,8 @@ export interface RuleFlowImportOptions {
   /** Import the flow over this rule's `version`. */
   overwrite?: string;
   version?: number;
+  /** The name a JDM file's decision graph gets (a JDM file names none); default "Decision graph". */
+  name?: string;
 }
 
 interface Incoming {
@@ -66,9 +71,12 @@ export class TransferManagement {
     this.#ctx = ctx;
   }
 
-  /** Reads and checks an import body: every problem of every rule at once, with its place in the container. */
-  #read(body: unknown): { container: RuleContainer; incoming: Incoming[] } {
-    const container = readContainer(body);
+  /**
+   * Reads and checks an import body: every problem of every rule at once, with its place in the container. A
+   * GoRules JDM file (format detected) is one decision graph named `jdmName`, its tests its suite "JDM tests".
+   */
+  #read(body: unknown, jdmName?: string): { container: RuleContainer; incoming: Incoming[] } {
+    const container = readContainer(ruleFileValue(body, { name: jdmName }).value);
     const problems: Problem[] = [];
     const taken = container.rules.map((entry) => takeSuites(entry.document, entry.path, problems));
     for (const entry of container.rules) {
@@ -208,6 +216,29 @@ export class TransferManagement {
     return parent.folders.find((f) => f.name === wanted) ?? createFolders(tx, tree, heads, parent, { kind: 'folder', name: wanted, children: [] }, now);
   }
 
+  /**
+   * One rule as a GoRules JDM file (without a version, its latest): a decision graph as it was imported, a decision
+   * table converted exactly to input -> table -> output with `hitPolicy`; the rule's tests whose answer is one
+   * object become the file's `tests`. Anything JDM cannot express exactly is `not-convertible`, naming each place.
+   */
+  async exportJdm(space: string, idOrAlias: string, version: number | undefined, hitPolicy: 'first' | 'collect' = 'first'): Promise<Record<string, unknown>> {
+    const { document, suites } = await this.#ctx.store.management.read(space, async (tx) => {
+      const rules = await tx.rules();
+      const head = findVersion(findRule(rules, idOrAlias), version);
+      const rule = rules.find((r) => r.ruleId === head.ruleId && r.version === head.version)!;
+      return { document: rule.document, suites: await tx.ruleTests(head.ruleId) };
+    });
+    const tests = jdmTestsOf(suites.map(({ tests: list }) => ({ tests: list.map((t) => ({ input: t.input, expected: t.expected as unknown[] })) })));
+    try {
+      const graph = document.type === 'decision-table' ? tableToGraph(document, hitPolicy) : document;
+      return writeJdm(graph, tests);
+    } catch (err) {
+      if (!(err instanceof CannotConvertError)) throw err;
+      const problems = err.unsupported.map((u) => ({ path: u.path, message: u.reason }));
+      throw new ServiceError('not-convertible', `Rule "${idOrAlias}" cannot be written as JDM exactly: ${err.message.replace(/^cannot convert exactly: /, '')}`, { problems });
+    }
+  }
+
   /** `[flow, ...every rule it uses, transitively]`; without a version, the flow's latest version. */
   async exportRuleFlow(space: string, idOrAlias: string, version: number | undefined): Promise<RuleDocument[]> {
     const documents = await this.#flowDocuments(space, idOrAlias, version);
@@ -245,7 +276,7 @@ export class TransferManagement {
   async importRuleFlow(space: string, body: unknown, options: RuleFlowImportOptions & WriteOptions): Promise<ImportedRule[]> {
     if (options.newVersion !== undefined && options.overwrite !== undefined) throw badRequest('Give new-version or overwrite, not both');
     if (options.overwrite !== undefined && options.version === undefined) throw badRequest('overwrite needs the version to overwrite: ?overwrite=<id>&version=<n>');
-    const { container, incoming } = this.#read(body);
+    const { container, incoming } = this.#read(body, options.name);
     if (container.kind === 'folder') throw badRequest('This is a folder export; import it with POST /api/folder/import');
     return this.#ctx.store.management.transaction(space, async (tx) => {
       const heads = await tx.heads();

@@ -7,6 +7,7 @@ import { activityPlugin } from './activity.ts';
 import { reviewsPlugin } from './reviews.ts';
 import { foldersPlugin } from './folders.ts';
 import { historyPlugin } from './history.ts';
+import { jdmPlugin } from './jdm.ts';
 import { membersPlugin } from './members.ts';
 import { ruleFlowsPlugin } from './rule-flows.ts';
 import { rulesPlugin } from './rules.ts';
@@ -20,4 +21,5 @@ import { xlsxPlugin } from './xlsx.ts';
 export const MANAGEMENT_PLUGINS: ManagementPlugin[] = [
   rulesPlugin, spacePlugin, tagsPlugin, foldersPlugin, ruleFlowsPlugin, toolsPlugin, historyPlugin, ruleTestsPlugin,
   spaceOperationsPlugin, membersPlugin, authPlugin, oidcPlugin, activityPlugin, reviewsPlugin, xlsxPlugin,
+  jdmPlugin,
 ];

@@ -14,6 +14,7 @@ interface ImportQuery {
   newVersion?: string;
   overwrite?: string;
   version?: string;
+  name?: string;
 }
 
 export async function ruleFlowsPlugin(app: FastifyInstance, options: ManagementPluginOptions): Promise<void> {
@@ -59,9 +60,10 @@ export async function ruleFlowsPlugin(app: FastifyInstance, options: ManagementP
           newVersion: { type: 'string', description: 'Same as new-version' },
           overwrite: { type: 'string', description: 'Rule id or alias: import the flow over its version `version`' },
           version: { type: 'string', pattern: '^[0-9]{1,10}$', 'x-message': `Query parameter version must be ${VERSION_RANGE}` },
+          name: { type: 'string', minLength: 1, maxLength: 100, description: 'A GoRules JDM body: the decision graph\'s name (default "Decision graph")' },
         },
       },
-      body: { description: 'A rule-flow export: [flow, ...rules] (a single rule object is accepted too)' },
+      body: { description: 'A rule-flow export: [flow, ...rules] (a single rule object is accepted too), or a GoRules JDM file ({nodes, edges}: one decision graph, its embedded tests its suite "JDM tests")' },
       response: {
         200: {
           type: 'object',
@@ -84,6 +86,7 @@ export async function ruleFlowsPlugin(app: FastifyInstance, options: ManagementP
         newVersion: query['new-version'] ?? query.newVersion,
         overwrite: query.overwrite,
         version,
+        name: query.name,
         ...writeOptions(request),
       });
       return { imported };
