@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { addNode, connect, renameNode, unconnectedNodes } from '../../studio/src/flow/model/graph.ts';
 import { problemsByNode, pathInNode } from '../../studio/src/flow/model/problems.ts';
-import { nodeResults } from '../../studio/src/flow/model/trace.ts';
+import { nodeResults, portTaken } from '../../studio/src/flow/model/trace.ts';
 import { diffFlows } from '../../studio/src/flow/model/diff.ts';
 import { addStatement, blankDecisionGraph, decisionGraphFormat, removeStatement } from '../../studio/src/graph/model/jdm.ts';
 import { blockText, gridToTable, matchedRows, tableProblems, tableToGrid, writeBlock } from '../../studio/src/graph/model/table.ts';
@@ -114,6 +114,10 @@ describe('decision graphs in the flow canvas', () => {
       assert.deepEqual(graph.nodes.map((n) => results.get(n.id)!.status), ['ran', 'ran', 'not-run', 'not-run', 'not-run']);
       assert.deepEqual(results.get(table.id)!.runs[0]!.traceData, { index: 0, rule: { _id: 'r1' } });
     }
+    // A switch's trace names the statements it took: only their ports carried the run on.
+    const fork = graph.nodes.find((n) => n.type === 'switchNode')!;
+    const took = nodeResults('decision-graph', graph, [{ id: 'fork', name: 'fork', type: 'switchNode', input: {}, output: {}, traceData: { statements: [{ id: 's1' }] } }])!;
+    assert.deepEqual(fork.ports.filter((p) => p.direction === 'out').map((p) => portTaken(fork, p.id, took.get('fork'))), [true, false]);
   });
 
   test('versions compare node by node: a changed cell, an added node', () => {

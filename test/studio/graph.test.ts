@@ -27,10 +27,13 @@ describe('Verdict Studio decision graphs in Chromium', { skip }, () => {
       await page.getByText(/^5 nodes · 5 connections/).waitFor();
       assert.equal(await page.getByRole('group', { name: 'Connection from fork (case 2 (else)) to response' }).count(), 1);
       assert.match(await node(page, 'Decision table node fees').innerText(), /first hit · 2 rows/);
+      // The whole graph, with the canvas given the side panel's width.
       await viewAtRest(page);
+      await page.getByRole('button', { name: 'Hide nodes list' }).click();
       await page.getByRole('button', { name: 'Fit View' }).click();
       await viewAtRest(page);
       await screenshot(page, 'graph-canvas');
+      await page.getByRole('button', { name: 'Show nodes list' }).click();
 
       // The switch's conditions are ZEN text in the expression editor.
       await node(page, 'Switch node fork').click();
@@ -65,7 +68,6 @@ describe('Verdict Studio decision graphs in Chromium', { skip }, () => {
       await page.keyboard.type('12');
       await page.keyboard.press('Enter');
       assert.equal(await gridCell(page, 3, 0).innerText(), 'any');
-      await screenshot(page, 'graph-table');
       // Undo and Redo of the designer cover the grid's edits.
       await page.getByRole('button', { name: 'Undo' }).click();
       assert.equal(await gridCell(page, 3, 1).innerText(), '');
@@ -92,10 +94,16 @@ describe('Verdict Studio decision graphs in Chromium', { skip }, () => {
       assert.equal(JSON.parse(await page.getByLabel('Output of Decision table fees', { exact: true }).innerText()).fee, 12);
       // The grid marks the row the table matched.
       assert.match(await gridCell(page, 3, 0).locator('xpath=..').getByRole('rowheader').innerText(), /matched/);
+      assert.match(await table.getByRole('note').innerText(), /row 3 matched/);
+      await screenshot(page, 'graph-table');
       await page.getByRole('button', { name: 'Back to graph' }).click();
       await viewAtRest(page);
       assert.match(await node(page, 'Expression node surcharge').innerText(), /ran/);
+      await page.getByRole('button', { name: 'Hide inspector' }).click();
+      await page.getByRole('button', { name: 'Fit View' }).click();
+      await viewAtRest(page);
       await screenshot(page, 'graph-bench');
+      await page.getByRole('button', { name: 'Show inspector' }).click();
 
       // CZ takes the else: the surcharge does not run.
       await replaceEditorText(page, 'Bench input (JSON)', '{ "country": "CZ" }');
@@ -134,13 +142,39 @@ describe('Verdict Studio decision graphs in Chromium', { skip }, () => {
     await close();
   });
 
-  test('a GoRules JDM file imported from the rule list opens as a decision graph', async () => {
+  test('New rule offers decision graphs: a blank graph opens with its request connected to its response', async () => {
+    const { page, assertClean, close } = await suite.signedIn();
+    await withFailureShot(page, 'graph-new', async () => {
+      await page.getByRole('button', { name: 'New rule' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New rule' });
+      await dialog.getByLabel('Rule type').selectOption({ label: 'Decision graph' });
+      await dialog.getByLabel('Rule name').fill('Blank graph');
+      await dialog.getByRole('button', { name: 'Create', exact: true }).click();
+      await page.getByRole('region', { name: 'Decision graph canvas' }).waitFor();
+      await node(page, 'Request node request').waitFor();
+      // Attached, not visible: a straight edge's box has no height.
+      await page.getByRole('group', { name: 'Connection from request to response' }).waitFor({ state: 'attached' });
+      await page.getByRole('button', { name: 'Add node' }).click();
+      // Custom nodes are kept when imported, never offered: Verdict cannot run them.
+      assert.deepEqual(await page.getByRole('menu', { name: 'Node types' }).getByRole('menuitem').evaluateAll((items) => items.map((i) => i.querySelector('strong')?.textContent)),
+        ['Request', 'Decision table', 'Expression', 'Switch', 'Decision', 'Function', 'Response']);
+      assertClean();
+    });
+    await close();
+  });
+
+  // Waits for graph-service: a JDM body on POST /api/rule-flow/import (and /api/folder/import) is refused with
+  // "status: is required", since the JDM reader leaves the status to the importer and the importer sets none.
+  test('a GoRules JDM file imported from the rule list opens as a decision graph', { todo: 'the server refuses a JDM import without a status (graph-service)' }, async () => {
     const { page, assertClean, close } = await suite.signedIn();
     await withFailureShot(page, 'graph-import', async () => {
       const { decisionGraph } = shippingGraph();
       const file = { contentType: 'application/vnd.gorules.decision', ...decisionGraph, tests: [{ input: { country: 'CZ' }, output: { country: 'CZ', fee: 5 } }] };
       await page.getByLabel('Export file to import').setInputFiles({ name: 'shipping-fees.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
-      await page.getByRole('status').filter({ hasText: 'Imported 1 rule version from shipping-fees.json' }).waitFor();
+      // The notice says how the import went, either way: a refusal fails here at once, not at a timeout.
+      const notice = page.getByRole('status').filter({ hasText: /shipping-fees\.json/ });
+      await notice.waitFor();
+      assert.equal(await notice.innerText(), 'Imported 1 rule version from shipping-fees.json');
       await page.getByRole('link', { name: /^shipping-fees/ }).click();
       await page.getByRole('region', { name: 'Decision graph canvas' }).waitFor();
       await node(page, 'Decision table node fees').waitFor();

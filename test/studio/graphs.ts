@@ -10,9 +10,9 @@ export function shippingGraph(name = 'Shipping graph'): Doc {
     type: 'decision-graph', name, status: 'pending', inputSchema: {}, outputSchema: {},
     decisionGraph: {
       nodes: [
-        { id: 'in', name: 'request', type: 'inputNode', position: { x: 40, y: 160 } },
+        { id: 'in', name: 'request', type: 'inputNode', position: { x: 0, y: 160 } },
         {
-          id: 'fees', name: 'fees', type: 'decisionTableNode', position: { x: 300, y: 160 },
+          id: 'fees', name: 'fees', type: 'decisionTableNode', position: { x: 240, y: 160 },
           content: {
             hitPolicy: 'first',
             inputs: [{ id: 'country', name: 'Country', field: 'country' }],
@@ -22,11 +22,11 @@ export function shippingGraph(name = 'Shipping graph'): Doc {
           },
         },
         {
-          id: 'fork', name: 'fork', type: 'switchNode', position: { x: 560, y: 160 },
+          id: 'fork', name: 'fork', type: 'switchNode', position: { x: 480, y: 160 },
           content: { hitPolicy: 'first', statements: [{ id: 's1', condition: 'fee > 10', isDefault: false }, { id: 's2', condition: '', isDefault: true }] },
         },
-        { id: 'surcharge', name: 'surcharge', type: 'expressionNode', position: { x: 820, y: 80 }, content: { expressions: [{ id: 'e1', key: 'express', value: 'true' }], passThrough: true } },
-        { id: 'out', name: 'response', type: 'outputNode', position: { x: 1080, y: 160 } },
+        { id: 'surcharge', name: 'surcharge', type: 'expressionNode', position: { x: 720, y: 60 }, content: { expressions: [{ id: 'e1', key: 'express', value: 'true' }], passThrough: true } },
+        { id: 'out', name: 'response', type: 'outputNode', position: { x: 960, y: 160 } },
       ],
       edges: [
         { id: 'e-in-fees', type: 'edge', sourceId: 'in', targetId: 'fees' },

@@ -27,7 +27,7 @@ import type { FlowFormat } from './model/format.ts';
 import { autoLayout, withLayout } from './model/layout.ts';
 import type { Size } from './model/layout.ts';
 import { problemsByNode } from './model/problems.ts';
-import { nodeResults } from './model/trace.ts';
+import { nodeResults, portTaken } from './model/trace.ts';
 import { formatOf } from './formats.ts';
 import { useDocumentHistory } from '../designer/useDocumentHistory.ts';
 import { nodeSummary, nodeTone } from './summary.ts';
@@ -187,7 +187,7 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat; extension?: Flo
     const target = graph.nodes.find((n) => n.id === e.target);
     const port = source?.ports.find((p) => p.id === e.sourcePort);
     const portName = source && port ? format.portLabel(source, port) : 'out';
-    const ran = results && results.get(e.source)?.status === 'ran' && results.get(e.target)?.status === 'ran';
+    const ran = results && source && portTaken(source, e.sourcePort, results.get(e.source)) && results.get(e.target)?.status === 'ran';
     return {
       id: e.id, source: e.source, sourceHandle: e.sourcePort, target: e.target, targetHandle: e.targetPort,
       ariaLabel: `Connection from ${source ? nodeLabel(source) : e.source}${portName !== 'out' ? ` (${portName})` : ''} to ${target ? nodeLabel(target) : e.target}`,

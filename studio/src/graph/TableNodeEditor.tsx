@@ -71,100 +71,102 @@ export function TableNodeEditor(props: NodeViewProps) {
 
   return (
     <div className="graph-table" aria-label={`Table ${node.name ?? ''}`} role="region">
-      <div className="dt-toolbar" role="toolbar" aria-label="Table actions">
-        <button type="button" className="btn btn-small" onClick={props.onClose}>Back to graph</button>
-        <div className="dt-group" role="group" aria-label="Rows">
-          <button type="button" className="dt-primary" disabled={readOnly} onClick={() => {
-            apply(insertRows(grid, rows.length, 1), `Row ${rows.length + 1} added`);
-            setSelection(cellSelection(rows.length, Math.min(selection.focus.col, Math.max(0, columns.length - 1))));
-          }}>Add row</button>
-          <button type="button" disabled={readOnly || rows.length === 0} aria-label="Insert row above" onClick={() => apply(insertRows(grid, range.top, 1), `Row inserted at ${range.top + 1}`)}>Insert above</button>
-          <button type="button" disabled={readOnly || selectedRows.length === 0} aria-label={`Duplicate ${rowsLabel}`} onClick={() => apply(duplicateRows(grid, selectedRows), `${selectedRows.length} row(s) duplicated`)}>Duplicate</button>
-          <button type="button" disabled={readOnly || selectedRows.length === 0 || range.top === 0} aria-label={`Move ${rowsLabel} up`} onClick={() => moveSelected(-1)}>↑</button>
-          <button type="button" disabled={readOnly || selectedRows.length === 0 || range.bottom >= rows.length - 1} aria-label={`Move ${rowsLabel} down`} onClick={() => moveSelected(1)}>↓</button>
-          <button type="button" className="dt-danger" disabled={readOnly || selectedRows.length === 0} aria-label={`Delete ${rowsLabel}`} onClick={() => {
-            apply(deleteRows(grid, selectedRows), `${selectedRows.length} row(s) deleted`);
-            setSelection(cellSelection(Math.max(0, range.top - 1), selection.focus.col));
-          }}>Delete</button>
+      <div className="dt-designer graph-table-body">
+        <div className="dt-toolbar" role="toolbar" aria-label="Table actions">
+          <button type="button" onClick={props.onClose}>Back to graph</button>
+          <div className="dt-group" role="group" aria-label="Rows">
+            <button type="button" className="dt-primary" disabled={readOnly} onClick={() => {
+              apply(insertRows(grid, rows.length, 1), `Row ${rows.length + 1} added`);
+              setSelection(cellSelection(rows.length, Math.min(selection.focus.col, Math.max(0, columns.length - 1))));
+            }}>Add row</button>
+            <button type="button" disabled={readOnly || rows.length === 0} aria-label="Insert row above" onClick={() => apply(insertRows(grid, range.top, 1), `Row inserted at ${range.top + 1}`)}>Insert above</button>
+            <button type="button" disabled={readOnly || selectedRows.length === 0} aria-label={`Duplicate ${rowsLabel}`} onClick={() => apply(duplicateRows(grid, selectedRows), `${selectedRows.length} row(s) duplicated`)}>Duplicate</button>
+            <button type="button" disabled={readOnly || selectedRows.length === 0 || range.top === 0} aria-label={`Move ${rowsLabel} up`} onClick={() => moveSelected(-1)}>↑</button>
+            <button type="button" disabled={readOnly || selectedRows.length === 0 || range.bottom >= rows.length - 1} aria-label={`Move ${rowsLabel} down`} onClick={() => moveSelected(1)}>↓</button>
+            <button type="button" className="dt-danger" disabled={readOnly || selectedRows.length === 0} aria-label={`Delete ${rowsLabel}`} onClick={() => {
+              apply(deleteRows(grid, selectedRows), `${selectedRows.length} row(s) deleted`);
+              setSelection(cellSelection(Math.max(0, range.top - 1), selection.focus.col));
+            }}>Delete</button>
+          </div>
+          <div className="dt-group" role="group" aria-label="Columns">
+            <button type="button" className="dt-kind-input-btn" disabled={readOnly} aria-label="Add input column" onClick={() => addColumnOf('input')}>+ Input</button>
+            <button type="button" className="dt-kind-output-btn" disabled={readOnly} aria-label="Add output column" onClick={() => addColumnOf('output')}>+ Output</button>
+            <button type="button" disabled={readOnly || columns.length === 0} aria-label="Edit column" onClick={() => openColumn(active)}>Column…</button>
+            <button type="button" disabled={readOnly || active <= 0 || columnKind(columns[active]) !== columnKind(columns[active - 1])} aria-label="Move column left" onClick={() => moveCol(-1)}>←</button>
+            <button type="button" disabled={readOnly || active >= columns.length - 1 || columnKind(columns[active]) !== columnKind(columns[active + 1])} aria-label="Move column right" onClick={() => moveCol(1)}>→</button>
+          </div>
+          <span className="muted small">{content.hitPolicy === 'collect' ? 'Collect: every matching row answers' : 'First hit: the first matching row answers'}</span>
         </div>
-        <div className="dt-group" role="group" aria-label="Columns">
-          <button type="button" className="dt-kind-input-btn" disabled={readOnly} aria-label="Add input column" onClick={() => addColumnOf('input')}>+ Input</button>
-          <button type="button" className="dt-kind-output-btn" disabled={readOnly} aria-label="Add output column" onClick={() => addColumnOf('output')}>+ Output</button>
-          <button type="button" disabled={readOnly || columns.length === 0} aria-label="Edit column" onClick={() => openColumn(active)}>Column…</button>
-          <button type="button" disabled={readOnly || active <= 0 || columnKind(columns[active]) !== columnKind(columns[active - 1])} aria-label="Move column left" onClick={() => moveCol(-1)}>←</button>
-          <button type="button" disabled={readOnly || active >= columns.length - 1 || columnKind(columns[active]) !== columnKind(columns[active + 1])} aria-label="Move column right" onClick={() => moveCol(1)}>→</button>
+        {problems.count > 0 && (
+          <div className="flow-problems" role="alert" aria-label="Problems in the table">
+            <strong>{problems.count} problem{problems.count === 1 ? '' : 's'} found by the server</strong>
+            <ul>
+              {[...problems.cells].map(([key, messages]) => {
+                const [r, c] = key.split(':').map(Number) as [number, number];
+                return <li key={key}>Row {r + 1}, {columns[c] ? columnTitle(columns[c]) : `column ${c + 1}`}: {messages.join('; ')}</li>;
+              })}
+              {[...problems.rows].map(([r, messages]) => <li key={`r${r}`}>Row {r + 1}: {messages.join('; ')}</li>)}
+              {[...problems.columns].map(([c, messages]) => <li key={`c${c}`}>Column {columns[c] ? columnTitle(columns[c]) : c + 1}: {messages.join('; ')}</li>)}
+              {problems.other.map((p, i) => <li key={`o${i}`}><code>{pathInNode(p.path)}</code> {p.message}</li>)}
+            </ul>
+          </div>
+        )}
+        {trace && (
+          <div className="dt-trace-legend" role="note">
+            Bench run: {trace.matched.size === 0 ? 'no row matched' : `row${trace.matched.size === 1 ? '' : 's'} ${[...trace.matched].map((r) => r + 1).join(', ')} matched`}.
+            <span className="dt-legend dt-legend-match">matched row</span>
+          </div>
+        )}
+        <Grid
+          ref={handle}
+          id={gridId}
+          rule={grid}
+          selection={selection}
+          readOnly={readOnly}
+          problems={problems}
+          trace={trace}
+          textCells
+          inlineEdit={inlineEdit}
+          onSelect={setSelection}
+          onOpenEditor={(pos) => {
+            if (readOnly || pos.row >= rows.length || pos.col >= columns.length) return;
+            setSelection(cellSelection(pos.row, pos.col));
+            setCellEditor({ pos, text: cellTextOf(cellValueOf(rows[pos.row], columns[pos.col])) });
+          }}
+          onStartInline={(pos, text) => setInlineEdit({ pos, text })}
+          onCommitInline={(pos, text, move) => {
+            setInlineEdit(null);
+            setCell(pos, text);
+            if (move !== 'none') {
+              const next = move === 'down' ? { row: Math.min(rows.length - 1, pos.row + 1), col: pos.col } : { row: pos.row, col: Math.max(0, Math.min(columns.length - 1, pos.col + (move === 'right' ? 1 : -1))) };
+              setSelection(cellSelection(next.row, next.col));
+            }
+            focusGrid();
+          }}
+          onCancelInline={() => {
+            setInlineEdit(null);
+            focusGrid();
+          }}
+          onClear={(r: Range) => apply(writeBlock(grid, { row: r.top, col: r.left }, blockText(grid, r), true), 'Cleared')}
+          onCopy={(r: Range) => serialiseTsv(blockText(grid, r))}
+          onCut={(r: Range) => {
+            const text = serialiseTsv(blockText(grid, r));
+            apply(writeBlock(grid, { row: r.top, col: r.left }, blockText(grid, r), true), 'Cut');
+            return text;
+          }}
+          onPaste={(text) => {
+            const block = parseTsv(text);
+            if (block.length > 0) apply(writeBlock(grid, { row: range.top, col: range.left }, block), `Pasted ${block.length} row(s)`);
+          }}
+          onUndo={() => undefined}
+          onRedo={() => undefined}
+          onEditColumn={openColumn}
+          onMoveRows={moveSelected}
+        />
+        <div className="dt-statusbar">
+          <span>{rows.length} rows · {columns.length} columns</span>
+          <span role="status" aria-live="polite" className="dt-status-message">{status}</span>
         </div>
-        <span className="muted small">{content.hitPolicy === 'collect' ? 'Collect: every matching row answers' : 'First hit: the first matching row answers'}</span>
-      </div>
-      {problems.count > 0 && (
-        <div className="flow-problems" role="alert" aria-label="Problems in the table">
-          <strong>{problems.count} problem{problems.count === 1 ? '' : 's'} found by the server</strong>
-          <ul>
-            {[...problems.cells].map(([key, messages]) => {
-              const [r, c] = key.split(':').map(Number) as [number, number];
-              return <li key={key}>Row {r + 1}, {columns[c] ? columnTitle(columns[c]) : `column ${c + 1}`}: {messages.join('; ')}</li>;
-            })}
-            {[...problems.rows].map(([r, messages]) => <li key={`r${r}`}>Row {r + 1}: {messages.join('; ')}</li>)}
-            {[...problems.columns].map(([c, messages]) => <li key={`c${c}`}>Column {columns[c] ? columnTitle(columns[c]) : c + 1}: {messages.join('; ')}</li>)}
-            {problems.other.map((p, i) => <li key={`o${i}`}><code>{pathInNode(p.path)}</code> {p.message}</li>)}
-          </ul>
-        </div>
-      )}
-      {trace && (
-        <div className="dt-trace-legend" role="note">
-          Bench run: {trace.matched.size === 0 ? 'no row matched' : `row${trace.matched.size === 1 ? '' : 's'} ${[...trace.matched].map((r) => r + 1).join(', ')} matched`}.
-          <span className="dt-legend dt-legend-match">matched row</span>
-        </div>
-      )}
-      <Grid
-        ref={handle}
-        id={gridId}
-        rule={grid}
-        selection={selection}
-        readOnly={readOnly}
-        problems={problems}
-        trace={trace}
-        textCells
-        inlineEdit={inlineEdit}
-        onSelect={setSelection}
-        onOpenEditor={(pos) => {
-          if (readOnly || pos.row >= rows.length || pos.col >= columns.length) return;
-          setSelection(cellSelection(pos.row, pos.col));
-          setCellEditor({ pos, text: cellTextOf(cellValueOf(rows[pos.row], columns[pos.col])) });
-        }}
-        onStartInline={(pos, text) => setInlineEdit({ pos, text })}
-        onCommitInline={(pos, text, move) => {
-          setInlineEdit(null);
-          setCell(pos, text);
-          if (move !== 'none') {
-            const next = move === 'down' ? { row: Math.min(rows.length - 1, pos.row + 1), col: pos.col } : { row: pos.row, col: Math.max(0, Math.min(columns.length - 1, pos.col + (move === 'right' ? 1 : -1))) };
-            setSelection(cellSelection(next.row, next.col));
-          }
-          focusGrid();
-        }}
-        onCancelInline={() => {
-          setInlineEdit(null);
-          focusGrid();
-        }}
-        onClear={(r: Range) => apply(writeBlock(grid, { row: r.top, col: r.left }, blockText(grid, r), true), 'Cleared')}
-        onCopy={(r: Range) => serialiseTsv(blockText(grid, r))}
-        onCut={(r: Range) => {
-          const text = serialiseTsv(blockText(grid, r));
-          apply(writeBlock(grid, { row: r.top, col: r.left }, blockText(grid, r), true), 'Cut');
-          return text;
-        }}
-        onPaste={(text) => {
-          const block = parseTsv(text);
-          if (block.length > 0) apply(writeBlock(grid, { row: range.top, col: range.left }, block), `Pasted ${block.length} row(s)`);
-        }}
-        onUndo={() => undefined}
-        onRedo={() => undefined}
-        onEditColumn={openColumn}
-        onMoveRows={moveSelected}
-      />
-      <div className="dt-statusbar">
-        <span>{rows.length} rows · {columns.length} columns</span>
-        <span role="status" aria-live="polite" className="dt-status-message">{status}</span>
       </div>
 
       <Dialog title={editorColumn ? `Edit ${columnTitle(editorColumn)} in row ${(cellEditor?.pos.row ?? 0) + 1}` : 'Edit cell'} open={cellEditor !== null && editorColumn !== undefined}

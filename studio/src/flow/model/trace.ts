@@ -87,3 +87,15 @@ function endStatus(graph: FlowGraph, end: GraphNode, results: ReadonlyMap<string
   }
   return canceled ? 'canceled' : 'not-run';
 }
+
+/**
+ * Whether a run left `node` through `portId`. A decision graph's switch names the statements it took
+ * (traceData `{statements: [{id}]}`); any other node that ran sends the run along every out-port.
+ */
+export function portTaken(node: GraphNode, portId: string, result: NodeResult | undefined): boolean {
+  if (!result || result.status !== 'ran') return false;
+  if (node.type !== 'switchNode') return true;
+  const handle = node.ports.find((p) => p.id === portId)?.extra?.handle;
+  return result.runs.some((run) => isRecord(run.traceData) && Array.isArray(run.traceData.statements)
+    && run.traceData.statements.some((s: unknown) => isRecord(s) && s.id === handle));
+}
