@@ -1,8 +1,8 @@
 // Decision graphs (GoRules JDM) in the Studio, end to end in Chromium against a real server: a graph stored
 // through the management API opens in the flow canvas; its table node opens in the grid, where a cell is edited
 // by typing and in the ZEN editor (a syntax error shown, then fixed); the graph saves, runs in the bench with a
-// per-node trace (and the table's matched row marked in the grid), gets a second version with a node added and
-// connected, and the two versions compare node by node. A JDM file imported through the rule list opens as a graph.
+// per-node trace (and the table's matched row marked in the grid), keeps a run as a rule test that passes, gets a
+// second version with a node added and connected, and the two versions compare node by node. A JDM file imported through the rule list opens as a graph.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
@@ -110,6 +110,15 @@ describe('Verdict Studio decision graphs in Chromium', { skip }, () => {
       await page.getByRole('button', { name: 'Run', exact: true }).click();
       await results.getByRole('row', { name: /^Expression surcharge\b/ }).getByText('Did not run').waitFor();
 
+      // The run becomes a rule test, which the Tests tab runs against the saved version.
+      await page.getByRole('button', { name: 'Save as test' }).click();
+      const editor = page.getByRole('region', { name: 'Test editor' });
+      await editor.getByLabel('Test name').fill('Czech fee');
+      await editor.getByRole('button', { name: 'Save test' }).click();
+      await page.getByRole('status').filter({ hasText: 'Test "Czech fee" saved' }).waitFor();
+      await page.getByRole('button', { name: 'Run tests' }).click();
+      await page.getByRole('region', { name: 'Test results' }).getByText('1 passed, 0 failed').waitFor();
+
       // Version 2: a function node added and connected between the surcharge and the response.
       await page.getByRole('button', { name: 'New version' }).click();
       await page.getByRole('status').filter({ hasText: 'New version created' }).waitFor();
@@ -142,7 +151,7 @@ describe('Verdict Studio decision graphs in Chromium', { skip }, () => {
     await close();
   });
 
-  test('New rule offers decision graphs: a blank graph opens with its request connected to its response', async () => {
+  test('New rule offers decision graphs: a blank graph opens connected; a node saved unfinished shows the server\'s problem', async () => {
     const { page, assertClean, close } = await suite.signedIn();
     await withFailureShot(page, 'graph-new', async () => {
       await page.getByRole('button', { name: 'New rule' }).click();
@@ -158,7 +167,14 @@ describe('Verdict Studio decision graphs in Chromium', { skip }, () => {
       // Custom nodes are kept when imported, never offered: Verdict cannot run them.
       assert.deepEqual(await page.getByRole('menu', { name: 'Node types' }).getByRole('menuitem').evaluateAll((items) => items.map((i) => i.querySelector('strong')?.textContent)),
         ['Request', 'Decision table', 'Expression', 'Switch', 'Decision', 'Function', 'Response']);
-      assertClean();
+      // A decision node saved before it names its rule: the server's problem lands on the node.
+      await page.getByRole('menuitem', { name: /^Decision\b(?! table)/ }).click();
+      await node(page, 'Decision node decision1').waitFor();
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByRole('region', { name: 'Problems' }).waitFor();
+      assert.match(await node(page, 'Decision node decision1').innerText(), /1 problem/);
+      assert.match(await inspector(page).getByRole('alert', { name: 'Problems in decision1' }).innerText(), /content\.key.*must not be empty/);
+      assertClean([400]);
     });
     await close();
   });
