@@ -13,7 +13,7 @@ import { FolderResolver, loadRulesDirectory, readContainerOf, readJsonFile } fro
 import { DEFAULT_TIMEOUT_MS, parseTimeZone, positiveInteger } from './solve-options.ts';
 
 /** Rule types a solve can run (integration flows run only as background jobs). */
-const SOLVABLE_TYPES = new Set(['decision-table', 'decision-tree', 'complex-rule', 'lookup-table', 'composition', 'workflow']);
+const SOLVABLE_TYPES = new Set(['decision-table', 'decision-tree', 'complex-rule', 'lookup-table', 'composition', 'workflow', 'decision-graph']);
 
 export interface SolveCommandOptions {
   strategy?: string;

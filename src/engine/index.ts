@@ -10,6 +10,7 @@ import { compileLookupTable } from './lookup/compile.ts';
 import { compileScriptRule } from './script/compile.ts';
 import { compileComposition } from './flow/composition.ts';
 import { compileWorkflow } from './flow/workflow.ts';
+import { compileDecisionGraph } from './graph/compile.ts';
 
 export * from './types.ts';
 export * from './errors.ts';
@@ -22,6 +23,7 @@ const COMPILERS: Record<string, RuleCompiler> = {
   'complex-rule': compileScriptRule,
   composition: compileComposition,
   workflow: compileWorkflow,
+  'decision-graph': compileDecisionGraph,
 };
 
 /** Validates and compiles a rule document. Throws ValidationError listing every problem. */

@@ -7,5 +7,6 @@ export const RULE_TYPES = [
   'composition',
   'workflow',
   'integration-flow',
+  'decision-graph',
 ] as const;
 export type RuleType = (typeof RULE_TYPES)[number];

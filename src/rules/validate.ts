@@ -12,6 +12,7 @@ import { checkDecisionTree } from './decision-tree.ts';
 import { checkLookupTable } from './lookup-table.ts';
 import { checkComposition } from './composition.ts';
 import { checkWorkflow } from './workflow.ts';
+import { checkDecisionGraph } from './decision-graph.ts';
 
 type BodyCheck = (doc: JsonObject, out: Problems) => void;
 
@@ -28,6 +29,7 @@ const BODY_CHECKS: Record<RuleType, BodyCheck> = {
   composition: checkComposition,
   workflow: checkWorkflow,
   'integration-flow': checkWorkflow,
+  'decision-graph': checkDecisionGraph,
 };
 
 /** Every problem of `document`; an empty list means the document is valid. Unknown fields are ignored. */

@@ -4,7 +4,7 @@ import type { Node } from './ast.ts';
 import { ZenDate } from './dates.ts';
 import { ZenSyntaxError, fail } from './errors.ts';
 import { DATE_METHODS, FUNCTIONS, type ZenClock } from './functions.ts';
-import { ZenInterval, compare, decimal, equals, isObject, itemsOf, scalarText, textOf, typeName } from './values.ts';
+import { ZenInterval, compare, decimal, equals, quotient, isObject, itemsOf, scalarText, textOf, typeName } from './values.ts';
 
 export interface Scope {
   /** The environment (the input); assignments write into it. */
@@ -46,7 +46,7 @@ function arithmetic(operator: string, a: unknown, b: unknown): unknown {
     case '*':
       return decimal(a * b, operator);
     case '/':
-      return b === 0 ? null : decimal(a / b, operator);
+      return b === 0 ? null : quotient(a, b);
     case '%':
       return b === 0 ? null : decimal(a % b, operator);
     default:

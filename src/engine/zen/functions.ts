@@ -87,8 +87,10 @@ function mergeDeep(target: Record<string, unknown>, source: Record<string, unkno
 }
 
 /** Deprecated date functions take text or unix seconds and answer in unix seconds, in UTC. */
-function legacyDate(value: unknown, fn: string): ZenDate {
+function legacyDate(value: unknown, fn: string, now: number): ZenDate {
   if (typeof value === 'number') return new ZenDate(value * 1000, 'UTC');
+  // zen's helpers.rs reads the text "now" as the current instant.
+  if (value === 'now') return new ZenDate(now, 'UTC');
   const parsed = typeof value === 'string' ? dates.parseDateText(value, 'UTC', true) : undefined;
   if (!parsed) fail(`${fn}(): invalid date ${JSON.stringify(textOf(value))}`);
   return parsed;
@@ -194,25 +196,25 @@ export const FUNCTIONS: Record<string, Fn> = {
       ),
   d: (args, clock) => dates.makeDate(args, clock.now),
   // Deprecated date functions: unix seconds, UTC.
-  date: ([v], clock) => (v === undefined ? Math.floor(clock.now / 1000) : seconds(legacyDate(v, 'date'))),
-  time: ([v]) => {
-    const clock = typeof v === 'string' ? /^(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(v) : null;
-    if (clock) return Number(clock[1]) * 3600 + Number(clock[2]) * 60 + Number(clock[3] ?? 0);
-    const date = legacyDate(v, 'time');
+  date: ([v], clock) => (v === undefined ? Math.floor(clock.now / 1000) : seconds(legacyDate(v, 'date', clock.now))),
+  time: ([v], clock) => {
+    const hms = typeof v === 'string' ? /^(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(v) : null;
+    if (hms) return Number(hms[1]) * 3600 + Number(hms[2]) * 60 + Number(hms[3] ?? 0);
+    const date = legacyDate(v, 'time', clock.now);
     return seconds(date) - seconds(dates.startOf(date, 'day'));
   },
   duration: ([v]) => dates.durationSeconds(str(v, 'duration')),
-  year: ([v]) => dates.fieldsOf(legacyDate(v, 'year')).year,
-  monthOfYear: ([v]) => dates.fieldsOf(legacyDate(v, 'monthOfYear')).month,
-  monthString: ([v]) => dates.monthName(legacyDate(v, 'monthString')).slice(0, 3),
-  dayOfMonth: ([v]) => dates.fieldsOf(legacyDate(v, 'dayOfMonth')).day,
-  dayOfWeek: ([v]) => dates.isoWeekday(legacyDate(v, 'dayOfWeek')),
-  dayOfYear: ([v]) => dates.dayOfYear(legacyDate(v, 'dayOfYear')),
-  weekOfYear: ([v]) => dates.isoWeek(legacyDate(v, 'weekOfYear')),
-  weekdayString: ([v]) => dates.weekdayName(legacyDate(v, 'weekdayString')).slice(0, 3),
-  dateString: ([v]) => dates.strftime(legacyDate(v, 'dateString'), '%Y-%m-%d %H:%M:%S'),
-  startOf: ([v, unit]) => seconds(dates.startOf(legacyDate(v, 'startOf'), dates.dateUnit(unit))),
-  endOf: ([v, unit]) => seconds(dates.endOf(legacyDate(v, 'endOf'), dates.dateUnit(unit))),
+  year: ([v], clock) => dates.fieldsOf(legacyDate(v, 'year', clock.now)).year,
+  monthOfYear: ([v], clock) => dates.fieldsOf(legacyDate(v, 'monthOfYear', clock.now)).month,
+  monthString: ([v], clock) => dates.monthName(legacyDate(v, 'monthString', clock.now)).slice(0, 3),
+  dayOfMonth: ([v], clock) => dates.fieldsOf(legacyDate(v, 'dayOfMonth', clock.now)).day,
+  dayOfWeek: ([v], clock) => dates.isoWeekday(legacyDate(v, 'dayOfWeek', clock.now)),
+  dayOfYear: ([v], clock) => dates.dayOfYear(legacyDate(v, 'dayOfYear', clock.now)),
+  weekOfYear: ([v], clock) => dates.isoWeek(legacyDate(v, 'weekOfYear', clock.now)),
+  weekdayString: ([v], clock) => dates.weekdayName(legacyDate(v, 'weekdayString', clock.now)).slice(0, 3),
+  dateString: ([v], clock) => dates.strftime(legacyDate(v, 'dateString', clock.now), '%Y-%m-%d %H:%M:%S'),
+  startOf: ([v, unit], clock) => seconds(dates.startOf(legacyDate(v, 'startOf', clock.now), dates.dateUnit(unit))),
+  endOf: ([v, unit], clock) => seconds(dates.endOf(legacyDate(v, 'endOf', clock.now), dates.dateUnit(unit))),
 };
 
 function dateArg(value: unknown, method: string, clock: ZenClock): ZenDate {

@@ -40,3 +40,27 @@ export function compileZenExpression(source: string): ZenExpression {
 export function compileZenUnary(source: string): ZenExpression {
   return build(compileNode(parseUnary(source)), false);
 }
+
+/**
+ * A compiled ZEN expression run against an environment and locals, answering the raw value (dates and intervals
+ * as they are; `toJson` turns it into JSON). Decision graphs use it: locals are zen's isolate locals (`$` of a
+ * unary cell or of an expression node's earlier results, `$nodes`), looked up before the environment.
+ */
+export interface ZenProgram {
+  run(env: unknown, locals: Record<string, unknown> | undefined, clock: { now: number; random: () => number }): unknown;
+}
+
+/** compileZenExpression / compileZenUnary as a ZenProgram; throws ZenSyntaxError when the source does not parse. */
+export function compileZenProgram(source: string, kind: 'standard' | 'unary'): ZenProgram {
+  const node = kind === 'unary' ? parseUnary(source) : parseStandard(source);
+  const evaluate = compileNode(node);
+  const writes = node.type === 'assignments';
+  return {
+    run(env, locals, clock) {
+      const source = typeof env === 'object' && env !== null && !Array.isArray(env) ? env : {};
+      return evaluate({ env: (writes ? structuredClone(source) : source) as Record<string, unknown>, pointer: null, aliases: locals, clock });
+    },
+  };
+}
+
+export { toJson as zenToJson } from './values.ts';

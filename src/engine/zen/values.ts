@@ -45,6 +45,34 @@ export function decimal(n: number, what: string): number {
   return Math.abs(short - n) <= 4 * Math.abs(n) * Number.EPSILON ? short : n;
 }
 
+/** The decimal digits of a double's shortest text: `x = digits * 10^-scale`; undefined for exponent forms. */
+function scaled(x: number): [bigint, number] | undefined {
+  const text = String(x);
+  if (text.includes('e')) return undefined;
+  const dot = text.indexOf('.');
+  return dot < 0 ? [BigInt(text), 0] : [BigInt(text.slice(0, dot) + text.slice(dot + 1)), text.length - dot - 1];
+}
+
+/** Digits a quotient is worked out to before it becomes a double: beyond rust_decimal's 28. */
+const QUOTIENT_DIGITS = 34;
+
+/**
+ * a / b as zen's decimals answer it, as the nearest double: the quotient of the two numbers as written (0.3 / 0.1
+ * is 3), worked out in decimal; a double division would round twice (515 / 6 must be 85.83333333333333, which the
+ * 15-digit rounding of `decimal` would cut).
+ */
+export function quotient(a: number, b: number): number {
+  const q = a / b;
+  if (!Number.isFinite(q)) return decimal(q, '/');
+  if (Number.isInteger(a) && Number.isInteger(b) && Number.isInteger(q)) return q;
+  const x = scaled(a);
+  const y = scaled(b);
+  if (!x || !y) return decimal(q, '/');
+  // a / b = (X / 10^p) / (Y / 10^r) = X * 10^r / (Y * 10^p); scaled up by 10^QUOTIENT_DIGITS, cut, scaled down.
+  const digits = (x[0] * 10n ** BigInt(y[1] + QUOTIENT_DIGITS)) / (y[0] * 10n ** BigInt(x[1]));
+  return Number(`${digits}e-${QUOTIENT_DIGITS}`);
+}
+
 export function typeName(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'boolean') return 'bool';

@@ -1,0 +1,101 @@
+// Values flowing between the nodes of a decision graph, with zen's Variable semantics on plain JSON: the merge of
+// several incoming nodes, dotted-path writes, and the JSON of an expression's answer. Node outputs are shared
+// between nodes and never written to after they are made: every write below copies what it changes.
+import { zenToJson } from '../zen/index.ts';
+
+export type JsonObject = Record<string, unknown>;
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * zen's `merge_clone` at the top level: an array patch replaces the document, any other non-object patch leaves
+ * it as it is, an object patch is merged in.
+ */
+export function mergeTop(doc: unknown, patch: unknown): unknown {
+  if (Array.isArray(patch)) return patch;
+  if (!isObject(patch)) return doc;
+  return mergeValue(doc, patch);
+}
+
+/**
+ * zen's merge below the top: objects merge key by key, a null in the patch removes the key, anything else
+ * replaces. Answers `doc` itself when nothing changed, a copy otherwise.
+ */
+function mergeValue(doc: unknown, patch: unknown): unknown {
+  if (!isObject(doc) || !isObject(patch)) return patch;
+  if (doc === patch) return doc;
+  let out: JsonObject | undefined;
+  for (const key in patch) {
+    const value = patch[key];
+    const current = (out ?? doc)[key];
+    if (value === null) {
+      if (current !== undefined) {
+        out ??= { ...doc };
+        delete out[key];
+      }
+      continue;
+    }
+    const merged = mergeValue(current ?? null, value);
+    if (merged !== current) {
+      out ??= { ...doc };
+      out[key] = merged;
+    }
+  }
+  return out ?? doc;
+}
+
+/**
+ * zen's `dot_insert`: writes `value` at the dotted `path` of `target` (an object the caller owns), making the
+ * objects on the way; a non-object on the way stops the write, as zen. Objects on the way that the caller did not
+ * make may be shared, so they are copied before being written to.
+ */
+export function dotInsert(target: JsonObject, path: string, value: unknown): void {
+  if (path.indexOf('.') < 0) {
+    target[path] = value;
+    return;
+  }
+  const parts = path.split('.');
+  let head = target;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const key = parts[i];
+    const next = head[key];
+    if (next === undefined) {
+      const made: JsonObject = {};
+      head[key] = made;
+      head = made;
+    } else if (isObject(next)) {
+      const copy = { ...next };
+      head[key] = copy;
+      head = copy;
+    } else return;
+  }
+  head[parts[parts.length - 1]] = value;
+}
+
+/** A ZEN answer as JSON: the value itself unless it holds a date or an interval (zen's JSON of those). */
+export function jsonOf(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value === undefined ? null : value;
+  return needsConversion(value) ? zenToJson(value) : value;
+}
+
+function needsConversion(value: object): boolean {
+  if (Array.isArray(value)) {
+    for (const item of value) if (typeof item === 'object' && item !== null && needsConversion(item)) return true;
+    return false;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return true;
+  for (const key in value) {
+    const item = (value as JsonObject)[key];
+    if (typeof item === 'object' && item !== null && needsConversion(item)) return true;
+  }
+  return false;
+}
+
+/** zen's depth_clone(1) for traces: a fresh top-level container. */
+export function shallowCopy(value: unknown): unknown {
+  if (Array.isArray(value)) return [...value];
+  if (isObject(value)) return { ...value };
+  return value;
+}
