@@ -1,6 +1,7 @@
 // `verdict lint`: read the rule file, pick the decision table, compile it and analyse it (engine/analysis).
 import { ValidationError, compileRule } from '../engine/index.ts';
 import { analyseDecisionTable, hasDefects, type AnalysisReport } from '../engine/analysis/index.ts';
+import { graphTables } from '../formats/jdm/index.ts';
 import type { JsonObject } from '../rules/check.ts';
 import { joinPaths, ruleIdOf, type ContainerEntry, type RuleContainer } from '../rules/containers.ts';
 import { InputError, UsageError } from './errors.ts';
@@ -17,6 +18,10 @@ export async function runLint(rulePath: string, options: LintCommandOptions): Pr
   const container = readContainerOf(await readJsonFile(rulePath), rulePath);
   const entry = selectTable(container, rulePath, options.rule);
   const label = labelOf(entry.document);
+  if (entry.document.type === 'decision-graph') {
+    const report = lintGraph(entry.document, options.timezone ?? envTimeZone(), rulePath);
+    return { report, label, defects: hasDefects(report) };
+  }
   if (entry.document.type !== 'decision-table') {
     throw new UsageError(`${label} in ${rulePath} is a ${String(entry.document.type)}; verdict lint analyses decision tables`);
   }
@@ -30,6 +35,35 @@ export async function runLint(rulePath: string, options: LintCommandOptions): Pr
   }
   const report = analyseDecisionTable(compiled, { document: entry.document });
   return { report, label, defects: hasDefects(report) };
+}
+
+/**
+ * A decision graph's analysis: each decision table node that converts exactly to a DecisionRules table is
+ * analysed as one (findings say which table); a table that does not convert is listed as undecided, with why.
+ */
+function lintGraph(document: JsonObject, timeZone: string, rulePath: string): AnalysisReport {
+  const report: AnalysisReport = { findings: [], undecided: { rows: [], columns: [], reasons: [] }, omitted: { overlaps: 0, gaps: false } };
+  for (const table of graphTables(document)) {
+    if (table.table === undefined) {
+      const why = (table.unsupported ?? []).map((u) => u.reason).join('; ');
+      report.undecided.reasons.push({ reason: `table "${table.name}" (${table.path}) is not analysed: ${why}`, rows: [], columns: [] });
+      continue;
+    }
+    let compiled;
+    try {
+      compiled = compileRule(table.table, { timeZone });
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      throw new InputError(`${rulePath}: table "${table.name}" (${table.path}) is not valid: ${error.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
+    }
+    const found = analyseDecisionTable(compiled, { document: table.table });
+    const prefix = `table "${table.name}" (hit policy ${table.hitPolicy}): `;
+    report.findings.push(...found.findings.map((f) => ({ ...f, message: prefix + f.message })));
+    report.undecided.reasons.push(...found.undecided.reasons.map((r) => ({ ...r, reason: prefix + r.reason })));
+    report.omitted.overlaps += found.omitted.overlaps;
+    report.omitted.gaps ||= found.omitted.gaps;
+  }
+  return report;
 }
 
 /** The table to analyse: --rule, else the file's only rule or its only decision table. */

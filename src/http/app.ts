@@ -19,6 +19,7 @@ import { healthPlugin } from './plugins/health.ts';
 import type { ReadinessCheck } from './plugins/health.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { solverPlugin } from './plugins/solver.ts';
+import { agentPlugin } from './plugins/agent.ts';
 import { attachRequestLog, httpLog } from './request-log.ts';
 import { recordRoutes } from './route-table.ts';
 import type { RouteEntry } from './route-table.ts';
@@ -149,11 +150,17 @@ export async function buildApp(options: AppOptions): Promise<VerdictApp> {
           version,
           description: 'Solves stored rules. Wire-compatible with the DecisionRules Solver API.',
         },
-        components: { securitySchemes: { solverKey: { type: 'http', scheme: 'bearer', description: 'A solver key of the space' } } },
+        components: {
+          securitySchemes: {
+            solverKey: { type: 'http', scheme: 'bearer', description: 'A solver key of the space' },
+            accessToken: { type: 'apiKey', in: 'header', name: 'X-Access-Token', description: 'GoRules Agent API: a solver key of the space' },
+          },
+        },
       },
     });
     await scope.register(swaggerUi, { routePrefix: '/api/solver/docs', staticCSP: contentSecurityPolicy(SWAGGER_UI_STYLE) });
     await scope.register(solverPlugin, { services });
+    await scope.register(agentPlugin, { services });
   });
 
   await app.register(async (scope) => {

@@ -53,7 +53,7 @@ export function errorBody(message: string): ErrorBody {
   return { error: { message } };
 }
 
-interface Classified {
+export interface Classified {
   status: number;
   message: string;
   headers?: Record<string, string>;
@@ -73,7 +73,8 @@ function headersOf(failure: ServiceError): Record<string, string> | undefined {
   return Object.keys(headers).length > 0 ? headers : undefined;
 }
 
-function classify(err: unknown, limits: ErrorLimits, correlationId: string): Classified {
+/** The status and message of any failure (the Agent API words its bodies its own way from these). */
+export function classify(err: unknown, limits: ErrorLimits, correlationId: string): Classified {
   if (err instanceof HttpError) return { status: err.statusCode, message: err.message, headers: err.headers };
   const service = classifyFailure(err);
   if (service && service.kind !== 'internal') {

@@ -138,7 +138,7 @@ export class RulesIO {
     for (const { source, value } of containers) {
       let container: RuleContainer;
       try {
-        container = readContainer(ruleFileValue(value, { fileName: source === '' ? undefined : source }).value);
+        container = readContainer(ruleFileValue(value, { fileName: source === '' ? undefined : source, status: 'pending' }).value);
       } catch (err) {
         if (!(err instanceof ValidationError)) throw err;
         problems.push(...err.problems.map((p) => located(source, p)));

@@ -80,6 +80,8 @@ export interface SolveResponse {
   version: number;
   ruleType: string;
   strategy: Strategy;
+  /** With `debug`: one evaluation trace per input (the GoRules Agent API answers it; /rule/solve only audits it). */
+  traces?: unknown[] | undefined;
 }
 
 const DAY_MS = 86_400_000;
@@ -270,7 +272,7 @@ export class SolveService {
     const { head } = evaluation.loaded;
     const { loop } = evaluation;
     const body = loop.bulk ? loop.results : loop.results[0]!;
-    return { body, ruleId: head.ruleId, version: head.version, ruleType: head.type, strategy: state.strategy };
+    return { body, ruleId: head.ruleId, version: head.version, ruleType: head.type, strategy: state.strategy, traces: loop.traces };
   }
 
   /** Metrics and audit for every solve; returns the response or throws the error the client gets. */

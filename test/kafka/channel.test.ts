@@ -80,6 +80,7 @@ describe('Kafka channel: the SPEC 4 contract, over a real broker', { skip }, () 
       request('ok-strategy', key, { 'rule-id': 'fruit-prices', 'x-strategy': 'FIRST_MATCH', ...corr('ok-strategy') }, { fruit: 'pear' }),
       request('ok-unknown-strategy', key, { 'rule-id': 'fruit-prices', 'x-strategy': 'BEST_GUESS', ...corr('ok-unknown-strategy') }, { fruit: 'pear' }),
       request('ok-flow', key, { 'ruleflow-id': 'fruit-flow', ...corr('ok-flow') }, { fruit: 'plum' }),
+      request('ok-graph', key, { 'rule-id': 'fruit-basket', ...corr('ok-graph') }, { price: 2.5, quantity: 4 }),
       request('ok-header-case', undefined, { 'API-Key': key, 'Rule-Id': 'fruit-prices', 'X-Correlation-Id': 'c-ok-header-case' }, { fruit: 'plum' }),
       request('no-key', undefined, { 'rule-id': 'fruit-prices', ...corr('no-key') }, { fruit: 'apple' }),
       request('empty-key', '', { 'rule-id': 'fruit-prices', ...corr('empty-key') }, { fruit: 'apple' }),
@@ -145,6 +146,10 @@ describe('Kafka channel: the SPEC 4 contract, over a real broker', { skip }, () 
   test('ruleflow-id solves a rule flow; header names are case-insensitive', () => {
     assert.deepEqual(body('ok-flow'), { data: [{ firstPrice: 6 }], correlationId: 'c-ok-flow' });
     assert.deepEqual(body('ok-header-case'), { data: FRUIT_ANSWERS.plum, correlationId: 'c-ok-header-case' });
+  });
+
+  test('a decision graph (GoRules JDM) answers [output], as over HTTP', () => {
+    assert.deepEqual(body('ok-graph'), { data: [{ total: 10 }], correlationId: 'c-ok-graph' });
   });
 
   test('401: a missing api-key, an unknown key, a key of another space, a management key', () => {

@@ -71,11 +71,34 @@ export function fruitFlow(): Doc {
   };
 }
 
+/** A GoRules JDM decision graph (issue 30): input -> expression -> output; Kafka solves it like any rule. */
+export function fruitGraph(): Doc {
+  return {
+    name: 'Fruit Basket',
+    type: 'decision-graph',
+    status: 'published',
+    ruleId: 'rule-fruit-graph',
+    version: 1,
+    ruleAlias: 'fruit-basket',
+    inputSchema: {},
+    outputSchema: {},
+    decisionGraph: {
+      nodes: [
+        { id: 'in', type: 'inputNode', name: 'Request', position: { x: 0, y: 0 } },
+        { id: 'calc', type: 'expressionNode', name: 'Basket', position: { x: 200, y: 0 }, content: { expressions: [{ id: 'e1', key: 'total', value: 'price * quantity' }] } },
+        { id: 'out', type: 'outputNode', name: 'Response', position: { x: 400, y: 0 } },
+      ],
+      edges: [{ id: 'e-in', sourceId: 'in', targetId: 'calc' }, { id: 'e-out', sourceId: 'calc', targetId: 'out' }],
+    },
+  };
+}
+
 /** Everything the contract tests solve in the main space. */
 export function contractRules(): Doc[] {
   return [
     fruitTable(),
     fruitFlow(),
+    fruitGraph(),
     messageTable('rule-versions', 'versioned', 1, 'v1'),
     messageTable('rule-versions', 'versioned', 2, 'v2'),
     messageTable('rule-versions', 'versioned', 3, 'v3', 'pending'),

@@ -39,7 +39,7 @@ async function readRuleFile(file: string): Promise<unknown> {
   }
   let read;
   try {
-    read = ruleFileValue(json, { fileName: file });
+    read = ruleFileValue(json, { fileName: file, status: 'pending' });
   } catch (err) {
     throw new InputError(`${file}: not a valid JDM file (${err instanceof Error ? err.message : String(err)})`);
   }

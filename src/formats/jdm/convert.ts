@@ -52,3 +52,33 @@ export function graphToTable(document: Json): ConvertedTable {
   const { status: _status, version: _version, ...rest } = table;
   return { document: { ...rest, ...envelope(document), type: 'decision-table' }, hitPolicy: spec.hitPolicy };
 }
+
+export interface GraphTable {
+  /** The node's name (its id when unnamed). */
+  name: string;
+  /** Where the node is: `decisionGraph.nodes[2]`. */
+  path: string;
+  /** The node as a DecisionRules decision table, when it converts exactly. */
+  table?: Json;
+  hitPolicy?: TableSpec['hitPolicy'];
+  /** Why it does not convert. */
+  unsupported?: CannotConvertError['unsupported'];
+}
+
+/** Every decision table node of a graph as a DecisionRules table where exact (the analysis of `verdict lint`). */
+export function graphTables(document: Json): GraphTable[] {
+  const graph = isObject(document.decisionGraph) ? document.decisionGraph : {};
+  const nodes = Array.isArray(graph.nodes) ? (graph.nodes as JdmDecision['nodes']) : [];
+  return nodes.flatMap((node, i): GraphTable[] => {
+    if (!isObject(node) || node.type !== 'decisionTableNode') return [];
+    const path = `decisionGraph.nodes[${i}]`;
+    const name = typeof node.name === 'string' && node.name !== '' ? node.name : String(node.id);
+    try {
+      const spec = fromJdmTable(node, name, path);
+      return [{ name, path, table: toVerdictTable(spec), hitPolicy: spec.hitPolicy }];
+    } catch (err) {
+      if (err instanceof CannotConvertError) return [{ name, path, unsupported: err.unsupported }];
+      throw err;
+    }
+  });
+}

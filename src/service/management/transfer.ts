@@ -76,7 +76,7 @@ export class TransferManagement {
    * GoRules JDM file (format detected) is one decision graph named `jdmName`, its tests its suite "JDM tests".
    */
   #read(body: unknown, jdmName?: string): { container: RuleContainer; incoming: Incoming[] } {
-    const container = readContainer(ruleFileValue(body, { name: jdmName }).value);
+    const container = readContainer(ruleFileValue(body, { name: jdmName, status: 'pending' }).value);
     const problems: Problem[] = [];
     const taken = container.rules.map((entry) => takeSuites(entry.document, entry.path, problems));
     for (const entry of container.rules) {
