@@ -179,9 +179,7 @@ describe('Verdict Studio decision graphs in Chromium', { skip }, () => {
     await close();
   });
 
-  // Waits for graph-service: a JDM body on POST /api/rule-flow/import (and /api/folder/import) is refused with
-  // "status: is required", since the JDM reader leaves the status to the importer and the importer sets none.
-  test('a GoRules JDM file imported from the rule list opens as a decision graph', { todo: 'the server refuses a JDM import without a status (graph-service)' }, async () => {
+  test('a GoRules JDM file imported from the rule list opens as a decision graph, its embedded test a rule test', async () => {
     const { page, assertClean, close } = await suite.signedIn();
     await withFailureShot(page, 'graph-import', async () => {
       const { decisionGraph } = shippingGraph();
@@ -194,6 +192,10 @@ describe('Verdict Studio decision graphs in Chromium', { skip }, () => {
       await page.getByRole('link', { name: /^shipping-fees/ }).click();
       await page.getByRole('region', { name: 'Decision graph canvas' }).waitFor();
       await node(page, 'Decision table node fees').waitFor();
+      // The file's embedded test came along as the rule's suite "JDM tests", and passes.
+      await page.getByRole('tab', { name: 'Tests' }).click();
+      await page.getByRole('button', { name: 'Run tests' }).click();
+      await page.getByRole('region', { name: 'Test results' }).getByText('1 passed, 0 failed').waitFor();
       assertClean();
     });
     await close();
