@@ -169,7 +169,7 @@ export function TableNodeEditor(props: NodeViewProps) {
         </div>
       </div>
 
-      <Dialog title={editorColumn ? `Edit ${columnTitle(editorColumn)} in row ${(cellEditor?.pos.row ?? 0) + 1}` : 'Edit cell'} open={cellEditor !== null && editorColumn !== undefined}
+      <Dialog className="graph-cell-dialog" title={editorColumn ? `Edit ${columnTitle(editorColumn)} in row ${(cellEditor?.pos.row ?? 0) + 1}` : 'Edit cell'} open={cellEditor !== null && editorColumn !== undefined}
         onClose={() => { setCellEditor(null); focusGrid(); }}>
         {cellEditor && editorColumn !== undefined && (
           <div className="dialog-body">
