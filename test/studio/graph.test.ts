@@ -2,8 +2,11 @@
 // through the management API opens in the flow canvas; its table node opens in the grid, where a cell is edited
 // by typing and in the ZEN editor (a syntax error shown, then fixed); the graph saves, runs in the bench with a
 // per-node trace (and the table's matched row marked in the grid), keeps a run as a rule test that passes, gets a
-// second version with a node added and connected, and the two versions compare node by node. A JDM file imported through the rule list opens as a graph.
+// second version with a node added and connected, exports as a JDM file, and the two versions compare node by node. A JDM file imported through the rule list opens as a graph.
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { chromiumSkip, compareVersions, gridCell, replaceEditorText, screenshot, StudioSuite, viewAtRest, withFailureShot } from './support.ts';
@@ -138,6 +141,18 @@ describe('Verdict Studio decision graphs in Chromium', { skip }, () => {
       await page.getByText(/^6 nodes · 6 connections/).waitFor();
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'Saved Shipping graph v2' }).waitFor();
+
+      // Export JDM: the saved version as GoRules writes it, the graph as it was, the rule test among its tests.
+      const download = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Export JDM' }).click();
+      const done = await download;
+      assert.equal(done.suggestedFilename(), 'shipping-graph.json');
+      const saved = join(mkdtempSync(join(tmpdir(), 'verdict-graph-')), 'export.json');
+      await done.saveAs(saved);
+      const exported = JSON.parse(readFileSync(saved, 'utf8'));
+      assert.equal(exported.contentType, 'application/vnd.gorules.decision');
+      assert.equal(exported.nodes.length, 6);
+      assert.deepEqual(exported.tests.map((t: { input: unknown }) => t.input), [{ country: 'CZ' }]);
 
       await compareVersions(page, 1, 2);
       const comparison = page.getByRole('table', { name: 'Comparison of v1 and v2' });

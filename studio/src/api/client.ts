@@ -239,6 +239,11 @@ export class ApiClient {
     return { imported: ((await this.request('POST', `/api/rule-flow/import?name=${enc(name)}`, { body: file })).body as { imported: ImportResult['imported'] }).imported };
   }
 
+  /** A stored version as a GoRules JDM file (`{contentType, nodes, edges, settings?, tests?}`). */
+  async exportJdm(idOrAlias: string, version: number): Promise<Record<string, unknown>> {
+    return (await this.request('GET', `/api/jdm/export/${enc(idOrAlias)}/${version}`)).body as Record<string, unknown>;
+  }
+
   /** A decision table version as an .xlsx workbook, with the file name the server gives it. */
   async exportXlsx(idOrAlias: string, version: number): Promise<{ blob: Blob; fileName: string }> {
     const { body, headers } = await this.request('GET', `/api/xlsx/export/${enc(idOrAlias)}/${version}`, { binary: true });
