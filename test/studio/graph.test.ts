@@ -95,6 +95,7 @@ describe('Verdict Studio decision graphs in Chromium', { skip }, () => {
       }
       await results.getByRole('row', { name: /^Decision table fees\b/ }).getByText('input and output').click();
       assert.equal(JSON.parse(await page.getByLabel('Output of Decision table fees', { exact: true }).innerText()).fee, 12);
+      assert.equal(JSON.parse(await page.getByLabel('Trace of Decision table fees', { exact: true }).innerText()).index, 2, 'the third row matched');
       // The grid marks the row the table matched.
       assert.match(await gridCell(page, 3, 0).locator('xpath=..').getByRole('rowheader').innerText(), /matched/);
       assert.match(await table.getByRole('note').innerText(), /row 3 matched/);

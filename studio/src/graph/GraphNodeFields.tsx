@@ -60,9 +60,13 @@ export function GraphNodeFields(props: NodeFieldsProps) {
   const set = (next: Record<string, any>) => props.setData(next);
   switch (node.type) {
     case 'inputNode':
-      return <p className="muted small">The request enters the graph here; the nodes connected after it read its fields.</p>;
     case 'outputNode':
-      return <p className="muted small">What reaches this node is the graph's answer (the nodes before it merged).</p>;
+      return (
+        <>
+          <p className="muted small">{node.type === 'inputNode' ? 'The request enters the graph here; the nodes connected after it read its fields.' : "What reaches this node is the graph's answer (the nodes before it merged)."}</p>
+          <SchemaField content={content} set={set} />
+        </>
+      );
     case 'decisionTableNode': {
       const inputs = Array.isArray(content.inputs) ? content.inputs.length : 0;
       const outputs = Array.isArray(content.outputs) ? content.outputs.length : 0;
@@ -150,5 +154,24 @@ function DecisionFields(props: NodeFieldsProps & { content: Record<string, any>;
       <TextField label="Rule key" value={key} placeholder="alias, id or file.json" onChange={(next) => set({ ...content, key: next })} />
       <TransformFields content={content} set={set} />
     </>
+  );
+}
+
+/** The node's JSON schema (GoRules keeps it as text), checked by the server when present; empty means none. */
+function SchemaField(props: { content: Record<string, any>; set(next: Record<string, any>): void }) {
+  const value = props.content.schema;
+  const shown = typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value, null, 2);
+  let problem: string | undefined;
+  try {
+    if (shown.trim() !== '') JSON.parse(shown);
+  } catch (err) {
+    problem = `Not JSON: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  return (
+    <label className="field"><span>JSON schema (optional)</span>
+      <textarea className="graph-source" rows={6} spellCheck={false} value={shown} aria-invalid={problem ? true : undefined}
+        onChange={(e) => props.set({ ...props.content, schema: e.target.value })} />
+      {problem && <span className="form-error" role="alert">{problem}</span>}
+    </label>
   );
 }
