@@ -17,7 +17,7 @@ import { compileExpressionNode } from './nodes/expression.ts';
 import { compileFunctionNode } from './nodes/function.ts';
 import { compileInputOutputNode } from './nodes/input-output.ts';
 import { compileSwitchNode } from './nodes/switch.ts';
-import { GraphWalk } from './walk.ts';
+import { GraphWalk, staticWalk } from './walk.ts';
 import type { GraphShape } from './walk.ts';
 
 function compileNode(node: JdmNode, path: string, compiler: ExpressionCompiler): CompiledNode {
@@ -59,7 +59,7 @@ function shapeOf(content: ReturnType<typeof readDecisionGraph>, nodes: CompiledN
     return typeof edge.sourceHandle === 'string' ? edge.sourceHandle : undefined;
   });
   const roles = nodes.map((n) => (n.type === 'inputNode' ? 'input' : n.type === 'outputNode' ? 'output' : n.type === 'switchNode' ? 'switch' : 'other') as GraphShape['roles'][number]);
-  return {
+  const shape = {
     nodes,
     roles,
     edgeSource,
@@ -70,16 +70,22 @@ function shapeOf(content: ReturnType<typeof readDecisionGraph>, nodes: CompiledN
     inputNodes: roles.flatMap((r, i) => (r === 'input' ? [i] : [])),
     hasSwitch: roles.includes('switch'),
   };
+  return shape.hasSwitch ? { ...shape, order: undefined, ending: undefined } : { ...shape, ...staticWalk(shape) };
 }
 
 /** The solve's clock for ZEN: `now` read from the context only when an expression asks. */
-function clockOf(ctx: EvaluationContext): GraphClock {
-  return {
-    get now() {
-      return ctx.now;
-    },
-    random: ctx.random ?? Math.random,
-  };
+class SolveClock implements GraphClock {
+  readonly #ctx: EvaluationContext;
+  readonly random: () => number;
+
+  constructor(ctx: EvaluationContext) {
+    this.#ctx = ctx;
+    this.random = ctx.random ?? Math.random;
+  }
+
+  get now(): number {
+    return this.#ctx.now;
+  }
 }
 
 export const compileDecisionGraph: RuleCompiler = (document) => {
@@ -107,9 +113,10 @@ export const compileDecisionGraph: RuleCompiler = (document) => {
     ...(compiler.warnings.length > 0 ? { warnings: compiler.warnings } : {}),
   } as const;
   const label = ruleLabel(rule);
+  const topChain = [label];
 
   const walk = (input: unknown, ctx: EvaluationContext, parentNodes: Record<string, unknown> | undefined, chain: readonly string[]) =>
-    new GraphWalk(shape, input, ctx, clockOf(ctx), [...chain, label], parentNodes);
+    new GraphWalk(shape, input, ctx, new SolveClock(ctx), chain.length === 0 ? topChain : [...chain, label], parentNodes);
 
   const solved = (walker: GraphWalk, answer: unknown): SolveResult =>
     walker.traces ? { result: [answer as Json], trace: walker.traces } : { result: [answer as Json] };

@@ -30,6 +30,8 @@ export interface CompiledNode {
   readonly readsNodes: boolean;
   /** True when the node may wait (a sub-decision or a function). */
   readonly async: boolean;
+  /** True when the node answers its input as it is and traces nothing else (input/output nodes without a schema). */
+  readonly passes?: boolean;
   evaluate(input: unknown, run: NodeRun): MaybePromise<NodeOutcome>;
 }
 

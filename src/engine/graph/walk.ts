@@ -23,6 +23,12 @@ export interface GraphShape {
   readonly outgoing: readonly Int32Array[];
   readonly inputNodes: readonly number[];
   readonly hasSwitch: boolean;
+  /**
+   * Without switch nodes the walk never depends on what the nodes answer: the nodes it runs, in order (up to the
+   * first output node), and the ones whose outputs make the answer, worked out once (staticWalk).
+   */
+  readonly order: Int32Array | undefined;
+  readonly ending: Int32Array | undefined;
 }
 
 /** A trace entry (spec: zen's trace as an array in execution order). */
@@ -36,6 +42,7 @@ export interface NodeTrace {
 }
 
 const ITER_MAX = 1000;
+const EMPTY: number[] = [];
 
 export class GraphWalk implements NodeRun {
   readonly ctx: EvaluationContext;
@@ -46,13 +53,14 @@ export class GraphWalk implements NodeRun {
   readonly #shape: GraphShape;
   readonly #input: unknown;
   readonly #parentNodes: Record<string, unknown> | undefined;
-  readonly #edgeAlive: Uint8Array;
-  readonly #nodeAlive: Uint8Array;
-  readonly #visited: Uint8Array;
+  // Node outputs by node index; undefined until the node ran (an output is never undefined).
   readonly #data: unknown[];
-  readonly #hasData: Uint8Array;
-  #switchDone: Uint8Array | undefined;
-  #toVisit: number[];
+  // The dynamic walk's state (graphs with switch nodes only): what is left of the graph, what the pass visited.
+  #edgeAlive: number[] = EMPTY;
+  #nodeAlive: number[] = EMPTY;
+  #visited: number[] = EMPTY;
+  #switchDone: number[] | undefined;
+  #toVisit: number[] = EMPTY;
   #iter = 0;
   #nodesView: Record<string, unknown> | undefined;
 
@@ -65,12 +73,11 @@ export class GraphWalk implements NodeRun {
     this.chain = chain;
     this.#parentNodes = parentNodes;
     this.traces = ctx.trace ? [] : undefined;
-    const n = shape.nodes.length;
-    this.#edgeAlive = new Uint8Array(shape.edgeSource.length).fill(1);
-    this.#nodeAlive = new Uint8Array(n).fill(1);
-    this.#visited = new Uint8Array(n);
-    this.#data = new Array(n);
-    this.#hasData = new Uint8Array(n);
+    this.#data = new Array(shape.nodes.length);
+    if (shape.order) return;
+    this.#edgeAlive = new Array(shape.edgeSource.length).fill(1);
+    this.#nodeAlive = new Array(shape.nodes.length).fill(1);
+    this.#visited = new Array(shape.nodes.length).fill(0);
     this.#toVisit = [...shape.inputNodes];
   }
 
@@ -80,8 +87,8 @@ export class GraphWalk implements NodeRun {
     const view: Record<string, unknown> = {};
     const { nodes, roles } = this.#shape;
     for (let i = 0; i < nodes.length; i++) {
-      if (!this.#hasData[i]) continue;
       const data = this.#data[i];
+      if (data === undefined) continue;
       view[nodes[i].name] = roles[i] === 'input' && this.#parentNodes && isObject(data) ? { ...data, $nodes: this.#parentNodes } : data;
     }
     return (this.#nodesView = view);
@@ -89,8 +96,43 @@ export class GraphWalk implements NodeRun {
 
   /** Runs the walk: the graph's answer, or a promise of it when a node waits. */
   run(): unknown {
+    return this.#shape.order ? this.#runStatic(0) : this.#runDynamic();
+  }
+
+  /** The walk of a graph without switch nodes: its nodes in their precomputed order. */
+  #runStatic(from: number): unknown {
+    const { order, nodes, roles } = this.#shape;
+    for (let at = from; at < order!.length; at++) {
+      const nid = order![at];
+      const input = roles[nid] === 'input' ? this.#input : this.#incoming(nid);
+      const node = nodes[nid];
+      if (node.passes && !this.traces) {
+        this.#store(nid, input);
+        continue;
+      }
+      if (node.async) checkDeadline(this.ctx);
+      const outcome = node.evaluate(input, this);
+      if (outcome instanceof Promise) return outcome.then((o) => this.#resumeStatic(at, input, o));
+      this.#record(nid, input, outcome);
+    }
+    return this.#merge(this.#shape.ending!);
+  }
+
+  #resumeStatic(at: number, input: unknown, outcome: NodeOutcome): unknown {
+    this.#record(this.#shape.order![at], input, outcome);
+    return this.#runStatic(at + 1);
+  }
+
+  #merge(ending: Int32Array): unknown {
+    if (ending.length === 1) return answerOf(this.#data[ending[0]]);
+    let result: unknown = {};
+    for (const nid of ending) result = mergeTop(result, this.#data[nid]);
+    return result;
+  }
+
+  #runDynamic(): unknown {
     for (let nid = this.#next(); nid >= 0; nid = this.#next()) {
-      if (this.#hasData[nid]) continue;
+      if (this.#data[nid] !== undefined) continue;
       const node = this.#shape.nodes[nid];
       const role = this.#shape.roles[nid];
       const input = role === 'input' ? this.#input : this.#incoming(nid);
@@ -109,7 +151,7 @@ export class GraphWalk implements NodeRun {
 
   #resume(nid: number, input: unknown, outcome: NodeOutcome): unknown {
     this.#record(nid, input, outcome);
-    return this.#shape.roles[nid] === 'output' ? this.#answer() : this.run();
+    return this.#shape.roles[nid] === 'output' ? this.#answer() : this.#runDynamic();
   }
 
   #record(nid: number, input: unknown, outcome: NodeOutcome): void {
@@ -124,8 +166,7 @@ export class GraphWalk implements NodeRun {
   }
 
   #store(nid: number, output: unknown): void {
-    this.#data[nid] = output;
-    this.#hasData[nid] = 1;
+    this.#data[nid] = output === undefined ? null : output;
     this.#nodesView = undefined;
   }
 
@@ -133,11 +174,11 @@ export class GraphWalk implements NodeRun {
   #incoming(nid: number): unknown {
     let merged: unknown;
     let first = true;
+    const alive = this.#shape.order ? undefined : this.#edgeAlive;
     for (const edge of this.#shape.incoming[nid]) {
-      if (!this.#edgeAlive[edge]) continue;
-      const source = this.#shape.edgeSource[edge];
-      if (!this.#hasData[source]) continue;
-      const data = this.#data[source];
+      if (alive && !alive[edge]) continue;
+      const data = this.#data[this.#shape.edgeSource[edge]];
+      if (data === undefined) continue;
       if (first) {
         merged = typeof data === 'object' && data !== null ? data : {};
         first = false;
@@ -151,7 +192,7 @@ export class GraphWalk implements NodeRun {
     let result: unknown = {};
     const { nodes } = this.#shape;
     for (let i = 0; i < nodes.length; i++) {
-      if (!this.#nodeAlive[i] || !this.#visited[i] || !this.#hasData[i] || this.#hasOutgoing(i)) continue;
+      if (!this.#nodeAlive[i] || !this.#visited[i] || this.#data[i] === undefined || this.#hasOutgoing(i)) continue;
       result = mergeTop(result, this.#data[i]);
     }
     return result;
@@ -206,7 +247,7 @@ export class GraphWalk implements NodeRun {
       if (handle === undefined || !chosen.includes(handle)) cut.push(edge);
     }
     for (const edge of cut) this.#removeEdge(edge);
-    (this.#switchDone ??= new Uint8Array(shape.nodes.length))[nid] = 1;
+    (this.#switchDone ??= new Array(shape.nodes.length).fill(0))[nid] = 1;
     if (cut.length === 0) return false;
     this.#visited.fill(0);
     this.#toVisit.length = 0;
@@ -245,4 +286,45 @@ export class GraphWalk implements NodeRun {
     for (const e of edges) if (this.#edgeAlive[e]) return true;
     return false;
   }
+}
+
+/**
+ * The walk of a graph without switch nodes, worked out from its shape alone (the same steps as GraphWalk's
+ * dynamic walk, which only switch nodes make depend on answers): the nodes run, in order, up to the first output
+ * node, and the nodes whose outputs the answer merges (reached, no outgoing edge), in node order.
+ */
+export function staticWalk(shape: Omit<GraphShape, 'order' | 'ending'>): { order: Int32Array; ending: Int32Array } {
+  const n = shape.nodes.length;
+  const visited = new Array<boolean>(n).fill(false);
+  const order: number[] = [];
+  const toVisit = [...shape.inputNodes];
+  while (toVisit.length > 0) {
+    const nid = toVisit.pop()!;
+    if (visited[nid]) continue;
+    const unresolved: number[] = [];
+    for (const edge of shape.incoming[nid]) if (!visited[shape.edgeSource[edge]]) unresolved.push(shape.edgeSource[edge]);
+    if (unresolved.length > 0) {
+      toVisit.push(nid, ...unresolved);
+      continue;
+    }
+    visited[nid] = true;
+    for (const edge of shape.outgoing[nid]) toVisit.push(shape.edgeTarget[edge]);
+    order.push(nid);
+    if (shape.roles[nid] === 'output') break;
+  }
+  const ending: number[] = [];
+  for (let i = 0; i < n; i++) if (visited[i] && shape.outgoing[i].length === 0) ending.push(i);
+  return { order: Int32Array.from(order), ending: Int32Array.from(ending) };
+}
+
+/**
+ * zen's answer from one node's output: `{}` merged with it. An object without null values (the common case) is
+ * that object itself, shared (answers are read, never written to); otherwise the merge copies.
+ */
+function answerOf(data: unknown): unknown {
+  if (isObject(data)) {
+    for (const key in data) if (data[key] === null) return mergeTop({}, data);
+    return data;
+  }
+  return mergeTop({}, data);
 }

@@ -9,6 +9,10 @@ import { runOr } from '../expressions.ts';
 import type { CompiledNode, NodeOutcome, NodeRun } from '../node.ts';
 import { readTransform, transformed } from '../transform.ts';
 import { dotInsert, jsonOf } from '../values.ts';
+import { fastUnaryCell } from './table-cells.ts';
+import type { Literal } from './table-cells.ts';
+import { candidates, indexColumn } from './table-index.ts';
+import type { ColumnIndex } from './table-index.ts';
 
 interface InputColumn {
   id: string;
@@ -25,8 +29,8 @@ interface OutputColumn {
 
 interface Row {
   index: number;
-  /** Tests in column order, only the non-empty cells. */
-  tests: { column: number; program: ZenProgram }[];
+  /** Tests in column order, only the non-empty cells: a predicate on `$` for the common forms, else ZEN. */
+  tests: { column: number; program: ZenProgram | undefined; fast: ((value: unknown) => boolean) | undefined }[];
   outputs: { column: number; program: ZenProgram }[];
   /** The row as written, for the trace. */
   source: Record<string, string>;
@@ -48,13 +52,20 @@ export function compileDecisionTableNode(node: JdmDecisionTableNode, path: strin
     return { id: input.id, fieldText: text, field: text === undefined ? undefined : compiler.compile(text, 'standard', `${contentPath}.inputs[${content.inputs.indexOf(input)}].field`, 'warning') };
   });
   const outputs: OutputColumn[] = content.outputs.map((output) => ({ id: output.id, ...writePath(output.field) }));
+  const literalCells: (readonly Literal[] | undefined)[][] = inputs.map(() => new Array(content.rules.length).fill(undefined));
   const rows: Row[] = content.rules.map((rule, index) => {
     const rowPath = `${contentPath}.rules[${index}]`;
     const tests: Row['tests'] = [];
     inputs.forEach((column, c) => {
       const cell = typeof rule[column.id] === 'string' ? rule[column.id].trim() : '';
       if (cell === '') return;
-      tests.push({ column: c, program: compiler.compile(cell, column.field ? 'unary' : 'standard', `${rowPath}[${JSON.stringify(column.id)}]`, 'warning') });
+      const fast = column.field ? fastUnaryCell(cell) : undefined;
+      if (fast) {
+        tests.push({ column: c, program: undefined, fast: fast.test });
+        if (fast.literals) literalCells[c][index] = fast.literals;
+        return;
+      }
+      tests.push({ column: c, program: compiler.compile(cell, column.field ? 'unary' : 'standard', `${rowPath}[${JSON.stringify(column.id)}]`, 'warning'), fast: undefined });
     });
     const cells: Row['outputs'] = [];
     outputs.forEach((column, c) => {
@@ -64,6 +75,8 @@ export function compileDecisionTableNode(node: JdmDecisionTableNode, path: strin
     });
     return { index, tests, outputs: cells, source: rule };
   });
+  const indexes = inputs.flatMap((column, c) => (column.field ? (indexColumn(c, literalCells[c]) ?? []) : []));
+  const shape: TableShape = { inputs, rows, indexes, words: Math.ceil(rows.length / 32) };
   const readsNodes = JSON.stringify(content).includes('$nodes');
   const hasCollectColumns = outputs.some((o) => o.collect);
   const collect = content.hitPolicy === 'collect';
@@ -71,12 +84,20 @@ export function compileDecisionTableNode(node: JdmDecisionTableNode, path: strin
   const base = { id: node.id, name: node.name, type: node.type, readsNodes } as const;
 
   const handle = (input: unknown, run: NodeRun): NodeOutcome => {
-    const table = new TableRun(inputs, input, run, readsNodes);
+    const table = new TableRun(shape, input, run, readsNodes);
     if (collect) return evaluateCollect(table, rows, outputs, run.trace);
     if (hasCollectColumns) return evaluateFirstCollect(table, rows, outputs, run.trace);
     return evaluateFirst(table, rows, outputs, run.trace);
   };
   return { ...base, async: false, evaluate: transformed(base, readTransform(content, contentPath, compiler), handle) };
+}
+
+interface TableShape {
+  inputs: readonly InputColumn[];
+  rows: readonly Row[];
+  indexes: readonly ColumnIndex[];
+  /** 32-bit words of a row bitset. */
+  words: number;
 }
 
 /** One evaluation of a table: its input, the field values (`$` of each column, computed once), zen's locals. */
@@ -86,13 +107,30 @@ class TableRun {
   readonly locals: Record<string, unknown>;
   readonly #inputs: readonly InputColumn[];
   readonly #values: unknown[];
+  readonly #rowCount: number;
+  /** The rows the column indexes leave to test; undefined: every row. */
+  readonly #candidates: Uint32Array | undefined;
 
-  constructor(inputs: readonly InputColumn[], input: unknown, run: NodeRun, readsNodes: boolean) {
-    this.#inputs = inputs;
+  constructor(shape: TableShape, input: unknown, run: NodeRun, readsNodes: boolean) {
+    this.#inputs = shape.inputs;
     this.input = input;
     this.clock = run.clock;
     this.locals = readsNodes ? { $: null, $nodes: run.nodes() } : { $: null };
-    this.#values = new Array(inputs.length);
+    this.#values = new Array(shape.inputs.length);
+    this.#rowCount = shape.rows.length;
+    this.#candidates = shape.indexes.length > 0 ? candidates(shape.indexes, shape.words, (c) => this.value(c)) : undefined;
+  }
+
+  /** The first row to test at or after `from`, or -1. */
+  next(from: number): number {
+    const bits = this.#candidates;
+    if (!bits) return from < this.#rowCount ? from : -1;
+    for (let word = from >> 5; word < bits.length; word++) {
+      // The bits of this word at or after `from`.
+      const live = word === from >> 5 ? bits[word] & (~0 << (from & 31)) : bits[word];
+      if (live !== 0) return (word << 5) + 31 - Math.clz32(live & -live);
+    }
+    return -1;
   }
 
   /** The column's field value (zen's set_reference: evaluated once; a failure makes its cells fail). */
@@ -112,9 +150,13 @@ class TableRun {
       if (column.field) {
         const value = this.value(test.column);
         if (value === FAILED) return false;
+        if (test.fast) {
+          if (!test.fast(value)) return false;
+          continue;
+        }
         this.locals.$ = value;
-        passed = runOr(test.program, this.input, this.locals, this.clock, false);
-      } else passed = runOr(test.program, this.input, this.locals, this.clock, false);
+      }
+      passed = runOr(test.program!, this.input, this.locals, this.clock, false);
       if (passed !== true) return false;
     }
     return true;
@@ -154,7 +196,8 @@ function rowOutput(table: TableRun, row: Row, outputs: readonly OutputColumn[]):
 }
 
 function evaluateFirst(table: TableRun, rows: readonly Row[], outputs: readonly OutputColumn[], trace: boolean): NodeOutcome {
-  for (const row of rows) {
+  for (let r = table.next(0); r >= 0; r = table.next(r + 1)) {
+    const row = rows[r];
     if (!table.matches(row)) continue;
     const output = rowOutput(table, row, outputs);
     if (output === FAILED) continue;
@@ -166,7 +209,8 @@ function evaluateFirst(table: TableRun, rows: readonly Row[], outputs: readonly 
 function evaluateCollect(table: TableRun, rows: readonly Row[], outputs: readonly OutputColumn[], trace: boolean): NodeOutcome {
   const answers: unknown[] = [];
   const traces: unknown[] = [];
-  for (const row of rows) {
+  for (let r = table.next(0); r >= 0; r = table.next(r + 1)) {
+    const row = rows[r];
     if (!table.matches(row)) continue;
     const output = rowOutput(table, row, outputs);
     if (output === FAILED) continue;
@@ -182,7 +226,8 @@ function evaluateFirstCollect(table: TableRun, rows: readonly Row[], outputs: re
   const collected: unknown[][] = outputs.map(() => []);
   const traces: unknown[] = [];
   let matched = false;
-  for (const row of rows) {
+  for (let r = table.next(0); r >= 0; r = table.next(r + 1)) {
+    const row = rows[r];
     if (!table.matches(row)) continue;
     const includeScalars = scalars === undefined;
     const rowScalars: Record<string, unknown> | undefined = includeScalars ? {} : undefined;

@@ -14,6 +14,7 @@ export function compileInputOutputNode(node: JdmInputNode | JdmOutputNode, path:
   const what = node.type === 'inputNode' ? 'the input' : 'the output';
   return {
     ...base,
+    passes: check === undefined,
     evaluate: check
       ? (input): NodeOutcome => {
           const wrong = check(input);
