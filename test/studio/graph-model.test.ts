@@ -11,7 +11,7 @@ import { addNode, connect, renameNode, unconnectedNodes } from '../../studio/src
 import { problemsByNode, pathInNode } from '../../studio/src/flow/model/problems.ts';
 import { nodeResults, portTaken } from '../../studio/src/flow/model/trace.ts';
 import { diffFlows } from '../../studio/src/flow/model/diff.ts';
-import { addStatement, blankDecisionGraph, decisionGraphFormat, removeStatement } from '../../studio/src/graph/model/jdm.ts';
+import { addStatement, blankDecisionGraph, decisionGraphFormat, removeStatement, tableInputPaths } from '../../studio/src/graph/model/jdm.ts';
 import { blockText, gridToTable, matchedRows, tableProblems, tableToGrid, writeBlock } from '../../studio/src/graph/model/table.ts';
 import { zenProblems, zenTokens } from '../../studio/src/graph/model/zen.ts';
 import { addColumn, deleteColumn, insertRows, setCellValue, tableOf } from '../../studio/src/designer/model/table.ts';
@@ -132,6 +132,12 @@ describe('decision graphs in the flow canvas', () => {
 });
 
 describe("a table node's content in the grid", () => {
+  test("the bench's form offers the paths the tables test", () => {
+    const doc = shippingGraph();
+    doc.decisionGraph.nodes[1].content.inputs.push({ id: 'x', name: 'Expr', field: 'len(items)' }, { id: 'y', name: 'Tier', field: 'customer.tier' }, { id: 'z', name: 'Whole' });
+    assert.deepEqual(tableInputPaths(doc), ['country', 'customer.tier']);
+  });
+
   test('reads inputs and outputs as columns and rules as rows, and writes back unchanged', () => {
     const content = shippingGraph().decisionGraph.nodes[1].content;
     const grid = tableToGrid(content);

@@ -4,13 +4,14 @@ import type { RuleKind } from '../kinds/types.ts';
 import { FlowBenchView } from '../flow/FlowBenchView.tsx';
 import { FlowCompareView } from '../flow/FlowCompareView.tsx';
 import { GraphDesigner } from './GraphDesigner.tsx';
-import { blankDecisionGraph } from './model/jdm.ts';
+import { blankDecisionGraph, tableInputPaths } from './model/jdm.ts';
 
 export const decisionGraphKind: RuleKind = {
   type: 'decision-graph',
   label: 'Decision graph',
   blank: (name) => blankDecisionGraph(name),
   Designer: GraphDesigner,
+  inputPaths: tableInputPaths,
   BenchView: FlowBenchView,
   Compare: FlowCompareView,
 };

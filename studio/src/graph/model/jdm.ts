@@ -250,3 +250,14 @@ export function blankDecisionGraph(name: string): RuleDocument {
     graph,
   );
 }
+
+/**
+ * Input paths a graph's tables test (their inputs' fields that are plain paths: `customer.tier`), for the bench's
+ * form: a graph's input model is often empty, while its tables say what they read.
+ */
+export function tableInputPaths(doc: RuleDocument): string[] {
+  const nodes: unknown[] = Array.isArray(doc.decisionGraph?.nodes) ? doc.decisionGraph.nodes : [];
+  const paths = nodes.filter(isRecord).filter((n) => n.type === 'decisionTableNode').flatMap((n) =>
+    (isRecord(n.content) && Array.isArray(n.content.inputs) ? n.content.inputs : []).map((i: any) => (typeof i?.field === 'string' ? i.field.trim() : '')));
+  return [...new Set(paths.filter((p) => /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(p) && p !== '$'))];
+}
