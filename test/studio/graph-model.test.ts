@@ -13,7 +13,7 @@ import { nodeResults, portTaken } from '../../studio/src/flow/model/trace.ts';
 import { diffFlows } from '../../studio/src/flow/model/diff.ts';
 import { addStatement, blankDecisionGraph, decisionGraphFormat, removeStatement, tableInputPaths } from '../../studio/src/graph/model/jdm.ts';
 import { blockText, gridToTable, matchedRows, tableProblems, tableToGrid, writeBlock } from '../../studio/src/graph/model/table.ts';
-import { zenProblems, zenTokens } from '../../studio/src/graph/model/zen.ts';
+import { zenFunctionNames, zenMethodNames, zenProblems, zenTokens } from '../../studio/src/graph/model/zen.ts';
 import { addColumn, deleteColumn, insertRows, setCellValue, tableOf } from '../../studio/src/designer/model/table.ts';
 import { shippingGraph } from './graphs.ts';
 
@@ -200,5 +200,7 @@ describe('ZEN in the expression editor', () => {
     assert.doesNotMatch(problem.message, /of 'price/);
     assert.equal(zenProblems("'open", false).length, 1);
     assert.deepEqual(zenTokens('price > 5 and tier == "gold"').map((t) => t.type), ['variable', 'operator', 'number', 'keyword', 'variable', 'operator', 'string']);
+    for (const name of ['len', 'map', 'filter', 'd', 'sum']) assert.ok(zenFunctionNames().includes(name), `${name} is completed`);
+    assert.ok(zenMethodNames().includes('add'));
   });
 });

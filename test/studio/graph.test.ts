@@ -60,6 +60,9 @@ describe('Verdict Studio decision graphs in Chromium', { skip }, () => {
       // Enter opens the cell in the ZEN editor: a unary test of the column's field, its syntax checked as typed.
       await gridCell(page, 2, 0).dblclick();
       const cell = page.getByRole('dialog', { name: 'Edit Country in row 2' });
+      // ZEN's functions complete as they are typed.
+      await replaceEditorText(page, 'Cell expression', 'upp');
+      await page.getByRole('option', { name: /^upper/ }).waitFor();
       await replaceEditorText(page, 'Cell expression', '"SK", ');
       await cell.getByText(/^Line 1, column \d+: /).waitFor();
       await replaceEditorText(page, 'Cell expression', '"SK", "PL"');

@@ -1,7 +1,7 @@
 // CodeMirror 6 editor for the expression language: highlighting from the engine's lexer, completion of function
 // names (with their signatures) and of model variables after `{`, and the parser's errors underlined as you type.
 // With `language: 'zen'` (decision graphs) it edits GoRules ZEN text: ZEN's lexer highlights, ZEN's parser finds
-// syntax errors (unary tests in a table column with a field), and nothing is completed.
+// syntax errors (unary tests in a table column with a field), and ZEN's functions (date methods after a dot) complete.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Annotation, EditorState, RangeSetBuilder } from '@codemirror/state';
 import type { Extension } from '@codemirror/state';
@@ -15,7 +15,7 @@ import { linter, lintKeymap } from '@codemirror/lint';
 import type { Diagnostic } from '@codemirror/lint';
 import { callAt, expressionProblems, functionCatalog, tokenizeExpression } from './model/expression.ts';
 import { lineAndColumn } from '../../../src/engine/expression/lexer.ts';
-import { zenProblems, zenTokens } from '../graph/model/zen.ts';
+import { zenFunctionNames, zenMethodNames, zenProblems, zenTokens } from '../graph/model/zen.ts';
 
 
 /** Marks a document replaced from the `value` prop, so it is not reported through onChange. */
@@ -103,6 +103,20 @@ function completionSource(variables: readonly string[]) {
   };
 }
 
+const ZEN_FUNCTIONS: Completion[] = zenFunctionNames().map((name) => ({ label: name, type: 'function', apply: `${name}(` }));
+const ZEN_METHODS: Completion[] = zenMethodNames().map((name) => ({ label: name, type: 'method', apply: `${name}(` }));
+
+/** ZEN: functions where a word starts, date methods after a call's dot, and the variables given (input paths). */
+function zenCompletionSource(variables: readonly string[]) {
+  return (context: CompletionContext): CompletionResult | null => {
+    const method = context.matchBefore(/\)\.[A-Za-z]*/);
+    if (method) return { from: method.from + 2, options: ZEN_METHODS, validFor: /^[A-Za-z]*$/ };
+    const word = context.matchBefore(/[A-Za-z_$][\w$.]*/);
+    if (!word || (word.from === word.to && !context.explicit)) return null;
+    return { from: word.from, options: [...variables.map((v) => ({ label: v, type: 'variable' })), ...ZEN_FUNCTIONS], validFor: /^[\w$.]*$/ };
+  };
+}
+
 function expressionLinter(language: Language) {
   return linter(
     (view): Diagnostic[] =>
@@ -153,7 +167,7 @@ export function ExpressionEditor(props: ExpressionEditorProps) {
       history(),
       engineHighlighting(language),
       expressionLinter(language),
-      ...(zen ? [] : [autocompletion({ override: [completionSource(variables)], icons: false })]),
+      autocompletion({ override: [zen ? zenCompletionSource(variables) : completionSource(variables)], icons: false }),
       keymap.of([
         { key: 'Mod-Enter', run: () => (latest.current.onSubmit ? (latest.current.onSubmit(), true) : false) },
         ...completionKeymap,

@@ -2,9 +2,12 @@
 // engine's ZEN lexer and the ZEN parser's syntax error, so the editor accepts what the solver parses. Cells of
 // a table column with a field are unary tests (`> 5`, `"gold", "silver"`); everything else is a standard
 // expression. Empty text is valid everywhere (an empty cell holds for any input; an empty statement is the else).
+// Completion offers ZEN's functions and, after a dot, its date methods.
 import { tokenize } from '../../../../src/engine/zen/lexer.ts';
 import { parseStandard, parseUnary } from '../../../../src/engine/zen/parser.ts';
 import { ZenSyntaxError } from '../../../../src/engine/zen/errors.ts';
+import { DATE_METHODS, FUNCTIONS } from '../../../../src/engine/zen/functions.ts';
+import { CLOSURE_FUNCTIONS } from '../../../../src/engine/zen/ast.ts';
 import type { ExpressionProblem, Token } from '../../designer/model/expression.ts';
 
 const KEYWORDS = new Set(['true', 'false', 'null', '$', '$root', '#', '$nodes']);
@@ -52,4 +55,14 @@ export function zenProblems(text: string, unary: boolean): ExpressionProblem[] {
     }
     return [{ from: 0, to: text.length, message: error instanceof Error ? error.message : String(error), severity: 'error' }];
   }
+}
+
+/** ZEN's functions (closures among them), for completion: what the engine's ZEN implementation provides. */
+export function zenFunctionNames(): string[] {
+  return [...new Set([...Object.keys(FUNCTIONS), ...CLOSURE_FUNCTIONS])].sort();
+}
+
+/** ZEN's date methods (`d(x).add(1, 'day')`), offered after a dot. */
+export function zenMethodNames(): string[] {
+  return Object.keys(DATE_METHODS).sort();
 }
