@@ -71,7 +71,9 @@ export function compileEntry(resolver: FolderResolver, entry: ContainerEntry, ru
 
 /** A script sandbox when a loaded rule may run scripts (dispose it after use), else undefined. */
 export async function sandboxFor(resolver: FolderResolver): Promise<ScriptSandbox | undefined> {
-  return resolver.types().has('complex-rule') ? createSandbox() : undefined;
+  // Decision graphs may hold function nodes, which run as scripts too.
+  const types = resolver.types();
+  return types.has('complex-rule') || types.has('decision-graph') ? createSandbox() : undefined;
 }
 
 /**

@@ -1,7 +1,8 @@
 // Differential property test: randomly generated decision graphs (seeded, reproducible) solved by
 // @gorules/zen-engine and by Verdict must answer the same. Graphs: decision tables (first / collect, `field[]`
 // collect columns, unary cells with comparisons, ranges and lists, full-expression cells, output expressions),
-// switch nodes (first / collect) choosing expression branches, and chains of expression nodes reading `$`.
+// switch nodes (first / collect) choosing expression branches, and chains of expression nodes reading `$`. Some
+// tables are large and mostly literal, so that the column index answers them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ZenEngine } from '@gorules/zen-engine';
@@ -74,7 +75,14 @@ function node(type: string, content: unknown, name = id(type)): Node {
   return { id: id('n'), name, type, content, position: { x: 0, y: 0 } };
 }
 
-function table(r: Rand): Node {
+/** A literal cell, as large tables mostly hold (the column index of src/engine/graph/nodes/table-index.ts). */
+function literalCell(r: Rand, kind: 'number' | 'word'): string {
+  if (r() < 0.15) return '';
+  if (kind === 'word') return r() < 0.7 ? `'${pick(r, WORDS)}'` : `'${pick(r, WORDS)}', '${pick(r, WORDS)}'`;
+  return r() < 0.8 ? `${int(r, 0, 25)}` : numberCell(r);
+}
+
+function table(r: Rand, large = r() < 0.15): Node {
   const columns = Array.from({ length: int(r, 1, 3) }, () => {
     const kind = r();
     if (kind < 0.2) return { id: id('i'), name: 'expr', kind: 'expression' as const };
@@ -84,10 +92,11 @@ function table(r: Rand): Node {
   // No `field[]` collect columns: zen-engine 0.54 on npm predates them (it writes a key named "hits[]"); the
   // conformance kit and test/engine/graph-table.test.ts cover them.
   const outputs = Array.from({ length: int(r, 1, 3) }, (_, i) => ({ id: id('o'), name: `out${i}`, field: pick(r, [`out${i}`, `result.out${i}`]) }));
-  const rules = Array.from({ length: int(r, 1, 6) }, () => {
+  const rules = Array.from({ length: large ? int(r, 32, 80) : int(r, 1, 6) }, () => {
     const row: Record<string, string> = { _id: id('r') };
     for (const column of columns) {
-      row[column.id] = column.kind === 'number' ? numberCell(r) : column.kind === 'word' ? wordCell(r) : pick(r, ['', `a > ${int(r, 0, 20)}`, `country == '${pick(r, WORDS)}'`, 'b < a']);
+      if (large && column.kind !== 'expression') row[column.id] = literalCell(r, column.kind);
+      else row[column.id] = column.kind === 'number' ? numberCell(r) : column.kind === 'word' ? wordCell(r) : pick(r, ['', `a > ${int(r, 0, 20)}`, `country == '${pick(r, WORDS)}'`, 'b < a']);
     }
     for (const output of outputs) row[output.id] = outputCell(r);
     return row;

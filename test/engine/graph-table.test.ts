@@ -123,3 +123,28 @@ test('the trace names each node in execution order, with the matched row and the
   });
   assert.equal(trace[2].output, null);
 });
+
+test('the plain predicates of common cells answer as the ZEN unary tests they stand for', async () => {
+  const { fastUnaryCell } = await import('../../src/engine/graph/nodes/table-cells.ts');
+  const { compileZenUnary } = await import('../../src/engine/zen/index.ts');
+  const cells = ["'GB'", '"GB"', "'GB', 'US'", '10', '-2.5', '10, 20', 'true', 'false', '< 5', '<= 5', '> 5', '>= 5', '[1..5]', '(1..5)', '[1..5)', '(1..5]', '[-3..0.5]'];
+  const values = ['GB', 'US', 'gb', 10, 20, '10', -2.5, 0, 1, 3, 5, 6, true, false, null, [1], { a: 1 }];
+  let compared = 0;
+  for (const cell of cells) {
+    const fast = fastUnaryCell(cell);
+    assert.ok(fast, `${cell} has a plain predicate`);
+    const zen = compileZenUnary(cell);
+    for (const value of values) {
+      let expected: unknown;
+      try {
+        expected = zen.evaluate({ $: value }, { now: ZEN_NOW }) === true;
+      } catch {
+        expected = false;
+      }
+      assert.equal(fast.test(value), expected, `${cell} with ${JSON.stringify(value)}`);
+      compared++;
+    }
+  }
+  assert.equal(compared, cells.length * values.length);
+  for (const other of ["startsWith($, 'G')", "'a\\'b'", '$ > 1', 'null', "'GB', x"]) assert.equal(fastUnaryCell(other), undefined, other);
+});

@@ -110,7 +110,7 @@ export class GraphWalk implements NodeRun {
         this.#store(nid, input);
         continue;
       }
-      if (node.async) checkDeadline(this.ctx);
+      checkDeadline(this.ctx);
       const outcome = node.evaluate(input, this);
       if (outcome instanceof Promise) return outcome.then((o) => this.#resumeStatic(at, input, o));
       this.#record(nid, input, outcome);

@@ -37,6 +37,10 @@ test('zen graph kit: every embedded test answers exactly as zen', async (t) => {
       try {
         const { result } = await solve(compiled, input, { now: ZEN_NOW, sandbox });
         assert.deepStrictEqual(result, [output]);
+        // Tracing walks the same way and answers the same.
+        const traced = await solve(compiled, input, { now: ZEN_NOW, sandbox, trace: true });
+        assert.deepStrictEqual(traced.result, [output]);
+        assert.ok(Array.isArray(traced.trace) && traced.trace.length > 0);
       } catch (error) {
         failures.set(id, (error as Error).message.split('\n').slice(0, 12).join('\n'));
       }

@@ -146,7 +146,6 @@ class TableRun {
   matches(row: Row): boolean {
     for (const test of row.tests) {
       const column = this.#inputs[test.column];
-      let passed: unknown;
       if (column.field) {
         const value = this.value(test.column);
         if (value === FAILED) return false;
@@ -156,8 +155,7 @@ class TableRun {
         }
         this.locals.$ = value;
       }
-      passed = runOr(test.program!, this.input, this.locals, this.clock, false);
-      if (passed !== true) return false;
+      if (runOr(test.program!, this.input, this.locals, this.clock, false) !== true) return false;
     }
     return true;
   }

@@ -24,9 +24,28 @@ const IMPORT = /^\s*import\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s+from\s+(['"])([
 const ANY_IMPORT = /^\s*import\s.*?from\s+(['"])([^'"]+)\1/;
 
 /**
- * The sandbox script of a function node: the libraries loaded first (from a hoisted function at the end, so the
- * author's line numbers stay theirs), the author's source, then the handler called with zen's arguments.
+ * Hoisted functions ending every function node's script (so the author's line numbers stay theirs): a library is
+ * a stand-in that evaluates big.js and Day.js (about 30 KB) the first time it is used, so that the many handlers
+ * that only destructure `{ dayjs, Big }` do not pay for them on every solve.
  */
+const LIBRARY_LOADER = `function __zenLibraries() {
+  if (globalThis.__zenLoaded) return;
+  globalThis.__zenLoaded = true;
+${BIG_JS_SOURCE}
+${DAYJS_SOURCE}
+}
+function __zenLibrary(name) {
+  const real = () => (__zenLibraries(), globalThis[name]);
+  return new Proxy(function () {}, {
+    apply: (_, self, args) => Reflect.apply(real(), self, args),
+    construct: (_, args, target) => Reflect.construct(real(), args),
+    get: (_, key) => Reflect.get(real(), key),
+    set: (_, key, value) => Reflect.set(real(), key, value),
+    has: (_, key) => Reflect.has(real(), key),
+  });
+}`;
+
+/** The sandbox script of a function node: the author's source, then the handler called with zen's arguments. */
 function scriptOf(node: JdmFunctionNode, path: string, problems: Problem[]): string | undefined {
   const v2 = typeof node.content !== 'string';
   const source = typeof node.content === 'string' ? node.content : node.content.source;
@@ -36,7 +55,7 @@ function scriptOf(node: JdmFunctionNode, path: string, problems: Problem[]): str
   if (v2) {
     const lines = source.split('\n').map((line, i) => {
       const found = IMPORT.exec(line);
-      if (found && Object.hasOwn(MODULES, found[3])) return `const ${found[1]} = globalThis.${MODULES[found[3]]};`;
+      if (found && Object.hasOwn(MODULES, found[3])) return `const ${found[1]} = __zenLibrary('${MODULES[found[3]]}');`;
       const other = ANY_IMPORT.exec(line);
       if (other || /^\s*import\s/.test(line)) {
         refused = true;
@@ -47,9 +66,9 @@ function scriptOf(node: JdmFunctionNode, path: string, problems: Problem[]): str
     });
     body = lines.join('\n');
   }
-  const call = v2 ? 'handler(input)' : "handler(input, { moment: globalThis.dayjs, dayjs: globalThis.dayjs, Big: globalThis.Big, env: {} })";
+  const call = v2 ? 'handler(input)' : "handler(input, { moment: __zenLibrary('dayjs'), dayjs: __zenLibrary('dayjs'), Big: __zenLibrary('Big'), env: {} })";
   if (refused) return undefined;
-  const script = `__zenLibraries();${body}\n;return await ${call};\nfunction __zenLibraries() {\n${BIG_JS_SOURCE}\n${DAYJS_SOURCE}\n}`;
+  const script = `${body}\n;return await ${call};\n${LIBRARY_LOADER}`;
   try {
     new Script(wrapScript(script), { filename: 'function.js', lineOffset: -1 });
   } catch (error) {
