@@ -96,7 +96,7 @@ async function toXlsx(path: string, options: ConvertOptions): Promise<void> {
 
 async function toDecisionRules(path: string, options: ConvertOptions): Promise<void> {
   const source = await readSource(path, options);
-  if (source.format === 'decisionrules') throw new InputError(`${path} is already DecisionRules JSON; --to decisionrules converts .xlsx workbooks and JDM files`);
+  if (source.format === 'decisionrules') throw new InputError(`${path} is not an XLSX workbook nor a JDM file (it is DecisionRules JSON already); --to decisionrules converts those`);
   await write(options, `${JSON.stringify(tableOf(source, path, 'decisionrules'), null, 2)}\n`);
 }
 

@@ -208,7 +208,7 @@ function readResult(stored: unknown, path: string, problems: Unsupported[]): Exp
   if (single && PATH.test(single[1]!.trim())) return { kind: 'ref', path: single[1]!.trim() };
   if (/\{[^}]*\}/.test(text)) return refuse(`the result ${JSON.stringify(text)} mixes text and variables`);
   // The output cast (rule-format §2.10): JSON text becomes its value; only scalars convert.
-  let cast: unknown = text;
+  let cast: unknown;
   try {
     cast = JSON.parse(text);
   } catch {
