@@ -21,6 +21,7 @@ import { assertMayChangePublished, assertMayLock, assertMayPublish, mayPublish }
 import { assertApproved } from './reviews.ts';
 import { assertUnlocked, documentOf, findRule, findVersion, nextVersion } from './lookup.ts';
 import type { RuleVersions } from './lookup.ts';
+import { isFlowType, isSolvableType } from '../../rules/rule-types.ts';
 
 /** One row of GET /api/space/items: a rule version without its body. */
 export interface SpaceItem {
@@ -327,7 +328,8 @@ export class RuleManagement {
         updatedAt: rule.updatedAt,
         folder: tree.path(tree.folderOf(rule.ruleId, rule.version)),
       };
-      if (rule.type === 'composition' || rule.type === 'workflow') item.rules = await this.#usedRules(rule);
+      // The rules a flow's nodes call (rule flows, decision flows, decision graphs), as the engine lists them.
+      if (isFlowType(rule.type) && isSolvableType(rule.type)) item.rules = await this.#usedRules(rule);
       items.push(item);
     }
     return items;

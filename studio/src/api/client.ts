@@ -241,6 +241,19 @@ export class ApiClient {
     return (await this.request('POST', '/api/folder/import', { body: exported })).body as ImportResult;
   }
 
+  /**
+   * Imports a GoRules JDM file as a new decision graph named `name` (the server detects the format; the file's
+   * embedded tests become the rule's suite "JDM tests").
+   */
+  async importJdm(file: unknown, name: string): Promise<ImportResult> {
+    return { imported: ((await this.request('POST', `/api/rule-flow/import?name=${enc(name)}`, { body: file })).body as { imported: ImportResult['imported'] }).imported };
+  }
+
+  /** A stored version as a GoRules JDM file (`{contentType, nodes, edges, settings?, tests?}`). */
+  async exportJdm(idOrAlias: string, version: number): Promise<Record<string, unknown>> {
+    return (await this.request('GET', `/api/jdm/export/${enc(idOrAlias)}/${version}`)).body as Record<string, unknown>;
+  }
+
   /** A decision table version as an .xlsx workbook, with the file name the server gives it. */
   async exportXlsx(idOrAlias: string, version: number): Promise<{ blob: Blob; fileName: string }> {
     const { body, headers } = await this.request('GET', `/api/xlsx/export/${enc(idOrAlias)}/${version}`, { binary: true });

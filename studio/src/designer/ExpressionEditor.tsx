@@ -1,5 +1,7 @@
 // CodeMirror 6 editor for the expression language: highlighting from the engine's lexer, completion of function
 // names (with their signatures) and of model variables after `{`, and the parser's errors underlined as you type.
+// With `language: 'zen'` (decision graphs) it edits GoRules ZEN text: ZEN's lexer highlights, ZEN's parser finds
+// syntax errors (unary tests in a table column with a field), and ZEN's functions (date methods after a dot) complete.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Annotation, EditorState, RangeSetBuilder } from '@codemirror/state';
 import type { Extension } from '@codemirror/state';
@@ -13,6 +15,7 @@ import { linter, lintKeymap } from '@codemirror/lint';
 import type { Diagnostic } from '@codemirror/lint';
 import { callAt, expressionProblems, functionCatalog, tokenizeExpression } from './model/expression.ts';
 import { lineAndColumn } from '../../../src/engine/expression/lexer.ts';
+import { zenFunctionNames, zenMethodNames, zenProblems, zenTokens } from '../graph/model/zen.ts';
 
 
 /** Marks a document replaced from the `value` prop, so it is not reported through onChange. */
@@ -31,31 +34,50 @@ export interface ExpressionEditorProps {
   autoFocus?: boolean;
   /** One line high, growing as needed (cells), or a taller box. */
   compact?: boolean;
+  /** The language: DecisionRules expressions (the default) or GoRules ZEN (decision graphs). */
+  language?: 'decisionrules' | 'zen';
+  /** ZEN only: the text is a unary test of `$` (a table cell under a column with a field). */
+  unary?: boolean;
+}
+
+interface Language {
+  tokens(text: string): ReturnType<typeof tokenizeExpression>;
+  problems(text: string): ReturnType<typeof expressionProblems>;
+}
+
+const DECISIONRULES: Language = { tokens: tokenizeExpression, problems: expressionProblems };
+const ZEN_STANDARD: Language = { tokens: zenTokens, problems: (text) => zenProblems(text, false) };
+const ZEN_UNARY: Language = { tokens: zenTokens, problems: (text) => zenProblems(text, true) };
+
+function languageOf(props: Pick<ExpressionEditorProps, 'language' | 'unary'>): Language {
+  return props.language === 'zen' ? (props.unary ? ZEN_UNARY : ZEN_STANDARD) : DECISIONRULES;
 }
 
 const MARKS = Object.fromEntries(
   ['string', 'number', 'variable', 'function', 'unknownFunction', 'keyword', 'operator', 'punctuation', 'word'].map((t) => [t, Decoration.mark({ class: `cm-x-${t}` })]),
 );
 
-function highlight(view: EditorView): DecorationSet {
+function highlight(view: EditorView, language: Language): DecorationSet {
   const builder = new RangeSetBuilder<Decoration>();
-  for (const token of tokenizeExpression(view.state.doc.toString())) builder.add(token.from, token.to, MARKS[token.type]!);
+  for (const token of language.tokens(view.state.doc.toString())) builder.add(token.from, token.to, MARKS[token.type]!);
   return builder.finish();
 }
 
 /** Highlighting driven by the engine's scanner (the language is context-sensitive, so no grammar file). */
-const engineHighlighting = ViewPlugin.fromClass(
-  class {
-    decorations: DecorationSet;
-    constructor(view: EditorView) {
-      this.decorations = highlight(view);
-    }
-    update(update: ViewUpdate) {
-      if (update.docChanged) this.decorations = highlight(update.view);
-    }
-  },
-  { decorations: (v) => v.decorations },
-);
+function engineHighlighting(language: Language) {
+  return ViewPlugin.fromClass(
+    class {
+      decorations: DecorationSet;
+      constructor(view: EditorView) {
+        this.decorations = highlight(view, language);
+      }
+      update(update: ViewUpdate) {
+        if (update.docChanged) this.decorations = highlight(update.view, language);
+      }
+    },
+    { decorations: (v) => v.decorations },
+  );
+}
 
 const FUNCTION_OPTIONS: Completion[] = functionCatalog().map((f) => ({
   label: f.name,
@@ -81,11 +103,27 @@ function completionSource(variables: readonly string[]) {
   };
 }
 
-const expressionLinter = linter(
-  (view): Diagnostic[] =>
-    expressionProblems(view.state.doc.toString()).map((p) => ({ from: p.from, to: p.to, severity: p.severity, message: p.message, source: 'expression' })),
-  { delay: 120 },
-);
+const ZEN_FUNCTIONS: Completion[] = zenFunctionNames().map((name) => ({ label: name, type: 'function', apply: `${name}(` }));
+const ZEN_METHODS: Completion[] = zenMethodNames().map((name) => ({ label: name, type: 'method', apply: `${name}(` }));
+
+/** ZEN: functions where a word starts, date methods after a call's dot, and the variables given (input paths). */
+function zenCompletionSource(variables: readonly string[]) {
+  return (context: CompletionContext): CompletionResult | null => {
+    const method = context.matchBefore(/\)\.[A-Za-z]*/);
+    if (method) return { from: method.from + 2, options: ZEN_METHODS, validFor: /^[A-Za-z]*$/ };
+    const word = context.matchBefore(/[A-Za-z_$][\w$.]*/);
+    if (!word || (word.from === word.to && !context.explicit)) return null;
+    return { from: word.from, options: [...variables.map((v) => ({ label: v, type: 'variable' })), ...ZEN_FUNCTIONS], validFor: /^[\w$.]*$/ };
+  };
+}
+
+function expressionLinter(language: Language) {
+  return linter(
+    (view): Diagnostic[] =>
+      language.problems(view.state.doc.toString()).map((p) => ({ from: p.from, to: p.to, severity: p.severity, message: p.message, source: 'expression' })),
+    { delay: 120 },
+  );
+}
 
 const theme = EditorView.theme({
   '&': { fontSize: '13px', backgroundColor: 'var(--dt-input-bg, #fff)', border: '1px solid var(--dt-border, #c5cbd3)', borderRadius: '4px' },
@@ -105,8 +143,8 @@ const theme = EditorView.theme({
 });
 
 /** Where the text has the first problem, as "line L, column C: message" for the status line. */
-function describeProblem(text: string): string | undefined {
-  const [first] = expressionProblems(text);
+function describeProblem(text: string, language: Language): string | undefined {
+  const [first] = language.problems(text);
   if (!first) return undefined;
   const { line, column } = lineAndColumn(text, first.from);
   return `Line ${line}, column ${column}: ${first.message}`;
@@ -120,14 +158,16 @@ export function ExpressionEditor(props: ExpressionEditorProps) {
   const [text, setText] = useState(props.value);
   const [cursor, setCursor] = useState(props.value.length);
   const variables = useMemo(() => props.variables ?? [], [props.variables]);
+  const language = languageOf(props);
+  const zen = props.language === 'zen';
 
   useEffect(() => {
     const extensions: Extension[] = [
       editorNonce(),
       history(),
-      engineHighlighting,
-      expressionLinter,
-      autocompletion({ override: [completionSource(variables)], icons: false }),
+      engineHighlighting(language),
+      expressionLinter(language),
+      autocompletion({ override: [zen ? zenCompletionSource(variables) : completionSource(variables)], icons: false }),
       keymap.of([
         { key: 'Mod-Enter', run: () => (latest.current.onSubmit ? (latest.current.onSubmit(), true) : false) },
         ...completionKeymap,
@@ -140,7 +180,7 @@ export function ExpressionEditor(props: ExpressionEditorProps) {
       EditorView.contentAttributes.of({ 'aria-label': props.label, 'aria-multiline': 'true' }),
       EditorState.readOnly.of(!!props.readOnly),
       EditorView.editable.of(!props.readOnly),
-      placeholderExt('expression, e.g. SUM({a}, 1)'),
+      placeholderExt(zen ? (props.unary ? 'test of $, e.g. > 5 or "gold", "silver"' : 'ZEN expression, e.g. input.price * 2') : 'expression, e.g. SUM({a}, 1)'),
       theme,
       EditorView.updateListener.of((update) => {
         if (update.docChanged) {
@@ -163,7 +203,7 @@ export function ExpressionEditor(props: ExpressionEditorProps) {
       view.current = null;
     };
     // the editor is built once per label / read-only state / variable list; value changes are dispatched below
-  }, [props.label, props.readOnly, variables]);
+  }, [props.label, props.readOnly, variables, language]);
 
   useEffect(() => {
     const v = view.current;
@@ -172,8 +212,8 @@ export function ExpressionEditor(props: ExpressionEditorProps) {
     }
   }, [props.value]);
 
-  const problem = describeProblem(text);
-  const call = callAt(text, cursor);
+  const problem = describeProblem(text, language);
+  const call = zen ? undefined : callAt(text, cursor);
   return (
     <div className={`dt-expr${props.compact ? ' dt-expr-compact' : ''}`}>
       <div ref={host} />

@@ -61,6 +61,8 @@ export interface GridProps {
   onEditColumn(col: number): void;
   /** Alt+ArrowUp / Alt+ArrowDown: move the selected rows. */
   onMoveRows(delta: number): void;
+  /** Cells hold plain expression text (a decision graph's ZEN cells), shown as it is. */
+  textCells?: boolean;
 }
 
 function isPrimary(e: { ctrlKey: boolean; metaKey: boolean }): boolean {
@@ -338,6 +340,7 @@ export const Grid = forwardRef<GridHandle, GridProps>(function Grid(props, ref) 
                 readOnly={readOnly}
                 inlineEdit={props.inlineEdit && props.inlineEdit.pos.row === r ? props.inlineEdit : null}
                 events={rowEvents}
+                textCells={!!props.textCells}
               />
             );
           })}
@@ -448,6 +451,7 @@ interface GridRowProps {
   readOnly: boolean;
   inlineEdit: { pos: CellPos; text: string } | null;
   events: RowEvents;
+  textCells: boolean;
 }
 
 interface RowEvents {
@@ -510,7 +514,8 @@ const GridRow = memo(function GridRow(props: GridRowProps) {
         const idText = props.cellId(r, c);
         const value = cellValueOf(row, column);
         // the full text on hover (cells cut long expressions off), then problems and the bench outcome
-        const tooltip = [cellText(value, columnKind(column)), cellProblems?.join('\n'), cellWarnings?.join('\n'), outcome ? describeOutcome(outcome) : undefined].filter(Boolean).join('\n') || undefined;
+        const text = props.textCells ? (typeof value === 'string' ? value : '') : cellText(value, columnKind(column));
+        const tooltip = [text, cellProblems?.join('\n'), cellWarnings?.join('\n'), outcome ? describeOutcome(outcome) : undefined].filter(Boolean).join('\n') || undefined;
         return (
           <div
             key={vc.key}
@@ -536,7 +541,7 @@ const GridRow = memo(function GridRow(props: GridRowProps) {
                 onCancel={events.onCancelInline}
               />
             ) : (
-              <CellContent value={value} column={column} />
+              props.textCells ? <TextCell text={text} kind={columnKind(column)} /> : <CellContent value={value} column={column} />
             )}
             {described && (
               <span id={`${idText}-d`} className="dt-sr">
@@ -549,6 +554,12 @@ const GridRow = memo(function GridRow(props: GridRowProps) {
     </div>
   );
 });
+
+/** A cell of plain expression text; an empty condition reads as "any" (it holds for every input). */
+function TextCell({ text, kind }: { text: string; kind: string }) {
+  if (text.trim() === '' && kind === 'input') return <span className="dt-cell-text dt-any">any</span>;
+  return <span className="dt-cell-text dt-mono">{text}</span>;
+}
 
 const CellContent = memo(function CellContent({ value, column }: { value: any; column: Column }) {
   const kind = columnKind(column);

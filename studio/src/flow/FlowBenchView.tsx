@@ -50,6 +50,8 @@ function RunDetails(props: { name: string; run: NodeRun }) {
       <summary>{run.status === 'canceled' ? 'canceled' : 'input and output'}{where}</summary>
       {run.input !== undefined && <><div className="muted small">Input</div><pre className="json-view" aria-label={`Input of ${props.name}${where}`}>{json(run.input)}</pre></>}
       {run.output !== undefined && <><div className="muted small">Output</div><pre className="json-view" aria-label={`Output of ${props.name}${where}`}>{json(run.output)}</pre></>}
+      {/* A decision graph's node says what it did: a table's matched row, a switch's statements, a function's log. */}
+      {run.traceData !== undefined && <><div className="muted small">Trace{run.performance ? ` (${run.performance})` : ''}</div><pre className="json-view" aria-label={`Trace of ${props.name}${where}`}>{json(run.traceData)}</pre></>}
     </details>
   );
 }

@@ -2,7 +2,9 @@
 // `Add node`, edges drawn by dragging from a port or chosen in the inspector's `Connect … to`, `Auto layout`,
 // the server's problems on the nodes they concern, the last bench run's per-node status, and the input and
 // output models. Every edit goes through the model and hands the shell a new document; positions are committed
-// when a drag ends. A flow imported without positions is laid out by dagre when it opens.
+// when a drag ends. A flow imported without positions is laid out by dagre when it opens. Decision graphs use the
+// same canvas with their format's extension (flow/extension.ts): their inspector forms, and a node's view (the
+// table grid) in the canvas's place.
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import { Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, useNodesInitialized, useReactFlow, useStore, useStoreApi } from '@xyflow/react';
@@ -17,6 +19,7 @@ import { leafPaths } from '../designer/model/schema.ts';
 import { FlowNodeCard } from './FlowNodeCard.tsx';
 import type { FlowNodeCardNode } from './FlowNodeCard.tsx';
 import { NodeInspector } from './NodeInspector.tsx';
+import type { FlowExtension } from './extension.ts';
 import { addNode, connect, deleteNode, disconnect, label as nodeLabel, moveNodes, unconnectedNodes } from './model/graph.ts';
 import type { FlowGraph, GraphNode, Point } from './model/graph.ts';
 import { typeLabel } from './model/format.ts';
@@ -24,7 +27,7 @@ import type { FlowFormat } from './model/format.ts';
 import { autoLayout, withLayout } from './model/layout.ts';
 import type { Size } from './model/layout.ts';
 import { problemsByNode } from './model/problems.ts';
-import { nodeResults } from './model/trace.ts';
+import { nodeResults, portTaken } from './model/trace.ts';
 import { formatOf } from './formats.ts';
 import { useDocumentHistory } from '../designer/useDocumentHistory.ts';
 import { nodeSummary, nodeTone } from './summary.ts';
@@ -39,9 +42,9 @@ const FIT_ALL: FitViewOptions<FlowNodeCardNode> = { padding: 0.1, duration: 200,
 /** The minimap's node colours, by the card's tone (as flow.css colours the cards' edges). */
 const TONE_COLOURS: Record<string, string> = { terminal: '#64748b', rule: '#3b5bdb', control: '#b45309', data: '#0e7490', io: '#7c3aed' };
 
-/** The start node (`START` or `start`), else the first node: where a flow is read from. */
-function startOf(graph: FlowGraph): GraphNode | undefined {
-  return graph.nodes.find((n) => n.type === 'START' || n.type === 'start') ?? graph.nodes[0];
+/** The start node (`START`, `start`, a graph's input), else the first node: where a flow is read from. */
+function startOf(format: FlowFormat, graph: FlowGraph): GraphNode | undefined {
+  return graph.nodes.find((n) => n.type === format.startType) ?? graph.nodes[0];
 }
 
 /** A node's box in flow coordinates; a node not measured yet (just added) counts as a card's usual size. */
@@ -75,7 +78,7 @@ function FirstView({ startId, onShown }: { startId: string | undefined; onShown:
   return null;
 }
 
-export function FlowDesigner(props: DesignerProps) {
+export function FlowDesigner(props: DesignerProps & { extension?: FlowExtension }) {
   return (
     <ReactFlowProvider>
       <FlowCanvas {...props} format={formatOf(props.rule.type)} />
@@ -99,8 +102,8 @@ function flowVariables(rule: DesignerProps['rule'], graph: FlowGraph): string[] 
   return ['input', ...leafPaths(rule.inputSchema).map((p) => `input.${p}`), ...leafPaths(rule.outputSchema).map((p) => `output.${p}`), ...exposed];
 }
 
-function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
-  const { format, readOnly = false } = props;
+function FlowCanvas(props: DesignerProps & { format: FlowFormat; extension?: FlowExtension }) {
+  const { format, extension, readOnly = false } = props;
   const history = useDocumentHistory(props.rule, props.onChange, readOnly);
   const rule = history.present;
   const { api } = useStudio();
@@ -119,7 +122,9 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
   // The side panel (the nodes list, or the inspector of the selected node) can be hidden to give the canvas its width.
   const [panelOpen, setPanelOpen] = useState(true);
   const panelId = useId();
-  const [view, setView] = useState<'flow' | 'input' | 'output'>('flow');
+  const [view, setView] = useState<'flow' | 'input' | 'output' | 'node'>('flow');
+  /** The node whose view (extension.NodeView) is open while `view` is 'node'. */
+  const [viewed, setViewed] = useState<string | null>(null);
   const [rules, setRules] = useState<RuleItem[]>([]);
 
   useEffect(() => {
@@ -150,7 +155,7 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
   const variablesKey = flowVariables(rule, graph).join('\n');
   const variables = useMemo(() => variablesKey.split('\n'), [variablesKey]);
   const rulesById = useMemo(() => new Map(rules.map((r) => [r.ruleId, r])), [rules]);
-  const loose = unconnectedNodes(graph);
+  const loose = unconnectedNodes(graph, format.startType);
 
   const nodes: FlowNodeCardNode[] = useMemo(() => graph.nodes.map((n) => {
     const title = typeLabel(format, n.type);
@@ -182,7 +187,7 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
     const target = graph.nodes.find((n) => n.id === e.target);
     const port = source?.ports.find((p) => p.id === e.sourcePort);
     const portName = source && port ? format.portLabel(source, port) : 'out';
-    const ran = results && results.get(e.source)?.status === 'ran' && results.get(e.target)?.status === 'ran';
+    const ran = results && source && portTaken(source, e.sourcePort, results.get(e.source)) && results.get(e.target)?.status === 'ran';
     return {
       id: e.id, source: e.source, sourceHandle: e.sourcePort, target: e.target, targetHandle: e.targetPort,
       ariaLabel: `Connection from ${source ? nodeLabel(source) : e.source}${portName !== 'out' ? ` (${portName})` : ''} to ${target ? nodeLabel(target) : e.target}`,
@@ -291,19 +296,32 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
 
   function layout() {
     commit(autoLayout(graph, measured));
-    const start = startOf(graph);
+    const start = startOf(format, graph);
     refit((bounds, canvas) => firstView(bounds, start ? boxOf(flow, start.id) : bounds, canvas));
   }
 
-  function showView(next: 'flow' | 'input' | 'output') {
+  function showView(next: 'flow' | 'input' | 'output' | 'node') {
     // Back on the flow, the canvas mounts again and is busy until its first view is set.
     if (next === 'flow' && view !== 'flow') setRefitting(true);
     setView(next);
   }
 
+  /** Opens a node's own view (a graph's table in the grid) in the canvas's place. */
+  function openNode(id: string) {
+    const target = graph.nodes.find((n) => n.id === id);
+    if (!target || !extension?.NodeView || !extension.viewLabel?.(target)) return;
+    setSelected(id);
+    setViewed(id);
+    showView('node');
+  }
+
   const selectedNode = graph.nodes.find((n) => n.id === selected);
+  const viewedNode = view === 'node' ? graph.nodes.find((n) => n.id === viewed) : undefined;
+  // The viewed node is gone (undone, deleted): back to the canvas.
+  if (view === 'node' && !viewedNode) showView('flow');
   const present = new Set(graph.nodes.map((n) => n.type));
-  const kindLabel = format.ruleType === 'workflow' ? 'Decision flow' : 'Rule flow';
+  const kindLabel = format.label;
+  const NodeView = extension?.NodeView;
 
   return (
     <div className="flow-designer" onKeyDown={undoKeys}>
@@ -313,14 +331,15 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
           <label><input type="radio" name="flow-view" checked={view === 'input'} onChange={() => showView('input')} /> Input model</label>
           <label><input type="radio" name="flow-view" checked={view === 'output'} onChange={() => showView('output')} /> Output model</label>
         </div>
+        {viewedNode && <strong className="flow-node-view-title">{typeLabel(format, viewedNode.type)} {viewedNode.name}</strong>}
         {view === 'flow' && !readOnly && (
           <div className="flow-add">
             <button type="button" className="btn btn-small btn-primary" aria-haspopup="menu" aria-expanded={adding} onClick={() => setAdding(!adding)}>Add node</button>
             {adding && (
               <div role="menu" aria-label="Node types" className="flow-add-menu" onKeyDown={menuKeys}>
-                {format.nodeTypes.map((t, i) => (
+                {format.nodeTypes.filter((t) => !t.hidden).map((t, i, offered) => (
                   <button key={t.type} type="button" role="menuitem" disabled={t.single && present.has(t.type)} onClick={() => add(t.type)}
-                    autoFocus={i === format.nodeTypes.findIndex((x) => !(x.single && present.has(x.type)))}>
+                    autoFocus={i === offered.findIndex((x) => !(x.single && present.has(x.type)))}>
                     <strong>{t.label}</strong><span>{t.description}</span>
                   </button>
                 ))}
@@ -345,7 +364,7 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
       </div>
       {loose.length > 0 && (
         <div className="banner banner-warning small" role="note" aria-label="Unconnected nodes">
-          Not connected to the start, so {format.ruleType === 'workflow' ? 'never run' : 'not solved (kept in the layout)'}: {loose.map((n) => nodeLabel(n)).join(', ')}.
+          Not connected to the start, so {format.ruleType === 'composition' ? 'not solved (kept in the layout)' : 'never run'}: {loose.map((n) => nodeLabel(n)).join(', ')}.
         </div>
       )}
       {view === 'flow' ? (
@@ -359,6 +378,7 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
               onEdgesChange={onEdgesChange}
               onConnect={onConnect}
               onPaneClick={() => setSelected(null)}
+              onNodeDoubleClick={(_event, n) => openNode(n.id)}
               nodesDraggable={!readOnly}
               nodesConnectable={!readOnly}
               deleteKeyCode={readOnly ? null : ['Delete', 'Backspace']}
@@ -366,7 +386,7 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
               maxZoom={MAX_ZOOM}
               proOptions={{ hideAttribution: true }}
             >
-              <FirstView startId={startOf(graph)?.id} onShown={viewShown} />
+              <FirstView startId={startOf(format, graph)?.id} onShown={viewShown} />
               <Background gap={16} size={1} />
               <Controls showInteractive={false} fitViewOptions={FIT_ALL} onFitView={fitAll} />
               <MiniMap pannable zoomable ariaLabel="Flow overview" style={{ width: 180, height: 110 }}
@@ -376,7 +396,7 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
           </div>
           <aside className="flow-inspector" aria-label="Node inspector" id={panelId} hidden={!panelOpen}>
             {selectedNode ? (
-              <NodeInspector key={selectedNode.id} format={format} graph={graph} node={selectedNode} rules={rules} selfId={rule.ruleId}
+              <NodeInspector key={selectedNode.id} format={format} extension={extension} onOpenView={() => openNode(selectedNode.id)} graph={graph} node={selectedNode} rules={rules} selfId={rule.ruleId}
                 problems={problems.get(selectedNode.id) ?? []} variables={variables} readOnly={readOnly}
                 onGraph={(next) => commit(next, `node:${selectedNode.id}`)} onConnect={(port, target) => link(port, target)}
                 onDelete={() => { commit(deleteNode(graph, selectedNode.id)); setSelected(null); }} />
@@ -397,6 +417,11 @@ function FlowCanvas(props: DesignerProps & { format: FlowFormat }) {
               </div>
             )}
           </aside>
+        </div>
+      ) : view === 'node' && viewedNode && NodeView ? (
+        <div className="flow-node-view">
+          <NodeView key={viewedNode.id} graph={graph} node={viewedNode} readOnly={readOnly} problems={problems.get(viewedNode.id) ?? []}
+            run={results?.get(viewedNode.id)} onGraph={(next, key) => commit(next, key)} onClose={() => showView('flow')} />
         </div>
       ) : (
         <div className="flow-model">

@@ -15,6 +15,7 @@ import { typeLabel } from './model/format.ts';
 import { addSwitchCase, expressionTextOf, removeSwitchCase, storedExpression } from './model/workflow.ts';
 import { pathInNode } from './model/problems.ts';
 import type { Problem } from './model/problems.ts';
+import type { FlowExtension } from './extension.ts';
 
 export interface InspectorProps {
   format: FlowFormat;
@@ -29,6 +30,10 @@ export interface InspectorProps {
   onGraph(next: FlowGraph): void;
   onConnect(sourcePort: string, target: string): void;
   onDelete(): void;
+  /** The format's own forms and node views (decision graphs). */
+  extension?: FlowExtension;
+  /** Opens the node's view in the canvas's place (extension.NodeView). */
+  onOpenView?(): void;
 }
 
 const STRATEGIES = ['STANDARD', 'FIRST_MATCH', 'ARRAY', 'EVALUATE_ALL'];
@@ -73,7 +78,8 @@ export function NodeInspector(props: InspectorProps) {
 
 function NameField(props: InspectorProps) {
   const [text, setText] = useState(props.node.name ?? '');
-  const problem = text === props.node.name ? undefined : nameProblem(props.graph, props.node.id, text, props.format.reservedNames);
+  const check = (name: string) => nameProblem(props.graph, props.node.id, name, props.format.reservedNames, props.format.nameSyntax);
+  const problem = text === props.node.name ? undefined : check(text);
   return (
     <label className="field">
       <span>Node name</span>
@@ -81,7 +87,7 @@ function NameField(props: InspectorProps) {
         setText(e.target.value);
         // Only a valid name reaches the document (the text box keeps what was typed until it is one); references
         // to the node in other nodes follow the rename.
-        if (!nameProblem(props.graph, props.node.id, e.target.value, props.format.reservedNames)) {
+        if (!check(e.target.value)) {
           props.onGraph(renameNode(props.graph, props.node.id, e.target.value, props.format.renameReferences));
         }
       }} />
@@ -95,6 +101,8 @@ type FieldsProps = InspectorProps & { setData(data: unknown): void };
 function NodeFields(props: FieldsProps) {
   const { node } = props;
   const data = node.data ?? {};
+  const Fields = props.extension?.Fields;
+  if (Fields) return <Fields {...props} openView={() => props.onOpenView?.()} />;
   switch (node.type) {
     case 'START':
     case 'start':
@@ -193,7 +201,7 @@ function Expression(props: { label: string; value: string; variables: readonly s
   );
 }
 
-function TextField(props: { label: string; value: string; placeholder?: string; onChange(value: string): void }) {
+export function TextField(props: { label: string; value: string; placeholder?: string; onChange(value: string): void }) {
   return (
     <label className="field field-compact">
       <span>{props.label}</span>
@@ -203,7 +211,7 @@ function TextField(props: { label: string; value: string; placeholder?: string; 
 }
 
 /** An editable list: one block per item with Remove, and Add. */
-function Rows<T>(props: { label: string; items: T[]; addLabel: string; make(): T; onChange(items: T[]): void; render(item: T, index: number, set: (next: T) => void): ReactNode }) {
+export function Rows<T>(props: { label: string; items: T[]; addLabel: string; make(): T; onChange(items: T[]): void; render(item: T, index: number, set: (next: T) => void): ReactNode }) {
   return (
     <fieldset className="flow-rows">
       <legend>{props.label}</legend>

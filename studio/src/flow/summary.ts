@@ -33,6 +33,25 @@ export function nodeSummary(node: GraphNode, rules: ReadonlyMap<string, RuleItem
     case 'IF_STATEMENT': return count((data.cases ?? []).length, 'case');
     case 'ARRAY_APPEND': return data.target?.path ? `to ${data.target.path}` : 'no target yet';
     case 'HTTP_CLIENT': return `${data.method ?? 'GET'} ${data.url || '(no URL)'}`;
+    // Decision graphs (JDM): the node's data is its `content`.
+    case 'inputNode': return 'the request';
+    case 'outputNode': return 'the answer';
+    case 'decisionTableNode': return `${data.hitPolicy === 'collect' ? 'collect' : 'first hit'} · ${count(Array.isArray(data.rules) ? data.rules.length : 0, 'row')}`;
+    case 'expressionNode': {
+      const list: any[] = Array.isArray(data.expressions) ? data.expressions : [];
+      if (list.length === 0) return 'no expression yet';
+      const text = `${list[0]?.key ?? '?'} = ${list[0]?.value ?? ''}`;
+      return list.length > 1 ? `${text} (+${list.length - 1})` : text;
+    }
+    case 'switchNode': return `${data.hitPolicy === 'collect' ? 'every passing' : 'first passing'} of ${count(Array.isArray(data.statements) ? data.statements.length : 0, 'statement')}`;
+    case 'decisionNode': {
+      const key = typeof data.key === 'string' ? data.key.replace(/\.json$/, '').replace(/^.*\//, '') : '';
+      if (key === '') return 'no rule chosen';
+      const found = [...rules.values()].find((r) => r.ruleAlias === key || r.ruleId === key);
+      return found?.name ?? key;
+    }
+    case 'functionNode': return 'JavaScript';
+    case 'customNode': return typeof data.kind === 'string' ? `custom: ${data.kind}` : 'custom';
     default: return '';
   }
 }
@@ -40,10 +59,10 @@ export function nodeSummary(node: GraphNode, rules: ReadonlyMap<string, RuleItem
 /** The colour group of a node type on the canvas. */
 export function nodeTone(type: string): string {
   switch (type) {
-    case 'START': case 'start': case 'END': case 'end': return 'terminal';
-    case 'BUSINESS_RULE': case 'rule': return 'rule';
-    case 'IF_STATEMENT': case 'FOREACH': return 'control';
-    case 'HTTP_CLIENT': return 'io';
+    case 'START': case 'start': case 'END': case 'end': case 'inputNode': case 'outputNode': return 'terminal';
+    case 'BUSINESS_RULE': case 'rule': case 'decisionTableNode': case 'decisionNode': return 'rule';
+    case 'IF_STATEMENT': case 'FOREACH': case 'switchNode': return 'control';
+    case 'HTTP_CLIENT': case 'functionNode': case 'customNode': return 'io';
     default: return 'data';
   }
 }

@@ -6,6 +6,7 @@ import type { RuleType } from '../../../src/rules/rule-types.ts';
 import type { RuleEditor, RuleKind } from './types.ts';
 import { tableKind } from '../designer/kind.ts';
 import { compositionKind, workflowKind } from '../flow/kind.ts';
+import { decisionGraphKind } from '../graph/kind.ts';
 import { lookupKind } from '../lookup/kind.ts';
 import { scriptKind } from '../script/kind.ts';
 import { treeKind } from '../tree/kind.ts';
@@ -18,6 +19,7 @@ const EDITORS = {
   'complex-rule': scriptKind,
   workflow: workflowKind,
   composition: compositionKind,
+  'decision-graph': decisionGraphKind,
   // Stored and exported, never solved: DecisionRules runs them as background jobs.
   'integration-flow': null,
 } satisfies Record<RuleType, RuleEditor | null>;

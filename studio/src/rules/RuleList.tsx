@@ -14,6 +14,8 @@ import { EmptyState, ErrorState, Loading, downloadJson, formatTime } from '../ui
 import { RULE_KINDS } from '../kinds/registry.ts';
 import { MAX_ALIAS_LENGTH, aliasProblem, aliasSlug, suggestedAlias, useSpaceItems } from './alias.tsx';
 import { GuardedButton } from '../ui/GuardedButton.tsx';
+import { detectFormat } from '../../../src/formats/jdm/detect.ts';
+import { baseName } from '../../../src/formats/jdm/read.ts';
 
 interface RuleSummary {
   latest: RuleItem;
@@ -91,7 +93,8 @@ export function RuleList() {
         continue;
       }
       try {
-        const result = await api.importExport(parsed);
+        // A GoRules JDM file is one decision graph, named after the file; anything else is a DecisionRules export.
+        const result = detectFormat(parsed) === 'jdm' ? await api.importJdm(parsed, baseName(file.name).slice(0, 100)) : await api.importExport(parsed);
         const count = result.imported.length;
         notify(`Imported ${count} rule version${count === 1 ? '' : 's'} from ${file.name}`, 'success');
       } catch (err) {
@@ -164,7 +167,7 @@ export function RuleList() {
         <div className="content-header">
           <div>
             <h1 id="rules-title">Rules</h1>
-            <p className="muted">Open a rule to edit and test it; drop a DecisionRules export anywhere here to import it.</p>
+            <p className="muted">Open a rule to edit and test it; drop a DecisionRules export or a GoRules JDM file anywhere here to import it.</p>
           </div>
           <div className="actions">
             <input ref={fileInput} type="file" accept="application/json,.json" multiple hidden aria-label="Export file to import"
@@ -186,7 +189,7 @@ export function RuleList() {
         {!error && items === null && <Loading label="Loading rules…" />}
         {!error && items !== null && rules.length === 0 && (
           <EmptyState title="No rules in this space yet">
-            <p>Create a decision table from scratch, or import a DecisionRules export.</p>
+            <p>Create a decision table from scratch, or import a DecisionRules export or a GoRules JDM file.</p>
             <div className="actions">
               <GuardedButton className="btn" permission="rules:edit" what="import rules" onClick={() => fileInput.current?.click()}>Import a file</GuardedButton>
               <GuardedButton className="btn btn-primary" permission="rules:edit" what="create rules" onClick={() => setCreating(true)}>Create a decision table</GuardedButton>
@@ -227,7 +230,7 @@ export function RuleList() {
             </tbody>
           </table>
         )}
-        {dragging && <div className="drop-overlay" aria-hidden="true">Drop a DecisionRules export to import it</div>}
+        {dragging && <div className="drop-overlay" aria-hidden="true">Drop a DecisionRules export or a JDM file to import it</div>}
       </section>
       <NewRuleDialog open={creating} folder={folder} onClose={() => setCreating(false)} />
       <ConfirmDialog

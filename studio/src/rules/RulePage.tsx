@@ -333,6 +333,14 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
             <a className="btn" href={href({ page: 'dependencies', id: rule.ruleId })} aria-label={`Dependencies of ${rule.name}`}>Dependencies</a>
             <button type="button" className="btn" onClick={() => downloadJson(`${rule.ruleAlias}_v${rule.version}.json`, draft)}>Export</button>
             {rule.type === 'decision-table' && <ExcelActions rule={rule} draft={draft} dirty={dirty} onDraft={onChange} />}
+            {rule.type === 'decision-graph' && (
+              // The saved version as GoRules writes it (with its tests), named by alias so decision nodes find it as `alias.json`.
+              <button type="button" className="btn" title={dirty ? 'Exports the saved version, without your unsaved edits' : 'Exports this version as a GoRules JDM file'}
+                onClick={() => void api.exportJdm(rule.ruleId, rule.version).then(
+                  (file) => downloadJson(`${rule.ruleAlias ?? rule.ruleId}.json`, file),
+                  (err) => notify(`Export to JDM failed: ${err instanceof Error ? err.message : String(err)}`, 'error'),
+                )}>Export JDM</button>
+            )}
             <GuardedButton className="btn" permission="rules:publish" what={locked ? 'unlock versions' : 'lock versions'}
               onClick={() => void lifecycle(() => api.setLock(rule.ruleId, rule.version, !locked), locked ? 'Unlocked' : 'Locked')}>{locked ? 'Unlock' : 'Lock'}</GuardedButton>
             <GuardedButton className="btn" permission="rules:edit" what="create versions" onClick={() => void newVersion(draft, 'New version created from this one')}>New version</GuardedButton>

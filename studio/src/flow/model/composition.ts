@@ -38,6 +38,8 @@ function treeData(raw: Record<string, any>): Record<string, unknown> {
 
 export const compositionFormat: FlowFormat = {
   ruleType: 'composition',
+  label: 'Rule flow',
+  startType: 'start',
   nodeTypes: COMPOSITION_NODE_TYPES,
   reservedNames: ['start', 'end'],
 

@@ -11,14 +11,22 @@ export interface NodeTypeInfo {
   description: string;
   /** At most one node of this type per flow (START, a rule flow's start and end). */
   single?: boolean;
+  /** Kept when a document has one, never offered by Add node (a decision graph's custom node). */
+  hidden?: boolean;
 }
 
 export interface FlowFormat {
   /** The rule document's type. */
-  ruleType: 'workflow' | 'composition';
+  ruleType: 'workflow' | 'composition' | 'decision-graph';
+  /** What a person calls it: "Decision flow". */
+  label: string;
+  /** The node type runs start from (START, start, inputNode): the first view and the unconnected check use it. */
+  startType: string;
   nodeTypes: readonly NodeTypeInfo[];
   /** Names no node may take (the flow's own variables). */
   reservedNames: readonly string[];
+  /** Why a name is not well formed, when the format's rule differs from identifiers (nameProblem's default). */
+  nameSyntax?(name: string): string | undefined;
   fromDocument(doc: RuleDocument): FlowGraph;
   /** The document with its flow body replaced by `graph`; every other field is kept. */
   toDocument(doc: RuleDocument, graph: FlowGraph): RuleDocument;

@@ -74,10 +74,17 @@ export function uniqueName(graph: FlowGraph, base: string, numbered = false): st
   for (let i = 1; ; i++) if (!taken.has(`${base}_${i}`)) return `${base}_${i}`;
 }
 
-/** Why `name` cannot name node `id`, or undefined when it can. */
-export function nameProblem(graph: FlowGraph, id: string, name: string, reserved: readonly string[] = []): string | undefined {
+/** Why `name` is not a well-formed node name of a DecisionRules flow (an identifier), or undefined. */
+export function identifierProblem(name: string): string | undefined {
   if (name.trim() === '') return 'A node needs a name.';
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return 'Use letters, digits and _ only, starting with a letter or _.';
+  return undefined;
+}
+
+/** Why `name` cannot name node `id`, or undefined when it can; `syntax` says which names are well formed. */
+export function nameProblem(graph: FlowGraph, id: string, name: string, reserved: readonly string[] = [], syntax = identifierProblem): string | undefined {
+  const malformed = syntax(name);
+  if (malformed) return malformed;
   if (reserved.includes(name)) return `"${name}" is reserved.`;
   if (graph.nodes.some((n) => n.id !== id && n.name === name)) return `Another node is already named "${name}".`;
   return undefined;
@@ -174,11 +181,12 @@ export function renameNode(graph: FlowGraph, id: string, name: string, rewrite: 
 }
 
 /**
- * Nodes the start node (`START` or `start`) does not reach: a decision flow never runs them, a rule flow cannot
- * put them in its tree. The designer lists them so an unconnected node is never silently ignored.
+ * Nodes the start node (`START`, `start` or the format's `startType`) does not reach: a decision flow or graph
+ * never runs them, a rule flow cannot put them in its tree. The designer lists them so an unconnected node is
+ * never silently ignored.
  */
-export function unconnectedNodes(graph: FlowGraph): GraphNode[] {
-  const start = graph.nodes.find((n) => n.type === 'start' || n.type === 'START');
+export function unconnectedNodes(graph: FlowGraph, startType?: string): GraphNode[] {
+  const start = graph.nodes.find((n) => (startType === undefined ? n.type === 'start' || n.type === 'START' : n.type === startType));
   const reached = new Set<string>(start ? [start.id] : []);
   let grew = true;
   while (grew) {

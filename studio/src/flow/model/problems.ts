@@ -19,5 +19,5 @@ export function problemsByNode(format: FlowFormat, doc: RuleDocument, problems: 
 
 /** A problem's path from inside its node, for the inspector: `data.mapping[0].target.path`. */
 export function pathInNode(path: string): string {
-  return path.replace(/^workflowData\.nodes\[\d+\]\.?/, '').replace(/^dataTree(\.children\[\d+\])*\.?/, '') || '(the node)';
+  return path.replace(/^(?:workflowData|decisionGraph)\.nodes\[\d+\]\.?/, '').replace(/^dataTree(\.children\[\d+\])*\.?/, '') || '(the node)';
 }

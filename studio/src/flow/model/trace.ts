@@ -2,7 +2,8 @@
 // ({nodeId, name, type, status, iteration?, input?, output?}, src/engine/flow/workflow.ts); rule flows one per rule
 // node and one for the end ({globalVariable, input, output}, src/engine/flow/composition.ts). Nodes the trace does
 // not mention did not run; a START ran when anything ran; an END ran when a node before it ran and sent the run
-// on along the connection into it.
+// on along the connection into it. Decision graphs trace one entry per node that ran ({id, name, type, input,
+// output, performance?, traceData?}, zen's trace; an object keyed by node id is read as well).
 import type { FlowGraph, GraphNode } from './graph.ts';
 import { isRecord } from './format.ts';
 
@@ -14,6 +15,10 @@ export interface NodeRun {
   iteration?: number[];
   input?: unknown;
   output?: unknown;
+  /** What the node says about its run (decision graphs: a table's matched rows, zen's traceData). */
+  traceData?: unknown;
+  /** How long the node took, as the engine reports it ("0.1ms"). */
+  performance?: string;
 }
 
 export interface NodeResult {
@@ -23,8 +28,9 @@ export interface NodeResult {
 
 /** The per-node results of a bench run, by node id; undefined when there is no trace. */
 export function nodeResults(ruleType: string, graph: FlowGraph, trace: unknown): Map<string, NodeResult> | undefined {
-  // Bulk input: the first input's trace.
-  const entries: unknown[] | undefined = Array.isArray(trace) ? (Array.isArray(trace[0]) ? (trace[0] as unknown[]) : trace) : undefined;
+  // Bulk input: the first input's trace. zen keys its trace by node id: its values are the entries.
+  const first = Array.isArray(trace) && (Array.isArray(trace[0]) || (ruleType === 'decision-graph' && isRecord(trace[0]) && !('id' in trace[0]))) ? trace[0] : trace;
+  const entries: unknown[] | undefined = Array.isArray(first) ? first : ruleType === 'decision-graph' && isRecord(first) ? Object.values(first) : undefined;
   if (!entries) return undefined;
   const runs = new Map<string, NodeRun[]>();
   const add = (id: string | undefined, run: NodeRun) => {
@@ -32,7 +38,12 @@ export function nodeResults(ruleType: string, graph: FlowGraph, trace: unknown):
     runs.set(id, [...(runs.get(id) ?? []), run]);
   };
   for (const entry of entries.filter(isRecord)) {
-    if (ruleType === 'composition') {
+    if (ruleType === 'decision-graph') {
+      const run: NodeRun = { status: 'done', input: entry.input, output: entry.output };
+      if (entry.traceData !== undefined && entry.traceData !== null) run.traceData = entry.traceData;
+      if (typeof entry.performance === 'string') run.performance = entry.performance;
+      add(typeof entry.id === 'string' ? entry.id : undefined, run);
+    } else if (ruleType === 'composition') {
       const node = graph.nodes.find((n) => n.name === entry.globalVariable);
       add(node?.id, { status: 'done', input: entry.input, output: entry.output });
     } else {
@@ -75,4 +86,16 @@ function endStatus(graph: FlowGraph, end: GraphNode, results: ReadonlyMap<string
     canceled = true;
   }
   return canceled ? 'canceled' : 'not-run';
+}
+
+/**
+ * Whether a run left `node` through `portId`. A decision graph's switch names the statements it took
+ * (traceData `{statements: [{id}]}`); any other node that ran sends the run along every out-port.
+ */
+export function portTaken(node: GraphNode, portId: string, result: NodeResult | undefined): boolean {
+  if (!result || result.status !== 'ran') return false;
+  if (node.type !== 'switchNode') return true;
+  const handle = node.ports.find((p) => p.id === portId)?.extra?.handle;
+  return result.runs.some((run) => isRecord(run.traceData) && Array.isArray(run.traceData.statements)
+    && run.traceData.statements.some((s: unknown) => isRecord(s) && s.id === handle));
 }

@@ -124,6 +124,8 @@ function renameIn(value: unknown, key: string | undefined, from: string, to: str
 
 export const workflowFormat: FlowFormat = {
   ruleType: 'workflow',
+  label: 'Decision flow',
+  startType: 'START',
   nodeTypes: WORKFLOW_NODE_TYPES,
   reservedNames: ['input', 'output'],
 
