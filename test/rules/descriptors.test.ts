@@ -28,7 +28,7 @@ test('every rule type has exactly one descriptor, and the lists are derived from
   assert.equal(new Set(RULE_TYPES).size, RULE_TYPES.length);
   assert.deepEqual(
     [...RULE_TYPES],
-    ['decision-table', 'decision-tree', 'complex-rule', 'lookup-table', 'composition', 'workflow', 'integration-flow'],
+    ['decision-table', 'decision-tree', 'complex-rule', 'lookup-table', 'composition', 'workflow', 'integration-flow', 'decision-graph'],
   );
   for (const type of RULE_TYPES) {
     assert.ok(isRuleType(type));
@@ -38,7 +38,7 @@ test('every rule type has exactly one descriptor, and the lists are derived from
   assert.equal(isRuleType('spreadsheet'), false);
   assert.equal(ruleTypeDescriptorOf(42), undefined);
   assert.deepEqual([...SOLVABLE_RULE_TYPES], RULE_TYPES.filter((t) => t !== 'integration-flow'));
-  assert.deepEqual([...FLOW_RULE_TYPES], ['composition', 'workflow', 'integration-flow']);
+  assert.deepEqual([...FLOW_RULE_TYPES], ['composition', 'workflow', 'integration-flow', 'decision-graph']);
 });
 
 test('the engine has a compiler for each solvable type and none for the others', () => {
