@@ -50,14 +50,19 @@ test('two instances share a 1,000,000-input job; one is killed mid-job and every
   const began = performance.now();
 
   const starting = startNdjsonJob(a.url, solverKey, `/job/start/${LOAN_ALIAS}/1`, ndjsonStream(INPUTS));
-  // Once both instances have stored results of the job, and B holds a lease on a chunk of it: kill B there.
+  // Once both instances have stored results of the job, and B holds a lease on a chunk of it: kill B there. B is
+  // frozen (SIGSTOP) before its leases are read, so it cannot finish the chunk between the look and the kill: a
+  // transaction it had begun is rolled back when its connection dies. Not holding one, it is let go and looked at
+  // again.
   const held = await eventually(async () => {
+    b.child.kill('SIGSTOP');
     const { rows } = await client.query<{ job_id: string; seq: number }>(
       `SELECT c.job_id, c.seq FROM job_chunks c
         WHERE c.state = 'leased' AND c.lease_owner LIKE $1 AND c.job_id <> $2
           AND (SELECT count(*) FROM job_results r WHERE r.job_id = c.job_id) >= 10`,
       [`%:${b.child.pid}:%`, warmUp.json.jobId],
     );
+    if (rows[0] === undefined) b.child.kill('SIGCONT');
     return rows[0];
   });
   b.child.kill('SIGKILL');
