@@ -150,6 +150,14 @@ export interface Config {
   audit: AuditConfig;
   /** Solves per second per key; undefined: rate limiting off. */
   rateLimitPerSecond: number | undefined;
+  /**
+   * SECRETS_KEY: the 32-byte key that seals stored secrets (webhook signing secrets), given as 64 hex digits or
+   * base64. Unset: an embedded SQLite store keeps a generated key file beside its database; PostgreSQL stores them
+   * as they are, and the server warns (docs/decisions/webhook-secrets-at-rest.md).
+   */
+  secretsKey: Buffer | undefined;
+  /** SECRETS_KEY_PREVIOUS: earlier keys (comma-separated), still opening what they sealed until the start re-seals it. */
+  secretsKeysPrevious: Buffer[];
   /** Import the example rules of `examples/rules` into the `default` space created on first start. */
   seedExamples: boolean;
   shutdownTimeoutMs: number;
@@ -195,7 +203,7 @@ export const CONFIG_VARIABLES = [
   'SOLVE_MAX_CONCURRENT_SCRIPTS', 'STUDIO_ENABLED', 'MCP_ENABLED', 'SESSION_IDLE_MINUTES', 'SESSION_MAX_HOURS',
   'STUDIO_KEY_SIGNIN', 'COOKIE_SECURE', 'TRUST_PROXY', 'TOKEN_ISSUERS', 'OIDC_PROVIDERS',
   'WEBHOOKS_ENABLED', 'WEBHOOKS_ALLOW', 'WEBHOOKS_TIMEOUT_MS', 'WEBHOOKS_RETRY_BASE_MS', 'WEBHOOKS_RETRY_HOURS',
-  'WEBHOOKS_DISABLE_AFTER', 'WEBHOOKS_POLL_MS',
+  'WEBHOOKS_DISABLE_AFTER', 'WEBHOOKS_POLL_MS', 'SECRETS_KEY', 'SECRETS_KEY_PREVIOUS',
   'JOBS_ENABLED', 'JOBS_ONLY', 'JOBS_CHUNK_SIZE', 'JOBS_CONCURRENCY', 'JOBS_LEASE_MS', 'JOBS_RESULTS_TTL', 'JOBS_MAX_INPUTS',
   'JOBS_MAX_UPLOAD_BYTES', 'JOBS_SWEEP_INTERVAL_MS', 'JOBS_POLL_INTERVAL_MS',
 ] as const;
@@ -243,6 +251,17 @@ function list(source: Source, name: string): string[] {
   const value = raw(source, name);
   if (value === undefined) return [];
   return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+function secretsKeyOf(value: string, name: string): Buffer {
+  const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : /^[A-Za-z0-9+/_-]+={0,2}$/.test(value) ? Buffer.from(value, 'base64') : undefined;
+  if (key?.length !== 32) throw new ConfigError(name, 'must be 32 bytes, as 64 hex digits or base64 (e.g. `openssl rand -hex 32`)');
+  return key;
+}
+
+function secretsKey(source: Source, name: string): Buffer | undefined {
+  const value = raw(source, name);
+  return value === undefined ? undefined : secretsKeyOf(value, name);
 }
 
 function databaseUrl(source: Source): string {
@@ -473,6 +492,8 @@ export function loadConfig(env: Source = process.env, overrides: Partial<Record<
       retentionIntervalMs: integer(source, 'AUDIT_RETENTION_INTERVAL_MS', 3600_000, 1000),
     },
     rateLimitPerSecond: rate === undefined ? undefined : integer(source, 'RATE_LIMIT_PER_SECOND', 0, 1),
+    secretsKey: secretsKey(source, 'SECRETS_KEY'),
+    secretsKeysPrevious: list(source, 'SECRETS_KEY_PREVIOUS').map((value) => secretsKeyOf(value, 'SECRETS_KEY_PREVIOUS')),
     seedExamples: boolean(source, 'VERDICT_SEED_EXAMPLES', true),
     shutdownTimeoutMs: integer(source, 'SHUTDOWN_TIMEOUT_MS', 10000, 0),
     scripts: scripts(source),

@@ -6,6 +6,7 @@ import pino from 'pino';
 import { loadConfig } from '../config.ts';
 import { ServiceError } from '../service/errors.ts';
 import { openStore } from '../store/open.ts';
+import { resolveSecretsKeys } from './secrets-key.ts';
 import { buildServices } from './services.ts';
 
 export class McpStartError extends Error {}
@@ -18,7 +19,7 @@ export async function runMcpOverStdio(env: NodeJS.ProcessEnv = process.env): Pro
   }
   const logger = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, base: { service: 'verdict-mcp' } }, pino.destination(2));
   const store = await openStore(config.databaseUrl);
-  const services = buildServices({ config, store, log: logger, defaultMetrics: false });
+  const services = buildServices({ config, store, secretsKeys: resolveSecretsKeys(config), log: logger, defaultMetrics: false });
   try {
     let principal;
     try {

@@ -4,6 +4,7 @@ import { loadConfig } from '../config.ts';
 import type { Config } from '../config.ts';
 import type { Services } from '../service/index.ts';
 import { openStore } from '../store/open.ts';
+import { resolveSecretsKeys } from './secrets-key.ts';
 import { buildServices } from './services.ts';
 
 const quiet = { error: () => undefined, warn: () => undefined, info: () => undefined };
@@ -11,7 +12,7 @@ const quiet = { error: () => undefined, warn: () => undefined, info: () => undef
 export async function withServices<T>(work: (services: Services, config: Config) => Promise<T>, env: NodeJS.ProcessEnv = process.env): Promise<T> {
   const config = loadConfig(env);
   const store = await openStore(config.databaseUrl);
-  const services = buildServices({ config, store, log: quiet, sandbox: null, defaultMetrics: false });
+  const services = buildServices({ config, store, secretsKeys: resolveSecretsKeys(config), log: quiet, sandbox: null, defaultMetrics: false });
   try {
     return await work(services, config);
   } finally {

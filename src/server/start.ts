@@ -19,6 +19,8 @@ import type { Store } from '../store/ports.ts';
 import { bootstrapFirstStart } from './first-start.ts';
 import { createLogger } from './logger.ts';
 import { reportNamespaceClashes } from './namespace-report.ts';
+import { resolveSecretsKeys } from './secrets-key.ts';
+import type { ResolvedSecretsKeys } from './secrets-key.ts';
 import { buildServices } from './services.ts';
 
 /** A part that runs beside the HTTP listener (the Kafka channel): stopped before the services and the store. */
@@ -63,6 +65,22 @@ function boundUrl(app: VerdictApp, config: Config): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
+/** Seals the webhook secrets kept as they are or under an earlier key; says what it did, or why it could not. */
+async function sealStoredSecrets(services: Services, secrets: ResolvedSecretsKeys, config: Config, logger: Logger): Promise<void> {
+  if (secrets.current === undefined) {
+    if (!config.databaseUrl.startsWith('sqlite:')) {
+      logger.warn('SECRETS_KEY is not set: webhook signing secrets are stored unencrypted (set it to 32 random bytes, the same on every instance)');
+    }
+    return;
+  }
+  if (secrets.source === 'key file') logger.info({ file: secrets.file }, 'secrets key read from its file (keep it with the database and its backups)');
+  const { sealed, unreadable } = await services.webhooks.sealStoredSecrets();
+  if (sealed > 0) logger.info({ sealed }, 'stored webhook secrets sealed with the current secrets key');
+  if (unreadable.length > 0) {
+    logger.error({ webhooks: unreadable }, 'webhook secrets sealed under a key this instance does not have: their deliveries fail until SECRETS_KEY or SECRETS_KEY_PREVIOUS holds it');
+  }
+}
+
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const { config } = options;
   const logger = options.logger ?? createLogger(config);
@@ -72,7 +90,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   let app: VerdictApp | undefined;
   const running: RunningPart[] = [];
   try {
-    services = buildServices({ config, store, log: logger, clock: options.clock, ...options.services });
+    // The SQLite key file is the database's companion: only a store this process opened from DATABASE_URL has one.
+    const secrets: ResolvedSecretsKeys = ownsStore
+      ? resolveSecretsKeys(config)
+      : { current: config.secretsKey, previous: config.secretsKeysPrevious, source: config.secretsKey ? 'SECRETS_KEY' : 'none' };
+    services = buildServices({ config, store, log: logger, clock: options.clock, secretsKeys: secrets, ...options.services });
+    await sealStoredSecrets(services, secrets, config, logger);
     const { createdDefaultSpace, seededExamples, adminUser } = await bootstrapFirstStart(services, logger);
     await reportNamespaceClashes(services, logger);
     const readinessChecks: Record<string, ReadinessCheck> = {};

@@ -33,12 +33,19 @@ import type { WindowReport } from './solve-window.ts';
 import { SpaceService } from './spaces.ts';
 import { UserService } from './users.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+import { SecretBox } from './webhooks/secret-box.ts';
 import { httpSender } from './webhooks/sender.ts';
 import type { Sender } from './webhooks/sender.ts';
 import { WebhookService } from './webhooks/service.ts';
 
 import type { ServiceLogger } from './logger.ts';
 export type { ServiceLogger };
+
+/** The key that seals stored secrets (none: kept as they are) and earlier keys that still open them. */
+export interface SecretsKeys {
+  current: Buffer | undefined;
+  previous: Buffer[];
+}
 
 export interface ServicesOptions {
   config: Config;
@@ -57,6 +64,8 @@ export interface ServicesOptions {
   defaultMetrics?: boolean;
   /** Sends webhook deliveries; default: HTTP POST within WEBHOOKS_TIMEOUT_MS to targets WEBHOOKS_ALLOW permits. */
   webhookSender?: Sender;
+  /** The keys of stored secrets (webhook signing secrets); default: SECRETS_KEY and SECRETS_KEY_PREVIOUS. */
+  secretsKeys?: SecretsKeys;
   /** Loads the topic provisioner for `kafka.enable` (src/kafka, wired by src/server); without it enabling fails. */
   topicProvisioner?: () => Promise<TopicProvisioner>;
 }
@@ -138,8 +147,11 @@ export class Services {
     this.sso = new SsoService(config.oidcProviders, { users: this.users, sessions: this.sessions }, log);
     this.signInThrottle = new SignInThrottle(this.clock);
     this.activity = new ActivityLog(store, this.clock);
-    this.webhooks = new WebhookService(store, this.clock, config.webhooks);
+    const keys = options.secretsKeys ?? { current: config.secretsKey, previous: config.secretsKeysPrevious };
+    const secrets = new SecretBox(keys.current, keys.previous);
+    this.webhooks = new WebhookService(store, this.clock, config.webhooks, secrets);
     this.webhookDispatcher = new WebhookDispatcher({
+      secrets,
       store: store.webhooks,
       clock: this.clock,
       config: config.webhooks,

@@ -322,7 +322,10 @@ export interface WebhookRecord {
   url: string;
   /** Event types (EVENT_TYPE_NAMES) or `*` for every event. */
   events: string[];
-  /** The signing secret, kept as is: signing needs it (docs/decisions/webhooks.md). Never leaves the service but once. */
+  /**
+   * The signing secret as stored: sealed under the server's secrets key, or as it is when there is none
+   * (docs/decisions/webhook-secrets-at-rest.md). Never leaves the service but once, at creation.
+   */
   secret: string;
   enabled: boolean;
   /** Failed attempts since the last success; the dispatcher disables the webhook at the configured threshold. */
@@ -368,6 +371,7 @@ export interface DeliveryAttempt {
 export interface LeasedDelivery {
   delivery: DeliveryRecord;
   url: string;
+  /** As stored (WebhookRecord.secret): the dispatcher opens it. */
   secret: string;
 }
 
@@ -402,6 +406,10 @@ export interface WebhookStore {
   insert(hook: WebhookRecord): Promise<void>;
   list(space: string): Promise<WebhookRecord[]>;
   get(space: string, id: string): Promise<WebhookRecord | undefined>;
+  /** Every webhook's stored secret, of every space (the start seals those kept as they are). */
+  secrets(): Promise<{ id: string; secret: string }[]>;
+  /** Replaces a stored secret if it is still `from`; false when it changed meanwhile or the webhook is gone. */
+  replaceSecret(id: string, from: string, to: string): Promise<boolean>;
   /** False when there is no such webhook. Enabling resets its failure count and reason. */
   update(space: string, id: string, changes: { url?: string; events?: string[]; enabled?: boolean; updatedAt: string }): Promise<boolean>;
   /** Deletes the webhook with its deliveries. */

@@ -163,6 +163,11 @@ export function webhookStore(db: Kysely<WebhookDb>, dialect: 'sqlite' | 'postgre
       }).execute();
     },
     list: async (space) => (await db.selectFrom('webhooks').selectAll().where('space', '=', space).orderBy('created_at').orderBy('id').execute()).map(toWebhook),
+    secrets: async () => db.selectFrom('webhooks').select(['id', 'secret']).execute(),
+    replaceSecret: async (id, from, to) => {
+      const result = await db.updateTable('webhooks').set({ secret: to }).where('id', '=', id).where('secret', '=', from).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
     get: async (space, id) => {
       const row = await db.selectFrom('webhooks').selectAll().where('space', '=', space).where('id', '=', id).executeTakeFirst();
       return row === undefined ? undefined : toWebhook(row);

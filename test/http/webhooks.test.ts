@@ -4,11 +4,13 @@
 // delivery written while no instance dispatches is still sent after a restart; private targets are refused; the
 // event log filters by type and pages by cursor.
 import assert from 'node:assert/strict';
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
 import { backendOf, postgresSkip } from '../store/backends.ts';
 import type { Backend } from '../store/backends.ts';
 import { messageTable } from './fixtures.ts';
@@ -240,5 +242,64 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       assert.equal(delivered!.headers['x-verdict-event'], 'settings.updated');
       assert.ok(delivered!.signed);
     });
+
+    test('secrets are sealed at rest; a new SECRETS_KEY seals them again at start; a wrong key is named in the log', async () => {
+      const id = await webhook('/sealed', ['settings.updated']);
+      const secret = receiver.secrets.get('/sealed')!;
+      // A restart on the same database makes the test server a fresh space; the webhook's space keeps its key.
+      const spaceKey = server.space.managementKey;
+      const before = await storedSecret(backend, id);
+      if (kind === 'sqlite') {
+        assert.match(before, /^enc:v1:/, 'SQLite: sealed with the key file beside the database');
+        assert.ok(!before.includes(secret.slice(6)));
+      } else {
+        assert.equal(before, secret, 'PostgreSQL without SECRETS_KEY: kept as it is (the start warned)');
+        assert.ok(server.logs.some((l) => /SECRETS_KEY is not set/.test(String(l.msg))));
+      }
+
+      await server.close();
+      const key = randomBytes(32).toString('hex');
+      server = await startTestServer({ backend, env: { ...FAST, SECRETS_KEY: key }, services: NO_SCRIPTS });
+      const resealed = await storedSecret(backend, id);
+      assert.match(resealed, /^enc:v1:/);
+      assert.notEqual(resealed, before, 'sealed again under SECRETS_KEY at start');
+      assert.ok(server.logs.some((l) => l.msg === 'stored webhook secrets sealed with the current secrets key'));
+      const tested = await server.call('POST', `/api/space/webhooks/${id}/test`, { key: spaceKey });
+      assert.equal(tested.status, 202, tested.text);
+      await eventually(async () => (receiver.at('/sealed').length === 1 ? true : undefined));
+      assert.ok(receiver.at('/sealed')[0]!.signed, 'signed with the secret shown at creation');
+
+      await server.close();
+      server = await startTestServer({ backend, env: { ...FAST, SECRETS_KEY: randomBytes(32).toString('hex') }, services: NO_SCRIPTS });
+      assert.ok(server.logs.some((l) => /sealed under a key this instance does not have/.test(String(l.msg)) && (l.webhooks as string[]).includes(id)));
+      const again = await server.call('POST', `/api/space/webhooks/${id}/test`, { key: spaceKey });
+      assert.equal(again.status, 202, again.text);
+      const failed = await eventually(async () => {
+        const page = await server.call('GET', `/api/space/webhooks/${id}/deliveries`, { key: spaceKey });
+        const last = page.json.items[0] as Record<string, unknown>;
+        return last.attempts === 1 ? last : undefined;
+      });
+      assert.match(String(failed.lastError), /not sent: the webhook secret was encrypted under a key this instance does not have/);
+      assert.equal(receiver.at('/sealed').length, 1, 'nothing unsigned or wrongly signed was sent');
+    });
   });
+}
+
+/** The webhook's secret as the database holds it. */
+async function storedSecret(backend: Backend, id: string): Promise<string> {
+  if (backend.kind === 'sqlite') {
+    const db = new BetterSqlite3(backend.url.slice('sqlite:'.length), { readonly: true });
+    try {
+      return (db.prepare('SELECT secret FROM webhooks WHERE id = ?').get(id) as { secret: string }).secret;
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: backend.url });
+  await client.connect();
+  try {
+    return (await client.query<{ secret: string }>('SELECT secret FROM webhooks WHERE id = $1', [id])).rows[0]!.secret;
+  } finally {
+    await client.end();
+  }
 }

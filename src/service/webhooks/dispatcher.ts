@@ -9,7 +9,8 @@ import type { WebhooksConfig } from '../../config.ts';
 import type { AttemptOutcome, LeasedDelivery, WebhookStore } from '../../store/ports.ts';
 import type { Clock } from '../clock.ts';
 import type { ServiceLogger } from '../logger.ts';
-import type { Sender } from './sender.ts';
+import { SecretBox, SecretUnreadableError } from './secret-box.ts';
+import type { Sender, SendResult } from './sender.ts';
 
 /** Deliveries leased at once; the next batch is leased at once when a batch was full. */
 const BATCH = 20;
@@ -29,6 +30,8 @@ export interface DispatcherOptions {
   config: WebhooksConfig;
   send: Sender;
   log: ServiceLogger;
+  /** Opens the stored secrets; default: none sealed (no secrets key). */
+  secrets?: SecretBox;
 }
 
 export class WebhookDispatcher {
@@ -102,14 +105,31 @@ export class WebhookDispatcher {
       await store.finish(delivery.space, delivery.id, { at: new Date(clock()).toISOString(), statusCode: null, error, delivered: false, nextAt: null, disableAfter: config.disableAfter, expired: true });
       return;
     }
+    let secret: string;
+    try {
+      secret = (this.#options.secrets ?? new SecretBox(undefined)).open(leased.secret, delivery.webhookId);
+    } catch (error) {
+      if (!(error instanceof SecretUnreadableError)) throw error;
+      // A misconfigured instance (no key, or another one): the attempt fails with the reason in the delivery log,
+      // and a retry may land on an instance with the right key.
+      log.error({ webhook: delivery.webhookId, delivery: delivery.id }, error.message);
+      return this.#record(leased, { delivered: false, statusCode: null, error: `not sent: ${error.message}` }, giveUpAt);
+    }
     const result = await send({
       url: leased.url,
-      secret: leased.secret,
+      secret,
       deliveryId: delivery.id,
       eventType: delivery.eventType,
       body: delivery.payload,
       unixSeconds: Math.floor(clock() / 1000),
     });
+    await this.#record(leased, result, giveUpAt);
+  }
+
+  /** Records an attempt's outcome: delivered, or failed with the next attempt's time within the retry window. */
+  async #record(leased: LeasedDelivery, result: SendResult, giveUpAt: number): Promise<void> {
+    const { store, clock, config, log } = this.#options;
+    const { delivery } = leased;
     const at = clock();
     let nextAt: string | null = null;
     if (!result.delivered) {

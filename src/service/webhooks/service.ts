@@ -9,6 +9,7 @@ import type { Clock } from '../clock.ts';
 import { isoAt } from '../clock.ts';
 import { ServiceError } from '../errors.ts';
 import type { Actor } from '../keys.ts';
+import { SecretBox, SecretUnreadableError } from './secret-box.ts';
 import { newSecret } from './signature.ts';
 import { urlProblem } from './targets.ts';
 
@@ -56,13 +57,37 @@ export class WebhookService {
   readonly #store: Store;
   readonly #clock: Clock;
   readonly #config: WebhooksConfig;
+  readonly #secrets: SecretBox;
   /** Tells the dispatcher that a delivery is due now (set by the services once it exists). */
   onEnqueued: () => void = () => undefined;
 
-  constructor(store: Store, clock: Clock, config: WebhooksConfig) {
+  constructor(store: Store, clock: Clock, config: WebhooksConfig, secrets: SecretBox = new SecretBox(undefined)) {
     this.#store = store;
     this.#clock = clock;
     this.#config = config;
+    this.#secrets = secrets;
+  }
+
+  /**
+   * Seals under the current secrets key every stored secret kept as it is (written before the server had a key) or
+   * sealed under an earlier key; run at start, so gaining or rotating a key needs no step but a restart. Answers
+   * how many were sealed, and which could not be opened (sealed under a key this instance does not have).
+   */
+  async sealStoredSecrets(): Promise<{ sealed: number; unreadable: string[] }> {
+    const outcome = { sealed: 0, unreadable: [] as string[] };
+    if (!this.#secrets.encrypts) return outcome;
+    for (const { id, secret } of await this.#store.webhooks.secrets()) {
+      let resealed: string | undefined;
+      try {
+        resealed = this.#secrets.resealed(secret, id);
+      } catch (error) {
+        if (!(error instanceof SecretUnreadableError)) throw error;
+        outcome.unreadable.push(id);
+        continue;
+      }
+      if (resealed !== undefined && (await this.#store.webhooks.replaceSecret(id, secret, resealed))) outcome.sealed += 1;
+    }
+    return outcome;
   }
 
   #url(value: unknown): string {
@@ -88,12 +113,14 @@ export class WebhookService {
       throw new ServiceError('too-many-webhooks', `A space has at most ${MAX_WEBHOOKS_PER_SPACE} webhooks; delete one first`);
     }
     const now = isoAt(this.#clock);
+    const id = `wh_${randomBytes(9).toString('base64url')}`;
+    const secret = newSecret();
     const hook: WebhookRecord = {
-      id: `wh_${randomBytes(9).toString('base64url')}`,
+      id,
       space,
       url,
       events,
-      secret: newSecret(),
+      secret: this.#secrets.seal(secret, id),
       enabled: input.enabled !== false,
       consecutiveFailures: 0,
       disabledReason: null,
@@ -101,7 +128,7 @@ export class WebhookService {
       updatedAt: now,
     };
     await this.#store.webhooks.insert(hook);
-    return { ...view(hook), secret: hook.secret };
+    return { ...view(hook), secret };
   }
 
   async list(space: string): Promise<WebhookView[]> {
