@@ -4,12 +4,15 @@
 import ivm from 'isolated-vm';
 import { BOOTSTRAP_SOURCE, SCRIPT_FILE_NAME, wrapScript } from './bootstrap.ts';
 import { RuleError, TimeoutError } from '../errors.ts';
+import type { WarmRealm } from './warm-realm.ts';
 
 export interface PooledIsolate {
   readonly isolate: ivm.Isolate;
   readonly bootstrap: ivm.Script;
   /** Compiled rule scripts by cache key, least recently used first. */
   readonly scripts: Map<string, ivm.Script>;
+  /** The hardened context reused by runs that make no host calls (warm-realm.ts), once one needed it. */
+  warm?: WarmRealm;
 }
 
 export interface IsolatePoolOptions {

@@ -12,6 +12,7 @@ import type { PooledIsolate } from './isolate-pool.ts';
 import type { BootstrapLimits } from './bootstrap.ts';
 import { checkText, DEFAULT_SCRIPT_DATA_LIMITS, inputText } from './data-limits.ts';
 import type { ScriptDataLimits } from './data-limits.ts';
+import { createWarmRealm, releaseWarmRealm, runWarm, warmFunction } from './warm-realm.ts';
 
 export interface ScriptSandboxOptions {
   /** Isolates kept alive at most (each runs one solve at a time). Default: min(4, CPU count). */
@@ -41,11 +42,36 @@ export function createScriptSandbox(options: ScriptSandboxOptions = {}): ScriptS
     maxLogLineChars: options.maxLogLineChars ?? 10_000,
   } satisfies BootstrapLimits);
   const dataLimits: ScriptDataLimits = { ...DEFAULT_SCRIPT_DATA_LIMITS, ...options.dataLimits };
+  const maxScriptsPerIsolate = Math.max(1, options.maxScriptsPerIsolate ?? 256);
   const pool = new IsolatePool({
     maxIsolates: Math.max(1, options.maxIsolates ?? Math.min(4, availableParallelism())),
     memoryLimitMb,
-    maxScriptsPerIsolate: Math.max(1, options.maxScriptsPerIsolate ?? 256),
+    maxScriptsPerIsolate,
   });
+
+  /**
+   * A hostless script in the isolate's warm realm: the runner's text, or undefined when the run did not settle in
+   * its synchronous call (it must then run in a fresh context, where later events can settle it). A realm that
+   * could not be reset, or whose run failed inside the machinery, is thrown away.
+   */
+  async function runWarmly(entry: PooledIsolate, handle: CompiledScriptHandle, inputJson: string, variablesJson: string, deadline: number, timeoutMs: number | undefined): Promise<string | undefined> {
+    const script = await pool.script(entry, handle.source, handle.cacheKey);
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) throw new TimeoutError(timeoutMs);
+    const realm = (entry.warm ??= createWarmRealm(entry.isolate, entry.bootstrap));
+    let clean = false;
+    try {
+      const fn = warmFunction(realm, script, handle.cacheKey, maxScriptsPerIsolate);
+      const run = runWarm(realm, fn, inputJson, variablesJson, limitsJson, Math.max(1, Math.ceil(remaining)));
+      clean = run.clean;
+      return run.text ?? undefined;
+    } finally {
+      if (!clean) {
+        entry.warm = undefined;
+        if (!entry.isolate.isDisposed) releaseWarmRealm(realm);
+      }
+    }
+  }
 
   async function run(handle: CompiledScriptHandle, call: ScriptCall): Promise<unknown> {
     const started = Date.now();
@@ -54,6 +80,19 @@ export function createScriptSandbox(options: ScriptSandboxOptions = {}): ScriptS
     const inputJson = call.inputJson ?? inputText(call.input, dataLimits);
     const variablesJson = JSON.stringify(call.ruleVariables ?? {});
     const entry = await pool.acquire(deadline, timeoutMs, call.nested === true);
+    if (handle.hostless) {
+      let text: string | undefined;
+      try {
+        text = await runWarmly(entry, handle, inputJson, variablesJson, deadline, timeoutMs);
+      } catch (error) {
+        pool.release(entry);
+        throw translate(error, entry, false, timeoutMs, memoryLimitMb);
+      }
+      if (text !== undefined) {
+        pool.release(entry);
+        return deliver(text, call, dataLimits);
+      }
+    }
     const execution = new Execution(call);
     let context: ivm.Context | undefined;
     // References into the context keep it alive inside the isolate: every one is released after the run.
