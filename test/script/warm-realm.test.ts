@@ -34,9 +34,9 @@ describe('warm realm (hostless scripts)', () => {
   after(() => sandbox.dispose());
 
   test('runs reuse the realm and each sees only its own input and globals', async () => {
-    const script = hostless('const before = typeof leftover;\nleftover = input.secret;\nglobalThis.other = input.secret;\nreturn { before, eval: typeof eval, mine: leftover };');
+    const script = hostless('const before = typeof leftover;\nleftover = input.secret;\nglobalThis.other = input.secret;\nconst mine = leftover;\ninput = output = log = "overwritten";\nreturn { before, eval: typeof eval, mine, input };');
     for (const secret of ['a', 'b', 'c']) {
-      assert.deepEqual(await sandbox.run(script, call({ input: { secret } })), { before: 'undefined', eval: 'undefined', mine: secret });
+      assert.deepEqual(await sandbox.run(script, call({ input: { secret } })), { before: 'undefined', eval: 'undefined', mine: secret, input: 'overwritten' });
     }
   });
 

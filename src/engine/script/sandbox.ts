@@ -50,12 +50,11 @@ export function createScriptSandbox(options: ScriptSandboxOptions = {}): ScriptS
   });
 
   /**
-   * A hostless script in the isolate's warm realm: the runner's text, or undefined when the run did not settle in
-   * its synchronous call (it must then run in a fresh context, where later events can settle it). A realm that
+   * A hostless script in the isolate's warm realm, synchronously: the runner's text, or undefined when the run did
+   * not settle in its call (it must then run in a fresh context, where later events can settle it). A realm that
    * could not be reset, or whose run failed inside the machinery, is thrown away.
    */
-  async function runWarmly(entry: PooledIsolate, handle: CompiledScriptHandle, inputJson: string, variablesJson: string, deadline: number, timeoutMs: number | undefined): Promise<string | undefined> {
-    const script = await pool.script(entry, handle.source, handle.cacheKey);
+  function runWarmly(entry: PooledIsolate, script: ivm.Script, handle: CompiledScriptHandle, inputJson: string, variablesJson: string, deadline: number, timeoutMs: number | undefined): string | undefined {
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw new TimeoutError(timeoutMs);
     const realm = (entry.warm ??= createWarmRealm(entry.isolate, entry.bootstrap));
@@ -79,11 +78,13 @@ export function createScriptSandbox(options: ScriptSandboxOptions = {}): ScriptS
     const timeoutMs = call.timeoutMs ?? (Number.isFinite(call.deadline) ? undefined : defaultTimeoutMs);
     const inputJson = call.inputJson ?? inputText(call.input, dataLimits);
     const variablesJson = JSON.stringify(call.ruleVariables ?? {});
-    const entry = await pool.acquire(deadline, timeoutMs, call.nested === true);
+    const entry = (handle.hostless ? pool.takeIdle() : undefined) ?? (await pool.acquire(deadline, timeoutMs, call.nested === true));
     if (handle.hostless) {
       let text: string | undefined;
       try {
-        text = await runWarmly(entry, handle, inputJson, variablesJson, deadline, timeoutMs);
+        // A script already compiled runs without yielding, so concurrent solves never queue for the isolate.
+        const script = pool.cachedScript(entry, handle.cacheKey) ?? (await pool.script(entry, handle.source, handle.cacheKey));
+        text = runWarmly(entry, script, handle, inputJson, variablesJson, deadline, timeoutMs);
       } catch (error) {
         pool.release(entry);
         throw translate(error, entry, false, timeoutMs, memoryLimitMb);

@@ -128,6 +128,24 @@ export const WARM_REALM_SOURCE = String.raw`(function warmRealm(bootstrap) {
     freeze(value);
   }
 
+  // The run's globals (input, output, log, ...) are accessors defined once: defining and deleting them per run
+  // would invalidate V8's global property cells, and with them the optimised code of every script that reads them.
+  let current = null;
+  const RUN_GLOBALS = ['input', 'output', 'ruleVariables', 'log', 'console', 'DR', 'SolverStrategy'];
+  for (let i = 0; i < RUN_GLOBALS.length; i++) {
+    const name = RUN_GLOBALS[i];
+    const accessor = {
+      get() { return current === null ? undefined : current[name]; },
+      set(value) { if (current !== null) current[name] = value; },
+    };
+    freeze(accessor.get);
+    freeze(accessor.set);
+    defineProperty(g, name, { get: accessor.get, set: accessor.set, enumerable: false, configurable: false });
+  }
+  function install(globals) {
+    current = globals;
+  }
+
   const baseKeys = new SetType(ownKeys(g));
   const baseCount = baseKeys.size;
   const baseProto = getPrototypeOf(g);
@@ -161,7 +179,7 @@ export const WARM_REALM_SOURCE = String.raw`(function warmRealm(bootstrap) {
       running = true;
       settled = false;
       outcome = null;
-      const runner = bootstrap(inputJson, variablesJson, noHost, noHost, false, limitsJson);
+      const runner = bootstrap(inputJson, variablesJson, noHost, noHost, false, limitsJson, install);
       callThen(runner(script), function (text) { settled = true; outcome = text; }, function () { settled = true; });
     },
     /**
@@ -172,6 +190,7 @@ export const WARM_REALM_SOURCE = String.raw`(function warmRealm(bootstrap) {
       const text = settled ? outcome : null;
       const clean = running && settled && reset();
       running = false;
+      current = null;
       outcome = null;
       return [text, clean];
     },
