@@ -10,6 +10,25 @@ import { readJdm } from '../../src/formats/jdm/index.ts';
 import type { CompiledScriptHandle, ScriptCall } from '../../src/engine/types.ts';
 import { RuleError, TimeoutError } from '../../src/engine/errors.ts';
 import { scriptCall, UNHURRIED_MS } from '../support/script-calls.ts';
+import { MapResolver } from '../flow/helpers.ts';
+
+/** A decision graph whose one function node has `source` (v2), compiled; `extra` goes into the rule document. */
+function functionGraph(source: string, extra: Record<string, unknown> = {}) {
+  const jdm = {
+    nodes: [
+      { id: 'in', type: 'inputNode', name: 'Request', position: { x: 0, y: 0 } },
+      { id: 'fn', type: 'functionNode', name: 'Compute', position: { x: 1, y: 0 }, content: { source } },
+      { id: 'out', type: 'outputNode', name: 'Response', position: { x: 2, y: 0 } },
+    ],
+    edges: [
+      { id: 'e1', type: 'edge', sourceId: 'in', targetId: 'fn' },
+      { id: 'e2', type: 'edge', sourceId: 'fn', targetId: 'out' },
+    ],
+  };
+  const read = readJdm(jdm, { fileName: 'graph.json', status: 'published' });
+  assert.deepEqual(read.problems, []);
+  return compileRule({ ...read.document, ...extra });
+}
 
 let counter = 0;
 function hostless(source: string): CompiledScriptHandle {
@@ -122,23 +141,23 @@ describe('warm realm (hostless scripts)', () => {
       '  leftover: typeof globalThis.Big,',
       '});',
     ].join('\n');
-    const jdm = {
-      nodes: [
-        { id: 'in', type: 'inputNode', name: 'Request', position: { x: 0, y: 0 } },
-        { id: 'fn', type: 'functionNode', name: 'Compute', position: { x: 1, y: 0 }, content: { source } },
-        { id: 'out', type: 'outputNode', name: 'Response', position: { x: 2, y: 0 } },
-      ],
-      edges: [
-        { id: 'e1', type: 'edge', sourceId: 'in', targetId: 'fn' },
-        { id: 'e2', type: 'edge', sourceId: 'fn', targetId: 'out' },
-      ],
-    };
-    const read = readJdm(jdm, { fileName: 'libraries.json', status: 'published' });
-    assert.deepEqual(read.problems, []);
-    const rule = compileRule(read.document);
+    const rule = functionGraph(source);
     for (const [a, days, total, day] of [['0.1', 1, '0.3', '2024-03-02'], ['1.5', 29, '1.7', '2024-03-30']] as const) {
       const { result } = await solve(rule, { a, b: '0.2', days }, { sandbox });
       assert.deepEqual(result, [{ total, day, leftover: 'function' }]);
+    }
+  });
+
+  test('a scripting rule that solves a function-node graph through DR.solve gets its answer (nested, one isolate)', async () => {
+    const single = createScriptSandbox({ maxIsolates: 1 });
+    try {
+      const graph = functionGraph('export const handler = (input) => ({ doubled: input.n * 2 });', { ruleAlias: 'graph', version: 1 });
+      const outer = compileRule({ type: 'complex-rule', name: 'Outer', status: 'published', inputSchema: {}, outputSchema: {}, script: 'const [first] = await DR.solve("graph", { n: input.n });\nreturn { result: first.doubled + 1 };' });
+      const resolver = new MapResolver().add(graph);
+      const results = await Promise.all([1, 2, 3].map((n) => solve(outer, { n }, { sandbox: single, resolver, deadline: Date.now() + UNHURRIED_MS })));
+      assert.deepEqual(results.map((solved) => solved.result), [[{ result: 3 }], [{ result: 5 }], [{ result: 7 }]]);
+    } finally {
+      single.dispose();
     }
   });
 });
