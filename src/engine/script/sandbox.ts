@@ -12,7 +12,7 @@ import type { PooledIsolate } from './isolate-pool.ts';
 import type { BootstrapLimits } from './bootstrap.ts';
 import { checkText, DEFAULT_SCRIPT_DATA_LIMITS, inputText } from './data-limits.ts';
 import type { ScriptDataLimits } from './data-limits.ts';
-import { createWarmRealm, releaseWarmRealm, runWarm, warmFunction } from './warm-realm.ts';
+import { adoptScript, createWarmRealm, releaseWarmRealm, runWarm } from './warm-realm.ts';
 
 export interface ScriptSandboxOptions {
   /** Isolates kept alive at most (each runs one solve at a time). Default: min(4, CPU count). */
@@ -60,8 +60,8 @@ export function createScriptSandbox(options: ScriptSandboxOptions = {}): ScriptS
     const realm = (entry.warm ??= createWarmRealm(entry.isolate, entry.bootstrap));
     let clean = false;
     try {
-      const fn = warmFunction(realm, script, handle.cacheKey, maxScriptsPerIsolate);
-      const run = runWarm(realm, fn, inputJson, variablesJson, limitsJson, Math.max(1, Math.ceil(remaining)));
+      adoptScript(realm, script, handle.cacheKey, maxScriptsPerIsolate);
+      const run = runWarm(realm, handle.cacheKey, inputJson, variablesJson, limitsJson, Math.max(1, Math.ceil(remaining)));
       clean = run.clean;
       return run.text ?? undefined;
     } finally {
