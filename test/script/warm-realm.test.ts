@@ -148,16 +148,22 @@ describe('warm realm (hostless scripts)', () => {
     }
   });
 
-  test('a scripting rule that solves a function-node graph through DR.solve gets its answer (nested, one isolate)', async () => {
-    const single = createScriptSandbox({ maxIsolates: 1 });
-    try {
-      const graph = functionGraph('export const handler = (input) => ({ doubled: input.n * 2 });', { ruleAlias: 'graph', version: 1 });
-      const outer = compileRule({ type: 'complex-rule', name: 'Outer', status: 'published', inputSchema: {}, outputSchema: {}, script: 'const [first] = await DR.solve("graph", { n: input.n });\nreturn { result: first.doubled + 1 };' });
-      const resolver = new MapResolver().add(graph);
-      const results = await Promise.all([1, 2, 3].map((n) => solve(outer, { n }, { sandbox: single, resolver, deadline: Date.now() + UNHURRIED_MS })));
-      assert.deepEqual(results.map((solved) => solved.result), [[{ result: 3 }], [{ result: 5 }], [{ result: 7 }]]);
-    } finally {
-      single.dispose();
-    }
-  });
+  // With one isolate the nested run gets an overflow isolate and a fresh context; with two, the idle one's realm
+  // (once the first solve has made the second isolate).
+  for (const isolates of [1, 2]) {
+    test(`a scripting rule that solves a function-node graph through DR.solve gets its answer (nested, ${isolates} isolates)`, async () => {
+      const nestedSandbox = createScriptSandbox({ maxIsolates: isolates });
+      try {
+        const graph = functionGraph('export const handler = (input) => ({ doubled: input.n * 2, warm: typeof eval === "undefined" });', { ruleAlias: 'graph', version: 1 });
+        const outer = compileRule({ type: 'complex-rule', name: 'Outer', status: 'published', inputSchema: {}, outputSchema: {}, script: 'const [first] = await DR.solve("graph", { n: input.n });\nreturn { result: first.doubled + 1, warm: first.warm };' });
+        const resolver = new MapResolver().add(graph);
+        for (const n of [1, 2, 3]) {
+          const solved = await solve(outer, { n }, { sandbox: nestedSandbox, resolver, deadline: Date.now() + UNHURRIED_MS });
+          assert.deepEqual(solved.result, [{ result: 2 * n + 1, warm: isolates > 1 && n > 1 }]);
+        }
+      } finally {
+        nestedSandbox.dispose();
+      }
+    });
+  }
 });

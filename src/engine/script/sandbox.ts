@@ -78,8 +78,13 @@ export function createScriptSandbox(options: ScriptSandboxOptions = {}): ScriptS
     const timeoutMs = call.timeoutMs ?? (Number.isFinite(call.deadline) ? undefined : defaultTimeoutMs);
     const inputJson = call.inputJson ?? inputText(call.input, dataLimits);
     const variablesJson = JSON.stringify(call.ruleVariables ?? {});
-    const entry = (handle.hostless ? pool.takeIdle() : undefined) ?? (await pool.acquire(deadline, timeoutMs, call.nested === true));
-    if (handle.hostless) {
+    // A hostless run takes an idle isolate at once. A nested one that finds none (below a script's DR.solve) stays
+    // in a fresh context: it gets an isolate made for it and disposed after, where hardening a realm (2-12 ms of
+    // CPU) would cost more than the fresh context it saves.
+    const idle = handle.hostless === true ? pool.takeIdle() : undefined;
+    const warm = idle !== undefined || (handle.hostless === true && call.nested !== true);
+    const entry = idle ?? (await pool.acquire(deadline, timeoutMs, call.nested === true));
+    if (warm) {
       let text: string | undefined;
       try {
         // A script already compiled runs without yielding, so concurrent solves never queue for the isolate.
