@@ -65,6 +65,11 @@ export interface ScriptSandbox {
 export interface CompiledScriptHandle {
   readonly source: string;
   readonly cacheKey: string;
+  /**
+   * The script makes no host calls (no DR.solve, DR.http or rule variables): it may run in the isolate's hardened,
+   * reused realm (src/engine/script/warm-realm.ts) instead of a fresh context. Function nodes set it.
+   */
+  readonly hostless?: boolean;
 }
 export interface ScriptCall {
   input: unknown;

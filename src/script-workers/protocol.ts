@@ -26,8 +26,16 @@ export interface WireError {
 export interface RunMessage {
   type: 'run';
   run: number;
-  source: string;
+  /**
+   * The script's text, sent the first time this worker runs the cache key (and after `forget`); later runs name it
+   * by its key only, so a function node with its 30 KB of libraries is not serialised on every call.
+   */
+  source?: string;
   cacheKey: string;
+  /** The worker drops every source it kept before keeping this one (the supervisor's record of them was full). */
+  forget?: boolean;
+  /** CompiledScriptHandle.hostless: the script may run in the sandbox's warm realm. */
+  hostless?: boolean;
   inputJson: string;
   ruleVariables: Record<string, unknown>;
   deadline: number;

@@ -38,12 +38,17 @@ const ENTRY = new URL(import.meta.url.endsWith('.ts') ? './worker.ts' : './worke
 const OUT_OF_MEMORY = /out of memory|heap limit|is_heap_oom|CALL_AND_RETRY_LAST/i;
 const STDERR_KEPT = 8192;
 
+/** Script sources a worker keeps by cache key before the supervisor tells it to forget them all. */
+const MAX_SOURCES_PER_WORKER = 512;
+
 export class WorkerProcess {
   readonly #options: WorkerProcessOptions;
   readonly #child: ChildProcess;
   readonly #ready: Promise<void>;
   readonly #runs = new Map<number, ActiveRun>();
   #nextRun = 0;
+  /** Cache keys whose source this process holds (it keeps every source it was sent until told to forget). */
+  readonly #sent = new Set<string>();
   #stderr = '';
   #loss: WorkerLoss | undefined;
   #exited = false;
@@ -105,10 +110,16 @@ export class WorkerProcess {
       const remaining = Math.max(0, call.deadline - Date.now());
       const timer = setTimeout(() => this.kill('timeout'), remaining + this.#options.killGraceMs);
       this.#runs.set(run, { call, resolve, reject, fatal: undefined, timer });
+      const known = this.#sent.has(handle.cacheKey);
+      const forget = !known && this.#sent.size >= MAX_SOURCES_PER_WORKER;
+      if (forget) this.#sent.clear();
+      if (!known) this.#sent.add(handle.cacheKey);
       this.#send({
         type: 'run',
         run,
-        source: handle.source,
+        ...(known ? {} : { source: handle.source }),
+        ...(forget ? { forget } : {}),
+        ...(handle.hostless ? { hostless: true } : {}),
         cacheKey: handle.cacheKey,
         inputJson,
         ruleVariables: call.ruleVariables,

@@ -26,6 +26,8 @@ interface Pending {
   reject: (error: Error) => void;
 }
 const pending = new Map<number, Pending>();
+/** Sources by cache key, as the supervisor sent them (RunMessage.source). */
+const sources = new Map<string, string>();
 let nextRequest = 0;
 let running = 0;
 
@@ -85,7 +87,10 @@ async function onRun(message: RunMessage): Promise<void> {
   };
   let done: DoneMessage;
   try {
-    const value = await sandbox.run({ source: message.source, cacheKey: message.cacheKey }, call);
+    const source = message.source ?? sources.get(message.cacheKey);
+    // The supervisor sends each source once; missing means the two records disagree, a fault of ours.
+    if (source === undefined) throw new Error('the script worker was not sent the script');
+    const value = await sandbox.run({ source, cacheKey: message.cacheKey, hostless: message.hostless === true }, call);
     done = { type: 'done', run: message.run, logs, ok: true, value };
   } catch (error) {
     done = { type: 'done', run: message.run, logs, ok: false, error: toWire(error) };
@@ -105,7 +110,12 @@ function toWire(error: unknown): WireError {
 }
 
 process.on('message', (message: ToWorker) => {
-  if (message.type === 'run') void onRun(message);
+  if (message.type === 'run') {
+    // Kept before the run starts: the next message may name this source by its key alone.
+    if (message.forget) sources.clear();
+    if (message.source !== undefined) sources.set(message.cacheKey, message.source);
+    void onRun(message);
+  }
   else if (message.type === 'reply') onReply(message);
 });
 // The supervisor going away (even by SIGKILL) closes the channel: nothing is left for this process to do.

@@ -55,6 +55,17 @@ describe('script worker pool', () => {
     assert.deepEqual(lines, ['from worker']);
   });
 
+  test('hostless scripts run in the worker\'s warm realm; a source crosses once per worker, again after it forgot', async () => {
+    const { pool: scripts } = pool({ workers: 1, perSpace: 1 });
+    const warm = { source: 'leftover = input.n;\nreturn [typeof eval, leftover * 2];', cacheKey: `pool-warm-${Date.now()}`, hostless: true };
+    for (const n of [1, 2, 3]) assert.deepEqual(await scripts.run(warm, call({ input: { n } }), 's'), ['undefined', n * 2]);
+    // Past 512 sources the supervisor tells the worker to forget them all: the first one is sent again when used.
+    const many = Array.from({ length: 513 }, (_, i) => ({ source: `return ${i};`, cacheKey: `pool-many-${Date.now()}-${i}`, hostless: true }));
+    for (const [i, script] of many.entries()) assert.equal(await scripts.run(script, call(), 's'), i);
+    assert.deepEqual(await scripts.run(warm, call({ input: { n: 4 } }), 's'), ['undefined', 8]);
+    assert.equal(await scripts.run(many[512]!, call(), 's'), 512);
+  });
+
   for (const [name, source] of [['a growing Map', MAP_BOMB], ['an object with ever more keys', OBJECT_BOMB]]) {
     test(`a script that exhausts V8's heap with ${name} fails alone with a memory error; the pool goes on`, async () => {
       const { pool: scripts, events } = pool();

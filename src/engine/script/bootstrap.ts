@@ -25,7 +25,7 @@ export interface BootstrapLimits {
   maxLogLineChars: number;
 }
 
-export const BOOTSTRAP_SOURCE = String.raw`(function bootstrap(inputJson, variablesJson, solveRef, httpRef, httpEnabled, limitsJson) {
+export const BOOTSTRAP_SOURCE = String.raw`(function bootstrap(inputJson, variablesJson, solveRef, httpRef, httpEnabled, limitsJson, install) {
   'use strict';
   const stringify = JSON.stringify;
   const parse = JSON.parse;
@@ -122,9 +122,15 @@ export const BOOTSTRAP_SOURCE = String.raw`(function bootstrap(inputJson, variab
     DR: freeze({ solve: solve, http: http }),
     SolverStrategy: freeze(${JSON.stringify(Object.fromEntries(STRATEGIES.map((name) => [name, name])))}),
   };
-  const names = ownKeys(globals);
-  for (let i = 0; i < names.length; i++) {
-    defineProperty(globalThis, names[i], { value: globals[names[i]], writable: true, enumerable: false, configurable: true });
+  // A fresh context gets them as its own globals; the warm realm (warm-realm.ts) passes 'install', which makes them
+  // the current run's values of globals it defined once.
+  if (install) {
+    install(globals);
+  } else {
+    const names = ownKeys(globals);
+    for (let i = 0; i < names.length; i++) {
+      defineProperty(globalThis, names[i], { value: globals[names[i]], writable: true, enumerable: false, configurable: true });
+    }
   }
 
   function describeError(error) {

@@ -4,12 +4,15 @@
 import ivm from 'isolated-vm';
 import { BOOTSTRAP_SOURCE, SCRIPT_FILE_NAME, wrapScript } from './bootstrap.ts';
 import { RuleError, TimeoutError } from '../errors.ts';
+import type { WarmRealm } from './warm-realm.ts';
 
 export interface PooledIsolate {
   readonly isolate: ivm.Isolate;
   readonly bootstrap: ivm.Script;
   /** Compiled rule scripts by cache key, least recently used first. */
   readonly scripts: Map<string, ivm.Script>;
+  /** The hardened context reused by runs that make no host calls (warm-realm.ts), once one needed it. */
+  warm?: WarmRealm;
 }
 
 export interface IsolatePoolOptions {
@@ -63,6 +66,11 @@ export class IsolatePool {
     });
   }
 
+  /** An idle isolate now, without waiting (a caller that can finish without yielding never queues). */
+  takeIdle(): PooledIsolate | undefined {
+    return this.#closed ? undefined : this.#idle.pop();
+  }
+
   release(entry: PooledIsolate): void {
     if (entry.isolate.isDisposed) {
       this.#live--;
@@ -83,12 +91,8 @@ export class IsolatePool {
 
   /** The compiled form of a rule script in this isolate, compiled on first use and kept per cache key. */
   async script(entry: PooledIsolate, source: string, cacheKey: string): Promise<ivm.Script> {
-    const cached = entry.scripts.get(cacheKey);
-    if (cached) {
-      entry.scripts.delete(cacheKey);
-      entry.scripts.set(cacheKey, cached);
-      return cached;
-    }
+    const cached = this.cachedScript(entry, cacheKey);
+    if (cached) return cached;
     let compiled: ivm.Script;
     try {
       compiled = await entry.isolate.compileScript(wrapScript(source), { filename: SCRIPT_FILE_NAME, lineOffset: -1 });
@@ -102,6 +106,16 @@ export class IsolatePool {
       entry.scripts.delete(oldest);
     }
     return compiled;
+  }
+
+  /** The compiled script if this isolate has it (marked as just used), without waiting. */
+  cachedScript(entry: PooledIsolate, cacheKey: string): ivm.Script | undefined {
+    const cached = entry.scripts.get(cacheKey);
+    if (cached) {
+      entry.scripts.delete(cacheKey);
+      entry.scripts.set(cacheKey, cached);
+    }
+    return cached;
   }
 
   close(): void {

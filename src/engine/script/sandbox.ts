@@ -12,6 +12,7 @@ import type { PooledIsolate } from './isolate-pool.ts';
 import type { BootstrapLimits } from './bootstrap.ts';
 import { checkText, DEFAULT_SCRIPT_DATA_LIMITS, inputText } from './data-limits.ts';
 import type { ScriptDataLimits } from './data-limits.ts';
+import { adoptScript, createWarmRealm, releaseWarmRealm, runWarm } from './warm-realm.ts';
 
 export interface ScriptSandboxOptions {
   /** Isolates kept alive at most (each runs one solve at a time). Default: min(4, CPU count). */
@@ -41,11 +42,35 @@ export function createScriptSandbox(options: ScriptSandboxOptions = {}): ScriptS
     maxLogLineChars: options.maxLogLineChars ?? 10_000,
   } satisfies BootstrapLimits);
   const dataLimits: ScriptDataLimits = { ...DEFAULT_SCRIPT_DATA_LIMITS, ...options.dataLimits };
+  const maxScriptsPerIsolate = Math.max(1, options.maxScriptsPerIsolate ?? 256);
   const pool = new IsolatePool({
     maxIsolates: Math.max(1, options.maxIsolates ?? Math.min(4, availableParallelism())),
     memoryLimitMb,
-    maxScriptsPerIsolate: Math.max(1, options.maxScriptsPerIsolate ?? 256),
+    maxScriptsPerIsolate,
   });
+
+  /**
+   * A hostless script in the isolate's warm realm, synchronously: the runner's text, or undefined when the run did
+   * not settle in its call (it must then run in a fresh context, where later events can settle it). A realm that
+   * could not be reset, or whose run failed inside the machinery, is thrown away.
+   */
+  function runWarmly(entry: PooledIsolate, script: ivm.Script, handle: CompiledScriptHandle, inputJson: string, variablesJson: string, deadline: number, timeoutMs: number | undefined): string | undefined {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) throw new TimeoutError(timeoutMs);
+    const realm = (entry.warm ??= createWarmRealm(entry.isolate, entry.bootstrap));
+    let clean = false;
+    try {
+      adoptScript(realm, script, handle.cacheKey, maxScriptsPerIsolate);
+      const run = runWarm(realm, handle.cacheKey, inputJson, variablesJson, limitsJson, Math.max(1, Math.ceil(remaining)));
+      clean = run.clean;
+      return run.text ?? undefined;
+    } finally {
+      if (!clean) {
+        entry.warm = undefined;
+        if (!entry.isolate.isDisposed) releaseWarmRealm(realm);
+      }
+    }
+  }
 
   async function run(handle: CompiledScriptHandle, call: ScriptCall): Promise<unknown> {
     const started = Date.now();
@@ -53,7 +78,27 @@ export function createScriptSandbox(options: ScriptSandboxOptions = {}): ScriptS
     const timeoutMs = call.timeoutMs ?? (Number.isFinite(call.deadline) ? undefined : defaultTimeoutMs);
     const inputJson = call.inputJson ?? inputText(call.input, dataLimits);
     const variablesJson = JSON.stringify(call.ruleVariables ?? {});
-    const entry = await pool.acquire(deadline, timeoutMs, call.nested === true);
+    // A hostless run takes an idle isolate at once. A nested one that finds none (below a script's DR.solve) stays
+    // in a fresh context: it gets an isolate made for it and disposed after, where hardening a realm (2-12 ms of
+    // CPU) would cost more than the fresh context it saves.
+    const idle = handle.hostless === true ? pool.takeIdle() : undefined;
+    const warm = idle !== undefined || (handle.hostless === true && call.nested !== true);
+    const entry = idle ?? (await pool.acquire(deadline, timeoutMs, call.nested === true));
+    if (warm) {
+      let text: string | undefined;
+      try {
+        // A script already compiled runs without yielding, so concurrent solves never queue for the isolate.
+        const script = pool.cachedScript(entry, handle.cacheKey) ?? (await pool.script(entry, handle.source, handle.cacheKey));
+        text = runWarmly(entry, script, handle, inputJson, variablesJson, deadline, timeoutMs);
+      } catch (error) {
+        pool.release(entry);
+        throw translate(error, entry, false, timeoutMs, memoryLimitMb);
+      }
+      if (text !== undefined) {
+        pool.release(entry);
+        return deliver(text, call, dataLimits);
+      }
+    }
     const execution = new Execution(call);
     let context: ivm.Context | undefined;
     // References into the context keep it alive inside the isolate: every one is released after the run.

@@ -106,7 +106,8 @@ export function compileFunctionNode(node: JdmFunctionNode, path: string, problem
   const base = { id: node.id, name: node.name, type: node.type, readsNodes: true, async: true } as const;
   const where = nodeLabel(base);
   const source = scriptOf(node, path, problems) ?? '';
-  const handle: CompiledScriptHandle = { source, cacheKey: createHash('sha256').update(source).digest('base64url') };
+  // Hostless: a function node's handler gets no DR.solve or DR.http, so it may run in the sandbox's warm realm.
+  const handle: CompiledScriptHandle = { source, cacheKey: createHash('sha256').update(source).digest('base64url'), hostless: true };
 
   return {
     ...base,
