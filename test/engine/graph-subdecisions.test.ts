@@ -5,9 +5,10 @@ import assert from 'node:assert/strict';
 import { RuleError, ValidationError, compileRule, solve } from '../../src/engine/index.ts';
 import { createScriptSandbox } from '../../src/engine/script/sandbox.ts';
 import { ZEN_NOW, chain, compileGraph, graphDocument, mapResolver, tableContent } from './graph-helpers.ts';
+import { disposeSandboxes } from '../support/isolate-teardown.ts';
 
 const sandbox = createScriptSandbox({ maxIsolates: 1 });
-after(() => sandbox.dispose());
+after(() => disposeSandboxes(sandbox));
 
 const tiers = compileGraph(
   chain({ type: 'decisionTableNode', name: 'Tier', content: tableContent('first', ['spend'], ['tier'], [['>= 1000', "'gold'"], ['', "'basic'"]]) }),

@@ -10,6 +10,7 @@ import type { CompiledRule, HttpRequest, Json } from '../../src/engine/types.ts'
 import { MapResolver, fakeRule, fixtureResolver, ruleByAlias } from './helpers.ts';
 import { assign, businessRule, declare, switchCases, workflow } from './workflow-builder.ts';
 import type { NodeSpec } from './workflow-builder.ts';
+import { disposeSandboxes } from '../support/isolate-teardown.ts';
 
 function compile(nodes: NodeSpec[], edges: [string, string][]): CompiledRule {
   return compileRule(workflow(nodes, edges));
@@ -98,7 +99,7 @@ describe('decision flow worked examples', () => {
 
 describe('decision flow node types', () => {
   const sandbox = createScriptSandbox({ maxIsolates: 2, memoryLimitMb: 32 });
-  after(() => sandbox.dispose());
+  after(() => disposeSandboxes(sandbox));
 
   test('START alone (or START -> END) gives an empty output', async () => {
     assert.deepEqual(await output(compile([START, { id: 'end', type: 'END' }], [['start-out', 'end']]), { a: 1 }), {});

@@ -5,6 +5,7 @@ import { createScriptSandbox } from '../../src/engine/script/sandbox.ts';
 import type { ScriptCall } from '../../src/engine/types.ts';
 import { RuleError, TimeoutError } from '../../src/engine/errors.ts';
 import { scriptCall, scriptHandle as handle, startedSignal, UNHURRIED_MS } from '../support/script-calls.ts';
+import { disposeSandboxes } from '../support/isolate-teardown.ts';
 
 // Scripts whose subject is not a time limit get an unhurried one (a loaded machine creates isolates slowly); the
 // tests of a limit set their own, and compare what they observe with it.
@@ -21,7 +22,7 @@ function assertStoppedAtLimit(elapsedMs: number, limitMs: number): void {
 
 describe('script sandbox', () => {
   const sandbox = createScriptSandbox({ maxIsolates: 2, memoryLimitMb: 32 });
-  after(() => sandbox.dispose());
+  after(() => disposeSandboxes(sandbox));
 
   test('runs the script as an async function body with input, output and ruleVariables', async () => {
     const value = await sandbox.run(

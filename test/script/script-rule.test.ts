@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { compileRule, solve } from '../../src/engine/index.ts';
 import { RuleError, ValidationError } from '../../src/engine/errors.ts';
 import { createScriptSandbox } from '../../src/engine/script/sandbox.ts';
+import { disposeSandboxes } from '../support/isolate-teardown.ts';
 import type { CompiledRule } from '../../src/engine/types.ts';
 import { MapResolver, fakeRule } from '../flow/helpers.ts';
 import { UNHURRIED_MS } from '../support/script-calls.ts';
@@ -37,7 +38,7 @@ describe('scripting rules', () => {
   // Solves without a deadline get the sandbox's default limit: an unhurried one, since a loaded machine creates
   // isolates slowly and none of those tests is about the limit.
   const sandbox = createScriptSandbox({ maxIsolates: 2, memoryLimitMb: 32, defaultTimeoutMs: UNHURRIED_MS });
-  after(() => sandbox.dispose());
+  after(() => disposeSandboxes(sandbox));
 
   test('STANDARD wraps the returned object; the trace holds the log() lines', async () => {
     const rule = scriptRule(MULTIPLY, { ruleAlias: 'multiply', version: 1 });

@@ -11,6 +11,7 @@ import type { CompiledScriptHandle, ScriptCall } from '../../src/engine/types.ts
 import { RuleError, TimeoutError } from '../../src/engine/errors.ts';
 import { scriptCall, UNHURRIED_MS } from '../support/script-calls.ts';
 import { MapResolver } from '../flow/helpers.ts';
+import { disposeSandboxes } from '../support/isolate-teardown.ts';
 
 /** A decision graph whose one function node has `source` (v2), compiled; `extra` goes into the rule document. */
 function functionGraph(source: string, extra: Record<string, unknown> = {}) {
@@ -50,7 +51,7 @@ async function afterWriter(writer: string, reader: string): Promise<unknown> {
 
 describe('warm realm (hostless scripts)', () => {
   const sandbox = createScriptSandbox({ maxIsolates: 1 });
-  after(() => sandbox.dispose());
+  after(() => disposeSandboxes(sandbox));
 
   test('runs reuse the realm and each sees only its own input and globals', async () => {
     const script = hostless('const before = typeof leftover;\nleftover = input.secret;\nglobalThis.other = input.secret;\nconst mine = leftover;\ninput = output = log = "overwritten";\nreturn { before, eval: typeof eval, mine, input };');

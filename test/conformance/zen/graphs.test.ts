@@ -9,6 +9,7 @@ import { solve } from '../../../src/engine/index.ts';
 import { createScriptSandbox } from '../../../src/engine/script/sandbox.ts';
 import { ZEN_NOW, compileGraph } from '../../engine/graph-helpers.ts';
 import type { JdmFile } from '../../engine/graph-helpers.ts';
+import { disposeSandboxes } from '../../support/isolate-teardown.ts';
 
 const FLOOR = 129;
 const folder = new URL('./graphs/', import.meta.url);
@@ -17,7 +18,7 @@ const expected = JSON.parse(readFileSync(new URL('./expected-failures.json', imp
 test('zen graph kit: every embedded test answers exactly as zen', async (t) => {
   // Function nodes run in isolated-vm, as complex-rule scripts do.
   const sandbox = createScriptSandbox({ maxIsolates: 1 });
-  t.after(() => sandbox.dispose());
+  t.after(() => disposeSandboxes(sandbox));
   const failures = new Map<string, string>();
   let total = 0;
   for (const file of readdirSync(folder).filter((f) => f.endsWith('.json')).sort()) {
