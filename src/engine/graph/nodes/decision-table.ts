@@ -12,8 +12,8 @@ import { dotInsert, dotPath, jsonOf } from '../values.ts';
 import type { DotPath } from '../values.ts';
 import { fastUnaryCell } from './table-cells.ts';
 import type { Literal } from './table-cells.ts';
-import { CandidateRows, indexColumn } from './table-index.ts';
-import type { ColumnIndex } from './table-index.ts';
+import { CandidateRows, groupColumn, indexColumn, literalCandidates } from './table-index.ts';
+import type { ColumnIndex, GroupIndex } from './table-index.ts';
 
 interface InputColumn {
   id: string;
@@ -30,10 +30,18 @@ interface OutputColumn {
   collect: boolean;
 }
 
+/** One non-empty input cell: a predicate on `$` for the common forms, else ZEN (`memo` >= 0: a repeated cell). */
+interface CellTest {
+  column: number;
+  program: ZenProgram | undefined;
+  fast: ((value: unknown) => boolean) | undefined;
+  memo: number;
+}
+
 interface Row {
   index: number;
-  /** Tests in column order, only the non-empty cells: a predicate on `$` for the common forms, else ZEN. */
-  tests: { column: number; program: ZenProgram | undefined; fast: ((value: unknown) => boolean) | undefined; memo: number }[];
+  /** Tests in column order, only the non-empty cells of the columns no group index answers for. */
+  tests: CellTest[];
   outputs: { column: number; program: ZenProgram }[];
   /** The row as written, for the trace. */
   source: Record<string, string>;
@@ -88,7 +96,8 @@ export function compileDecisionTableNode(node: JdmDecisionTableNode, path: strin
     return { index, tests, outputs: cells, source: rule };
   });
   const indexes = inputs.flatMap((column, c) => (column.field ? (indexColumn(c, literalCells[c]) ?? []) : []));
-  const shape: TableShape = { inputs, rows, indexes, words: Math.ceil(rows.length / 32), memoSlots: memo.count };
+  const groups = groupIndexes(content.rules, inputs, rows, indexes);
+  const shape: TableShape = { inputs, rows, indexes, groups, words: Math.ceil(rows.length / 32), memoSlots: memo.count };
   const readsNodes = JSON.stringify(content).includes('$nodes');
   const hasCollectColumns = outputs.some((o) => o.collect);
   const collect = content.hitPolicy === 'collect';
@@ -108,10 +117,29 @@ interface TableShape {
   inputs: readonly InputColumn[];
   rows: readonly Row[];
   indexes: readonly ColumnIndex[];
+  groups: readonly GroupIndex<CellTest>[];
   /** 32-bit words of a row bitset. */
   words: number;
   /** Repeated unary cells whose answers a solve keeps (memoSlots). */
   memoSlots: number;
+}
+
+/**
+ * Group indexes (./table-index.ts) of the field columns a literal index does not cover. A candidate row passes the
+ * grouped columns' cells, so their tests leave the rows (`rows` is changed in place).
+ */
+function groupIndexes(rules: readonly Record<string, string>[], inputs: readonly InputColumn[], rows: Row[], literal: readonly ColumnIndex[]): GroupIndex<CellTest>[] {
+  const grouped: GroupIndex<CellTest>[] = [];
+  inputs.forEach((column, c) => {
+    if (!column.field || literal.some((index) => index.column === c)) return;
+    const cells = rules.map((rule) => (typeof rule[column.id] === 'string' ? rule[column.id].trim() : ''));
+    const index = groupColumn(c, cells, (row) => rows[row].tests.find((test) => test.column === c)!);
+    if (index) grouped.push(index);
+  });
+  if (grouped.length > 0) {
+    for (const row of rows) row.tests = row.tests.filter((test) => !grouped.some((index) => index.column === test.column));
+  }
+  return grouped;
 }
 
 interface MemoSlot {
@@ -166,7 +194,18 @@ class TableRun {
     this.#values = new Array(shape.inputs.length);
     this.#rowCount = shape.rows.length;
     this.#memo = shape.memoSlots > 0 ? new Uint8Array(shape.memoSlots) : undefined;
-    this.#candidates = shape.indexes.length > 0 ? new CandidateRows(shape.indexes, shape.words, (c) => this.value(c)) : undefined;
+    this.#candidates = shape.indexes.length + shape.groups.length > 0 ? new CandidateRows(this.#constraints(shape), shape.words) : undefined;
+  }
+
+  /** Per indexed column, the bitsets of the rows it leaves for this run's values. */
+  #constraints(shape: TableShape): Uint32Array[][] {
+    const columns = shape.indexes.map((index) => literalCandidates(index, this.value(index.column)));
+    for (const index of shape.groups) {
+      const left = [index.fallback];
+      for (const group of index.groups) if (this.passes(group.test)) left.push(group.rows);
+      columns.push(left);
+    }
+    return columns;
   }
 
   /** The first row to test at or after `from`, or -1. */
@@ -196,26 +235,24 @@ class TableRun {
   }
 
   matches(row: Row): boolean {
-    for (const test of row.tests) {
-      const column = this.#inputs[test.column];
-      if (column.field) {
-        const value = this.value(test.column);
-        if (value === FAILED) return false;
-        if (test.fast) {
-          if (!test.fast(value)) return false;
-          continue;
-        }
-        this.locals.$ = value;
-        if (test.memo >= 0) {
-          const memo = this.#memo!;
-          if (memo[test.memo] === 0) memo[test.memo] = runOr(test.program!, this.input, this.locals, this.clock, false) === true ? 1 : 2;
-          if (memo[test.memo] !== 1) return false;
-          continue;
-        }
-      }
-      if (runOr(test.program!, this.input, this.locals, this.clock, false) !== true) return false;
-    }
+    for (const test of row.tests) if (!this.passes(test)) return false;
     return true;
+  }
+
+  /** Whether the row's cell `test` passes in this run. */
+  passes(test: CellTest): boolean {
+    if (this.#inputs[test.column].field) {
+      const value = this.value(test.column);
+      if (value === FAILED) return false;
+      if (test.fast) return test.fast(value);
+      this.locals.$ = value;
+      if (test.memo >= 0) {
+        const memo = this.#memo!;
+        if (memo[test.memo] === 0) memo[test.memo] = runOr(test.program!, this.input, this.locals, this.clock, false) === true ? 1 : 2;
+        return memo[test.memo] === 1;
+      }
+    }
+    return runOr(test.program!, this.input, this.locals, this.clock, false) === true;
   }
 
   /** The row's output cell value, or FAILED. */
