@@ -276,7 +276,7 @@ test('differential: large tables repeating a few cells per column answer and tra
       const actual = await solve(verdict, data, { now: ZEN_NOW, trace: true }).then((answer) => [answer.result[0], verdictTrace(answer.trace)], () => 'error');
       const plain = await solve(verdict, data, { now: ZEN_NOW }).then((answer) => answer.result[0], () => 'error');
       cases++;
-      if (Array.isArray(expected) && expected[1].some((n) => (n as { traceData?: unknown }).traceData)) matched++;
+      if (Array.isArray(expected) && (expected[1] as { traceData?: unknown }[]).some((n) => n.traceData)) matched++;
       try {
         assert.deepStrictEqual(actual, expected);
         assert.deepStrictEqual(plain, Array.isArray(expected) ? expected[0] : expected);
