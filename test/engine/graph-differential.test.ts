@@ -212,10 +212,15 @@ test('differential: random tables, switches and expressions answer and trace as 
       // zen's: the same nodes in the same order, with the same inputs, outputs and trace data.
       const expected = await decision.evaluate(data, { trace: true }).then((answer) => [answer.result, zenTrace(answer.trace)], () => 'error');
       const actual = await solve(verdict, data, { now: ZEN_NOW, trace: true }).then((answer) => [answer.result[0], verdictTrace(answer.trace)], () => 'error');
+      // Without a trace the walk may merge passThrough answers in place: the answer must not change.
+      const before = JSON.stringify(data);
+      const plain = await solve(verdict, data, { now: ZEN_NOW }).then((answer) => answer.result[0], () => 'error');
+      assert.equal(JSON.stringify(data), before, 'a solve leaves its input as it was');
       cases++;
       if (expected === 'error') errors++;
       try {
         assert.deepStrictEqual(actual, expected);
+        assert.deepStrictEqual(plain, expected === 'error' ? expected : expected[0]);
       } catch {
         differences.push(`graph ${g} input ${JSON.stringify(data)}: zen ${JSON.stringify(expected)}, Verdict ${JSON.stringify(actual)}\n${JSON.stringify(jdm)}`);
       }

@@ -77,7 +77,7 @@ function directProgram(node: Node): ZenProgram | undefined {
     return { run: () => value };
   }
   const keys: string[] = [];
-  let at = node;
+  let at: Node = node;
   while (at.type === 'member' && at.property.type === 'literal' && typeof at.property.value === 'string') {
     keys.push(at.property.value);
     at = at.object;

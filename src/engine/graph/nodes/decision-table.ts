@@ -7,8 +7,8 @@ import type { JdmDecisionTableNode } from '../../../rules/decision-graph.ts';
 import type { ExpressionCompiler, GraphClock, ZenProgram } from '../expressions.ts';
 import { runOr } from '../expressions.ts';
 import type { CompiledNode, NodeOutcome, NodeRun } from '../node.ts';
-import { readTransform, transformed } from '../transform.ts';
-import { dotInsert, dotPath, jsonOf } from '../values.ts';
+import { mergesInPlace, readTransform, transformed } from '../transform.ts';
+import { dotInsert, dotPath, insertFresh, jsonOf, prefixFree } from '../values.ts';
 import type { DotPath } from '../values.ts';
 import { fastUnaryCell } from './table-cells.ts';
 import type { Literal } from './table-cells.ts';
@@ -43,6 +43,8 @@ interface Row {
   /** Tests in column order, only the non-empty cells of the columns no group index answers for. */
   tests: CellTest[];
   outputs: { column: number; program: ZenProgram }[];
+  /** The output paths of the row are prefixFree: its output object is built with insertFresh. */
+  fresh: boolean;
   /** The row as written, for the trace. */
   source: Record<string, string>;
 }
@@ -93,7 +95,7 @@ export function compileDecisionTableNode(node: JdmDecisionTableNode, path: strin
       if (cell === '' || column.path === '') return;
       cells.push({ column: c, program: compiler.compile(cell, 'standard', `${rowPath}[${JSON.stringify(column.id)}]`, 'warning') });
     });
-    return { index, tests, outputs: cells, source: rule };
+    return { index, tests, outputs: cells, fresh: prefixFree(cells.map((cell) => outputs[cell.column].path)), source: rule };
   });
   const indexes = inputs.flatMap((column, c) => (column.field ? (indexColumn(c, literalCells[c]) ?? []) : []));
   const groups = groupIndexes(content.rules, inputs, rows, indexes);
@@ -110,7 +112,8 @@ export function compileDecisionTableNode(node: JdmDecisionTableNode, path: strin
     if (hasCollectColumns) return evaluateFirstCollect(table, rows, outputs, run.trace);
     return evaluateFirst(table, rows, outputs, run.trace);
   };
-  return { ...base, async: false, evaluate: transformed(base, readTransform(content, contentPath, compiler), handle) };
+  const transform = readTransform(content, contentPath, compiler);
+  return { ...base, async: false, mergesInPlace: mergesInPlace(transform, content), evaluate: transformed(base, transform, handle) };
 }
 
 interface TableShape {
@@ -281,6 +284,14 @@ class TableRun {
 /** The row's output object (scalar columns only when `scalars`), or FAILED when an output cell fails. */
 function rowOutput(table: TableRun, row: Row, outputs: readonly OutputColumn[]): Record<string, unknown> | typeof FAILED {
   const out: Record<string, unknown> = {};
+  if (row.fresh) {
+    for (const cell of row.outputs) {
+      const value = table.cell(cell.program);
+      if (value === FAILED) return FAILED;
+      insertFresh(out, outputs[cell.column].at, value);
+    }
+    return out;
+  }
   // The objects made on the way are this row's alone until it is answered: written in place, not copied per cell.
   const owned: object[] = [];
   for (const cell of row.outputs) {
