@@ -70,7 +70,7 @@ export class GraphWalk implements NodeRun {
   #iter = 0;
   #nodesView: Record<string, unknown> | undefined;
   /** Per node, whether its output is owned (NodeOutcome.owned); made for static walks with ownedSource. */
-  #owned: Uint8Array | undefined;
+  #owned: boolean[] | undefined;
 
   constructor(shape: GraphShape, input: unknown, ctx: EvaluationContext, clock: GraphClock, chain: readonly string[], parentNodes: Record<string, unknown> | undefined) {
     this.#shape = shape;
@@ -83,7 +83,8 @@ export class GraphWalk implements NodeRun {
     this.traces = ctx.trace ? [] : undefined;
     this.#data = new Array(shape.nodes.length);
     if (shape.order) {
-      if (shape.ownedSource && !ctx.trace) this.#owned = new Uint8Array(shape.nodes.length);
+      // A plain array: a typed array costs more to make than the few flags it holds.
+      if (shape.ownedSource && !ctx.trace) this.#owned = [];
       return;
     }
     this.#edgeAlive = new Array(shape.edgeSource.length).fill(1);
@@ -125,12 +126,12 @@ export class GraphWalk implements NodeRun {
       const owned = this.#owned;
       if (owned) {
         const source = this.#shape.ownedSource![nid];
-        this.inputOwned = source >= 0 && owned[source] === 1;
+        this.inputOwned = source >= 0 && owned[source] === true;
       }
       const outcome = node.evaluate(input, this);
       this.inputOwned = false;
       if (outcome instanceof Promise) return outcome.then((o) => this.#resumeStatic(at, input, o));
-      if (owned && outcome.owned) owned[nid] = 1;
+      if (owned && outcome.owned) owned[nid] = true;
       this.#record(nid, input, outcome);
     }
     return this.#merge(this.#shape.ending!);
@@ -138,7 +139,7 @@ export class GraphWalk implements NodeRun {
 
   #resumeStatic(at: number, input: unknown, outcome: NodeOutcome): unknown {
     const nid = this.#shape.order![at];
-    if (this.#owned && outcome.owned) this.#owned[nid] = 1;
+    if (this.#owned && outcome.owned) this.#owned[nid] = true;
     this.#record(nid, input, outcome);
     return this.#runStatic(at + 1);
   }

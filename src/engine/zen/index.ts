@@ -48,6 +48,8 @@ export function compileZenUnary(source: string): ZenExpression {
  * unary cell or of an expression node's earlier results, `$nodes`), looked up before the environment.
  */
 export interface ZenProgram {
+  /** The expression is a literal: `run` answers the same primitive whatever it is given. */
+  readonly constant?: boolean;
   run(env: unknown, locals: Record<string, unknown> | undefined, clock: { now: number; random: () => number }): unknown;
 }
 
@@ -74,7 +76,7 @@ export function compileZenProgram(source: string, kind: 'standard' | 'unary'): Z
 function directProgram(node: Node): ZenProgram | undefined {
   if (node.type === 'literal') {
     const value = node.value;
-    return { run: () => value };
+    return { constant: true, run: () => value };
   }
   const keys: string[] = [];
   let at: Node = node;

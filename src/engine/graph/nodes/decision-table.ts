@@ -8,7 +8,7 @@ import type { ExpressionCompiler, GraphClock, ZenProgram } from '../expressions.
 import { runOr } from '../expressions.ts';
 import type { CompiledNode, NodeOutcome, NodeRun } from '../node.ts';
 import { mergesInPlace, readTransform, transformed } from '../transform.ts';
-import { dotInsert, dotPath, insertFresh, jsonOf, prefixFree } from '../values.ts';
+import { dotInsert, dotPath, insertFresh, isObject, jsonOf, prefixFree } from '../values.ts';
 import type { DotPath } from '../values.ts';
 import { fastUnaryCell } from './table-cells.ts';
 import type { Literal } from './table-cells.ts';
@@ -45,6 +45,9 @@ interface Row {
   outputs: { column: number; program: ZenProgram }[];
   /** The output paths of the row are prefixFree: its output object is built with insertFresh. */
   fresh: boolean;
+  /** A fresh row with literal cells: its output object with those written (made once), and the other cells. */
+  template: Template | undefined;
+  varying: { column: number; program: ZenProgram }[];
   /** The row as written, for the trace. */
   source: Record<string, string>;
 }
@@ -95,7 +98,10 @@ export function compileDecisionTableNode(node: JdmDecisionTableNode, path: strin
       if (cell === '' || column.path === '') return;
       cells.push({ column: c, program: compiler.compile(cell, 'standard', `${rowPath}[${JSON.stringify(column.id)}]`, 'warning') });
     });
-    return { index, tests, outputs: cells, fresh: prefixFree(cells.map((cell) => outputs[cell.column].path)), source: rule };
+    const fresh = prefixFree(cells.map((cell) => outputs[cell.column].path));
+    const template = fresh && cells.some((cell) => cell.program.constant) ? templateOf(cells, outputs) : undefined;
+    const varying = template ? cells.filter((cell) => !cell.program.constant) : cells;
+    return { index, tests, outputs: cells, fresh, template, varying, source: rule };
   });
   const indexes = inputs.flatMap((column, c) => (column.field ? (indexColumn(c, literalCells[c]) ?? []) : []));
   const groups = groupIndexes(content.rules, inputs, rows, indexes);
@@ -281,8 +287,47 @@ class TableRun {
   }
 }
 
+/**
+ * A row's output object as its literal cells write it (the other cells' places held by null, so that keys keep
+ * the order of the columns), and its nested objects: each solve copies it (`instantiate`) instead of writing
+ * every literal key by key. Only prefixFree rows have one: every object in it was made by the writes.
+ */
+interface Template {
+  object: Record<string, unknown>;
+  nested: [string, Template][];
+}
+
+function templateOf(cells: Row['outputs'], outputs: readonly OutputColumn[]): Template {
+  const object: Record<string, unknown> = {};
+  for (const cell of cells) insertFresh(object, outputs[cell.column].at, cell.program.constant ? cell.program.run(null, undefined, NO_CLOCK) : null);
+  const nest = (o: Record<string, unknown>): Template => ({ object: o, nested: Object.entries(o).flatMap(([k, v]) => (isObject(v) ? [[k, nest(v)] as [string, Template]] : [])) });
+  return nest(object);
+}
+
+/** Literals read no clock. */
+const NO_CLOCK: GraphClock = { now: 0, random: () => 0 };
+
+function instantiate(template: Template): Record<string, unknown> {
+  const out = { ...template.object };
+  for (const [key, nested] of template.nested) out[key] = instantiate(nested);
+  return out;
+}
+
 /** The row's output object (scalar columns only when `scalars`), or FAILED when an output cell fails. */
 function rowOutput(table: TableRun, row: Row, outputs: readonly OutputColumn[]): Record<string, unknown> | typeof FAILED {
+  if (row.template) {
+    const varying = row.varying;
+    if (varying.length === 0) return instantiate(row.template);
+    const values: unknown[] = [];
+    for (const cell of varying) {
+      const value = table.cell(cell.program);
+      if (value === FAILED) return FAILED;
+      values.push(value);
+    }
+    const out = instantiate(row.template);
+    for (let i = 0; i < varying.length; i++) insertFresh(out, outputs[varying[i].column].at, values[i]);
+    return out;
+  }
   const out: Record<string, unknown> = {};
   if (row.fresh) {
     for (const cell of row.outputs) {
