@@ -40,7 +40,9 @@ interface CellTest {
 
 interface Row {
   index: number;
-  /** Tests in column order, only the non-empty cells of the columns no group index answers for. */
+  /** Tests in column order, only the non-empty cells. */
+  allTests: CellTest[];
+  /** allTests without the columns a group index answers for: the tests of a row reached through the index. */
   tests: CellTest[];
   outputs: { column: number; program: ZenProgram }[];
   /** The output paths of the row are prefixFree: its output object is built with insertFresh. */
@@ -101,7 +103,7 @@ export function compileDecisionTableNode(node: JdmDecisionTableNode, path: strin
     const fresh = prefixFree(cells.map((cell) => outputs[cell.column].path));
     const template = fresh && cells.some((cell) => cell.program.constant) ? templateOf(cells, outputs) : undefined;
     const varying = template ? cells.filter((cell) => !cell.program.constant) : cells;
-    return { index, tests, outputs: cells, fresh, template, varying, source: rule };
+    return { index, allTests: tests, tests, outputs: cells, fresh, template, varying, source: rule };
   });
   const indexes = inputs.flatMap((column, c) => (column.field ? (indexColumn(c, literalCells[c]) ?? []) : []));
   const groups = groupIndexes(content.rules, inputs, rows, indexes);
@@ -187,8 +189,9 @@ class TableRun {
   readonly #inputs: readonly InputColumn[];
   readonly #values: unknown[];
   readonly #rowCount: number;
-  /** The rows the column indexes leave to test; undefined: every row. */
-  readonly #candidates: CandidateRows | undefined;
+  /** The table, when it has column indexes; the rows they leave to test, once past the first 32 rows. */
+  readonly #indexed: TableShape | undefined;
+  #candidates: CandidateRows | undefined;
   /** The candidate word `next` worked out last, and its bits. */
   #word = -1;
   #bits = 0;
@@ -203,7 +206,7 @@ class TableRun {
     this.#values = new Array(shape.inputs.length);
     this.#rowCount = shape.rows.length;
     this.#memo = shape.memoSlots > 0 ? new Uint8Array(shape.memoSlots) : undefined;
-    this.#candidates = shape.indexes.length + shape.groups.length > 0 ? new CandidateRows(this.#constraints(shape), shape.words) : undefined;
+    this.#indexed = shape.indexes.length + shape.groups.length > 0 ? shape : undefined;
   }
 
   /** Per indexed column, the bitsets of the rows it leaves for this run's values. */
@@ -219,8 +222,11 @@ class TableRun {
 
   /** The first row to test at or after `from`, or -1. */
   next(from: number): number {
-    const rows = this.#candidates;
-    if (!rows) return from < this.#rowCount ? from : -1;
+    const indexed = this.#indexed;
+    // The first word's rows are tested one by one with all their cells (Row.allTests): a table matching there
+    // (zen's 8k table, row 1) pays nothing for its index.
+    if (!indexed || from < 32) return from < this.#rowCount ? from : -1;
+    const rows = (this.#candidates ??= new CandidateRows(this.#constraints(indexed), indexed.words));
     for (let word = from >> 5; word < rows.words; word++) {
       // The bits of this word at or after `from` (the word last worked out is kept: rows that fail come back here).
       if (word !== this.#word) {
@@ -244,7 +250,7 @@ class TableRun {
   }
 
   matches(row: Row): boolean {
-    for (const test of row.tests) if (!this.passes(test)) return false;
+    for (const test of row.index < 32 ? row.allTests : row.tests) if (!this.passes(test)) return false;
     return true;
   }
 
