@@ -71,7 +71,21 @@ function shapeOf(content: DecisionGraphContent, nodes: CompiledNode[]): GraphSha
     inputNodes: roles.flatMap((r, i) => (r === 'input' ? [i] : [])),
     hasSwitch: roles.includes('switch'),
   };
-  return shape.hasSwitch ? { ...shape, order: undefined, ending: undefined } : { ...shape, ...staticWalk(shape) };
+  if (shape.hasSwitch) return { ...shape, order: undefined, ending: undefined, ownedSource: undefined };
+  return { ...shape, ...staticWalk(shape), ownedSource: ownedSources(nodes, shape.incoming, shape.outgoing, edgeSource) };
+}
+
+/** GraphShape.ownedSource, or undefined when no node has one. */
+function ownedSources(nodes: readonly CompiledNode[], incoming: readonly Int32Array[], outgoing: readonly Int32Array[], edgeSource: Int32Array): Int32Array | undefined {
+  // A node reading `$nodes` sees every output: none may change once made.
+  if (nodes.some((n) => n.readsNodes)) return undefined;
+  const sources = new Int32Array(nodes.length).fill(-1);
+  nodes.forEach((node, nid) => {
+    if (!node.mergesInPlace || incoming[nid].length !== 1) return;
+    const source = edgeSource[incoming[nid][0]];
+    if (outgoing[source].length === 1) sources[nid] = source;
+  });
+  return sources.some((s) => s >= 0) ? sources : undefined;
 }
 
 /** The solve's clock for ZEN: `now` read from the context only when an expression asks. */

@@ -8,6 +8,8 @@ import type { GraphClock } from './expressions.ts';
 export interface NodeOutcome {
   output: unknown;
   traceData?: unknown;
+  /** The output is an object this node made (a passThrough merge's copy) that nothing else holds yet. */
+  owned?: boolean;
 }
 
 /** The solve a node runs in. */
@@ -17,6 +19,11 @@ export interface NodeRun {
   readonly trace: boolean;
   /** The decision graphs being solved, outermost first, this one last: a sub-decision naming one is a cycle. */
   readonly chain: readonly string[];
+  /**
+   * The node's input is an object no one else can see (its one source's owned output, in a graph that neither
+   * traces nor reads `$nodes`): a passThrough node merges its answer into it instead of copying it.
+   */
+  readonly inputOwned: boolean;
   /** zen's `$nodes`: every evaluated node's output by node name (made only for nodes that read it). */
   nodes(): Record<string, unknown>;
 }
@@ -32,6 +39,8 @@ export interface CompiledNode {
   readonly async: boolean;
   /** True when the node answers its input as it is and traces nothing else (input/output nodes without a schema). */
   readonly passes?: boolean;
+  /** A passThrough node that merges into an owned input (see NodeRun.inputOwned); its expressions never read `$root`. */
+  readonly mergesInPlace?: boolean;
   evaluate(input: unknown, run: NodeRun): MaybePromise<NodeOutcome>;
 }
 

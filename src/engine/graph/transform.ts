@@ -7,7 +7,7 @@ import type { JdmTransformAttributes } from '../../rules/decision-graph.ts';
 import type { ExpressionCompiler, ZenProgram } from './expressions.ts';
 import { nodeLabel, nodeLocals } from './node.ts';
 import type { CompiledNode, NodeOutcome, NodeRun } from './node.ts';
-import { dotInsert, jsonOf, mergeTop } from './values.ts';
+import { dotInsert, isObject, jsonOf, mergeInto, mergeTop } from './values.ts';
 
 export interface Transform {
   readonly inputField: ZenProgram | undefined;
@@ -30,6 +30,14 @@ export function readTransform(content: JdmTransformAttributes, path: string, com
   };
 }
 
+/**
+ * Whether a node may merge its passThrough answer into an owned input (CompiledNode.mergesInPlace): a single run
+ * (not a loop) whose expressions cannot answer the input object itself (`$root`), which would make it hold itself.
+ */
+export function mergesInPlace(transform: Transform, content: unknown): boolean {
+  return transform.passThrough && !transform.loop && !JSON.stringify(content).includes('$root');
+}
+
 /** True when the transform changes nothing: the node's handler is its evaluate. */
 export function isPlain(transform: Transform): boolean {
   return !transform.inputField && !transform.outputPath && !transform.loop && !transform.passThrough;
@@ -50,8 +58,11 @@ export function transformed(node: Pick<CompiledNode, 'id' | 'name' | 'type' | 'r
       }
     }
     if (!transform.loop) {
+      const inPlace = run.inputOwned;
       const outcome = handle(input, run);
-      return outcome instanceof Promise ? outcome.then((o) => finish(transform, nodeInput, o.output, o.traceData)) : finish(transform, nodeInput, outcome.output, outcome.traceData);
+      return outcome instanceof Promise
+        ? outcome.then((o) => finish(transform, nodeInput, o.output, o.traceData, inPlace))
+        : finish(transform, nodeInput, outcome.output, outcome.traceData, inPlace);
     }
     if (!Array.isArray(input)) throw new RuleError(`Expected an array for executionMode "loop" (got ${input === null ? 'null' : typeof input})`, nodeLabel(node));
     return loop(transform, handle, nodeInput, input, run, [], run.trace ? [] : undefined, 0);
@@ -64,7 +75,7 @@ function loop(transform: Transform, handle: Handler, nodeInput: unknown, items: 
     if (outcome instanceof Promise) return outcome.then((o) => loop(transform, handle, nodeInput, items, run, pushItem(transform, items[i], o, outputs, traces), traces, i + 1));
     pushItem(transform, items[i], outcome, outputs, traces);
   }
-  return finish(transform, nodeInput, outputs, traces);
+  return finish(transform, nodeInput, outputs, traces, false);
 }
 
 function pushItem(transform: Transform, item: unknown, outcome: NodeOutcome, outputs: unknown[], traces: unknown[] | undefined): unknown[] {
@@ -73,13 +84,23 @@ function pushItem(transform: Transform, item: unknown, outcome: NodeOutcome, out
   return outputs;
 }
 
-function finish(transform: Transform, nodeInput: unknown, answer: unknown, traceData: unknown): NodeOutcome {
+/**
+ * The node's outcome from its handler's answer: nested under outputPath, merged over the node's input with
+ * passThrough (into the input itself when it is owned, `inPlace`; the merge's copy is then owned by the outcome).
+ */
+function finish(transform: Transform, nodeInput: unknown, answer: unknown, traceData: unknown, inPlace: boolean): NodeOutcome {
   let output = answer;
   if (transform.outputPath !== undefined) {
     const nested: Record<string, unknown> = {};
     dotInsert(nested, transform.outputPath, output);
     output = nested;
   }
-  if (transform.passThrough) output = mergeTop(nodeInput, output);
-  return { output, traceData };
+  if (!transform.passThrough) return { output, traceData };
+  if (inPlace && isObject(nodeInput) && !Array.isArray(output)) {
+    if (isObject(output)) mergeInto(nodeInput, output);
+    return { output: nodeInput, traceData, owned: true };
+  }
+  const merged = mergeTop(nodeInput, output);
+  // A copy mergeTop made (neither the input nor the answer as they were) is this outcome's alone.
+  return { output: merged, traceData, owned: merged !== nodeInput && merged !== output && isObject(merged) };
 }

@@ -46,6 +46,22 @@ function mergeValue(doc: unknown, patch: unknown): unknown {
   return out ?? doc;
 }
 
+/**
+ * mergeTop of an object patch into `doc` itself, which the caller owns (no one else holds it): the same keys in the
+ * same order as the copy mergeTop makes. Below the top, objects are merged by copy as ever.
+ */
+export function mergeInto(doc: JsonObject, patch: JsonObject): void {
+  for (const key in patch) {
+    const value = patch[key];
+    if (value === null) {
+      delete doc[key];
+      continue;
+    }
+    const current = doc[key];
+    doc[key] = mergeValue(current ?? null, value);
+  }
+}
+
 /** A dotted path as written, or split once at compile time (`dotPath`) for the writes of every solve. */
 export type DotPath = string | readonly string[];
 
@@ -92,6 +108,31 @@ export function dotInsert(target: JsonObject, path: DotPath, value: unknown, own
     } else return;
   }
   head[parts[parts.length - 1]] = value;
+}
+
+/**
+ * True when no path is a strict prefix of another (`a` and `a.b` are not; `a.b` and `a.c` are): writing them all
+ * into a fresh object with `insertFresh`, every object on the way was made by those writes.
+ */
+export function prefixFree(paths: readonly string[]): boolean {
+  // A name objects inherit (`constructor`, `__proto__`) is no missing key: those paths keep dotInsert's checks.
+  if (paths.some((p) => p.split('.').some((key) => key in Object.prototype))) return false;
+  return !paths.some((p) => paths.some((q) => q.startsWith(`${p}.`)));
+}
+
+/**
+ * `dotInsert` into a fresh object whose paths are `prefixFree`: the objects on the way are this object's own,
+ * made by the earlier writes, so they are written in place, without the bookkeeping of `owned`.
+ */
+export function insertFresh(target: JsonObject, path: DotPath, value: unknown): void {
+  if (typeof path === 'string') {
+    target[path] = value;
+    return;
+  }
+  let head = target;
+  const last = path.length - 1;
+  for (let i = 0; i < last; i++) head = (head[path[i]] ??= {}) as JsonObject;
+  head[path[last]] = value;
 }
 
 /** A ZEN answer as JSON: the value itself unless it holds a date or an interval (zen's JSON of those). */

@@ -29,6 +29,11 @@ export interface GraphShape {
    */
   readonly order: Int32Array | undefined;
   readonly ending: Int32Array | undefined;
+  /**
+   * Per node of a static walk, the source whose owned output it may merge into (NodeRun.inputOwned), or -1: the
+   * node mergesInPlace, it has one incoming edge, its source no other outgoing edge, and no node reads `$nodes`.
+   */
+  readonly ownedSource: Int32Array | undefined;
 }
 
 /** A trace entry (spec: zen's trace as an array in execution order). */
@@ -50,6 +55,7 @@ export class GraphWalk implements NodeRun {
   readonly trace: boolean;
   readonly chain: readonly string[];
   readonly traces: NodeTrace[] | undefined;
+  inputOwned = false;
   readonly #shape: GraphShape;
   readonly #input: unknown;
   readonly #parentNodes: Record<string, unknown> | undefined;
@@ -63,6 +69,8 @@ export class GraphWalk implements NodeRun {
   #toVisit: number[] = EMPTY;
   #iter = 0;
   #nodesView: Record<string, unknown> | undefined;
+  /** Per node, whether its output is owned (NodeOutcome.owned); made for static walks with ownedSource. */
+  #owned: boolean[] | undefined;
 
   constructor(shape: GraphShape, input: unknown, ctx: EvaluationContext, clock: GraphClock, chain: readonly string[], parentNodes: Record<string, unknown> | undefined) {
     this.#shape = shape;
@@ -74,7 +82,11 @@ export class GraphWalk implements NodeRun {
     this.#parentNodes = parentNodes;
     this.traces = ctx.trace ? [] : undefined;
     this.#data = new Array(shape.nodes.length);
-    if (shape.order) return;
+    if (shape.order) {
+      // A plain array: a typed array costs more to make than the few flags it holds.
+      if (shape.ownedSource && !ctx.trace) this.#owned = [];
+      return;
+    }
     this.#edgeAlive = new Array(shape.edgeSource.length).fill(1);
     this.#nodeAlive = new Array(shape.nodes.length).fill(1);
     this.#visited = new Array(shape.nodes.length).fill(0);
@@ -111,15 +123,24 @@ export class GraphWalk implements NodeRun {
         continue;
       }
       checkDeadline(this.ctx);
+      const owned = this.#owned;
+      if (owned) {
+        const source = this.#shape.ownedSource![nid];
+        this.inputOwned = source >= 0 && owned[source] === true;
+      }
       const outcome = node.evaluate(input, this);
+      this.inputOwned = false;
       if (outcome instanceof Promise) return outcome.then((o) => this.#resumeStatic(at, input, o));
+      if (owned && outcome.owned) owned[nid] = true;
       this.#record(nid, input, outcome);
     }
     return this.#merge(this.#shape.ending!);
   }
 
   #resumeStatic(at: number, input: unknown, outcome: NodeOutcome): unknown {
-    this.#record(this.#shape.order![at], input, outcome);
+    const nid = this.#shape.order![at];
+    if (this.#owned && outcome.owned) this.#owned[nid] = true;
+    this.#record(nid, input, outcome);
     return this.#runStatic(at + 1);
   }
 
@@ -293,7 +314,7 @@ export class GraphWalk implements NodeRun {
  * dynamic walk, which only switch nodes make depend on answers): the nodes run, in order, up to the first output
  * node, and the nodes whose outputs the answer merges (reached, no outgoing edge), in node order.
  */
-export function staticWalk(shape: Omit<GraphShape, 'order' | 'ending'>): { order: Int32Array; ending: Int32Array } {
+export function staticWalk(shape: Omit<GraphShape, 'order' | 'ending' | 'ownedSource'>): { order: Int32Array; ending: Int32Array } {
   const n = shape.nodes.length;
   const visited = new Array<boolean>(n).fill(false);
   const order: number[] = [];

@@ -41,8 +41,30 @@ export class ZenInterval {
 export function decimal(n: number, what: string): number {
   if (!Number.isFinite(n)) fail(`${what}: number overflow`);
   if (Number.isInteger(n)) return n;
+  const few = fewDecimals(n);
+  if (few !== undefined) return few;
   const short = Number(n.toPrecision(15));
   return Math.abs(short - n) <= 4 * Math.abs(n) * Number.EPSILON ? short : n;
+}
+
+/** Exact powers of ten as doubles, for fewDecimals. */
+const POWERS = [1, 10, 100, 1e3, 1e4, 1e5, 1e6];
+
+/**
+ * `decimal` without text for the common answers, a number with at most six decimals (1234.5 * 1.1 is
+ * 1357.9500000000003, which is 1357.95): m / 10^k for the first k at which that is within 2 units in the last
+ * place of n, else undefined. Within 2 units it is the 15-digit decimal nearest to n (those are more than 4 units
+ * apart), which `n.toPrecision(15)` reads as; m / 10^k is a correctly rounded division, the double that text reads as.
+ */
+function fewDecimals(n: number): number | undefined {
+  const size = Math.abs(n);
+  if (size >= 1e9 || size < 1e-6) return undefined;
+  const near = 2 * size * Number.EPSILON;
+  for (let k = 1; k < POWERS.length; k++) {
+    const short = Math.round(n * POWERS[k]) / POWERS[k];
+    if (Math.abs(short - n) <= near) return short;
+  }
+  return undefined;
 }
 
 /** The decimal digits of a double's shortest text: `x = digits * 10^-scale`; undefined for exponent forms. */
@@ -65,6 +87,9 @@ export function quotient(a: number, b: number): number {
   const q = a / b;
   if (!Number.isFinite(q)) return decimal(q, '/');
   if (Number.isInteger(a) && Number.isInteger(b) && Number.isInteger(q)) return q;
+  // Whole numbers, the divisor below 2^20: the exact quotient is never within 10^-22 of a rounding boundary of
+  // doubles (nor a tie needing more digits than the decimal path keeps), so the double division rounds as it does.
+  if (Number.isInteger(a) && Number.isInteger(b) && Math.abs(a) < 2 ** 31 && Math.abs(b) < 2 ** 20) return q;
   const x = scaled(a);
   const y = scaled(b);
   if (!x || !y) return decimal(q, '/');

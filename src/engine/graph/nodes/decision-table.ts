@@ -7,13 +7,13 @@ import type { JdmDecisionTableNode } from '../../../rules/decision-graph.ts';
 import type { ExpressionCompiler, GraphClock, ZenProgram } from '../expressions.ts';
 import { runOr } from '../expressions.ts';
 import type { CompiledNode, NodeOutcome, NodeRun } from '../node.ts';
-import { readTransform, transformed } from '../transform.ts';
-import { dotInsert, dotPath, jsonOf } from '../values.ts';
+import { mergesInPlace, readTransform, transformed } from '../transform.ts';
+import { dotInsert, dotPath, insertFresh, isObject, jsonOf, prefixFree } from '../values.ts';
 import type { DotPath } from '../values.ts';
 import { fastUnaryCell } from './table-cells.ts';
 import type { Literal } from './table-cells.ts';
-import { CandidateRows, indexColumn } from './table-index.ts';
-import type { ColumnIndex } from './table-index.ts';
+import { CandidateRows, groupColumn, indexColumn, literalCandidates } from './table-index.ts';
+import type { ColumnIndex, GroupIndex } from './table-index.ts';
 
 interface InputColumn {
   id: string;
@@ -30,11 +30,26 @@ interface OutputColumn {
   collect: boolean;
 }
 
+/** One non-empty input cell: a predicate on `$` for the common forms, else ZEN (`memo` >= 0: a repeated cell). */
+interface CellTest {
+  column: number;
+  program: ZenProgram | undefined;
+  fast: ((value: unknown) => boolean) | undefined;
+  memo: number;
+}
+
 interface Row {
   index: number;
-  /** Tests in column order, only the non-empty cells: a predicate on `$` for the common forms, else ZEN. */
-  tests: { column: number; program: ZenProgram | undefined; fast: ((value: unknown) => boolean) | undefined; memo: number }[];
+  /** Tests in column order, only the non-empty cells. */
+  allTests: CellTest[];
+  /** allTests without the columns a group index answers for: the tests of a row reached through the index. */
+  tests: CellTest[];
   outputs: { column: number; program: ZenProgram }[];
+  /** The output paths of the row are prefixFree: its output object is built with insertFresh. */
+  fresh: boolean;
+  /** A fresh row with literal cells: its output object with those written (made once), and the other cells. */
+  template: Template | undefined;
+  varying: { column: number; program: ZenProgram }[];
   /** The row as written, for the trace. */
   source: Record<string, string>;
 }
@@ -85,10 +100,14 @@ export function compileDecisionTableNode(node: JdmDecisionTableNode, path: strin
       if (cell === '' || column.path === '') return;
       cells.push({ column: c, program: compiler.compile(cell, 'standard', `${rowPath}[${JSON.stringify(column.id)}]`, 'warning') });
     });
-    return { index, tests, outputs: cells, source: rule };
+    const fresh = prefixFree(cells.map((cell) => outputs[cell.column].path));
+    const template = fresh && cells.some((cell) => cell.program.constant) ? templateOf(cells, outputs) : undefined;
+    const varying = template ? cells.filter((cell) => !cell.program.constant) : cells;
+    return { index, allTests: tests, tests, outputs: cells, fresh, template, varying, source: rule };
   });
   const indexes = inputs.flatMap((column, c) => (column.field ? (indexColumn(c, literalCells[c]) ?? []) : []));
-  const shape: TableShape = { inputs, rows, indexes, words: Math.ceil(rows.length / 32), memoSlots: memo.count };
+  const groups = groupIndexes(content.rules, inputs, rows, indexes);
+  const shape: TableShape = { inputs, rows, indexes, groups, words: Math.ceil(rows.length / 32), memoSlots: memo.count };
   const readsNodes = JSON.stringify(content).includes('$nodes');
   const hasCollectColumns = outputs.some((o) => o.collect);
   const collect = content.hitPolicy === 'collect';
@@ -101,17 +120,37 @@ export function compileDecisionTableNode(node: JdmDecisionTableNode, path: strin
     if (hasCollectColumns) return evaluateFirstCollect(table, rows, outputs, run.trace);
     return evaluateFirst(table, rows, outputs, run.trace);
   };
-  return { ...base, async: false, evaluate: transformed(base, readTransform(content, contentPath, compiler), handle) };
+  const transform = readTransform(content, contentPath, compiler);
+  return { ...base, async: false, mergesInPlace: mergesInPlace(transform, content), evaluate: transformed(base, transform, handle) };
 }
 
 interface TableShape {
   inputs: readonly InputColumn[];
   rows: readonly Row[];
   indexes: readonly ColumnIndex[];
+  groups: readonly GroupIndex<CellTest>[];
   /** 32-bit words of a row bitset. */
   words: number;
   /** Repeated unary cells whose answers a solve keeps (memoSlots). */
   memoSlots: number;
+}
+
+/**
+ * Group indexes (./table-index.ts) of the field columns a literal index does not cover. A candidate row passes the
+ * grouped columns' cells, so their tests leave the rows (`rows` is changed in place).
+ */
+function groupIndexes(rules: readonly Record<string, string>[], inputs: readonly InputColumn[], rows: Row[], literal: readonly ColumnIndex[]): GroupIndex<CellTest>[] {
+  const grouped: GroupIndex<CellTest>[] = [];
+  inputs.forEach((column, c) => {
+    if (!column.field || literal.some((index) => index.column === c)) return;
+    const cells = rules.map((rule) => (typeof rule[column.id] === 'string' ? rule[column.id].trim() : ''));
+    const index = groupColumn(c, cells, (row) => rows[row].tests.find((test) => test.column === c)!);
+    if (index) grouped.push(index);
+  });
+  if (grouped.length > 0) {
+    for (const row of rows) row.tests = row.tests.filter((test) => !grouped.some((index) => index.column === test.column));
+  }
+  return grouped;
 }
 
 interface MemoSlot {
@@ -150,8 +189,9 @@ class TableRun {
   readonly #inputs: readonly InputColumn[];
   readonly #values: unknown[];
   readonly #rowCount: number;
-  /** The rows the column indexes leave to test; undefined: every row. */
-  readonly #candidates: CandidateRows | undefined;
+  /** The table, when it has column indexes; the rows they leave to test, once past the first 32 rows. */
+  readonly #indexed: TableShape | undefined;
+  #candidates: CandidateRows | undefined;
   /** The candidate word `next` worked out last, and its bits. */
   #word = -1;
   #bits = 0;
@@ -166,13 +206,27 @@ class TableRun {
     this.#values = new Array(shape.inputs.length);
     this.#rowCount = shape.rows.length;
     this.#memo = shape.memoSlots > 0 ? new Uint8Array(shape.memoSlots) : undefined;
-    this.#candidates = shape.indexes.length > 0 ? new CandidateRows(shape.indexes, shape.words, (c) => this.value(c)) : undefined;
+    this.#indexed = shape.indexes.length + shape.groups.length > 0 ? shape : undefined;
+  }
+
+  /** Per indexed column, the bitsets of the rows it leaves for this run's values. */
+  #constraints(shape: TableShape): Uint32Array[][] {
+    const columns = shape.indexes.map((index) => literalCandidates(index, this.value(index.column)));
+    for (const index of shape.groups) {
+      const left = [index.fallback];
+      for (const group of index.groups) if (this.passes(group.test)) left.push(group.rows);
+      columns.push(left);
+    }
+    return columns;
   }
 
   /** The first row to test at or after `from`, or -1. */
   next(from: number): number {
-    const rows = this.#candidates;
-    if (!rows) return from < this.#rowCount ? from : -1;
+    const indexed = this.#indexed;
+    // The first word's rows are tested one by one with all their cells (Row.allTests): a table matching there
+    // (zen's 8k table, row 1) pays nothing for its index.
+    if (!indexed || from < 32) return from < this.#rowCount ? from : -1;
+    const rows = (this.#candidates ??= new CandidateRows(this.#constraints(indexed), indexed.words));
     for (let word = from >> 5; word < rows.words; word++) {
       // The bits of this word at or after `from` (the word last worked out is kept: rows that fail come back here).
       if (word !== this.#word) {
@@ -196,26 +250,24 @@ class TableRun {
   }
 
   matches(row: Row): boolean {
-    for (const test of row.tests) {
-      const column = this.#inputs[test.column];
-      if (column.field) {
-        const value = this.value(test.column);
-        if (value === FAILED) return false;
-        if (test.fast) {
-          if (!test.fast(value)) return false;
-          continue;
-        }
-        this.locals.$ = value;
-        if (test.memo >= 0) {
-          const memo = this.#memo!;
-          if (memo[test.memo] === 0) memo[test.memo] = runOr(test.program!, this.input, this.locals, this.clock, false) === true ? 1 : 2;
-          if (memo[test.memo] !== 1) return false;
-          continue;
-        }
-      }
-      if (runOr(test.program!, this.input, this.locals, this.clock, false) !== true) return false;
-    }
+    for (const test of row.index < 32 ? row.allTests : row.tests) if (!this.passes(test)) return false;
     return true;
+  }
+
+  /** Whether the row's cell `test` passes in this run. */
+  passes(test: CellTest): boolean {
+    if (this.#inputs[test.column].field) {
+      const value = this.value(test.column);
+      if (value === FAILED) return false;
+      if (test.fast) return test.fast(value);
+      this.locals.$ = value;
+      if (test.memo >= 0) {
+        const memo = this.#memo!;
+        if (memo[test.memo] === 0) memo[test.memo] = runOr(test.program!, this.input, this.locals, this.clock, false) === true ? 1 : 2;
+        return memo[test.memo] === 1;
+      }
+    }
+    return runOr(test.program!, this.input, this.locals, this.clock, false) === true;
   }
 
   /** The row's output cell value, or FAILED. */
@@ -241,9 +293,56 @@ class TableRun {
   }
 }
 
+/**
+ * A row's output object as its literal cells write it (the other cells' places held by null, so that keys keep
+ * the order of the columns), and its nested objects: each solve copies it (`instantiate`) instead of writing
+ * every literal key by key. Only prefixFree rows have one: every object in it was made by the writes.
+ */
+interface Template {
+  object: Record<string, unknown>;
+  nested: [string, Template][];
+}
+
+function templateOf(cells: Row['outputs'], outputs: readonly OutputColumn[]): Template {
+  const object: Record<string, unknown> = {};
+  for (const cell of cells) insertFresh(object, outputs[cell.column].at, cell.program.constant ? cell.program.run(null, undefined, NO_CLOCK) : null);
+  const nest = (o: Record<string, unknown>): Template => ({ object: o, nested: Object.entries(o).flatMap(([k, v]) => (isObject(v) ? [[k, nest(v)] as [string, Template]] : [])) });
+  return nest(object);
+}
+
+/** Literals read no clock. */
+const NO_CLOCK: GraphClock = { now: 0, random: () => 0 };
+
+function instantiate(template: Template): Record<string, unknown> {
+  const out = { ...template.object };
+  for (const [key, nested] of template.nested) out[key] = instantiate(nested);
+  return out;
+}
+
 /** The row's output object (scalar columns only when `scalars`), or FAILED when an output cell fails. */
 function rowOutput(table: TableRun, row: Row, outputs: readonly OutputColumn[]): Record<string, unknown> | typeof FAILED {
+  if (row.template) {
+    const varying = row.varying;
+    if (varying.length === 0) return instantiate(row.template);
+    const values: unknown[] = [];
+    for (const cell of varying) {
+      const value = table.cell(cell.program);
+      if (value === FAILED) return FAILED;
+      values.push(value);
+    }
+    const out = instantiate(row.template);
+    for (let i = 0; i < varying.length; i++) insertFresh(out, outputs[varying[i].column].at, values[i]);
+    return out;
+  }
   const out: Record<string, unknown> = {};
+  if (row.fresh) {
+    for (const cell of row.outputs) {
+      const value = table.cell(cell.program);
+      if (value === FAILED) return FAILED;
+      insertFresh(out, outputs[cell.column].at, value);
+    }
+    return out;
+  }
   // The objects made on the way are this row's alone until it is answered: written in place, not copied per cell.
   const owned: object[] = [];
   for (const cell of row.outputs) {

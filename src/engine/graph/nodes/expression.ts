@@ -6,8 +6,8 @@ import type { JdmExpressionNode } from '../../../rules/decision-graph.ts';
 import type { ExpressionCompiler, ZenProgram } from '../expressions.ts';
 import { nodeLabel } from '../node.ts';
 import type { CompiledNode, NodeOutcome, NodeRun } from '../node.ts';
-import { readTransform, transformed } from '../transform.ts';
-import { dotInsert, dotPath, jsonOf } from '../values.ts';
+import { mergesInPlace, readTransform, transformed } from '../transform.ts';
+import { dotInsert, dotPath, insertFresh, jsonOf, prefixFree } from '../values.ts';
 import type { DotPath } from '../values.ts';
 
 interface Assignment {
@@ -28,12 +28,15 @@ export function compileExpressionNode(node: JdmExpressionNode, path: string, com
     assignments.push({ key: expression.key, at: dotPath(expression.key), text: expression.value, program: compiler.compile(expression.value, 'standard', `${contentPath}.expressions[${i}].value`) });
   });
   const readsNodes = content.expressions.some((e) => e.value.includes('$nodes'));
+  // No expression mentions `$`: the earlier answers need no `$` object for them to read.
+  const readsDollar = assignments.some((a) => a.text.includes('$'));
+  const fresh = prefixFree(assignments.map((a) => a.key));
   const base = { id: node.id, name: node.name, type: node.type, readsNodes } as const;
 
   const handle = (input: unknown, run: NodeRun): NodeOutcome => {
     const result: Record<string, unknown> = {};
     // `result` is out of the expressions' reach (they read `$`, its twin): its objects are written in place.
-    const owned: object[] = [];
+    const owned: object[] | undefined = fresh ? undefined : [];
     // zen's isolate locals: `$nodes` when read, `$` once the first answer is in (zen makes it then).
     let locals: Record<string, unknown> | undefined = readsNodes ? { $nodes: run.nodes() } : undefined;
     let dollar: Record<string, unknown> | undefined;
@@ -46,14 +49,18 @@ export function compileExpressionNode(node: JdmExpressionNode, path: string, com
         throw new RuleError(`Failed to evaluate expression "${assignment.text}": ${(error as Error).message}`, nodeLabel(base));
       }
       if (trace) trace[assignment.key] = { result: value };
-      if (dollar === undefined) {
-        dollar = {};
-        locals = locals ? { ...locals, $: dollar } : { $: dollar };
+      if (readsDollar) {
+        if (dollar === undefined) {
+          dollar = {};
+          locals = locals ? { ...locals, $: dollar } : { $: dollar };
+        }
+        dotInsert(dollar, assignment.at, value);
       }
-      dotInsert(dollar, assignment.at, value);
-      dotInsert(result, assignment.at, value, owned);
+      if (owned) dotInsert(result, assignment.at, value, owned);
+      else insertFresh(result, assignment.at, value);
     }
     return trace ? { output: result, traceData: trace } : { output: result };
   };
-  return { ...base, async: false, evaluate: transformed(base, readTransform(content, contentPath, compiler), handle) };
+  const transform = readTransform(content, contentPath, compiler);
+  return { ...base, async: false, mergesInPlace: mergesInPlace(transform, content), evaluate: transformed(base, transform, handle) };
 }

@@ -44,34 +44,80 @@ export function indexColumn(column: number, cells: ColumnCells): ColumnIndex | u
 }
 
 /**
- * The candidate rows for the columns' values (`valueOf(column)`): for each indexed column, the rows its value hits
- * plus its fallback rows, intersected. Worked out a 32-row word at a time, when the row loop reaches it: a first-hit
- * table that matches early (zen's 8k table, row 1) reads one word instead of intersecting every word of every
- * indexed column (which was most of such a solve, with the bitset it allocated).
+ * The index of a column whose cells are few distinct texts however many rows repeat them (zen's 8k table: `< 100`
+ * and `endsWith($, '@gmail.com')` in 7,989 rows each): the rows of each distinct cell as a bitset, tested once per
+ * solve instead of once per row. A cell answers the same in every row of one table run (same `$`, input, `$nodes`
+ * and pinned instant), so the rows of a cell that fails are no candidates and a candidate row passes this column.
+ */
+export interface GroupIndex<Test> {
+  readonly column: number;
+  /** Per distinct non-empty cell: its rows and the test of its first row. */
+  readonly groups: readonly { readonly rows: Uint32Array; readonly test: Test }[];
+  /** Rows whose cell is empty (candidates whatever the value). */
+  readonly fallback: Uint32Array;
+}
+
+/** Distinct cells a column may have to be grouped: each one is tested per solve, even when row 1 matches. */
+const MAX_GROUPS = 8;
+
+/**
+ * The group index of one column (`cells`: each row's trimmed cell text; `testOf(row)`: that row's test of the
+ * column), or undefined for a small table, too many distinct cells, or a cell that may answer differently per
+ * row (one calling rand()).
+ */
+export function groupColumn<Test>(column: number, cells: readonly string[], testOf: (row: number) => Test): GroupIndex<Test> | undefined {
+  const rows = cells.length;
+  if (rows < MIN_ROWS) return undefined;
+  const words = Math.ceil(rows / 32);
+  const byText = new Map<string, { rows: Uint32Array; test: Test }>();
+  const fallback = new Uint32Array(words);
+  for (let row = 0; row < rows; row++) {
+    const text = cells[row];
+    const bit = 1 << row % 32;
+    if (text === '') {
+      fallback[row >> 5] |= bit;
+      continue;
+    }
+    let group = byText.get(text);
+    if (!group) {
+      if (byText.size === MAX_GROUPS || text.includes('rand')) return undefined;
+      byText.set(text, (group = { rows: new Uint32Array(words), test: testOf(row) }));
+    }
+    group.rows[row >> 5] |= bit;
+  }
+  return byText.size === 0 ? undefined : { column, groups: [...byText.values()], fallback };
+}
+
+/** The rows a literal index leaves for the column's value: its fallback rows and the rows the value hits. */
+export function literalCandidates(index: ColumnIndex, value: unknown): Uint32Array[] {
+  const hit = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? index.hits.get(value) : undefined;
+  return hit ? [index.fallback, hit] : [index.fallback];
+}
+
+/**
+ * The candidate rows of a solve: per indexed column, the bitsets of the rows it leaves (a row is left when it is in
+ * any of them), intersected over the columns. Worked out a 32-row word at a time, when the row loop reaches it: a
+ * first-hit table that matches early (zen's 8k table, row 1) reads one word instead of intersecting every word of
+ * every indexed column (which was most of such a solve, with the bitset it allocated).
  */
 export class CandidateRows {
-  /** Per indexed column: the rows its value hits (undefined: none), and its fallback rows. */
-  readonly #hits: (Uint32Array | undefined)[];
-  readonly #fallbacks: Uint32Array[];
+  readonly #columns: readonly (readonly Uint32Array[])[];
   readonly words: number;
 
-  constructor(indexes: readonly ColumnIndex[], words: number, valueOf: (column: number) => unknown) {
+  constructor(columns: readonly (readonly Uint32Array[])[], words: number) {
     this.words = words;
-    this.#hits = indexes.map((index) => {
-      const value = valueOf(index.column);
-      return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? index.hits.get(value) : undefined;
-    });
-    this.#fallbacks = indexes.map((index) => index.fallback);
+    this.#columns = columns;
   }
 
   /** The candidate bits of word `w` (rows 32w to 32w + 31). */
   word(w: number): number {
-    const hits = this.#hits;
-    const fallbacks = this.#fallbacks;
+    const columns = this.#columns;
     let bits = ~0;
-    for (let i = 0; i < hits.length && bits !== 0; i++) {
-      const hit = hits[i];
-      bits &= fallbacks[i][w] | (hit ? hit[w] : 0);
+    for (let i = 0; i < columns.length && bits !== 0; i++) {
+      const sets = columns[i];
+      let any = 0;
+      for (let k = 0; k < sets.length; k++) any |= sets[k][w];
+      bits &= any;
     }
     return bits;
   }
