@@ -197,7 +197,7 @@ export function jobStore(db: Kysely<JobsDb>, dialect: 'sqlite' | 'postgres'): Jo
       return rows.map(toJob);
     },
 
-    claim: async (owner, now, leaseUntil) => {
+    claim: async (owner, now, leaseUntil, _maxAttempts, holds) => {
       return db.transaction().execute(async (trx): Promise<LeasedChunk | undefined> => {
         let pick = trx
           .selectFrom('job_chunks as c')
@@ -219,12 +219,9 @@ export function jobStore(db: Kysely<JobsDb>, dialect: 'sqlite' | 'postgres'): Jo
           .where('seq', '=', picked.seq)
           .returning(['seq', 'count', 'attempts'])
           .executeTakeFirstOrThrow();
-        const { inputs } = await trx
-          .selectFrom('job_inputs')
-          .select('inputs')
-          .where('job_id', '=', picked.job_id)
-          .where('seq', '=', picked.seq)
-          .executeTakeFirstOrThrow();
+        const inputs = holds?.(picked.job_id, Number(picked.seq)) === true
+          ? undefined
+          : (await trx.selectFrom('job_inputs').select('inputs').where('job_id', '=', picked.job_id).where('seq', '=', picked.seq).executeTakeFirstOrThrow()).inputs;
         let job = await getJob(trx, picked.job_id);
         if (job.state === 'Waiting') {
           await trx.updateTable('jobs').set({ state: 'Running', started_at: now }).where('id', '=', job.id).where('state', '=', 'Waiting').execute();

@@ -731,7 +731,8 @@ export type NewJob = Pick<JobRecord, 'id' | 'space' | 'ruleId' | 'ruleAlias' | '
 export interface LeasedChunk {
   job: JobRecord;
   seq: number;
-  inputs: string;
+  /** The inputs' JSON text, one per line; undefined when the claimer said it holds them (claim's `holds`). */
+  inputs: string | undefined;
   count: number;
   /** How many times it was leased, this time included. */
   attempts: number;
@@ -753,9 +754,10 @@ export interface JobStore {
   list(space: string, limit: number): Promise<JobRecord[]>;
   /**
    * Leases the first chunk of the oldest active job that is pending or whose lease expired before `now` (taken at
-   * most `maxAttempts` times), for `owner` until `leaseUntil`. PostgreSQL: FOR UPDATE SKIP LOCKED.
+   * most `maxAttempts` times), for `owner` until `leaseUntil`. PostgreSQL: FOR UPDATE SKIP LOCKED. The chunk's inputs
+   * are not read when `holds` says the claimer has them already.
    */
-  claim(owner: string, now: string, leaseUntil: string, maxAttempts: number): Promise<LeasedChunk | undefined>;
+  claim(owner: string, now: string, leaseUntil: string, maxAttempts: number, holds?: (jobId: string, seq: number) => boolean): Promise<LeasedChunk | undefined>;
   /** Extends a lease still held by `owner`; false when it was lost. */
   renew(owner: string, jobId: string, seq: number, leaseUntil: string): Promise<boolean>;
   /**

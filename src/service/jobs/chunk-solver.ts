@@ -40,15 +40,21 @@ function request(job: JobRecord, seq: number, data: unknown): SolveRequest {
   };
 }
 
-/** Solves the chunk's inputs (one JSON text per line). Throws only for a fault of ours. */
-export async function solveChunk(solver: SolveService, job: JobRecord, seq: number, inputsText: string): Promise<SolvedChunk> {
-  const texts = inputsText.split('\n');
+/**
+ * Solves the chunk's inputs: the store's text (one JSON text per line), or the objects this instance still holds
+ * (held-inputs.ts). Throws only for a fault of ours.
+ */
+export async function solveChunk(solver: SolveService, job: JobRecord, seq: number, chunkInputs: string | readonly unknown[]): Promise<SolvedChunk> {
+  const texts = typeof chunkInputs === 'string' ? chunkInputs.split('\n') : undefined;
+  const count = texts === undefined ? (chunkInputs as readonly unknown[]).length : texts.length;
   const principal = jobPrincipal(job);
   let lines = '';
   let failed = 0;
-  for (let start = 0; start < texts.length; start += BULK_YIELD_EVERY) {
+  for (let start = 0; start < count; start += BULK_YIELD_EVERY) {
     if (start > 0 && start % YIELD_EVERY === 0) await yieldToEventLoop();
-    const inputs = texts.slice(start, start + BULK_YIELD_EVERY).map((text) => JSON.parse(text) as unknown);
+    const inputs = texts === undefined
+      ? (chunkInputs as readonly unknown[]).slice(start, start + BULK_YIELD_EVERY)
+      : texts.slice(start, start + BULK_YIELD_EVERY).map((text) => JSON.parse(text) as unknown);
     let solved: SolveResponse | undefined;
     try {
       const answer = solver.solveNow(principal, request(job, seq, inputs));

@@ -26,6 +26,8 @@ export interface InputChunk {
   /** `count` input objects, the JSON text of each on its own line (JSON text holds no raw newline). */
   inputs: string;
   count: number;
+  /** The same inputs as objects, when they were objects before (a JSON array body): see held-inputs.ts. */
+  values?: readonly unknown[];
 }
 
 function invalid(message: string): ServiceError {
@@ -54,7 +56,7 @@ async function* arrayChunks(inputs: unknown[], limits: InputLimits): AsyncIterab
   });
   for (let i = 0; i < inputs.length; i += limits.chunkSize) {
     const slice = inputs.slice(i, i + limits.chunkSize);
-    yield { inputs: slice.map((input) => JSON.stringify(input)).join('\n'), count: slice.length };
+    yield { inputs: slice.map((input) => JSON.stringify(input)).join('\n'), count: slice.length, values: slice };
   }
 }
 

@@ -10,6 +10,7 @@ import type { Clock } from '../clock.ts';
 import type { ServiceLogger } from '../logger.ts';
 import type { SolveService } from '../solve.ts';
 import { solveChunk } from './chunk-solver.ts';
+import type { HeldInputs } from './held-inputs.ts';
 
 /** A chunk leased this many times without completing fails its job: something in it stops every instance. */
 export const MAX_CHUNK_ATTEMPTS = 5;
@@ -20,6 +21,8 @@ export interface JobWorkerDeps {
   config: JobsConfig;
   clock: Clock;
   log: ServiceLogger;
+  /** Inputs of chunks this instance stored, still as objects: solved without reading them back. */
+  held: HeldInputs;
   /** The job ended (Completed or Error) on this worker: the service records the event. */
   ended(job: JobRecord): Promise<void>;
 }
@@ -62,13 +65,16 @@ export class JobWorker {
   async #loop(): Promise<void> {
     while (!this.#stopping) {
       let chunk: LeasedChunk | undefined;
+      // Taken while the chunk is leased, so the store skips reading inputs this instance still holds.
+      let held: readonly unknown[] | undefined;
+      const holds = (jobId: string, seq: number) => (held = this.#deps.held.take(jobId, seq)) !== undefined;
       try {
-        chunk = await this.#deps.store.claim(this.owner, this.#iso(), this.#iso(this.#deps.config.leaseMs), MAX_CHUNK_ATTEMPTS);
+        chunk = await this.#deps.store.claim(this.owner, this.#iso(), this.#iso(this.#deps.config.leaseMs), MAX_CHUNK_ATTEMPTS, holds);
       } catch (err) {
         this.#deps.log.error({ err }, 'leasing a job chunk failed');
       }
       if (chunk === undefined) await this.#idle();
-      else await this.#work(chunk);
+      else await this.#work(chunk, chunk.inputs ?? held);
     }
   }
 
@@ -84,7 +90,7 @@ export class JobWorker {
     });
   }
 
-  async #work(chunk: LeasedChunk): Promise<void> {
+  async #work(chunk: LeasedChunk, inputs: string | readonly unknown[] | undefined): Promise<void> {
     const { store, config, log } = this.#deps;
     const { job, seq } = chunk;
     const expires = () => this.#iso(config.resultsTtlMs);
@@ -99,7 +105,9 @@ export class JobWorker {
     try {
       let solved;
       try {
-        solved = await solveChunk(this.#deps.solver, job, seq, chunk.inputs);
+        // The store leaves the inputs out only when `holds` took them: never both missing.
+        if (inputs === undefined) throw new Error(`chunk ${seq} of job ${job.id} was leased without its inputs`);
+        solved = await solveChunk(this.#deps.solver, job, seq, inputs);
       } catch (err) {
         log.error({ err, job: job.id, seq }, 'solving a job chunk failed');
         await this.#fail(job, `Internal error solving chunk ${seq} of the job; the details are in the server log`);
