@@ -59,14 +59,14 @@ test('two instances share a 1,000,000-input job; one is killed mid-job and every
     const { rows } = await client.query<{ job_id: string; seq: number }>(
       `SELECT c.job_id, c.seq FROM job_chunks c
         WHERE c.state = 'leased' AND c.lease_owner LIKE $1 AND c.job_id <> $2
-          AND (SELECT count(*) FROM job_results r WHERE r.job_id = c.job_id) >= 10`,
+          AND (SELECT count(DISTINCT r.seq) FROM job_result_parts r WHERE r.job_id = c.job_id) >= 10`,
       [`%:${b.child.pid}:%`, warmUp.json.jobId],
     );
     if (rows[0] === undefined) b.child.kill('SIGCONT');
     return rows[0];
   });
   b.child.kill('SIGKILL');
-  const byB = await client.query<{ n: string }>("SELECT count(*) AS n FROM job_results WHERE job_id = $1", [held.job_id]);
+  const byB = await client.query<{ n: string }>("SELECT count(DISTINCT seq) AS n FROM job_result_parts WHERE job_id = $1", [held.job_id]);
 
   const started = await starting;
   const peakUploading = rss.peak();

@@ -10,6 +10,7 @@ import { BULK_YIELD_EVERY } from '../input-loop.ts';
 import type { Principal } from '../keys.ts';
 import type { SolveChannel, SolveRequest, SolveResponse, SolveService } from '../solve.ts';
 import type { JobRecord } from '../../store/ports.ts';
+import { partLines, TextParts } from './text-parts.ts';
 
 /** Job solves in the metrics and audit records: 0 for an answer, 1 for an error, like a process exit code. */
 export const JOB_CHANNEL: SolveChannel = { name: 'job', codeOf: (failure) => (failure === undefined ? 0 : 1) };
@@ -18,8 +19,8 @@ export const JOB_CHANNEL: SolveChannel = { name: 'job', codeOf: (failure) => (fa
 const YIELD_EVERY = 1024;
 
 export interface SolvedChunk {
-  /** NDJSON, one line per input, each ending in a newline. */
-  lines: string;
+  /** NDJSON in parts (text-parts.ts), one line per input, each ending in a newline. */
+  lines: string[];
   /** Inputs answered with an error. */
   failed: number;
 }
@@ -41,19 +42,20 @@ function request(job: JobRecord, seq: number, data: unknown): SolveRequest {
 }
 
 /**
- * Solves the chunk's inputs: the store's text (one JSON text per line), or the objects this instance still holds
- * (held-inputs.ts). Throws only for a fault of ours.
+ * Solves the chunk's inputs: the store's text in parts (one JSON text per line), or the objects this instance still
+ * holds (held-inputs.ts). Throws only for a fault of ours.
  */
-export async function solveChunk(solver: SolveService, job: JobRecord, seq: number, chunkInputs: string | readonly unknown[]): Promise<SolvedChunk> {
-  const texts = typeof chunkInputs === 'string' ? chunkInputs.split('\n') : undefined;
-  const count = texts === undefined ? (chunkInputs as readonly unknown[]).length : texts.length;
+export async function solveChunk(solver: SolveService, job: JobRecord, seq: number, chunkInputs: { text: readonly string[] } | { values: readonly unknown[] }): Promise<SolvedChunk> {
+  const texts = 'text' in chunkInputs ? partLines(chunkInputs.text) : undefined;
+  const values = 'values' in chunkInputs ? chunkInputs.values : undefined;
+  const count = texts?.length ?? values!.length;
   const principal = jobPrincipal(job);
-  let lines = '';
+  const lines = new TextParts();
   let failed = 0;
   for (let start = 0; start < count; start += BULK_YIELD_EVERY) {
     if (start > 0 && start % YIELD_EVERY === 0) await yieldToEventLoop();
     const inputs = texts === undefined
-      ? (chunkInputs as readonly unknown[]).slice(start, start + BULK_YIELD_EVERY)
+      ? values!.slice(start, start + BULK_YIELD_EVERY)
       : texts.slice(start, start + BULK_YIELD_EVERY).map((text) => JSON.parse(text) as unknown);
     let solved: SolveResponse | undefined;
     try {
@@ -63,20 +65,20 @@ export async function solveChunk(solver: SolveService, job: JobRecord, seq: numb
       if (classify(err) === undefined) throw err;
     }
     if (solved !== undefined) {
-      for (const result of solved.body as Json[][]) lines += `${JSON.stringify(result)}\n`;
+      for (const result of solved.body as Json[][]) lines.add(JSON.stringify(result));
       continue;
     }
     for (const input of inputs) {
       try {
         const answer = solver.solveNow(principal, request(job, seq, input));
-        lines += `${JSON.stringify((answer instanceof Promise ? await answer : answer).body)}\n`;
+        lines.add(JSON.stringify((answer instanceof Promise ? await answer : answer).body));
       } catch (err) {
         const failure = classify(err);
         if (failure === undefined) throw err;
         failed++;
-        lines += `${JSON.stringify({ error: { message: failure.message } })}\n`;
+        lines.add(JSON.stringify({ error: { message: failure.message } }));
       }
     }
   }
-  return { lines, failed };
+  return { lines: lines.finish(), failed };
 }

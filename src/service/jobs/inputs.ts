@@ -4,6 +4,7 @@
 import { parse as parseCsv } from 'csv-parse';
 import { firstNonFinite, NON_FINITE_MESSAGE } from '../../rules/non-finite.ts';
 import { ServiceError } from '../errors.ts';
+import { TextParts } from './text-parts.ts';
 
 export type JobInputFormat = 'json' | 'ndjson' | 'csv';
 
@@ -23,8 +24,8 @@ export interface InputLimits {
 }
 
 export interface InputChunk {
-  /** `count` input objects, the JSON text of each on its own line (JSON text holds no raw newline). */
-  inputs: string;
+  /** `count` input objects, the JSON text of each on its own line (JSON text holds no raw newline), in parts. */
+  inputs: string[];
   count: number;
   /** The same inputs as objects, when they were objects before (a JSON array body): see held-inputs.ts. */
   values?: readonly unknown[];
@@ -56,7 +57,9 @@ async function* arrayChunks(inputs: unknown[], limits: InputLimits): AsyncIterab
   });
   for (let i = 0; i < inputs.length; i += limits.chunkSize) {
     const slice = inputs.slice(i, i + limits.chunkSize);
-    yield { inputs: slice.map((input) => JSON.stringify(input)).join('\n'), count: slice.length, values: slice };
+    const parts = new TextParts();
+    for (const input of slice) parts.add(JSON.stringify(input));
+    yield { inputs: parts.finish(), count: slice.length, values: slice };
   }
 }
 
@@ -74,7 +77,7 @@ async function* limitedBytes(stream: AsyncIterable<Uint8Array | string>, maxByte
 
 /** Collects input texts into chunks. */
 class Chunker {
-  #texts: string[] = [];
+  readonly #parts = new TextParts();
   #total = 0;
   readonly #limits: InputLimits;
   constructor(limits: InputLimits) {
@@ -83,14 +86,13 @@ class Chunker {
   /** Adds one input (its JSON text); returns a full chunk when this input completed one. */
   add(text: string): InputChunk | undefined {
     if (++this.#total > this.#limits.maxInputs) throw tooMany(this.#limits);
-    this.#texts.push(text);
-    return this.#texts.length >= this.#limits.chunkSize ? this.flush() : undefined;
+    this.#parts.add(text);
+    return this.#parts.lines >= this.#limits.chunkSize ? this.flush() : undefined;
   }
   flush(): InputChunk | undefined {
-    if (this.#texts.length === 0) return undefined;
-    const chunk = { inputs: this.#texts.join('\n'), count: this.#texts.length };
-    this.#texts = [];
-    return chunk;
+    const count = this.#parts.lines;
+    if (count === 0) return undefined;
+    return { inputs: this.#parts.finish(), count };
   }
 }
 

@@ -218,8 +218,9 @@ export class JobService {
       for (;;) {
         const page = await store.results(jobId, next, RESULT_PAGE);
         if (page.length === 0) return;
-        yield page.map((p) => p.lines).join('');
-        next = page[page.length - 1]!.seq + 1;
+        // Part by part: joining them would make one string of megabytes (text-parts.ts).
+        for (const part of page) yield part.lines;
+        next += RESULT_PAGE;
       }
     })();
   }

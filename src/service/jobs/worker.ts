@@ -74,7 +74,7 @@ export class JobWorker {
         this.#deps.log.error({ err }, 'leasing a job chunk failed');
       }
       if (chunk === undefined) await this.#idle();
-      else await this.#work(chunk, chunk.inputs ?? held);
+      else await this.#work(chunk, chunk.inputs === undefined ? (held === undefined ? undefined : { values: held }) : { text: chunk.inputs });
     }
   }
 
@@ -90,7 +90,7 @@ export class JobWorker {
     });
   }
 
-  async #work(chunk: LeasedChunk, inputs: string | readonly unknown[] | undefined): Promise<void> {
+  async #work(chunk: LeasedChunk, inputs: { text: readonly string[] } | { values: readonly unknown[] } | undefined): Promise<void> {
     const { store, config, log } = this.#deps;
     const { job, seq } = chunk;
     const expires = () => this.#iso(config.resultsTtlMs);
