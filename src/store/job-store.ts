@@ -169,9 +169,14 @@ export function jobStore(db: Kysely<JobsDb>, dialect: 'sqlite' | 'postgres'): Jo
           job_id: jobId, seq: c.seq, state: 'pending', count: c.count, lease_owner: null, lease_until: null, attempts: 0,
         }));
         for (let i = 0; i < rows.length; i += PART_ROWS) await trx.insertInto('job_chunks').values(rows.slice(i, i + PART_ROWS)).execute();
-        const parts = chunks.flatMap((c) => c.inputs.map((inputs, part) => ({ job_id: jobId, seq: c.seq, part, inputs })));
+        const parts = chunks.flatMap((c) => c.inputs.map((inputs, part) => ({ job_id: jobId, seq: c.seq, part: (c.firstPart ?? 0) + part, inputs })));
         for (let i = 0; i < parts.length; i += PART_ROWS) await trx.insertInto('job_input_parts').values(parts.slice(i, i + PART_ROWS)).execute();
       });
+    },
+
+    addInputParts: async (jobId, seq, firstPart, parts) => {
+      const rows = parts.map((inputs, part) => ({ job_id: jobId, seq, part: firstPart + part, inputs }));
+      for (let i = 0; i < rows.length; i += PART_ROWS) await db.insertInto('job_input_parts').values(rows.slice(i, i + PART_ROWS)).execute();
     },
 
     sealInputs: async (jobId, now, expiresAt) => {
@@ -203,7 +208,7 @@ export function jobStore(db: Kysely<JobsDb>, dialect: 'sqlite' | 'postgres'): Jo
       return rows.map(toJob);
     },
 
-    claim: async (owner, now, leaseUntil, _maxAttempts, holds) => {
+    claim: async (owner, now, leaseUntil) => {
       return db.transaction().execute(async (trx): Promise<LeasedChunk | undefined> => {
         let pick = trx
           .selectFrom('job_chunks as c')
@@ -225,16 +230,26 @@ export function jobStore(db: Kysely<JobsDb>, dialect: 'sqlite' | 'postgres'): Jo
           .where('seq', '=', picked.seq)
           .returning(['seq', 'count', 'attempts'])
           .executeTakeFirstOrThrow();
-        const inputs = holds?.(picked.job_id, Number(picked.seq)) === true
-          ? undefined
-          : (await trx.selectFrom('job_input_parts').select('inputs').where('job_id', '=', picked.job_id).where('seq', '=', picked.seq).orderBy('part').execute()).map((r) => r.inputs);
         let job = await getJob(trx, picked.job_id);
         if (job.state === 'Waiting') {
           await trx.updateTable('jobs').set({ state: 'Running', started_at: now }).where('id', '=', job.id).where('state', '=', 'Waiting').execute();
           job = { ...job, state: 'Running', startedAt: now };
         }
-        return { job, seq: Number(chunk.seq), inputs, count: Number(chunk.count), attempts: Number(chunk.attempts) };
+        return { job, seq: Number(chunk.seq), count: Number(chunk.count), attempts: Number(chunk.attempts) };
       });
+    },
+
+    inputParts: async (jobId, seq, fromPart, limit) => {
+      const rows = await db
+        .selectFrom('job_input_parts')
+        .select('inputs')
+        .where('job_id', '=', jobId)
+        .where('seq', '=', seq)
+        .where('part', '>=', fromPart)
+        .orderBy('part')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => r.inputs);
     },
 
     renew: async (owner, jobId, seq, leaseUntil) => {

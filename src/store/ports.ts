@@ -731,8 +731,6 @@ export type NewJob = Pick<JobRecord, 'id' | 'space' | 'ruleId' | 'ruleAlias' | '
 export interface LeasedChunk {
   job: JobRecord;
   seq: number;
-  /** The inputs' JSON text in parts, one input per line; undefined when the claimer holds them (claim's `holds`). */
-  inputs: string[] | undefined;
   count: number;
   /** How many times it was leased, this time included. */
   attempts: number;
@@ -744,10 +742,15 @@ export type ChunkOutcome = { kind: 'stored'; job: JobRecord } | { kind: 'dropped
 export interface JobStore {
   create(job: NewJob): Promise<void>;
   /**
-   * Appends chunks of inputs to a job (in parts, the JSON text of each input on its own line), and counts them in its
-   * total.
+   * Stores parts of a chunk's inputs (the JSON text of each input on its own line) numbered from `firstPart`, before
+   * the chunk is added: no worker sees them until then.
    */
-  addChunks(jobId: string, chunks: ReadonlyArray<{ seq: number; inputs: readonly string[]; count: number }>): Promise<void>;
+  addInputParts(jobId: string, seq: number, firstPart: number, parts: readonly string[]): Promise<void>;
+  /**
+   * Appends chunks of inputs to a job (their last parts, numbered from `firstPart`, default 0), and counts them in
+   * its total: from then on workers lease them.
+   */
+  addChunks(jobId: string, chunks: ReadonlyArray<{ seq: number; firstPart?: number; inputs: readonly string[]; count: number }>): Promise<void>;
   /** The upload is complete: the job is Completed at once when every chunk is done (or there were none). */
   sealInputs(jobId: string, now: string, expiresAt: string): Promise<JobRecord | undefined>;
   /** Deletes a job and everything of it (an upload that failed). */
@@ -757,10 +760,12 @@ export interface JobStore {
   list(space: string, limit: number): Promise<JobRecord[]>;
   /**
    * Leases the first chunk of the oldest active job that is pending or whose lease expired before `now` (taken at
-   * most `maxAttempts` times), for `owner` until `leaseUntil`. PostgreSQL: FOR UPDATE SKIP LOCKED. The chunk's inputs
-   * are not read when `holds` says the claimer has them already.
+   * most `maxAttempts` times), for `owner` until `leaseUntil`. PostgreSQL: FOR UPDATE SKIP LOCKED. Its inputs are
+   * read with inputParts.
    */
-  claim(owner: string, now: string, leaseUntil: string, maxAttempts: number, holds?: (jobId: string, seq: number) => boolean): Promise<LeasedChunk | undefined>;
+  claim(owner: string, now: string, leaseUntil: string, maxAttempts: number): Promise<LeasedChunk | undefined>;
+  /** Parts `fromPart` on (at most `limit`) of a chunk's inputs, in order; [] past the last. */
+  inputParts(jobId: string, seq: number, fromPart: number, limit: number): Promise<string[]>;
   /** Extends a lease still held by `owner`; false when it was lost. */
   renew(owner: string, jobId: string, seq: number, leaseUntil: string): Promise<boolean>;
   /**

@@ -1,7 +1,7 @@
 // NDJSON in parts (src/service/jobs/text-parts.ts): whole lines, in order, no part over PART_CHARS unless one line is.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PART_CHARS, partLines, TextParts } from '../../src/service/jobs/text-parts.ts';
+import { linesOf, PART_CHARS, TextParts } from '../../src/service/jobs/text-parts.ts';
 
 test('lines are cut into parts of whole lines under PART_CHARS, and read back in order', () => {
   const parts = new TextParts();
@@ -15,7 +15,7 @@ test('lines are cut into parts of whole lines under PART_CHARS, and read back in
     assert.ok(part.endsWith('\n'));
   }
   assert.equal(out.join(''), lines.map((l) => `${l}\n`).join(''));
-  assert.deepEqual(partLines(out), lines);
+  assert.deepEqual(out.flatMap(linesOf), lines);
   assert.deepEqual(parts.finish(), [], 'empty after finish');
 });
 
@@ -28,5 +28,5 @@ test('a line longer than a part is a part of its own; text without a final newli
   const out = parts.finish();
   assert.deepEqual(out, ['{"a":1}\n', `${long}\n`, '{"b":2}\n']);
   // Rows stored before the parts migration: lines joined by newlines, none after the last.
-  assert.deepEqual(partLines(['{"a":1}\n{"b":2}']), ['{"a":1}', '{"b":2}']);
+  assert.deepEqual(linesOf('{"a":1}\n{"b":2}'), ['{"a":1}', '{"b":2}']);
 });

@@ -148,17 +148,20 @@ export class JobService {
     await store.create(job);
     let total = 0;
     try {
-      let seq = 0;
       for await (const chunk of readInputChunks(source, {
         chunkSize: config.jobs.chunkSize,
         maxInputs: config.jobs.maxInputs,
         maxUploadBytes: config.jobs.maxUploadBytes,
         maxLineBytes: config.bodyLimitBytes,
       })) {
-        await store.addChunks(job.id, [{ seq, inputs: chunk.inputs, count: chunk.count }]);
+        const { seq, firstPart, inputs, count } = chunk;
+        if (count === undefined) {
+          await store.addInputParts(job.id, seq, firstPart, inputs);
+          continue;
+        }
+        await store.addChunks(job.id, [{ seq, firstPart, inputs, count }]);
         if (chunk.values !== undefined && config.jobs.enabled) this.#held.hold(job.space, job.id, seq, chunk.values);
-        seq++;
-        total += chunk.count;
+        total += count;
         this.worker.wake();
       }
     } catch (err) {

@@ -6,10 +6,15 @@
 /** Characters in a part: under 128 KB even for a two-byte string. A longer line is a part of its own. */
 export const PART_CHARS = 32 * 1024;
 
-/** Collects lines (each given without its newline) into parts; every line of a part ends in a newline. */
+/**
+ * Collects lines (each given without its newline) into parts; every line of a part ends in a newline. A part is
+ * joined once when it is full, a flat string: appending line by line would keep a rope of every line until the
+ * driver flattens it, possibly after the rope has moved to the old generation.
+ */
 export class TextParts {
   readonly #parts: string[] = [];
-  #current = '';
+  #pending: string[] = [];
+  #chars = 0;
   #lines = 0;
 
   /** Lines added so far. */
@@ -18,29 +23,35 @@ export class TextParts {
   }
 
   add(line: string): void {
-    if (this.#current.length > 0 && this.#current.length + line.length + 1 > PART_CHARS) {
-      this.#parts.push(this.#current);
-      this.#current = '';
-    }
-    this.#current += `${line}\n`;
+    if (this.#chars > 0 && this.#chars + line.length + 1 > PART_CHARS) this.#close();
+    this.#pending.push(line);
+    this.#chars += line.length + 1;
     this.#lines++;
+  }
+
+  #close(): void {
+    // A last empty line makes join end the part with a newline.
+    this.#pending.push('');
+    this.#parts.push(this.#pending.join('\n'));
+    this.#pending = [];
+    this.#chars = 0;
+  }
+
+  /** The parts completed so far, handed over (the line being collected stays). */
+  takeClosed(): string[] {
+    return this.#parts.splice(0);
   }
 
   /** The parts, in order; the collector is empty afterwards. */
   finish(): string[] {
-    if (this.#current.length > 0) this.#parts.push(this.#current);
+    if (this.#chars > 0) this.#close();
     const parts = this.#parts.splice(0);
-    this.#current = '';
     this.#lines = 0;
     return parts;
   }
 }
 
-/** The lines of parts (a line is never empty: an input or a result is a JSON text). */
-export function partLines(parts: readonly string[]): string[] {
-  const lines: string[] = [];
-  for (const part of parts) {
-    for (const line of part.split('\n')) if (line !== '') lines.push(line);
-  }
-  return lines;
+/** The lines of one part (a line is never empty: an input or a result is a JSON text). */
+export function linesOf(part: string): string[] {
+  return part.split('\n').filter((line) => line !== '');
 }

@@ -10,10 +10,16 @@ import type { Clock } from '../clock.ts';
 import type { ServiceLogger } from '../logger.ts';
 import type { SolveService } from '../solve.ts';
 import { solveChunk } from './chunk-solver.ts';
+import type { ChunkInputs } from './chunk-solver.ts';
 import type { HeldInputs } from './held-inputs.ts';
 
 /** A chunk leased this many times without completing fails its job: something in it stops every instance. */
 export const MAX_CHUNK_ATTEMPTS = 5;
+/**
+ * Parts of a chunk's inputs read at a time (some 800 inputs of 150 bytes): read as they are solved, a chunk's text
+ * does not stay in memory for its whole solve, long enough to be moved to the old generation.
+ */
+const INPUT_PARTS_READ = 4;
 
 export interface JobWorkerDeps {
   store: JobStore;
@@ -25,6 +31,13 @@ export interface JobWorkerDeps {
   held: HeldInputs;
   /** The job ended (Completed or Error) on this worker: the service records the event. */
   ended(job: JobRecord): Promise<void>;
+}
+
+/** The store failed while a chunk's inputs were read: the store's fault, not the chunk's; the lease lapses. */
+class InputsUnread extends Error {
+  constructor(cause: unknown) {
+    super('reading job inputs failed', { cause });
+  }
 }
 
 export class JobWorker {
@@ -65,16 +78,13 @@ export class JobWorker {
   async #loop(): Promise<void> {
     while (!this.#stopping) {
       let chunk: LeasedChunk | undefined;
-      // Taken while the chunk is leased, so the store skips reading inputs this instance still holds.
-      let held: readonly unknown[] | undefined;
-      const holds = (jobId: string, seq: number) => (held = this.#deps.held.take(jobId, seq)) !== undefined;
       try {
-        chunk = await this.#deps.store.claim(this.owner, this.#iso(), this.#iso(this.#deps.config.leaseMs), MAX_CHUNK_ATTEMPTS, holds);
+        chunk = await this.#deps.store.claim(this.owner, this.#iso(), this.#iso(this.#deps.config.leaseMs), MAX_CHUNK_ATTEMPTS);
       } catch (err) {
         this.#deps.log.error({ err }, 'leasing a job chunk failed');
       }
       if (chunk === undefined) await this.#idle();
-      else await this.#work(chunk, chunk.inputs === undefined ? (held === undefined ? undefined : { values: held }) : { text: chunk.inputs });
+      else await this.#work(chunk);
     }
   }
 
@@ -90,9 +100,22 @@ export class JobWorker {
     });
   }
 
-  async #work(chunk: LeasedChunk, inputs: { text: readonly string[] } | { values: readonly unknown[] } | undefined): Promise<void> {
+  /** The chunk's inputs: held here still, or read from the store a few parts at a time while they are solved. */
+  #inputs(chunk: LeasedChunk): ChunkInputs {
+    const { job, seq } = chunk;
+    const values = this.#deps.held.take(job.id, seq);
+    if (values !== undefined) return { values };
+    return {
+      parts: (fromPart) => this.#deps.store.inputParts(job.id, seq, fromPart, INPUT_PARTS_READ).catch((err: unknown) => {
+        throw new InputsUnread(err);
+      }),
+    };
+  }
+
+  async #work(chunk: LeasedChunk): Promise<void> {
     const { store, config, log } = this.#deps;
     const { job, seq } = chunk;
+    const inputs = this.#inputs(chunk);
     const expires = () => this.#iso(config.resultsTtlMs);
     if (chunk.attempts > MAX_CHUNK_ATTEMPTS) {
       const message = `Chunk ${seq} (inputs from ${seq * config.chunkSize}) was taken ${MAX_CHUNK_ATTEMPTS} times without completing; the job stopped`;
@@ -105,10 +128,12 @@ export class JobWorker {
     try {
       let solved;
       try {
-        // The store leaves the inputs out only when `holds` took them: never both missing.
-        if (inputs === undefined) throw new Error(`chunk ${seq} of job ${job.id} was leased without its inputs`);
         solved = await solveChunk(this.#deps.solver, job, seq, inputs);
       } catch (err) {
+        if (err instanceof InputsUnread) {
+          log.error({ err: err.cause, job: job.id, seq }, 'reading a job chunk\'s inputs failed; it is solved again once its lease passes');
+          return;
+        }
         log.error({ err, job: job.id, seq }, 'solving a job chunk failed');
         await this.#fail(job, `Internal error solving chunk ${seq} of the job; the details are in the server log`);
         return;
