@@ -23,6 +23,8 @@ export interface SolvedChunk {
   lines: string[];
   /** Inputs answered with an error. */
   failed: number;
+  /** Inputs answered: one line each. */
+  count: number;
 }
 
 /** The principal a job's solves run as: the starter's key, with the solver role only. */
@@ -105,5 +107,6 @@ export async function solveChunk(solver: SolveService, job: JobRecord, seq: numb
       }
     }
   }
-  return { lines: lines.finish(), failed };
+  const count = lines.lines;
+  return { lines: lines.finish(), failed, count };
 }

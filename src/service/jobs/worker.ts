@@ -138,6 +138,11 @@ export class JobWorker {
         await this.#fail(job, `Internal error solving chunk ${seq} of the job; the details are in the server log`);
         return;
       }
+      if (solved.count !== chunk.count) {
+        // Its parts were deleted under it (the lease passed to a worker that completed it, or the job ended).
+        log.warn({ job: job.id, seq, read: solved.count, count: chunk.count }, 'job chunk inputs read short; not stored');
+        return;
+      }
       // A store that fails here leaves the chunk leased: once the lease passes, a worker solves it again.
       const outcome = await store.complete(this.owner, job.id, seq, solved.lines, solved.failed, this.#iso(), expires());
       if (outcome.kind === 'lost') log.warn({ job: job.id, seq }, 'job chunk lease lost before completing; another worker solves it');
