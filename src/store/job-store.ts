@@ -41,26 +41,34 @@ export interface JobChunksTable {
   attempts: number;
 }
 
-/** A chunk's inputs, the JSON text of each on its own line; deleted once the chunk is done. */
-export interface JobInputsTable {
+/**
+ * A chunk's inputs in parts (service/jobs/text-parts.ts), the JSON text of each input on its own line; deleted once
+ * the chunk is done.
+ */
+export interface JobInputPartsTable {
   job_id: string;
   seq: number;
+  part: number;
   inputs: string;
 }
 
-export interface JobResultsTable {
+export interface JobResultPartsTable {
   job_id: string;
   seq: number;
-  /** NDJSON: one line per input of the chunk, in input order, each ending in a newline. */
+  part: number;
+  /** NDJSON: one line per input, in input order, each ending in a newline. */
   lines: string;
 }
 
 export interface JobsDb {
   jobs: JobsTable;
   job_chunks: JobChunksTable;
-  job_inputs: JobInputsTable;
-  job_results: JobResultsTable;
+  job_input_parts: JobInputPartsTable;
+  job_result_parts: JobResultPartsTable;
 }
+
+/** Part rows per INSERT: SQLite bounds a statement's parameters. */
+const PART_ROWS = 64;
 
 const ACTIVE: JobState[] = ['Waiting', 'Running'];
 
@@ -160,12 +168,15 @@ export function jobStore(db: Kysely<JobsDb>, dialect: 'sqlite' | 'postgres'): Jo
         const rows = chunks.map((c): JobChunksTable => ({
           job_id: jobId, seq: c.seq, state: 'pending', count: c.count, lease_owner: null, lease_until: null, attempts: 0,
         }));
-        // A few chunks per statement: inputs are large text, and SQLite bounds a statement's parameters.
-        for (let i = 0; i < rows.length; i += 16) {
-          await trx.insertInto('job_chunks').values(rows.slice(i, i + 16)).execute();
-          await trx.insertInto('job_inputs').values(chunks.slice(i, i + 16).map((c) => ({ job_id: jobId, seq: c.seq, inputs: c.inputs }))).execute();
-        }
+        for (let i = 0; i < rows.length; i += PART_ROWS) await trx.insertInto('job_chunks').values(rows.slice(i, i + PART_ROWS)).execute();
+        const parts = chunks.flatMap((c) => c.inputs.map((inputs, part) => ({ job_id: jobId, seq: c.seq, part: (c.firstPart ?? 0) + part, inputs })));
+        for (let i = 0; i < parts.length; i += PART_ROWS) await trx.insertInto('job_input_parts').values(parts.slice(i, i + PART_ROWS)).execute();
       });
+    },
+
+    addInputParts: async (jobId, seq, firstPart, parts) => {
+      const rows = parts.map((inputs, part) => ({ job_id: jobId, seq, part: firstPart + part, inputs }));
+      for (let i = 0; i < rows.length; i += PART_ROWS) await db.insertInto('job_input_parts').values(rows.slice(i, i + PART_ROWS)).execute();
     },
 
     sealInputs: async (jobId, now, expiresAt) => {
@@ -180,8 +191,8 @@ export function jobStore(db: Kysely<JobsDb>, dialect: 'sqlite' | 'postgres'): Jo
 
     delete: async (jobId) => {
       await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('job_results').where('job_id', '=', jobId).execute();
-        await trx.deleteFrom('job_inputs').where('job_id', '=', jobId).execute();
+        await trx.deleteFrom('job_result_parts').where('job_id', '=', jobId).execute();
+        await trx.deleteFrom('job_input_parts').where('job_id', '=', jobId).execute();
         await trx.deleteFrom('job_chunks').where('job_id', '=', jobId).execute();
         await trx.deleteFrom('jobs').where('id', '=', jobId).execute();
       });
@@ -219,19 +230,26 @@ export function jobStore(db: Kysely<JobsDb>, dialect: 'sqlite' | 'postgres'): Jo
           .where('seq', '=', picked.seq)
           .returning(['seq', 'count', 'attempts'])
           .executeTakeFirstOrThrow();
-        const { inputs } = await trx
-          .selectFrom('job_inputs')
-          .select('inputs')
-          .where('job_id', '=', picked.job_id)
-          .where('seq', '=', picked.seq)
-          .executeTakeFirstOrThrow();
         let job = await getJob(trx, picked.job_id);
         if (job.state === 'Waiting') {
           await trx.updateTable('jobs').set({ state: 'Running', started_at: now }).where('id', '=', job.id).where('state', '=', 'Waiting').execute();
           job = { ...job, state: 'Running', startedAt: now };
         }
-        return { job, seq: Number(chunk.seq), inputs, count: Number(chunk.count), attempts: Number(chunk.attempts) };
+        return { job, seq: Number(chunk.seq), count: Number(chunk.count), attempts: Number(chunk.attempts) };
       });
+    },
+
+    inputParts: async (jobId, seq, fromPart, limit) => {
+      const rows = await db
+        .selectFrom('job_input_parts')
+        .select('inputs')
+        .where('job_id', '=', jobId)
+        .where('seq', '=', seq)
+        .where('part', '>=', fromPart)
+        .orderBy('part')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => r.inputs);
     },
 
     renew: async (owner, jobId, seq, leaseUntil) => {
@@ -261,14 +279,15 @@ export function jobStore(db: Kysely<JobsDb>, dialect: 'sqlite' | 'postgres'): Jo
           .returning(['count'])
           .executeTakeFirst();
         if (taken === undefined) return { kind: 'lost' };
-        await trx.deleteFrom('job_inputs').where('job_id', '=', jobId).where('seq', '=', seq).execute();
+        await trx.deleteFrom('job_input_parts').where('job_id', '=', jobId).where('seq', '=', seq).execute();
         if (!active) {
           if (job.state === 'Cancelling' && (await liveLeases(trx, jobId, now)) === 0) {
             await trx.updateTable('jobs').set({ state: 'Canceled' }).where('id', '=', jobId).execute();
           }
           return { kind: 'dropped', job: await getJob(trx, jobId) };
         }
-        await trx.insertInto('job_results').values({ job_id: jobId, seq, lines }).execute();
+        const parts = lines.map((text, part) => ({ job_id: jobId, seq, part, lines: text }));
+        for (let i = 0; i < parts.length; i += PART_ROWS) await trx.insertInto('job_result_parts').values(parts.slice(i, i + PART_ROWS)).execute();
         const processed = Number(taken.count);
         await trx
           .updateTable('jobs')
@@ -320,12 +339,13 @@ export function jobStore(db: Kysely<JobsDb>, dialect: 'sqlite' | 'postgres'): Jo
 
     results: async (jobId, fromSeq, limit) => {
       const rows = await db
-        .selectFrom('job_results')
+        .selectFrom('job_result_parts')
         .select(['seq', 'lines'])
         .where('job_id', '=', jobId)
         .where('seq', '>=', fromSeq)
+        .where('seq', '<', fromSeq + limit)
         .orderBy('seq')
-        .limit(limit)
+        .orderBy('part')
         .execute();
       return rows.map((r) => ({ seq: Number(r.seq), lines: r.lines }));
     },
@@ -349,8 +369,8 @@ export function jobStore(db: Kysely<JobsDb>, dialect: 'sqlite' | 'postgres'): Jo
       const expired = await db.selectFrom('jobs').select('id').where('expires_at', '<=', now).execute();
       for (const { id } of expired) {
         await db.transaction().execute(async (trx) => {
-          await trx.deleteFrom('job_results').where('job_id', '=', id).execute();
-          await trx.deleteFrom('job_inputs').where('job_id', '=', id).execute();
+          await trx.deleteFrom('job_result_parts').where('job_id', '=', id).execute();
+          await trx.deleteFrom('job_input_parts').where('job_id', '=', id).execute();
           await trx.deleteFrom('job_chunks').where('job_id', '=', id).execute();
           await trx.deleteFrom('jobs').where('id', '=', id).execute();
         });

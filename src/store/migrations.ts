@@ -1,5 +1,6 @@
 // Versioned schema migrations, applied in name order at start-up (Kysely's Migrator records what ran).
 // Never edit a migration that has shipped: add a new one. Later features (management folders, ...) append here.
+import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Migration, MigrationProvider } from 'kysely/migration';
 import { Migrator } from 'kysely/migration';
@@ -435,6 +436,50 @@ const jobs: Migration = {
   },
 };
 
+/**
+ * Job inputs and results in parts (src/service/jobs/text-parts.ts): a chunk's NDJSON as several rows of at most
+ * 32K characters each, so no process reads or writes a chunk as one string of a megabyte (V8 keeps such strings
+ * until a full collection). Rows of jobs in flight move over as part 0.
+ */
+const jobTextParts: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('job_input_parts')
+      .addColumn('job_id', 'text', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
+      .addColumn('seq', 'integer', (c) => c.notNull())
+      .addColumn('part', 'integer', (c) => c.notNull())
+      .addColumn('inputs', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('job_input_parts_pk', ['job_id', 'seq', 'part'])
+      .execute();
+    await db.schema
+      .createTable('job_result_parts')
+      .addColumn('job_id', 'text', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
+      .addColumn('seq', 'integer', (c) => c.notNull())
+      .addColumn('part', 'integer', (c) => c.notNull())
+      .addColumn('lines', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('job_result_parts_pk', ['job_id', 'seq', 'part'])
+      .execute();
+    await sql`INSERT INTO job_input_parts (job_id, seq, part, inputs) SELECT job_id, seq, 0, inputs FROM job_inputs`.execute(db);
+    await sql`INSERT INTO job_result_parts (job_id, seq, part, lines) SELECT job_id, seq, 0, lines FROM job_results`.execute(db);
+    await db.schema.dropTable('job_inputs').execute();
+    await db.schema.dropTable('job_results').execute();
+  },
+  async down(db: Kysely<any>) {
+    // The single-row tables come back empty: jobs in flight lose their inputs and results.
+    for (const [table, column] of [['job_inputs', 'inputs'], ['job_results', 'lines']] as const) {
+      await db.schema
+        .createTable(table)
+        .ifNotExists()
+        .addColumn('job_id', 'text', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
+        .addColumn('seq', 'integer', (c) => c.notNull())
+        .addColumn(column, 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint(`${table}_pk`, ['job_id', 'seq'])
+        .execute();
+    }
+    for (const table of ['job_result_parts', 'job_input_parts']) await db.schema.dropTable(table).ifExists().execute();
+  },
+};
+
 /** Name order is application order. */
 export const MIGRATIONS: Record<string, Migration> = {
   '2026_01_001_initial': initial,
@@ -447,6 +492,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_032_activity_reviews': activityAndReviews,
   '2026_11_040_jobs': jobs,
   '2026_11_041_webhooks': webhooks,
+  '2026_11_042_job_text_parts': jobTextParts,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

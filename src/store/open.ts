@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import type { SqliteDatabase } from 'kysely';
 import { LocalChangeFeed, SqliteChangeFeed } from './change-feed.ts';
 import type { FeedLogger } from './change-feed.ts';
 import { KyselyStore } from './kysely-store.ts';
@@ -32,6 +33,33 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
   throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${databaseUrl}")`);
 }
 
+/** Distinct SQL texts whose compiled statements are kept (queries with IN lists vary; the rest repeat). */
+const STATEMENT_CACHE = 256;
+
+/**
+ * The database as Kysely uses it, with compiled statements kept by SQL text: Kysely prepares every query it runs, and
+ * better-sqlite3 compiles the SQL on each prepare, which cost a job's worker as much as running its statements.
+ * Kysely runs one query at a time on the connection, so a statement is never in use twice at once.
+ */
+function cachingStatements(database: BetterSqlite3.Database): SqliteDatabase {
+  const statements = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => database.close(),
+    prepare: (text: string) => {
+      let statement = statements.get(text);
+      if (statement !== undefined) {
+        // Most recently used last, so the least recently used is evicted first.
+        statements.delete(text);
+      } else {
+        statement = database.prepare(text);
+        if (statements.size >= STATEMENT_CACHE) statements.delete(statements.keys().next().value!);
+      }
+      statements.set(text, statement);
+      return statement;
+    },
+  };
+}
+
 async function openSqlite(path: string, options: OpenStoreOptions): Promise<KyselyStore> {
   const memory = path === ':memory:';
   if (!memory) mkdirSync(dirname(resolve(path)), { recursive: true });
@@ -40,7 +68,7 @@ async function openSqlite(path: string, options: OpenStoreOptions): Promise<Kyse
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
   database.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(database) }) });
   try {
     await migrateToLatest(db);
   } catch (err) {

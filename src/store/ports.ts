@@ -739,7 +739,6 @@ export type NewJob = Pick<JobRecord, 'id' | 'space' | 'ruleId' | 'ruleAlias' | '
 export interface LeasedChunk {
   job: JobRecord;
   seq: number;
-  inputs: string;
   count: number;
   /** How many times it was leased, this time included. */
   attempts: number;
@@ -750,8 +749,16 @@ export type ChunkOutcome = { kind: 'stored'; job: JobRecord } | { kind: 'dropped
 
 export interface JobStore {
   create(job: NewJob): Promise<void>;
-  /** Appends chunks of inputs (the JSON text of each input on its own line) to a job, and counts them in its total. */
-  addChunks(jobId: string, chunks: ReadonlyArray<{ seq: number; inputs: string; count: number }>): Promise<void>;
+  /**
+   * Stores parts of a chunk's inputs (the JSON text of each input on its own line) numbered from `firstPart`, before
+   * the chunk is added: no worker sees them until then.
+   */
+  addInputParts(jobId: string, seq: number, firstPart: number, parts: readonly string[]): Promise<void>;
+  /**
+   * Appends chunks of inputs to a job (their last parts, numbered from `firstPart`, default 0), and counts them in
+   * its total: from then on workers lease them.
+   */
+  addChunks(jobId: string, chunks: ReadonlyArray<{ seq: number; firstPart?: number; inputs: readonly string[]; count: number }>): Promise<void>;
   /** The upload is complete: the job is Completed at once when every chunk is done (or there were none). */
   sealInputs(jobId: string, now: string, expiresAt: string): Promise<JobRecord | undefined>;
   /** Deletes a job and everything of it (an upload that failed). */
@@ -761,17 +768,20 @@ export interface JobStore {
   list(space: string, limit: number): Promise<JobRecord[]>;
   /**
    * Leases the first chunk of the oldest active job that is pending or whose lease expired before `now` (taken at
-   * most `maxAttempts` times), for `owner` until `leaseUntil`. PostgreSQL: FOR UPDATE SKIP LOCKED.
+   * most `maxAttempts` times), for `owner` until `leaseUntil`. PostgreSQL: FOR UPDATE SKIP LOCKED. Its inputs are
+   * read with inputParts.
    */
   claim(owner: string, now: string, leaseUntil: string, maxAttempts: number): Promise<LeasedChunk | undefined>;
+  /** Parts `fromPart` on (at most `limit`) of a chunk's inputs, in order; [] past the last. */
+  inputParts(jobId: string, seq: number, fromPart: number, limit: number): Promise<string[]>;
   /** Extends a lease still held by `owner`; false when it was lost. */
   renew(owner: string, jobId: string, seq: number, leaseUntil: string): Promise<boolean>;
   /**
-   * Stores a chunk's results (NDJSON text, one line per input) and marks it done in one transaction, if `owner`
+   * Stores a chunk's results (NDJSON text in parts, one line per input) and marks it done in one transaction, if `owner`
    * still holds its lease; the job becomes Completed (expiring at `expiresAt`) when it was its last chunk. A job no
    * longer active keeps nothing (`dropped`), and a Cancelling job becomes Canceled once no chunk is leased.
    */
-  complete(owner: string, jobId: string, seq: number, lines: string, failed: number, now: string, expiresAt: string): Promise<ChunkOutcome>;
+  complete(owner: string, jobId: string, seq: number, lines: readonly string[], failed: number, now: string, expiresAt: string): Promise<ChunkOutcome>;
   /** Gives the leases of `owner` back (a clean stop), so other workers take its chunks at once. */
   release(owner: string): Promise<number>;
   /**
@@ -781,7 +791,10 @@ export interface JobStore {
   cancel(space: string, filter: { jobId?: string; rule?: string; version?: number }, now: string, expiresAt: string): Promise<JobRecord[]>;
   /** The job ends in state Error with `message`. */
   fail(jobId: string, message: string, now: string, expiresAt: string): Promise<JobRecord | undefined>;
-  /** The results of chunks `fromSeq` on, in order, at most `limit` chunks. */
+  /**
+   * The results of chunks `fromSeq` to `fromSeq + limit - 1` (a Completed job's chunks are numbered from 0 without
+   * gaps), part by part in order: NDJSON text whose lines each end in a newline.
+   */
   results(jobId: string, fromSeq: number, limit: number): Promise<Array<{ seq: number; lines: string }>>;
   /** Cancelling jobs whose chunks' leases all ended become Canceled; returns how many. */
   settleCancelling(now: string): Promise<number>;

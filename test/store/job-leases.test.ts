@@ -28,26 +28,27 @@ for (const kind of ['sqlite', 'postgres'] as const) {
 
     async function newJob(id: string, chunks: number): Promise<void> {
       await store.jobs.create({ id, space: 's', ruleId: 'r', ruleAlias: 'r', version: 1, actor: { kind: 'key', id: 'k', name: 'k' }, keyId: 'k', strategy: null, createdAt: at(0) });
-      await store.jobs.addChunks(id, Array.from({ length: chunks }, (_, seq) => ({ seq, inputs: `{"i":${seq}}`, count: 1 })));
+      await store.jobs.addChunks(id, Array.from({ length: chunks }, (_, seq) => ({ seq, inputs: [`{"i":${seq}}`], count: 1 })));
     }
 
     test('an expired lease is taken over; the late first worker writes nothing; the result holds the chunk once', async () => {
       await newJob('j1', 2);
       const first = await store.jobs.claim('w1', at(1), at(3), 5);
-      assert.deepEqual([first?.job.id, first?.seq, first?.inputs, first?.attempts, first?.job.state], ['j1', 0, '{"i":0}', 1, 'Running']);
+      assert.deepEqual([first?.job.id, first?.seq, first?.attempts, first?.job.state], ['j1', 0, 1, 'Running']);
+      assert.deepEqual(await store.jobs.inputParts('j1', 0, 0, 4), ['{"i":0}']);
       const second = await store.jobs.claim('w2', at(2), at(4), 5);
       assert.equal(second?.seq, 1, 'a live lease is not taken: the next chunk is');
       const taken = await store.jobs.claim('w2', at(5), at(7), 5);
       assert.deepEqual([taken?.seq, taken?.attempts], [0, 2], 'the passed lease of chunk 0 is taken by w2');
       assert.equal(await store.jobs.renew('w1', 'j1', 0, at(9)), false);
-      assert.deepEqual(await store.jobs.complete('w1', 'j1', 0, 'late\n', 0, at(6), at(100)), { kind: 'lost' });
-      const stored = await store.jobs.complete('w2', 'j1', 0, 'zero\n', 0, at(6), at(100));
+      assert.deepEqual(await store.jobs.complete('w1', 'j1', 0, ['late\n'], 0, at(6), at(100)), { kind: 'lost' });
+      const stored = await store.jobs.complete('w2', 'j1', 0, ['zero\n'], 0, at(6), at(100));
       assert.equal(stored.kind, 'stored');
-      assert.equal((await store.jobs.complete('w2', 'j1', 1, 'one\n', 1, at(6), at(100))).kind, 'stored');
+      assert.equal((await store.jobs.complete('w2', 'j1', 1, ['one\n', 'two\n'], 1, at(6), at(100))).kind, 'stored');
       assert.equal((await store.jobs.get('s', 'j1'))?.state, 'Running', 'still receiving: not complete');
       const sealed = await store.jobs.sealInputs('j1', at(7), at(100));
       assert.deepEqual([sealed?.state, sealed?.processed, sealed?.failed, sealed?.total, sealed?.expiresAt], ['Completed', 2, 1, 2, at(100)]);
-      assert.deepEqual(await store.jobs.results('j1', 0, 10), [{ seq: 0, lines: 'zero\n' }, { seq: 1, lines: 'one\n' }]);
+      assert.deepEqual(await store.jobs.results('j1', 0, 10), [{ seq: 0, lines: 'zero\n' }, { seq: 1, lines: 'one\n' }, { seq: 1, lines: 'two\n' }]);
       assert.equal(await store.jobs.claim('w3', at(50), at(52), 5), undefined, 'nothing is left to lease');
     });
 
@@ -71,7 +72,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       assert.equal(held?.job.id, 'j3');
       const [canceled] = await store.jobs.cancel('s', { jobId: 'j3' }, at(21), at(60));
       assert.equal(canceled?.state, 'Cancelling');
-      const back = await store.jobs.complete('w1', 'j3', held!.seq, 'x\n', 0, at(22), at(100));
+      const back = await store.jobs.complete('w1', 'j3', held!.seq, ['x\n'], 0, at(22), at(100));
       assert.deepEqual([back.kind, back.kind === 'lost' ? undefined : back.job.state], ['dropped', 'Canceled']);
       assert.deepEqual(await store.jobs.results('j3', 0, 10), []);
       assert.equal(await store.jobs.deleteExpired(at(59)), 0);

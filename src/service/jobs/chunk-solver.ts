@@ -10,6 +10,7 @@ import { BULK_YIELD_EVERY } from '../input-loop.ts';
 import type { Principal } from '../keys.ts';
 import type { SolveChannel, SolveRequest, SolveResponse, SolveService } from '../solve.ts';
 import type { JobRecord } from '../../store/ports.ts';
+import { linesOf, TextParts } from './text-parts.ts';
 
 /** Job solves in the metrics and audit records: 0 for an answer, 1 for an error, like a process exit code. */
 export const JOB_CHANNEL: SolveChannel = { name: 'job', codeOf: (failure) => (failure === undefined ? 0 : 1) };
@@ -18,10 +19,12 @@ export const JOB_CHANNEL: SolveChannel = { name: 'job', codeOf: (failure) => (fa
 const YIELD_EVERY = 1024;
 
 export interface SolvedChunk {
-  /** NDJSON, one line per input, each ending in a newline. */
-  lines: string;
+  /** NDJSON in parts (text-parts.ts), one line per input, each ending in a newline. */
+  lines: string[];
   /** Inputs answered with an error. */
   failed: number;
+  /** Inputs answered: one line each. */
+  count: number;
 }
 
 /** The principal a job's solves run as: the starter's key, with the solver role only. */
@@ -40,15 +43,47 @@ function request(job: JobRecord, seq: number, data: unknown): SolveRequest {
   };
 }
 
-/** Solves the chunk's inputs (one JSON text per line). Throws only for a fault of ours. */
-export async function solveChunk(solver: SolveService, job: JobRecord, seq: number, inputsText: string): Promise<SolvedChunk> {
-  const texts = inputsText.split('\n');
+/**
+ * A chunk's inputs: objects held (held-inputs.ts), or the store's text in parts (one JSON text per line) read a few
+ * at a time from part `fromPart` on ([] past the last).
+ */
+export type ChunkInputs = { values: readonly unknown[] } | { parts: (fromPart: number) => Promise<string[]> };
+
+/** The inputs in bulks of BULK_YIELD_EVERY, text parsed part by part as it is read. */
+async function* bulks(chunkInputs: ChunkInputs): AsyncGenerator<unknown[]> {
+  if ('values' in chunkInputs) {
+    for (let start = 0; start < chunkInputs.values.length; start += BULK_YIELD_EVERY) yield chunkInputs.values.slice(start, start + BULK_YIELD_EVERY);
+    return;
+  }
+  let bulk: unknown[] = [];
+  let next = 0;
+  for (let parts = await chunkInputs.parts(next); parts.length > 0; parts = await chunkInputs.parts(next)) {
+    next += parts.length;
+    for (const part of parts) {
+      for (const line of linesOf(part)) {
+        bulk.push(JSON.parse(line));
+        if (bulk.length === BULK_YIELD_EVERY) {
+          yield bulk;
+          bulk = [];
+        }
+      }
+    }
+  }
+  if (bulk.length > 0) yield bulk;
+}
+
+/** Solves the chunk's inputs. Throws only for a fault of ours. */
+export async function solveChunk(solver: SolveService, job: JobRecord, seq: number, chunkInputs: ChunkInputs): Promise<SolvedChunk> {
   const principal = jobPrincipal(job);
-  let lines = '';
+  const lines = new TextParts();
   let failed = 0;
-  for (let start = 0; start < texts.length; start += BULK_YIELD_EVERY) {
-    if (start > 0 && start % YIELD_EVERY === 0) await yieldToEventLoop();
-    const inputs = texts.slice(start, start + BULK_YIELD_EVERY).map((text) => JSON.parse(text) as unknown);
+  let solvedSinceYield = 0;
+  for await (const inputs of bulks(chunkInputs)) {
+    if (solvedSinceYield >= YIELD_EVERY) {
+      await yieldToEventLoop();
+      solvedSinceYield = 0;
+    }
+    solvedSinceYield += inputs.length;
     let solved: SolveResponse | undefined;
     try {
       const answer = solver.solveNow(principal, request(job, seq, inputs));
@@ -57,20 +92,21 @@ export async function solveChunk(solver: SolveService, job: JobRecord, seq: numb
       if (classify(err) === undefined) throw err;
     }
     if (solved !== undefined) {
-      for (const result of solved.body as Json[][]) lines += `${JSON.stringify(result)}\n`;
+      for (const result of solved.body as Json[][]) lines.add(JSON.stringify(result));
       continue;
     }
     for (const input of inputs) {
       try {
         const answer = solver.solveNow(principal, request(job, seq, input));
-        lines += `${JSON.stringify((answer instanceof Promise ? await answer : answer).body)}\n`;
+        lines.add(JSON.stringify((answer instanceof Promise ? await answer : answer).body));
       } catch (err) {
         const failure = classify(err);
         if (failure === undefined) throw err;
         failed++;
-        lines += `${JSON.stringify({ error: { message: failure.message } })}\n`;
+        lines.add(JSON.stringify({ error: { message: failure.message } }));
       }
     }
   }
-  return { lines, failed };
+  const count = lines.lines;
+  return { lines: lines.finish(), failed, count };
 }

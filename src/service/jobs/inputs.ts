@@ -4,6 +4,7 @@
 import { parse as parseCsv } from 'csv-parse';
 import { firstNonFinite, NON_FINITE_MESSAGE } from '../../rules/non-finite.ts';
 import { ServiceError } from '../errors.ts';
+import { TextParts } from './text-parts.ts';
 
 export type JobInputFormat = 'json' | 'ndjson' | 'csv';
 
@@ -22,10 +23,19 @@ export interface InputLimits {
   maxLineBytes: number;
 }
 
+/**
+ * Inputs of chunk `seq`: parts `firstPart` on (text-parts.ts), the JSON text of each input object on its own line
+ * (JSON text holds no raw newline). Parts are handed over as soon as they are full, so an upload is stored as it is
+ * read instead of waiting in memory for its chunk to fill; `count` is set on a chunk's last piece only.
+ */
 export interface InputChunk {
-  /** `count` input objects, the JSON text of each on its own line (JSON text holds no raw newline). */
-  inputs: string;
-  count: number;
+  seq: number;
+  firstPart: number;
+  inputs: string[];
+  /** The chunk's inputs, on its last piece; undefined while more of the chunk is to come. */
+  count: number | undefined;
+  /** The same inputs as objects, when they were objects before (a JSON array body): see held-inputs.ts. */
+  values?: readonly unknown[];
 }
 
 function invalid(message: string): ServiceError {
@@ -54,7 +64,9 @@ async function* arrayChunks(inputs: unknown[], limits: InputLimits): AsyncIterab
   });
   for (let i = 0; i < inputs.length; i += limits.chunkSize) {
     const slice = inputs.slice(i, i + limits.chunkSize);
-    yield { inputs: slice.map((input) => JSON.stringify(input)).join('\n'), count: slice.length };
+    const parts = new TextParts();
+    for (const input of slice) parts.add(JSON.stringify(input));
+    yield { seq: i / limits.chunkSize, firstPart: 0, inputs: parts.finish(), count: slice.length, values: slice };
   }
 }
 
@@ -72,23 +84,33 @@ async function* limitedBytes(stream: AsyncIterable<Uint8Array | string>, maxByte
 
 /** Collects input texts into chunks. */
 class Chunker {
-  #texts: string[] = [];
+  readonly #parts = new TextParts();
   #total = 0;
+  #seq = 0;
+  /** Parts of the current chunk handed over already. */
+  #handed = 0;
   readonly #limits: InputLimits;
   constructor(limits: InputLimits) {
     this.#limits = limits;
   }
-  /** Adds one input (its JSON text); returns a full chunk when this input completed one. */
+  /** Adds one input (its JSON text); returns the parts it completed, or the chunk's last piece when it is full. */
   add(text: string): InputChunk | undefined {
     if (++this.#total > this.#limits.maxInputs) throw tooMany(this.#limits);
-    this.#texts.push(text);
-    return this.#texts.length >= this.#limits.chunkSize ? this.flush() : undefined;
+    this.#parts.add(text);
+    if (this.#parts.lines >= this.#limits.chunkSize) return this.flush();
+    const closed = this.#parts.takeClosed();
+    if (closed.length === 0) return undefined;
+    const piece = { seq: this.#seq, firstPart: this.#handed, inputs: closed, count: undefined };
+    this.#handed += closed.length;
+    return piece;
   }
+  /** The current chunk's last piece. */
   flush(): InputChunk | undefined {
-    if (this.#texts.length === 0) return undefined;
-    const chunk = { inputs: this.#texts.join('\n'), count: this.#texts.length };
-    this.#texts = [];
-    return chunk;
+    const count = this.#parts.lines;
+    if (count === 0) return undefined;
+    const piece = { seq: this.#seq++, firstPart: this.#handed, inputs: this.#parts.finish(), count };
+    this.#handed = 0;
+    return piece;
   }
 }
 

@@ -14,6 +14,7 @@ import type { RuleCache } from '../rule-cache.ts';
 import type { SolveService } from '../solve.ts';
 import { readInputChunks } from './inputs.ts';
 import type { JobInputSource } from './inputs.ts';
+import { HeldInputs } from './held-inputs.ts';
 import { JobWorker } from './worker.ts';
 
 export type { JobInputSource, JobInputFormat } from './inputs.ts';
@@ -59,11 +60,17 @@ export interface JobServiceDeps {
 
 /** Chunks of results read from the store per query while a result streams. */
 const RESULT_PAGE = 4;
+/**
+ * Inputs held as objects for this instance's worker (held-inputs.ts), all jobs together: a JSON array body of
+ * BODY_LIMIT_BYTES (10 MB by default) holds some 70,000 inputs of 150 bytes.
+ */
+const HELD_INPUTS = 200_000;
 const LIST_LIMIT = 100;
 
 export class JobService {
   readonly #deps: JobServiceDeps;
   readonly worker: JobWorker;
+  readonly #held = new HeldInputs(HELD_INPUTS);
   #sweeper: NodeJS.Timeout | undefined;
   #sweeping: Promise<number> | undefined;
 
@@ -75,6 +82,7 @@ export class JobService {
       config: deps.config.jobs,
       clock: deps.clock,
       log: deps.log,
+      held: this.#held,
       ended: (job) => this.#recordEnd(job),
     });
   }
@@ -140,18 +148,24 @@ export class JobService {
     await store.create(job);
     let total = 0;
     try {
-      let seq = 0;
       for await (const chunk of readInputChunks(source, {
         chunkSize: config.jobs.chunkSize,
         maxInputs: config.jobs.maxInputs,
         maxUploadBytes: config.jobs.maxUploadBytes,
         maxLineBytes: config.bodyLimitBytes,
       })) {
-        await store.addChunks(job.id, [{ seq: seq++, inputs: chunk.inputs, count: chunk.count }]);
-        total += chunk.count;
+        const { seq, firstPart, inputs, count } = chunk;
+        if (count === undefined) {
+          await store.addInputParts(job.id, seq, firstPart, inputs);
+          continue;
+        }
+        await store.addChunks(job.id, [{ seq, firstPart, inputs, count }]);
+        if (chunk.values !== undefined && config.jobs.enabled) this.#held.hold(job.space, job.id, seq, chunk.values);
+        total += count;
         this.worker.wake();
       }
     } catch (err) {
+      this.#held.drop(job.id);
       await store.delete(job.id).catch((cause: unknown) => this.#deps.log.error({ err: cause, job: job.id }, 'deleting a refused job failed'));
       throw err;
     }
@@ -176,6 +190,7 @@ export class JobService {
     if (changed === undefined) {
       throw new ServiceError('job-not-active', `Job ${jobId} is ${job.state}; only a Waiting or Running job can be canceled`);
     }
+    this.#held.drop(jobId);
     await this.#record(changed, principal.actor, 'job.canceled');
     return this.view(changed);
   }
@@ -184,7 +199,10 @@ export class JobService {
   async cancelAll(principal: Principal, filter: { space?: string; rule?: string; version?: number }): Promise<JobView[]> {
     if (filter.space !== undefined && filter.space !== principal.space) throw spaceNotFound(filter.space);
     const changed = await this.#deps.store.cancel(principal.space, { rule: filter.rule, version: filter.version }, this.#iso(), this.#expiry());
-    for (const job of changed) await this.#record(job, principal.actor, 'job.canceled');
+    for (const job of changed) {
+      this.#held.drop(job.id);
+      await this.#record(job, principal.actor, 'job.canceled');
+    }
     return changed.map((job) => this.view(job));
   }
 
@@ -203,8 +221,9 @@ export class JobService {
       for (;;) {
         const page = await store.results(jobId, next, RESULT_PAGE);
         if (page.length === 0) return;
-        yield page.map((p) => p.lines).join('');
-        next = page[page.length - 1]!.seq + 1;
+        // Part by part: joining them would make one string of megabytes (text-parts.ts).
+        for (const part of page) yield part.lines;
+        next += RESULT_PAGE;
       }
     })();
   }
@@ -225,6 +244,7 @@ export class JobService {
     this.#sweeping = (async () => {
       const now = this.#iso();
       await this.#deps.store.settleCancelling(now);
+      await this.#dropEndedHeld();
       const deleted = await this.#deps.store.deleteExpired(now);
       if (deleted > 0) this.#deps.log.info({ deleted }, 'expired jobs deleted');
       return deleted;
@@ -261,7 +281,16 @@ export class JobService {
     return job;
   }
 
+  /** Held inputs of jobs that ended elsewhere (another instance solved their last chunks, or they were canceled). */
+  async #dropEndedHeld(): Promise<void> {
+    for (const { space, jobId } of this.#held.jobs()) {
+      const job = await this.#deps.store.get(space, jobId);
+      if (job === undefined || (job.state !== 'Waiting' && job.state !== 'Running')) this.#held.drop(jobId);
+    }
+  }
+
   async #recordEnd(job: JobRecord): Promise<void> {
+    this.#held.drop(job.id);
     await this.#record(job, job.actor, job.state === 'Completed' ? 'job.finished' : 'job.failed', job.error === null ? {} : { error: job.error });
   }
 

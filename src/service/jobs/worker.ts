@@ -10,9 +10,16 @@ import type { Clock } from '../clock.ts';
 import type { ServiceLogger } from '../logger.ts';
 import type { SolveService } from '../solve.ts';
 import { solveChunk } from './chunk-solver.ts';
+import type { ChunkInputs } from './chunk-solver.ts';
+import type { HeldInputs } from './held-inputs.ts';
 
 /** A chunk leased this many times without completing fails its job: something in it stops every instance. */
 export const MAX_CHUNK_ATTEMPTS = 5;
+/**
+ * Parts of a chunk's inputs read at a time (some 800 inputs of 150 bytes): read as they are solved, a chunk's text
+ * does not stay in memory for its whole solve, long enough to be moved to the old generation.
+ */
+const INPUT_PARTS_READ = 4;
 
 export interface JobWorkerDeps {
   store: JobStore;
@@ -20,8 +27,17 @@ export interface JobWorkerDeps {
   config: JobsConfig;
   clock: Clock;
   log: ServiceLogger;
+  /** Inputs of chunks this instance stored, still as objects: solved without reading them back. */
+  held: HeldInputs;
   /** The job ended (Completed or Error) on this worker: the service records the event. */
   ended(job: JobRecord): Promise<void>;
+}
+
+/** The store failed while a chunk's inputs were read: the store's fault, not the chunk's; the lease lapses. */
+class InputsUnread extends Error {
+  constructor(cause: unknown) {
+    super('reading job inputs failed', { cause });
+  }
 }
 
 export class JobWorker {
@@ -84,9 +100,22 @@ export class JobWorker {
     });
   }
 
+  /** The chunk's inputs: held here still, or read from the store a few parts at a time while they are solved. */
+  #inputs(chunk: LeasedChunk): ChunkInputs {
+    const { job, seq } = chunk;
+    const values = this.#deps.held.take(job.id, seq);
+    if (values !== undefined) return { values };
+    return {
+      parts: (fromPart) => this.#deps.store.inputParts(job.id, seq, fromPart, INPUT_PARTS_READ).catch((err: unknown) => {
+        throw new InputsUnread(err);
+      }),
+    };
+  }
+
   async #work(chunk: LeasedChunk): Promise<void> {
     const { store, config, log } = this.#deps;
     const { job, seq } = chunk;
+    const inputs = this.#inputs(chunk);
     const expires = () => this.#iso(config.resultsTtlMs);
     if (chunk.attempts > MAX_CHUNK_ATTEMPTS) {
       const message = `Chunk ${seq} (inputs from ${seq * config.chunkSize}) was taken ${MAX_CHUNK_ATTEMPTS} times without completing; the job stopped`;
@@ -99,10 +128,19 @@ export class JobWorker {
     try {
       let solved;
       try {
-        solved = await solveChunk(this.#deps.solver, job, seq, chunk.inputs);
+        solved = await solveChunk(this.#deps.solver, job, seq, inputs);
       } catch (err) {
+        if (err instanceof InputsUnread) {
+          log.error({ err: err.cause, job: job.id, seq }, 'reading a job chunk\'s inputs failed; it is solved again once its lease passes');
+          return;
+        }
         log.error({ err, job: job.id, seq }, 'solving a job chunk failed');
         await this.#fail(job, `Internal error solving chunk ${seq} of the job; the details are in the server log`);
+        return;
+      }
+      if (solved.count !== chunk.count) {
+        // Its parts were deleted under it (the lease passed to a worker that completed it, or the job ended).
+        log.warn({ job: job.id, seq, read: solved.count, count: chunk.count }, 'job chunk inputs read short; not stored');
         return;
       }
       // A store that fails here leaves the chunk leased: once the lease passes, a worker solves it again.
