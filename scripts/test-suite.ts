@@ -55,18 +55,9 @@ env[STUDIO_RUN_ENV] = ordered.some((file) => file.includes('studio')) ? 'true' :
 // ... and starts the test Keycloak (about 40 s) in the background only for a run that can include its suites.
 env[KEYCLOAK_RUN_ENV] = ordered.some((file) => KEYCLOAK_SUITES.test(file)) ? 'true' : 'false';
 
-// A plain run (no filter, no reporter of the caller's) also reports each file's duration to a temporary file, merged
-// into the timings after the run: a filtered run's durations would misstate the files' lengths.
+// A plain run (no filter, no reporter of the caller's) runs the files in order and reports each file's duration to a
+// temporary file, merged into the timings after the run: a filtered run's durations would misstate the lengths.
 const timingsOut = options.length === 0 ? join(mkdtempSync(join(tmpdir(), 'verdict-test-timings-')), 'timings.json') : undefined;
-const reporters =
-  timingsOut === undefined
-    ? []
-    : [
-        '--test-reporter=spec',
-        '--test-reporter-destination=stdout',
-        `--test-reporter=${join(root, 'scripts', 'test-order', 'timings-reporter.ts')}`,
-        `--test-reporter-destination=${timingsOut}`,
-      ];
 
 /** Merges the run's durations into the stored timings (files not in this run keep theirs). Never fails the run. */
 function saveTimings(): void {
@@ -85,16 +76,14 @@ function saveTimings(): void {
   }
 }
 
+const globalSetup = join(root, 'test', 'global-setup.ts');
+// `node --test` sorts the files by path: the ordered run goes through node:test's run() (scripts/test-order/run.ts),
+// and a run with the caller's options (filters, reporters), which needs no order, through `node --test`.
 const child = spawn(
   process.execPath,
-  [
-    '--test',
-    `--test-concurrency=${concurrency}`,
-    `--test-global-setup=${join(root, 'test', 'global-setup.ts')}`,
-    ...reporters,
-    ...options,
-    ...ordered,
-  ],
+  timingsOut === undefined
+    ? ['--test', `--test-concurrency=${concurrency}`, `--test-global-setup=${globalSetup}`, ...options, ...ordered]
+    : [join(root, 'scripts', 'test-order', 'run.ts'), String(concurrency), globalSetup, timingsOut, ...ordered],
   { cwd: root, env, stdio: 'inherit' },
 );
 // Ctrl-C reaches the runner through the terminal; a `kill` of this process is passed on, so the runner's global

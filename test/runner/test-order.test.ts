@@ -39,23 +39,35 @@ test('the checked-in slow list names test files that exist, each once', () => {
   for (const file of listed) assert.ok(existsSync(join(root, file)) && file.endsWith('.test.ts'), `${file} is a test file`);
 });
 
-test('the timings reporter writes each file\'s duration, which covers its tests', () => {
-  const a = join(dir, 'slow.test.mjs');
-  const b = join(dir, 'quick.test.mjs');
-  writeFileSync(a, "import { test } from 'node:test';\ntest('waits', () => new Promise((resolve) => setTimeout(resolve, 300)));\n");
-  writeFileSync(b, "import { describe, test } from 'node:test';\ndescribe('d', () => { test('t', () => {}); });\n");
-  const out = join(dir, 'timings.json');
-  // A node:test run of its own, not a child of this one (NODE_TEST_CONTEXT would make it report to this runner).
+/** scripts/test-order/run.ts on `files` (absolute paths), one at a time, as its own node:test run. */
+function runOrdered(files: string[], out: string) {
+  // Not a child of this run: NODE_TEST_CONTEXT would make it report to this runner instead.
   const env = { ...process.env };
   delete env.NODE_TEST_CONTEXT;
-  const run = spawnSync(
-    process.execPath,
-    ['--test', `--test-reporter=${join(root, 'scripts', 'test-order', 'timings-reporter.ts')}`, `--test-reporter-destination=${out}`, a, b],
-    { cwd: dir, encoding: 'utf8', env },
-  );
-  assert.equal(run.status, 0, run.stderr);
+  return spawnSync(process.execPath, [join(root, 'scripts', 'test-order', 'run.ts'), '1', join(dir, 'setup.mjs'), out, ...files], { cwd: dir, encoding: 'utf8', env });
+}
+
+test('the ordered run starts the files in the order given (node --test would sort them), and writes their durations', () => {
+  const log = join(dir, 'order.log');
+  const append = (line: string) => `appendFileSync(${JSON.stringify(log)}, ${JSON.stringify(`${line}\n`)})`;
+  writeFileSync(join(dir, 'setup.mjs'), `import { appendFileSync } from 'node:fs';\nexport function globalSetup() { ${append('setup')}; }\nexport function globalTeardown() { ${append('teardown')}; }\n`);
+  const file = (name: string, body: string) => {
+    writeFileSync(join(dir, name), `import { appendFileSync } from 'node:fs';\nimport { describe, test } from 'node:test';\n${body}\n`);
+    return join(dir, name);
+  };
+  const slow = file('z-slow.test.mjs', `test('waits', async () => { ${append('z-slow')}; await new Promise((resolve) => setTimeout(resolve, 300)); });`);
+  const quick = file('a-quick.test.mjs', `describe('d', () => { test('t', () => { ${append('a-quick')}; }); });`);
+  const out = join(dir, 'timings.json');
+  const run = runOrdered([slow, quick], out);
+  assert.equal(run.status, 0, run.stdout + run.stderr);
+  assert.match(run.stdout, /pass 2/);
+  assert.deepEqual(readFileSync(log, 'utf8').split('\n').filter(Boolean), ['setup', 'z-slow', 'a-quick', 'teardown']);
   const timings = readTimings(out);
-  assert.deepEqual(Object.keys(timings).sort(), ['quick.test.mjs', 'slow.test.mjs']);
-  assert.ok(timings['slow.test.mjs']! >= 300, `the slow file's ${timings['slow.test.mjs']} ms include its 300 ms test`);
-  assert.ok(JSON.parse(readFileSync(out, 'utf8')));
+  assert.deepEqual(Object.keys(timings).sort(), ['a-quick.test.mjs', 'z-slow.test.mjs']);
+  assert.ok(timings['z-slow.test.mjs']! >= 300, `the slow file's ${timings['z-slow.test.mjs']} ms include its 300 ms test`);
+
+  const failing = file('failing.test.mjs', `test('fails', () => { throw new Error('planted failure'); });`);
+  const failed = runOrdered([failing, quick], join(dir, 'failed.json'));
+  assert.equal(failed.status, 1, 'a failing test fails the run');
+  assert.match(failed.stdout, /planted failure/);
 });
