@@ -14,13 +14,17 @@ import { parseOptions } from '../../bench/lib/options.ts';
 import { buildReport, writeReport } from '../../bench/lib/report.ts';
 import { cpuSeconds } from '../../bench/lib/processes.ts';
 
-test('options: --quick shortens runs but keeps at least 5; bad options are refused', () => {
+test('options: --quick makes fewer and shorter runs (at least 3, a full run at least 5); bad options are refused', () => {
   const quick = parseOptions(['--quick']);
+  const full = parseOptions([]);
   assert.equal(quick.quick, true);
-  assert.equal(quick.timing.runs, 5);
-  assert.ok(quick.timing.runMs < parseOptions([]).timing.runMs);
+  assert.deepEqual([quick.timing.runs, full.timing.runs], [3, 7]);
+  assert.ok(quick.timing.runMs < full.timing.runMs);
+  assert.ok(quick.timing.warmupMs < full.timing.warmupMs);
+  assert.equal(parseOptions(['--quick', '--runs', '5']).timing.runs, 5);
   assert.deepEqual(parseOptions(['--only', 'engine-small,http']).only, ['engine-small', 'http']);
   assert.throws(() => parseOptions(['--runs', '3']), /at least 5/);
+  assert.throws(() => parseOptions(['--quick', '--runs', '2']), /at least 3 with --quick/);
   assert.throws(() => parseOptions(['--fast']), /unknown option --fast/);
   assert.throws(() => parseOptions(['--only']), /--only needs a value/);
 });

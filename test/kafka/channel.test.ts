@@ -321,11 +321,24 @@ describe('Kafka channel: the SPEC 4 contract, over a real broker', { skip }, () 
   test('unbinding a topic (admin API) stops its consumption; the other topics keep being answered', async () => {
     const bindings = await instance.running.services.kafka.list('other');
     assert.equal(bindings.length, 1);
+    const logged = instance.logs.length;
     assert.equal(await instance.running.services.kafka.unbind(bindings[0]!.requestTopic), true);
-    await whenLogged([instance], () => instance.logs.some((l) => l.msg === 'kafka topics unbound; resubscribing'), 15_000, 'the unbind to be seen');
+    // Wait on the group's state, not on time: the channel has rebuilt its subscription without the unbound topic
+    // (logged once it is consuming again) and the group assigned this member the shop topic's partitions alone.
+    // Under load the rejoin can take long, so the request below is produced only once someone consumes it.
+    const shopPartitions = [0, 1, 2].map((p) => `${binding.requestTopic}:${p}`);
+    const resubscribed = () => {
+      const since = instance.logs.slice(logged);
+      if (!since.some((l) => l.msg === 'kafka topics unbound; resubscribing')) return false;
+      const subscribed = since.findLast((l) => l.msg === 'kafka request topics subscribed')?.topics as string[] | undefined;
+      if (subscribed?.join() !== binding.requestTopic) return false;
+      const assigned = since.findLast((l) => l.msg === 'kafka partitions assigned')?.partitions as string[] | undefined;
+      return assigned !== undefined && [...assigned].sort().join() === shopPartitions.join();
+    };
+    await whenLogged([instance], resubscribed, 120_000, 'the channel to consume the shop topic alone after the unbind');
     const before = responses.responses.length;
     await client.produce(binding.requestTopic, [request('after-unbind', shop.solverKey, { 'rule-id': 'fruit-prices', ...corr('after-unbind') }, { fruit: 'apple' }, 2)]);
-    await responses.waitFor((all) => all.some((r) => r.key === 'after-unbind'), 90_000, 'the request after the unbind');
+    await responses.waitFor((all) => all.some((r) => r.key === 'after-unbind'), 120_000, 'the request after the unbind');
     assert.deepEqual(body('after-unbind'), { data: FRUIT_ANSWERS.apple, correlationId: 'c-after-unbind' });
     assert.equal(responses.responses.length, before + 1, 'nothing answered twice after resubscribing');
   });

@@ -2,7 +2,8 @@
 // it (zip-guard.ts); then every cell is read, every problem is collected with its place (`Table!C7`), and the
 // document is validated with src/rules, its problems placed on the cells they came from. Nothing is returned
 // unless the whole file reads: an import takes all of it or nothing.
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { excelJS } from './exceljs.ts';
 import { Problems } from '../../rules/check.ts';
 import { ValidationError } from '../../rules/problems.ts';
 import type { Problem } from '../../rules/problems.ts';
@@ -442,7 +443,7 @@ function sheetNamed(workbook: ExcelJS.Workbook, name: string): ExcelJS.Worksheet
 export async function readXlsx(bytes: Uint8Array, options: ReadOptions = {}): Promise<ReadResult> {
   const limits = options.limits ?? XLSX_LIMITS;
   inspectArchive(bytes, limits);
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (await excelJS()).Workbook();
   try {
     await workbook.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ArrayBuffer);
   } catch (err) {

@@ -1,7 +1,8 @@
 // A decision table -> a DecisionRules XLSX v2 workbook (docs/xlsx.md). Operator cells carry a data-validation
 // list, so a person picks operators from a dropdown. Function cells are written from their text (`stringValue`);
 // a cell that only has a stored AST must be given its text first (the service prints it with the engine).
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { excelJS } from './exceljs.ts';
 import { operatorSpec } from '../../rules/operators.ts';
 import { validValuesOf } from '../../rules/valid-values.ts';
 import {
@@ -223,7 +224,7 @@ function writeValidValues(sheet: ExcelJS.Worksheet, table: Json): void {
 /** The workbook of a decision table, as the bytes of an .xlsx file. */
 export async function writeXlsx(rule: Json): Promise<Buffer> {
   if (rule.type !== 'decision-table' || !isObject(rule.decisionTable)) throw new NotATableError(rule.type);
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (await excelJS()).Workbook();
   workbook.creator = 'Verdict';
   writeSettings(workbook.addWorksheet(SHEETS.settings), rule);
   writeVariables(workbook.addWorksheet(SHEETS.variables), rule);
