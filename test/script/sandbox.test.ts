@@ -165,13 +165,16 @@ describe('script sandbox', () => {
     assert.deepEqual(results, Array.from({ length: 50 }, (_, id) => ({ id, double: id * 2 })));
   });
 
-  test('contexts are released: a thousand solves fit in a small isolate', async () => {
-    const small = createScriptSandbox({ maxIsolates: 1, memoryLimitMb: 8 });
+  test('contexts are released: two thousand solves fit in a small isolate', async () => {
+    // Each solve gets a fresh context (tens of KB of heap): 2,000 kept alive would need far more than 32 MB. The
+    // limit leaves room for contexts released but not yet collected, which a loaded machine lets pile up (at 8 MB
+    // this failed under load with nothing leaking).
+    const small = createScriptSandbox({ maxIsolates: 1, memoryLimitMb: 32 });
     try {
       const script = handle('output.n = input.n; output.pad = "x".repeat(2000); return output;');
       let sum = 0;
-      for (let n = 0; n < 1000; n++) sum += ((await small.run(script, call({ input: { n } }))) as { n: number }).n;
-      assert.equal(sum, (999 * 1000) / 2);
+      for (let n = 0; n < 2000; n++) sum += ((await small.run(script, call({ input: { n } }))) as { n: number }).n;
+      assert.equal(sum, (1999 * 2000) / 2);
     } finally {
       small.dispose();
     }
