@@ -119,7 +119,7 @@ export function conformsTo(value: FeelValue, type: DmnType, frame: Frame): boole
  */
 export function coerce(value: FeelValue, type: DmnType, frame: Frame, path: string): FeelValue {
   if (value === null || type.kind === 'any') return value;
-  let converted = value;
+  let converted: FeelValue = value;
   const list = isList(type);
   if (!list && Array.isArray(value) && value.length === 1) converted = value[0] ?? null;
   else if (list && !Array.isArray(value)) converted = [value];
