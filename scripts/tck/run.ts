@@ -22,6 +22,8 @@ export interface TckRow {
   testCase: string;
   outcome: TckOutcome;
   detail: string;
+  /** The evaluation's first warning (why a value became null), for grouping failures by cause. */
+  warning?: string;
   /** Result nodes of the test case and how many matched. */
   results: number;
   passedResults: number;
@@ -126,7 +128,14 @@ function runCase(compiled: CompiledDmn, testCase: TckTestCase, now: number): Omi
     }
     if (reasons.length === 0) return { testCase: testCase.id, outcome: 'SUCCESS', detail: '', results, passedResults: passed };
     const warnings = evaluation.warnings.length > 0 ? ` [${evaluation.warnings.slice(0, 3).join(' | ')}]` : '';
-    return { testCase: testCase.id, outcome: 'FAILURE', detail: `${reasons.join('; ')}${warnings}`, results, passedResults: passed };
+    return {
+      testCase: testCase.id,
+      outcome: 'FAILURE',
+      detail: `${reasons.join('; ')}${warnings}`,
+      ...(evaluation.warnings[0] ? { warning: evaluation.warnings[0] } : {}),
+      results,
+      passedResults: passed,
+    };
   } catch (error) {
     return { testCase: testCase.id, outcome: 'ERROR', detail: (error as Error).message, results, passedResults: 0 };
   }
@@ -175,8 +184,10 @@ export function causeOf(row: TckRow): string {
   const compile = /FEEL (?:expression|unary tests) '.*?' do(?:es)? not compile: (.*?)(?: at \d+|$|\])/.exec(row.detail);
   if (compile) return `FEEL does not compile: ${compile[1]!.replace(/"[^"]*"|'[^']*'/g, '…').slice(0, 80)}`;
   if (row.outcome === 'ERROR') return `error: ${detail.replace(/'[^']*'/g, '…').slice(0, 80)}`;
-  const warning = /\[(?:[^:]*: )?(.*?)(?: \||\])/.exec(row.detail);
-  if (warning) return `null where a value is expected: ${warning[1]!.replace(/'[^']*'/g, '…').replace(/\d+/g, 'N').slice(0, 80)}`;
+  if (row.warning) {
+    const message = row.warning.slice(row.warning.indexOf(': ') + 2);
+    return `null where a value is expected: ${message.replace(/'[^']*'|"[^"]*"/g, '…').replace(/\d+/g, 'N').slice(0, 80)}`;
+  }
   if (/expected null/.test(detail)) return 'a value where null (an error) is expected';
   return 'a different value';
 }

@@ -253,6 +253,8 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
           vars.set(required.prefix, context);
         }
         context.entries.set(required.name, value);
+        // FEEL reads `prefix.Some Name` as one name when it knows it (names with spaces need that).
+        vars.set(`${required.prefix}.${required.name}`, value);
       }
     }
     return vars;
@@ -315,10 +317,16 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
     for (const decision of model.decisions) visit(keyOf(model, decision.id));
   }
 
+  // A decision of the main model may be given a value by name, like input data (the TCK does so): it is then
+  // not evaluated. Input data of the same name win.
+  const givenDecisions = model.decisions.filter((decision) => !model.inputData.some((input) => input.name === decision.name));
+
   function newState(inputs: ReadonlyMap<string, FeelValue>, options: DmnEvaluateOptions, run: DmnRun): State {
+    const values = new Map<string, FeelValue>();
+    for (const decision of givenDecisions) if (inputs.has(decision.name)) values.set(keyOf(model, decision.id), inputs.get(decision.name) ?? null);
     return {
       run,
-      values: new Map(),
+      values,
       functions: new Map(),
       evaluating: new Set(),
       inputs: (key) => {
