@@ -209,9 +209,10 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
     const invocable: Invocable = { key, name: element.name, make: () => null };
     invocables.set(key, invocable);
     const path = element.path;
+    // Parameters: the input data, then the input decisions (DMN 1.5, 6.3.5).
     const inputs = requirements(owner, path, [
-      [element.inputDecisions, ['decision']],
       [element.inputData, ['inputData']],
+      [element.inputDecisions, ['decision']],
     ]);
     const outputs = requirements(owner, path, [[element.outputDecisions, ['decision']]]);
     const type = types.resolve(element.typeRef, owner, path);
@@ -220,10 +221,15 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
         inputs.map((input) => input.name),
         (args) => {
           const values = new Map<string, FeelValue>();
-          inputs.forEach((input, index) => {
-            const value = args[index] ?? null;
-            values.set(input.key, input.kind === 'inputData' ? coerce(value, inputTypeOf(input.key), { vars: new Map(), run: state.run }, path) : value);
-          });
+          const frame = { vars: new Map(), run: state.run };
+          for (const [index, input] of inputs.entries()) {
+            const arg = args[index] ?? null;
+            const type = input.kind === 'inputData' ? inputTypeOf(input.key) : decisionOf(input.key).type;
+            const value = coerce(arg, type, frame, `${path}.${input.kind === 'inputData' ? 'inputData' : 'inputDecision'} '${input.name}'`);
+            // An argument that does not conform to its input's type fails the invocation.
+            if (value === null && arg !== null) return null;
+            values.set(input.key, value);
+          }
           const inner: State = { run: state.run, values, inputs: (inputKey) => values.get(inputKey) ?? null, functions: new Map(), evaluating: new Set() };
           const results = outputs.map((output) => [output.name, evaluateDecision(output.key, inner)] as const);
           const value = results.length === 1 ? results[0]![1] : new FeelContext(results);

@@ -105,8 +105,9 @@ export function conformsTo(value: FeelValue, type: DmnType, frame: Frame): boole
   if (type.base && !conformsTo(value, type.base, frame)) return false;
   if (type.components) {
     if (!(value instanceof FeelContext)) return false;
+    // Every component must be there (null is a value); other entries may be there too.
     for (const [name, componentType] of type.components) {
-      if (!conformsTo(value.get(name) ?? null, componentType, frame)) return false;
+      if (!value.has(name) || !conformsTo(value.get(name) ?? null, componentType, frame)) return false;
     }
   }
   if (type.allowed && type.allowed(value, frame) !== true) return false;
