@@ -1,0 +1,365 @@
+// A DMN model compiled into one evaluation function: `(input data by name, now) -> { decision name: value }`.
+// The decision requirements graph is resolved once (across imported models, by namespace and id); each
+// evaluation then evaluates the decisions asked for in dependency order, each once, with business knowledge
+// models and decision services as FEEL function values invocable from FEEL.
+import type { Problem } from '../../rules/problems.ts';
+import type {
+  DmnBusinessKnowledgeModel,
+  DmnDecision,
+  DmnDecisionService,
+  DmnInputData,
+  DmnModel,
+  DmnReference,
+} from '../../rules/dmn/model.ts';
+import { FeelContext, FeelFunction } from '../feel/index.ts';
+import type { FeelValue } from '../feel/index.ts';
+import { BoxedCompiler } from './boxed.ts';
+import { CompileProblems } from './feel.ts';
+import { ModelSet } from './models.ts';
+import type { DmnRun, Evaluator, Frame } from './run.ts';
+import { warn } from './run.ts';
+import type { DmnType } from './types.ts';
+import { TypeResolver, coerce } from './types.ts';
+
+export interface DmnCompileOptions {
+  /** Models the model imports (matched by namespace), and the models those import. */
+  imports?: readonly DmnModel[];
+}
+
+export interface DmnEvaluateOptions {
+  /** The evaluation's instant (epoch ms) for now() and today(). */
+  now: number;
+  timeZone?: string;
+  /** Only these decisions (by name) and what they require; default: every decision of the model. */
+  decisions?: readonly string[];
+  /** Evaluate this decision service (by name): its inputs from the input data, its output decisions answer. */
+  decisionService?: string;
+  /** Input data of imported models, by namespace then name. */
+  importedInputs?: ReadonlyMap<string, ReadonlyMap<string, FeelValue>>;
+}
+
+export interface DmnEvaluation {
+  /** Decision name -> value, in the model's order. */
+  results: Map<string, FeelValue>;
+  /** Why values became null, each naming the element and the expression. */
+  warnings: string[];
+}
+
+export interface CompiledDmn {
+  readonly model: DmnModel;
+  /** Problems found while compiling (expressions that do not compile, unknown types, cycles...). */
+  readonly problems: Problem[];
+  evaluate(inputs: ReadonlyMap<string, FeelValue>, options: DmnEvaluateOptions): DmnEvaluation;
+}
+
+type ElementKind = 'decision' | 'inputData' | 'bkm' | 'decisionService';
+interface Element<T> {
+  key: string;
+  model: DmnModel;
+  element: T;
+}
+
+interface CompiledDecision {
+  key: string;
+  decision: DmnDecision;
+  model: DmnModel;
+  type: DmnType;
+  requires: Requirement[];
+  logic?: Evaluator;
+}
+
+/** A name a decision, BKM or service sees: the element it names, and the import prefix it is seen under. */
+interface Requirement {
+  kind: ElementKind;
+  key: string;
+  name: string;
+  prefix?: string;
+}
+
+interface Invocable {
+  key: string;
+  name: string;
+  make: (state: State) => FeelValue;
+}
+
+interface State {
+  readonly run: DmnRun;
+  readonly values: Map<string, FeelValue>;
+  readonly inputs: (key: string) => FeelValue;
+  readonly functions: Map<string, FeelValue>;
+  readonly evaluating: Set<string>;
+}
+
+function keyOf(model: DmnModel, id: string): string {
+  return `${model.namespace}#${id}`;
+}
+
+export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): CompiledDmn {
+  const models = new ModelSet(model, options.imports ?? []);
+  const problems = new CompileProblems();
+  const types = new TypeResolver(models, problems);
+  const compiler = new BoxedCompiler(types, problems);
+
+  const elements = new Map<string, { kind: ElementKind } & Element<DmnDecision | DmnInputData | DmnBusinessKnowledgeModel | DmnDecisionService>>();
+  const reachable = [model];
+  for (let index = 0; index < reachable.length; index++) {
+    const current = reachable[index]!;
+    const add = (kind: ElementKind, list: readonly { id: string }[]) => {
+      for (const element of list) elements.set(keyOf(current, element.id), { kind, key: keyOf(current, element.id), model: current, element: element as DmnDecision });
+    };
+    add('decision', current.decisions);
+    add('inputData', current.inputData);
+    add('bkm', current.businessKnowledgeModels);
+    add('decisionService', current.decisionServices);
+    for (const declaration of current.imports) {
+      const imported = models.byNamespace(declaration.namespace, current);
+      if (!imported) problems.add(`definitions.import '${declaration.name}'`, `the imported model '${declaration.namespace}' is not available`);
+      else if (!reachable.includes(imported)) reachable.push(imported);
+    }
+  }
+
+  function requirement(from: DmnModel, reference: DmnReference, path: string, kinds: ElementKind[]): Requirement | undefined {
+    const target = models.byNamespace(reference.namespace, from);
+    const found = target && elements.get(keyOf(target, reference.id));
+    if (!found || !kinds.includes(found.kind)) {
+      problems.add(path, `the requirement '${reference.namespace ?? ''}#${reference.id}' names no ${kinds.join(' or ')} of the models`);
+      return undefined;
+    }
+    const prefix = models.prefixOf(from, found.model);
+    if (found.model !== from && prefix === undefined) {
+      problems.add(path, `'${found.element.name}' belongs to a model that is not imported`);
+      return undefined;
+    }
+    return { kind: found.kind, key: found.key, name: (found.element as { name: string }).name, ...(prefix === undefined ? {} : { prefix }) };
+  }
+
+  function namesOf(requires: Requirement[], from: DmnModel): string[] {
+    const names = new Set<string>();
+    for (const required of requires) {
+      if (required.prefix === undefined) names.add(required.name);
+      else names.add(required.prefix).add(`${required.prefix}.${required.name}`);
+    }
+    for (const declaration of from.imports) names.add(declaration.name);
+    return [...names];
+  }
+
+  function requirements(from: DmnModel, path: string, lists: [readonly DmnReference[], ElementKind[]][]): Requirement[] {
+    const out: Requirement[] = [];
+    for (const [references, kinds] of lists) {
+      for (const reference of references) {
+        const found = requirement(from, reference, path, kinds);
+        if (found) out.push(found);
+      }
+    }
+    return out;
+  }
+
+  // Decisions, BKMs and services are compiled when first reached: an imported model's unused parts cost nothing.
+  const decisions = new Map<string, CompiledDecision>();
+  function decisionOf(key: string): CompiledDecision {
+    const known = decisions.get(key);
+    if (known) return known;
+    const { model: owner, element } = elements.get(key) as Element<DmnDecision>;
+    const requires = requirements(owner, element.path, [
+      [element.requiredDecisions, ['decision']],
+      [element.requiredInputs, ['inputData']],
+      [element.requiredKnowledge, ['bkm', 'decisionService']],
+    ]);
+    const compiled: CompiledDecision = { key, decision: element, model: owner, type: types.resolve(element.typeRef, owner, element.path), requires };
+    decisions.set(key, compiled);
+    if (element.logic) compiled.logic = compiler.compile(element.logic, { model: owner, names: namesOf(requires, owner) });
+    return compiled;
+  }
+
+  const inputTypes = new Map<string, DmnType>();
+  function inputTypeOf(key: string): DmnType {
+    let type = inputTypes.get(key);
+    if (!type) {
+      const { model: owner, element } = elements.get(key) as Element<DmnInputData>;
+      type = types.resolve(element.typeRef, owner, element.path);
+      inputTypes.set(key, type);
+    }
+    return type;
+  }
+
+  const invocables = new Map<string, Invocable>();
+  function invocableOf(key: string): Invocable {
+    const known = invocables.get(key);
+    if (known) return known;
+    const found = elements.get(key)!;
+    const invocable = found.kind === 'bkm' ? bkm(found as Element<DmnBusinessKnowledgeModel>) : service(found as Element<DmnDecisionService>);
+    return invocable;
+  }
+
+  function bkm({ key, model: owner, element }: Element<DmnBusinessKnowledgeModel>): Invocable {
+    const invocable: Invocable = { key, name: element.name, make: () => null };
+    invocables.set(key, invocable);
+    const requires = requirements(owner, element.path, [[element.requiredKnowledge, ['bkm', 'decisionService']]]);
+    const logic = element.logic;
+    if (!logic) {
+      invocable.make = (state) => new FeelFunction([], () => warn({ vars: new Map(), run: state.run }, element.path, 'the business knowledge model has no logic'), element.name);
+      return invocable;
+    }
+    const fn = compiler.functionDefinition(logic, { model: owner, names: namesOf(requires, owner) }, element.name);
+    invocable.make = (state) => fn({ vars: scopeOf(requires, state), run: state.run });
+    return invocable;
+  }
+
+  function service({ key, model: owner, element }: Element<DmnDecisionService>): Invocable {
+    const invocable: Invocable = { key, name: element.name, make: () => null };
+    invocables.set(key, invocable);
+    const path = element.path;
+    const inputs = requirements(owner, path, [
+      [element.inputDecisions, ['decision']],
+      [element.inputData, ['inputData']],
+    ]);
+    const outputs = requirements(owner, path, [[element.outputDecisions, ['decision']]]);
+    const type = types.resolve(element.typeRef, owner, path);
+    invocable.make = (state) =>
+      new FeelFunction(
+        inputs.map((input) => input.name),
+        (args) => {
+          const values = new Map<string, FeelValue>();
+          inputs.forEach((input, index) => {
+            const value = args[index] ?? null;
+            values.set(input.key, input.kind === 'inputData' ? coerce(value, inputTypeOf(input.key), { vars: new Map(), run: state.run }, path) : value);
+          });
+          const inner: State = { run: state.run, values, inputs: (inputKey) => values.get(inputKey) ?? null, functions: new Map(), evaluating: new Set() };
+          const results = outputs.map((output) => [output.name, evaluateDecision(output.key, inner)] as const);
+          const value = results.length === 1 ? results[0]![1] : new FeelContext(results);
+          return coerce(value, type, { vars: new Map(), run: state.run }, path);
+        },
+        element.name,
+      );
+    return invocable;
+  }
+
+  /** The variables an element sees: its requirements by name, imported ones inside a context named by the prefix. */
+  function scopeOf(requires: Requirement[], state: State): Map<string, FeelValue> {
+    const vars = new Map<string, FeelValue>();
+    for (const required of requires) {
+      const value =
+        required.kind === 'decision'
+          ? evaluateDecision(required.key, state)
+          : required.kind === 'inputData'
+            ? inputValue(required.key, state)
+            : functionValue(required.key, state);
+      if (required.prefix === undefined) {
+        vars.set(required.name, value);
+      } else {
+        let context = vars.get(required.prefix);
+        if (!(context instanceof FeelContext)) {
+          context = new FeelContext();
+          vars.set(required.prefix, context);
+        }
+        context.entries.set(required.name, value);
+      }
+    }
+    return vars;
+  }
+
+  function inputValue(key: string, state: State): FeelValue {
+    if (state.values.has(key)) return state.values.get(key) ?? null;
+    const { element } = elements.get(key) as Element<DmnInputData>;
+    const value = coerce(state.inputs(key), inputTypeOf(key), { vars: new Map(), run: state.run }, element.path);
+    state.values.set(key, value);
+    return value;
+  }
+
+  function functionValue(key: string, state: State): FeelValue {
+    let fn = state.functions.get(key);
+    if (fn === undefined) {
+      const invocable = invocableOf(key);
+      // Set before making: a BKM that requires itself (recursion) finds its own function.
+      state.functions.set(key, null);
+      fn = invocable.make(state);
+      state.functions.set(key, fn);
+    }
+    return fn;
+  }
+
+  function evaluateDecision(key: string, state: State): FeelValue {
+    if (state.values.has(key)) return state.values.get(key) ?? null;
+    const compiled = decisionOf(key);
+    const path = compiled.decision.path;
+    if (state.evaluating.has(key)) return warn({ vars: new Map(), run: state.run }, path, 'the decision requires itself (a cycle)');
+    state.evaluating.add(key);
+    const frame: Frame = { vars: scopeOf(compiled.requires, state), run: state.run };
+    const raw = compiled.logic ? compiled.logic(frame) : warn(frame, path, 'the decision has no logic');
+    const value = coerce(raw, compiled.type, frame, path);
+    state.evaluating.delete(key);
+    state.values.set(key, value);
+    return value;
+  }
+
+  // Compile the whole main model now, so its problems are known before the first evaluation.
+  for (const decision of model.decisions) decisionOf(keyOf(model, decision.id));
+  for (const element of [...model.businessKnowledgeModels, ...model.decisionServices]) invocableOf(keyOf(model, element.id));
+  for (const input of model.inputData) inputTypeOf(keyOf(model, input.id));
+  findCycles();
+
+  function findCycles(): void {
+    const done = new Set<string>();
+    const visiting = new Set<string>();
+    const visit = (key: string): void => {
+      if (done.has(key)) return;
+      if (visiting.has(key)) {
+        problems.add(decisionOf(key).decision.path, 'the decision requires itself (a cycle)');
+        return;
+      }
+      visiting.add(key);
+      for (const required of decisionOf(key).requires) if (required.kind === 'decision') visit(required.key);
+      visiting.delete(key);
+      done.add(key);
+    };
+    for (const decision of model.decisions) visit(keyOf(model, decision.id));
+  }
+
+  function newState(inputs: ReadonlyMap<string, FeelValue>, options: DmnEvaluateOptions, run: DmnRun): State {
+    return {
+      run,
+      values: new Map(),
+      functions: new Map(),
+      evaluating: new Set(),
+      inputs: (key) => {
+        const { model: owner, element } = elements.get(key) as Element<DmnInputData>;
+        if (owner === model) return inputs.get(element.name) ?? null;
+        return options.importedInputs?.get(owner.namespace)?.get(element.name) ?? null;
+      },
+    };
+  }
+
+  const byName = (list: readonly { name: string; id: string }[], name: string, what: string) => {
+    const found = list.find((element) => element.name === name);
+    if (!found) throw new Error(`the model '${model.name}' has no ${what} named '${name}'`);
+    return keyOf(model, found.id);
+  };
+
+  return {
+    model,
+    problems: problems.list,
+    evaluate(inputs, options) {
+      const run: DmnRun = { now: options.now, warnings: [], ...(options.timeZone ? { timeZone: options.timeZone } : {}) };
+      const results = new Map<string, FeelValue>();
+      if (options.decisionService !== undefined) {
+        const key = byName(model.decisionServices, options.decisionService, 'decision service');
+        const state = newState(inputs, options, run);
+        const fn = functionValue(key, state) as FeelFunction;
+        const value = fn.invoke(fn.params.map((param) => inputs.get(param) ?? null));
+        const outputs = model.decisionServices.find((element) => keyOf(model, element.id) === key)!.outputDecisions;
+        outputs.forEach((reference) => {
+          const target = models.byNamespace(reference.namespace, model);
+          const decision = target && elements.get(keyOf(target, reference.id));
+          if (!decision) return;
+          const name = decision.element.name;
+          results.set(name, outputs.length === 1 ? value : value instanceof FeelContext ? (value.get(name) ?? null) : null);
+        });
+        return { results, warnings: run.warnings };
+      }
+      const state = newState(inputs, options, run);
+      const wanted = options.decisions ? options.decisions.map((name) => byName(model.decisions, name, 'decision')) : model.decisions.map((decision) => keyOf(model, decision.id));
+      for (const key of wanted) results.set(decisionOf(key).decision.name, evaluateDecision(key, state));
+      return { results, warnings: run.warnings };
+    },
+  };
+}

@@ -1,0 +1,48 @@
+// The one place the DMN evaluator compiles FEEL text (src/engine/feel). A text that does not compile is a
+// problem of the model, reported once at compile time with the expression's path; it then evaluates to null
+// with a warning, so the rest of the model still evaluates (as the TCK expects of a broken decision).
+import type { Problem } from '../../rules/problems.ts';
+import { compileFeel, compileUnaryTests } from '../feel/index.ts';
+import type { FeelValue } from '../feel/index.ts';
+import type { Evaluator, Frame } from './run.ts';
+import { warn } from './run.ts';
+
+export type UnaryEvaluator = (input: FeelValue, frame: Frame) => boolean | null;
+
+/** Collects the problems found while compiling one model. */
+export class CompileProblems {
+  readonly list: Problem[] = [];
+  add(path: string, message: string): void {
+    this.list.push({ path, message });
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function scopeOf(frame: Frame) {
+  return { variables: frame.vars, now: frame.run.now, warnings: frame.run.warnings, ...(frame.run.timeZone ? { timeZone: frame.run.timeZone } : {}) };
+}
+
+export function feelExpression(text: string, names: readonly string[], path: string, problems: CompileProblems): Evaluator {
+  try {
+    const compiled = compileFeel(text, { names });
+    return (frame) => compiled(scopeOf(frame));
+  } catch (error) {
+    const reason = `FEEL expression '${text.trim()}' does not compile: ${message(error)}`;
+    problems.add(path, reason);
+    return (frame) => warn(frame, path, reason);
+  }
+}
+
+export function feelUnaryTests(text: string, names: readonly string[], path: string, problems: CompileProblems): UnaryEvaluator {
+  try {
+    const compiled = compileUnaryTests(text, { names });
+    return (input, frame) => compiled(input, scopeOf(frame));
+  } catch (error) {
+    const reason = `FEEL unary tests '${text.trim()}' do not compile: ${message(error)}`;
+    problems.add(path, reason);
+    return (_input, frame) => warn(frame, path, reason);
+  }
+}
