@@ -24,3 +24,59 @@ export { typeOf, conformsTo, parseType, conforms, instanceOf, type FeelType } fr
 export { fromJson, toJson } from './json.ts';
 export { feelString, feelText } from './text.ts';
 export { parseDate, parseTime, parseDateTime, parseDuration } from './temporal.ts';
+export { FeelSyntaxError, type FeelNode } from './ast.ts';
+export { BUILTINS, BUILTIN_NAMES } from './library.ts';
+
+import { FeelSyntaxError, type FeelNode } from './ast.ts';
+import { Compiler, passes } from './compile.ts';
+import { Env } from './env.ts';
+import { BUILTINS, BUILTIN_NAMES } from './library.ts';
+import { parseExpression, parseUnaryTests } from './parser.ts';
+import type { FeelScope } from './scope.ts';
+import type { FeelValue } from './values.ts';
+
+export interface FeelOptions {
+  /** Names in scope, so that names holding spaces or operator characters (`Applicant's age`) are read whole. */
+  readonly names?: Iterable<string>;
+}
+
+export type ParseResult = { ok: true; node: FeelNode | FeelNode[] } | { ok: false; error: FeelSyntaxError };
+
+/** Parses FEEL text as an expression or as unary tests; the error names the offset of the problem. */
+export function parseFeel(text: string, options: FeelOptions & { mode?: 'expression' | 'unaryTests' } = {}): ParseResult {
+  const names = [...BUILTIN_NAMES, ...(options.names ?? [])];
+  try {
+    const node = options.mode === 'unaryTests' ? parseUnaryTests(text, names) : parseExpression(text, names);
+    return { ok: true, node };
+  } catch (error) {
+    if (error instanceof FeelSyntaxError) return { ok: false, error };
+    throw error;
+  }
+}
+
+/** A compiled expression: evaluate it in a scope. */
+export type FeelExpression = (scope?: FeelScope) => FeelValue;
+/** Compiled unary tests: does the input pass? (null when the tests cannot tell, e.g. types that do not compare.) */
+export type FeelUnaryTests = (input: FeelValue, scope?: FeelScope) => boolean | null;
+
+/** Compiles a FEEL expression to closures; throws FeelSyntaxError for text that does not parse. */
+export function compileFeel(text: string, options: FeelOptions = {}): FeelExpression {
+  const node = parseExpression(text, [...BUILTIN_NAMES, ...(options.names ?? [])]);
+  const code = new Compiler(BUILTINS).compile(node);
+  return (scope = {}) => code(Env.root(scope));
+}
+
+/**
+ * Compiles unary tests (a decision table input entry: `< 10`, `[1..5]`, `"a", "b"`, `not(1)`, `-`, `? > 3`)
+ * to a test of an input value; throws FeelSyntaxError for text that does not parse.
+ */
+export function compileUnaryTests(text: string, options: FeelOptions = {}): FeelUnaryTests {
+  const tests = parseUnaryTests(text, [...BUILTIN_NAMES, '?', ...(options.names ?? [])]);
+  const code = new Compiler(BUILTINS).compileTests(tests);
+  return (input, scope = {}) => code(input, Env.root(scope));
+}
+
+/** Whether `input` passes a test whose value is `result` (a range, a list, a value to equal, or a boolean). */
+export function satisfiesTest(input: FeelValue, result: FeelValue): boolean | null {
+  return passes(input, result, false);
+}

@@ -17,7 +17,7 @@ const KEYWORDS = new Set([
 const STOP_WORDS = new Set([...KEYWORDS, 'not']);
 
 const NAME_START = /[\p{L}_?]/u;
-const NAME_PART = /[\p{L}\p{N}_?'\u00B7\u0300-\u036F\u203F-\u2040]/u;
+const NAME_PART = /[\p{L}\p{N}\p{Mn}_?'\u00B7\u203F\u2040]/u;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
