@@ -144,3 +144,14 @@ test('bad expressions and unsupported functions: compile problems with paths, th
   assert.equal(results.get('Bad'), null);
   assert.match(warnings.join('\n'), /decision 'Bad'\.literalExpression: FEEL expression/);
 });
+
+test('a cycle of decisions is a compile problem; its decisions evaluate to null with a warning', async () => {
+  const read = await readDmn(definitions(`${literal('d1', 'A', 'B + 1', ['d2'])}${literal('d2', 'B', 'A + 1', ['d1'])}${literal('d3', 'C', '1')}`));
+  const compiled = compileDmn(read.model!);
+  assert.match(compiled.problems.map((problem) => `${problem.path}: ${problem.message}`).join('\n'), /decision '(A|B)': the decision requires itself \(a cycle\)/);
+  const { results, warnings } = compiled.evaluate(new Map(), { now: NOW });
+  assert.equal(results.get('A'), null);
+  assert.equal(results.get('B'), null);
+  assert.equal(String(results.get('C')), '1');
+  assert.match(warnings.join('\n'), /requires itself/);
+});
