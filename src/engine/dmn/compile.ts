@@ -7,6 +7,7 @@ import type {
   DmnBusinessKnowledgeModel,
   DmnDecision,
   DmnDecisionService,
+  DmnImport,
   DmnInputData,
   DmnModel,
   DmnReference,
@@ -90,6 +91,11 @@ interface State {
   readonly evaluating: Set<string>;
 }
 
+/** Imports of DMN models (other import types, e.g. PMML or XML Schema, are not evaluated). */
+function isDmnImport(declaration: DmnImport): boolean {
+  return /\/DMN\/\d{8}\/MODEL\/?$/.test(declaration.importType) || declaration.importType === '';
+}
+
 function keyOf(model: DmnModel, id: string): string {
   return `${model.namespace}#${id}`;
 }
@@ -111,7 +117,7 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
     add('inputData', current.inputData);
     add('bkm', current.businessKnowledgeModels);
     add('decisionService', current.decisionServices);
-    for (const declaration of current.imports) {
+    for (const declaration of current.imports.filter(isDmnImport)) {
       const imported = models.byNamespace(declaration.namespace, current);
       if (!imported) problems.add(`definitions.import '${declaration.name}'`, `the imported model '${declaration.namespace}' is not available`);
       else if (!reachable.includes(imported)) reachable.push(imported);

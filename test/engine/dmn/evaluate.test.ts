@@ -33,9 +33,10 @@ test('a failing decision required twice warns once: each decision is evaluated o
 });
 
 test('a value that does not conform to the decision type is null with a warning naming the decision', async () => {
-  const compiled = await compile(definitions(`${literal('d1', 'Age', '"old"', [], 'number')}${literal('d2', 'Ages', '[1, 2]', [], 'number')}${literal('d3', 'One', '[7]', [], 'number')}`));
+  const compiled = await compile(definitions(`${literal('d1', 'Age', '"old"', [], 'number')}${literal('d2', 'Ages', '[1, 2]', [], 'number')}${literal('d3', 'One', '[7]', [], 'number')}${literal('d4', 'Count', '3', [], 'integer')}`));
   const { results, warnings } = solve(compiled, {});
-  assert.deepEqual(results, { Age: null, Ages: null, One: 7 });
+  // `integer` (Camunda's typeRef) reads as number.
+  assert.deepEqual(results, { Age: null, Ages: null, One: 7, Count: 3 });
   assert.match(warnings.join('\n'), /decision 'Age': the value does not conform to the type 'number'/);
 });
 
