@@ -5,17 +5,36 @@ import { FeelFunction, FeelNumber, isNumber, type FeelValue } from './values.ts'
 
 export type BuiltinBody = (args: FeelValue[], env: Env) => FeelValue;
 
+interface Arity {
+  min: number;
+  max: number;
+}
+
 export class Builtin extends FeelFunction {
+  /** Parameter names of each overload (without the `?` and `...` markers). */
   readonly overloads: readonly (readonly string[])[];
+  readonly arities: readonly Arity[];
   readonly run: BuiltinBody;
   constructor(name: string, overloads: readonly (readonly string[])[], run: BuiltinBody) {
-    super(overloads[0]!, (args) => run(args, Env.root({})), name);
-    this.overloads = overloads;
+    const names = overloads.map((params) => params.map((param) => param.replace(/^\.\.\.|\?$/g, '')));
+    super(names[0]!, (args) => run(args, Env.root({})), name);
+    this.overloads = names;
+    this.arities = overloads.map((params) => ({
+      min: params.filter((param) => !param.endsWith('?') && !param.startsWith('...')).length,
+      max: params.some((param) => param.startsWith('...')) ? Infinity : params.length,
+    }));
     this.run = run;
+  }
+
+  accepts(count: number): boolean {
+    return this.arities.some((arity) => count >= arity.min && count <= arity.max);
   }
 }
 
-/** Shorthand: `fn('string length', [['string']], ([s]) => ...)`. */
+/**
+ * Shorthand: `fn('substring', [['string', 'start position', 'length?']], ([s, start, length]) => ...)`; a
+ * parameter ending in `?` may be left out, one starting with `...` takes the remaining arguments.
+ */
 export function fn(name: string, overloads: string[][], run: BuiltinBody): Builtin {
   return new Builtin(name, overloads, run);
 }
@@ -23,12 +42,16 @@ export function fn(name: string, overloads: string[][], run: BuiltinBody): Built
 /** Calls a function value with positional or named arguments; mismatches give null and a warning. */
 export function callFunction(target: FeelFunction, args: FeelValue[] | ReadonlyMap<string, FeelValue>, env: Env): FeelValue {
   if (target instanceof Builtin) {
-    if (Array.isArray(args)) return target.run(args, env);
+    if (Array.isArray(args)) {
+      if (!target.accepts(args.length)) return env.warn(`${target.name}() does not take ${args.length} argument${args.length === 1 ? '' : 's'}`);
+      return target.run(args, env);
+    }
     const names = [...(args as ReadonlyMap<string, FeelValue>).keys()];
     const overload = target.overloads.find((params) => names.every((name) => params.includes(name)));
     if (!overload) return env.warn(`${target.name}() has no parameter named ${names.filter((n) => !target.overloads.some((o) => o.includes(n))).join(', ') || names.join(', ')}`);
     const positional = overload.map((param) => (args as ReadonlyMap<string, FeelValue>).get(param));
     while (positional.length && positional[positional.length - 1] === undefined) positional.pop();
+    if (!target.accepts(positional.length)) return env.warn(`${target.name}() is missing arguments`);
     return target.run(
       positional.map((value) => value ?? null),
       env,

@@ -16,7 +16,7 @@ export type TestCode = (input: FeelValue, env: Env) => boolean | null;
 
 /** The value of `@"..."`: a date, time, date and time or duration; a syntax error otherwise. */
 export function temporalLiteral(text: string, at: number): FeelValue {
-  const value = text.includes('T') ? parseDateTime(text) : text.startsWith('P') || text.startsWith('-P') ? parseDuration(text) : (parseDate(text) ?? parseTime(text));
+  const value = /^-?P/.test(text) ? parseDuration(text) : text.includes('T') ? parseDateTime(text) : (parseDate(text) ?? parseTime(text));
   if (value === null) throw new FeelSyntaxError(`"${text}" is not a date, time, date and time or duration`, at);
   return value;
 }

@@ -83,7 +83,7 @@ export const CONVERSION: Builtin[] = [
     if (!day || !(time instanceof FeelTime)) return bad(env, 'date and time', 'expects a date and a time');
     return dateTimeOf(day, time);
   }),
-  fn('time', [['from'], ['hour', 'minute', 'second', 'offset']], (args, env) => {
+  fn('time', [['from'], ['hour', 'minute', 'second', 'offset?']], (args, env) => {
     if (args.length === 1) return timeFrom(args[0]!);
     if (args.length < 3 || args.length > 4) return bad(env, 'time', 'takes a text or hour, minute, second and offset');
     const [h, m] = [integer(args[0]), integer(args[1])];
@@ -94,7 +94,7 @@ export const CONVERSION: Builtin[] = [
     const whole = s.floor();
     return new FeelTime(h, m, whole.toNumber(), s.minus(whole).times(1e9).round().toNumber(), offset ? offset.seconds.toNumber() : null, null);
   }),
-  fn('number', [['from', 'grouping separator', 'decimal separator']], (args, env) => {
+  fn('number', [['from', 'grouping separator?', 'decimal separator?']], (args, env) => {
     const [from, grouping = null, decimal = null] = args;
     if (typeof from !== 'string') return bad(env, 'number', 'expects a text');
     if (grouping !== null && !(typeof grouping === 'string' && [' ', ',', '.'].includes(grouping))) return bad(env, 'number', 'the grouping separator is one of " ", ",", "."');
