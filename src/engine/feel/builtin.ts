@@ -3,7 +3,8 @@
 import { Env } from './env.ts';
 import { FeelFunction, FeelNumber, isNumber, type FeelValue } from './values.ts';
 
-export type BuiltinBody = (args: FeelValue[], env: Env) => FeelValue;
+/** `overload`: the index of the parameter list named arguments matched; undefined for positional calls. */
+export type BuiltinBody = (args: FeelValue[], env: Env, overload?: number) => FeelValue;
 
 interface Arity {
   min: number;
@@ -55,6 +56,7 @@ export function callFunction(target: FeelFunction, args: FeelValue[] | ReadonlyM
     return target.run(
       positional.map((value) => value ?? null),
       env,
+      target.overloads.indexOf(overload),
     );
   }
   let positional: FeelValue[];
@@ -76,11 +78,10 @@ export function listArgument(args: FeelValue[]): FeelValue[] | null {
   return args.length === 0 ? null : args;
 }
 
-/** An integer argument as a JS number, or null. */
+/** A whole-number argument as a JS number (a fraction is cut toward zero, as FEEL's integer parameters do), or null. */
 export function integer(value: FeelValue | undefined): number | null {
   if (!isNumber(value)) return null;
-  if (!value.isInteger()) return null;
-  return value.toNumber();
+  return value.trunc().toNumber();
 }
 
 export function numberOrNull(value: FeelValue | undefined): FeelNumber | null {

@@ -42,21 +42,10 @@ function timeFrom(from: FeelValue): FeelValue {
 
 /** Months from `a` to `b`, whole months only (a partial month does not count), signed. */
 export function monthsBetween(a: FeelDate | FeelDateTime, b: FeelDate | FeelDateTime): number {
+  // by calendar dates only, as java.time.Period does: the times of day do not count
   let months = (b.year - a.year) * 12 + (b.month - a.month);
-  const later = (x: FeelDate | FeelDateTime, y: FeelDate | FeelDateTime): boolean => {
-    const xs = x instanceof FeelDateTime ? wallSeconds(x) : wallSeconds(x);
-    const ys = y instanceof FeelDateTime ? wallSeconds(y) : wallSeconds(y);
-    return xs > ys;
-  };
-  if (months > 0) {
-    const shifted = addMonths(a, months);
-    const probe = a instanceof FeelDateTime ? new FeelDateTime(shifted.year, shifted.month, shifted.day, a.hour, a.minute, a.second, a.nano, a.offset, a.zone) : new FeelDate(shifted.year, shifted.month, shifted.day);
-    if (later(probe, b)) months--;
-  } else if (months < 0) {
-    const shifted = addMonths(a, months);
-    const probe = a instanceof FeelDateTime ? new FeelDateTime(shifted.year, shifted.month, shifted.day, a.hour, a.minute, a.second, a.nano, a.offset, a.zone) : new FeelDate(shifted.year, shifted.month, shifted.day);
-    if (later(b, probe)) months++;
-  }
+  if (months > 0 && wallSeconds(addMonths(a, months)) > wallSeconds({ year: b.year, month: b.month, day: b.day })) months--;
+  else if (months < 0 && wallSeconds(addMonths(a, months)) < wallSeconds({ year: b.year, month: b.month, day: b.day })) months++;
   return months;
 }
 

@@ -15,7 +15,7 @@ function round(n: FeelNumber, scale: number, mode: Rounding): FeelNumber {
 function rounding(name: string, mode: Rounding, scaleOptional: boolean): Builtin {
   return fn(name, [['n', scaleOptional ? 'scale?' : 'scale']], ([n, scale], env: Env) => {
     if (!isNumber(n)) return bad(env, name, 'expects a number');
-    if ((scale === undefined || scale === null) && scaleOptional) return round(n, 0, mode);
+    if (scale === undefined && scaleOptional) return round(n, 0, mode);
     const s = integer(scale);
     if (s === null || s < -6111 || s > 6176) return bad(env, name, 'the scale is a whole number from -6111 to 6176');
     return round(n, s, mode);

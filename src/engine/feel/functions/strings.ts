@@ -84,6 +84,7 @@ export const STRINGS: Builtin[] = [
     return re ? s.split(re) : null;
   }),
   fn('string join', [['list', 'delimiter?']], ([list, delimiter = null], env) => {
+    if (typeof list === 'string') return list;
     if (!Array.isArray(list)) return bad(env, 'string join', 'expects a list');
     if (delimiter !== null && !str(delimiter)) return bad(env, 'string join', 'the delimiter is a text');
     const parts: string[] = [];
