@@ -52,7 +52,9 @@ export function callFunction(target: FeelFunction, args: FeelValue[] | ReadonlyM
     if (!overload) return env.warn(`${target.name}() has no parameter named ${names.filter((n) => !target.overloads.some((o) => o.includes(n))).join(', ') || names.join(', ')}`);
     const positional = overload.map((param) => (args as ReadonlyMap<string, FeelValue>).get(param));
     while (positional.length && positional[positional.length - 1] === undefined) positional.pop();
-    if (!target.accepts(positional.length)) return env.warn(`${target.name}() is missing arguments`);
+    // a required parameter left out of a named call is null
+    const arity = target.arities[target.overloads.indexOf(overload)]!;
+    while (positional.length < arity.min) positional.push(null);
     return target.run(
       positional.map((value) => value ?? null),
       env,

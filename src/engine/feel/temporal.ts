@@ -46,7 +46,7 @@ function safeZoneOffsetMs(instantMs: number, zone: string): number {
 }
 
 export function validDate(year: number, month: number, day: number): boolean {
-  return Number.isInteger(year) && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+  return Number.isInteger(year) && Math.abs(year) <= 999_999_999 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 }
 
 export function parseDate(text: string): FeelDate | null {

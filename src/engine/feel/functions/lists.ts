@@ -1,5 +1,5 @@
 // List functions (DMN 1.5, 10.3.4.4) and the boolean ones (10.3.4.2: not, is; all and any are list functions).
-import { bad, callFunction, fn, integer, listArgument, type Builtin } from '../builtin.ts';
+import { Builtin, bad, callFunction, fn, integer, listArgument } from '../builtin.ts';
 import { feelCompare, feelEquals } from '../compare.ts';
 import type { Env } from '../env.ts';
 import { feelText } from '../text.ts';
@@ -147,9 +147,19 @@ export const LISTS: Builtin[] = [
     if (at === null) return bad(env, 'remove', 'the position is outside the list');
     return [...l.slice(0, at), ...l.slice(at + 1)];
   }),
-  fn('list replace', [['list', 'position', 'newItem'], ['list', 'match', 'newItem']], ([l, p, item = null], env) => {
+  fn('list replace', [['list', 'position', 'newItem'], ['list', 'match', 'newItem']], ([given, p, item = null], env) => {
+    const l = given === null || given === undefined || Array.isArray(given) ? given : [given];
     if (!list(l)) return bad(env, 'list replace', 'expects a list');
-    if (p instanceof FeelFunction) return l.map((x) => (callFunction(p, [x, item], env) === true ? item : x));
+    if (p instanceof FeelFunction) {
+      if (!(p instanceof Builtin) && p.params.length !== 2) return bad(env, 'list replace', 'the match function takes two parameters');
+      const out: FeelValue[] = [];
+      for (const x of l) {
+        const matched = callFunction(p, [x, item], env);
+        if (typeof matched !== 'boolean') return bad(env, 'list replace', 'the match function gave something that is not a boolean');
+        out.push(matched ? item : x);
+      }
+      return out;
+    }
     const at = position(p, l.length);
     if (at === null) return bad(env, 'list replace', 'the position is outside the list');
     return l.map((x, i) => (i === at ? item : x));

@@ -40,7 +40,21 @@ function replacementText(text: string): string {
 
 const str = (v: FeelValue | undefined): v is string => typeof v === 'string';
 
-export const STRINGS: Builtin[] = [
+/** A list of one item passed where a text is expected stands for that item (FEEL's singleton list coercion). */
+function singletons(builtin: Builtin): Builtin {
+  return fn(
+    builtin.name,
+    builtin.overloads.map((params, i) => params.map((param, j) => (j >= builtin.arities[i]!.min ? `${param}?` : param))),
+    (args, env, overload) =>
+      builtin.run(
+        args.map((arg) => (Array.isArray(arg) && arg.length === 1 && typeof arg[0] === 'string' ? arg[0] : arg)),
+        env,
+        overload,
+      ),
+  );
+}
+
+const STRING_FUNCTIONS: Builtin[] = [
   fn('substring', [['string', 'start position', 'length?']], ([s, start, length], env) => {
     if (!str(s)) return bad(env, 'substring', 'expects a text');
     const chars = codePoints(s);
@@ -96,3 +110,5 @@ export const STRINGS: Builtin[] = [
     return parts.join(delimiter ?? '');
   }),
 ];
+
+export const STRINGS: Builtin[] = STRING_FUNCTIONS.map((builtin) => (builtin.name === 'string join' ? builtin : singletons(builtin)));
