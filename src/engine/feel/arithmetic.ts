@@ -57,6 +57,11 @@ export function add(a: FeelValue, b: FeelValue): FeelValue {
   return shift(a, b, 1);
 }
 
+/** A date facing a date and time is its midnight in UTC. */
+function utcMidnight(d: FeelDate): FeelDateTime {
+  return new FeelDateTime(d.year, d.month, d.day, 0, 0, 0, 0, 0, null);
+}
+
 /** Seconds between two date and time values (b to a); null when one is local and the other is not. */
 function dateTimeDifference(a: FeelDateTime, b: FeelDateTime): FeelValue {
   if (isLocal(a) !== isLocal(b)) return null;
@@ -70,8 +75,8 @@ export function subtract(a: FeelValue, b: FeelValue): FeelValue {
   if (a instanceof FeelYearsMonthsDuration) return b instanceof FeelYearsMonthsDuration ? new FeelYearsMonthsDuration(a.months - b.months) : null;
   if (a instanceof FeelDate && b instanceof FeelDate) return new FeelDaysTimeDuration(new FeelNumber(wallSeconds(a) - wallSeconds(b)));
   if (a instanceof FeelDateTime && b instanceof FeelDateTime) return dateTimeDifference(a, b);
-  if (a instanceof FeelDateTime && b instanceof FeelDate) return dateTimeDifference(a, atMidnight(b));
-  if (a instanceof FeelDate && b instanceof FeelDateTime) return dateTimeDifference(atMidnight(a), b);
+  if (a instanceof FeelDateTime && b instanceof FeelDate) return dateTimeDifference(a, utcMidnight(b));
+  if (a instanceof FeelDate && b instanceof FeelDateTime) return dateTimeDifference(utcMidnight(a), b);
   if (a instanceof FeelTime && b instanceof FeelTime) {
     if (isLocal(a) !== isLocal(b)) return null;
     return new FeelDaysTimeDuration(timeInstant(a).minus(timeInstant(b)));

@@ -3,19 +3,39 @@
 import { Env } from './env.ts';
 import { FeelFunction, FeelNumber, isNumber, type FeelValue } from './values.ts';
 
-export type BuiltinBody = (args: FeelValue[], env: Env) => FeelValue;
+/** `overload`: the index of the parameter list named arguments matched; undefined for positional calls. */
+export type BuiltinBody = (args: FeelValue[], env: Env, overload?: number) => FeelValue;
+
+interface Arity {
+  min: number;
+  max: number;
+}
 
 export class Builtin extends FeelFunction {
+  /** Parameter names of each overload (without the `?` and `...` markers). */
   readonly overloads: readonly (readonly string[])[];
+  readonly arities: readonly Arity[];
   readonly run: BuiltinBody;
   constructor(name: string, overloads: readonly (readonly string[])[], run: BuiltinBody) {
-    super(overloads[0]!, (args) => run(args, Env.root({})), name);
-    this.overloads = overloads;
+    const names = overloads.map((params) => params.map((param) => param.replace(/^\.\.\.|\?$/g, '')));
+    super(names[0]!, (args) => run(args, Env.root({})), name);
+    this.overloads = names;
+    this.arities = overloads.map((params) => ({
+      min: params.filter((param) => !param.endsWith('?') && !param.startsWith('...')).length,
+      max: params.some((param) => param.startsWith('...')) ? Infinity : params.length,
+    }));
     this.run = run;
+  }
+
+  accepts(count: number): boolean {
+    return this.arities.some((arity) => count >= arity.min && count <= arity.max);
   }
 }
 
-/** Shorthand: `fn('string length', [['string']], ([s]) => ...)`. */
+/**
+ * Shorthand: `fn('substring', [['string', 'start position', 'length?']], ([s, start, length]) => ...)`; a
+ * parameter ending in `?` may be left out, one starting with `...` takes the remaining arguments.
+ */
 export function fn(name: string, overloads: string[][], run: BuiltinBody): Builtin {
   return new Builtin(name, overloads, run);
 }
@@ -23,15 +43,22 @@ export function fn(name: string, overloads: string[][], run: BuiltinBody): Built
 /** Calls a function value with positional or named arguments; mismatches give null and a warning. */
 export function callFunction(target: FeelFunction, args: FeelValue[] | ReadonlyMap<string, FeelValue>, env: Env): FeelValue {
   if (target instanceof Builtin) {
-    if (Array.isArray(args)) return target.run(args, env);
+    if (Array.isArray(args)) {
+      if (!target.accepts(args.length)) return env.warn(`${target.name}() does not take ${args.length} argument${args.length === 1 ? '' : 's'}`);
+      return target.run(args, env);
+    }
     const names = [...(args as ReadonlyMap<string, FeelValue>).keys()];
     const overload = target.overloads.find((params) => names.every((name) => params.includes(name)));
     if (!overload) return env.warn(`${target.name}() has no parameter named ${names.filter((n) => !target.overloads.some((o) => o.includes(n))).join(', ') || names.join(', ')}`);
     const positional = overload.map((param) => (args as ReadonlyMap<string, FeelValue>).get(param));
     while (positional.length && positional[positional.length - 1] === undefined) positional.pop();
+    // a required parameter left out of a named call is null
+    const arity = target.arities[target.overloads.indexOf(overload)]!;
+    while (positional.length < arity.min) positional.push(null);
     return target.run(
       positional.map((value) => value ?? null),
       env,
+      target.overloads.indexOf(overload),
     );
   }
   let positional: FeelValue[];
@@ -53,11 +80,10 @@ export function listArgument(args: FeelValue[]): FeelValue[] | null {
   return args.length === 0 ? null : args;
 }
 
-/** An integer argument as a JS number, or null. */
+/** A whole-number argument as a JS number (a fraction is cut toward zero, as FEEL's integer parameters do), or null. */
 export function integer(value: FeelValue | undefined): number | null {
   if (!isNumber(value)) return null;
-  if (!value.isInteger()) return null;
-  return value.toNumber();
+  return value.trunc().toNumber();
 }
 
 export function numberOrNull(value: FeelValue | undefined): FeelNumber | null {

@@ -43,21 +43,26 @@ export function feelEquals(a: FeelValue, b: FeelValue): boolean | null {
     return (
       a.startIncluded === b.startIncluded &&
       a.endIncluded === b.endIncluded &&
-      feelEquals(a.start, b.start) === true &&
-      feelEquals(a.end, b.end) === true
+      endpointEquals(a.start, b.start) &&
+      endpointEquals(a.end, b.end)
     );
   }
   if (a instanceof FeelFunction) return b instanceof FeelFunction ? a === b : null;
   if (a instanceof FeelDateTime && b instanceof FeelDateTime) {
     if (isLocal(a) !== isLocal(b)) return false;
-    return dateTimeInstant(a).equals(dateTimeInstant(b));
+    return dateTimeInstant(a, true).equals(dateTimeInstant(b, true));
   }
   if (a instanceof FeelTime && b instanceof FeelTime) {
     if (isLocal(a) !== isLocal(b)) return false;
-    return timeInstant(a).equals(timeInstant(b));
+    return timeInstant(a, true).equals(timeInstant(b, true));
   }
   const order = feelCompare(a, b);
   return order === null ? null : order === 0;
+}
+
+function endpointEquals(a: FeelValue | undefined, b: FeelValue | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return feelEquals(a, b) === true;
 }
 
 /** Order of two values: negative, 0, positive, or null when they cannot be ordered. */
@@ -72,12 +77,12 @@ export function feelCompare(a: FeelValue, b: FeelValue): number | null {
   if (a instanceof FeelDateTime) {
     if (!(b instanceof FeelDateTime)) return null;
     if (isLocal(a) !== isLocal(b)) return null;
-    return dateTimeInstant(a).comparedTo(dateTimeInstant(b));
+    return dateTimeInstant(a, true).comparedTo(dateTimeInstant(b, true));
   }
   if (a instanceof FeelTime) {
     if (!(b instanceof FeelTime)) return null;
     if (isLocal(a) !== isLocal(b)) return null;
-    return timeInstant(a).comparedTo(timeInstant(b));
+    return timeInstant(a, true).comparedTo(timeInstant(b, true));
   }
   if (a instanceof FeelDaysTimeDuration) return b instanceof FeelDaysTimeDuration ? a.seconds.comparedTo(b.seconds) : null;
   if (a instanceof FeelYearsMonthsDuration) return b instanceof FeelYearsMonthsDuration ? Math.sign(a.months - b.months) : null;
@@ -87,12 +92,12 @@ export function feelCompare(a: FeelValue, b: FeelValue): number | null {
 
 /** Whether `value` lies in `range`; null when the endpoints cannot be compared with it. */
 export function inRange(value: FeelValue, range: FeelRange): boolean | null {
-  if (range.start !== null) {
+  if (range.start !== undefined) {
     const c = feelCompare(value, range.start);
     if (c === null) return null;
     if (c < 0 || (c === 0 && !range.startIncluded)) return false;
   }
-  if (range.end !== null) {
+  if (range.end !== undefined) {
     const c = feelCompare(value, range.end);
     if (c === null) return null;
     if (c > 0 || (c === 0 && !range.endIncluded)) return false;

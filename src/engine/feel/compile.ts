@@ -8,7 +8,7 @@ import { Env, frameOf } from './env.ts';
 import { propertyOf } from './properties.ts';
 import { parseDate, parseDateTime, parseDuration, parseTime } from './temporal.ts';
 import { instanceOf, parseType } from './types.ts';
-import { FeelContext, FeelFunction, FeelNumber, FeelRange, isNumber, type FeelValue } from './values.ts';
+import { FeelContext, FeelDate, FeelDaysTimeDuration, FeelFunction, FeelNumber, FeelRange, isNumber, type FeelValue } from './values.ts';
 
 export type Code = (env: Env) => FeelValue;
 /** A compiled unary test: does the input pass? */
@@ -16,7 +16,7 @@ export type TestCode = (input: FeelValue, env: Env) => boolean | null;
 
 /** The value of `@"..."`: a date, time, date and time or duration; a syntax error otherwise. */
 export function temporalLiteral(text: string, at: number): FeelValue {
-  const value = text.includes('T') ? parseDateTime(text) : text.startsWith('P') || text.startsWith('-P') ? parseDuration(text) : (parseDate(text) ?? parseTime(text));
+  const value = /^-?P/.test(text) ? parseDuration(text) : /^-?\d+-\d\d-\d\dT/.test(text) ? parseDateTime(text) : (parseDate(text) ?? parseTime(text));
   if (value === null) throw new FeelSyntaxError(`"${text}" is not a date, time, date and time or duration`, at);
   return value;
 }
@@ -211,8 +211,8 @@ export class Compiler {
           });
       }
       case 'range': {
-        const start = node.start ? this.compile(node.start) : () => null;
-        const end = node.end ? this.compile(node.end) : () => null;
+        const start = node.start ? this.compile(node.start) : () => undefined;
+        const end = node.end ? this.compile(node.end) : () => undefined;
         const { startIncluded, endIncluded } = node;
         return (env) => makeRange(start(env), end(env), startIncluded, endIncluded, env);
       }
@@ -221,8 +221,8 @@ export class Compiler {
         const op = node.op;
         return (env) => {
           const v = value(env);
-          if (op === '<' || op === '<=') return new FeelRange(null, v, false, op === '<=');
-          if (op === '>' || op === '>=') return new FeelRange(v, null, op === '>=', false);
+          if (op === '<' || op === '<=') return new FeelRange(undefined, v, false, op === '<=');
+          if (op === '>' || op === '>=') return new FeelRange(v, undefined, op === '>=', false);
           if (op === '=') return new FeelRange(v, v, true, true);
           return env.warn('"!=" is not a range');
         };
@@ -343,8 +343,7 @@ export class Compiler {
       }
       const out: FeelValue[] = [];
       for (const item of items) {
-        const frame = new Map<string, FeelValue>(frameOf(item) ?? []);
-        frame.set('item', item);
+        const frame = new Map<string, FeelValue>([['item', item], ...(frameOf(item) ?? [])]);
         const ok = condition(env.child(frame));
         if (ok === true) out.push(item);
         else if (isNumber(ok)) return env.warn('a filter gave a number for some items and a condition for others');
@@ -372,8 +371,8 @@ export class Compiler {
 }
 
 /** A range from two endpoints of the same comparable kind; null otherwise. */
-export function makeRange(start: FeelValue, end: FeelValue, startIncluded: boolean, endIncluded: boolean, env: Env): FeelValue {
-  if (start !== null && end !== null && feelCompare(start, end) === null) return env.warn('a range needs two endpoints of the same comparable kind');
+export function makeRange(start: FeelValue | undefined, end: FeelValue | undefined, startIncluded: boolean, endIncluded: boolean, env: Env): FeelValue {
+  if (start !== undefined && end !== undefined && start !== null && end !== null && feelCompare(start, end) === null) return env.warn('a range needs two endpoints of the same comparable kind');
   return new FeelRange(start, end, startIncluded, endIncluded);
 }
 
@@ -381,19 +380,30 @@ export function makeRange(start: FeelValue, end: FeelValue, startIncluded: boole
 function iterationItems(from: FeelValue, to: FeelValue | undefined): FeelValue[] | null {
   if (to !== undefined) return integerSpan(from, to);
   if (Array.isArray(from)) return from;
-  if (from instanceof FeelRange && from.start !== null && from.end !== null && isNumber(from.start) && isNumber(from.end)) {
+  if (from instanceof FeelRange && isNumber(from.start) && isNumber(from.end) && from.start.isInteger() && from.end.isInteger()) {
     let start = from.start;
     let end = from.end;
-    const ascending = start.lte(end);
-    if (!from.startIncluded) start = ascending ? start.plus(1) : start.minus(1);
-    if (!from.endIncluded) end = ascending ? end.minus(1) : end.plus(1);
-    return integerSpan(start, end);
+    if (start.gt(end)) return null;
+    if (!from.startIncluded) start = start.plus(1);
+    if (!from.endIncluded) end = end.minus(1);
+    return start.gt(end) ? [] : integerSpan(start, end);
   }
+  if (from instanceof FeelRange) return null;
   if (from === null) return null;
   return [from];
 }
 
 function integerSpan(from: FeelValue, to: FeelValue): FeelValue[] | null {
+  if (from instanceof FeelDate && to instanceof FeelDate) {
+    const days = subtract(to, from);
+    if (!(days instanceof FeelDaysTimeDuration)) return null;
+    const count = days.seconds.dividedBy(86400).toNumber();
+    if (Math.abs(count) > 10_000_000) return null;
+    const step = new FeelDaysTimeDuration(new FeelNumber(count >= 0 ? 86400 : -86400));
+    const out: FeelValue[] = [from];
+    for (let i = 0; i < Math.abs(count); i++) out.push(add(out[out.length - 1]!, step));
+    return out;
+  }
   if (!isNumber(from) || !isNumber(to) || !from.isInteger() || !to.isInteger()) return null;
   const a = from.toNumber();
   const b = to.toNumber();

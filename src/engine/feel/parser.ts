@@ -63,6 +63,7 @@ export class Parser {
   readonly #text: string;
   #pos = 0;
   #names: NameTable;
+  #noFilter = false;
 
   constructor(text: string, names: Iterable<string>) {
     this.#text = text;
@@ -167,13 +168,25 @@ export class Parser {
   }
 
   /** A name at the cursor: the longest known one, else a run of plain words that are not keywords. */
-  #name(): string | null {
+  #name(preferWords = false): string | null {
     this.#ws();
     const known = this.#names.match(this.#text, this.#pos);
-    if (known) {
+    if (known && !preferWords) {
       this.#pos = known.end;
       return known.name;
     }
+    const start = this.#pos;
+    const words = this.#words();
+    if (known && (words === null || known.end >= this.#pos)) {
+      this.#pos = known.end;
+      return known.name;
+    }
+    if (words === null) this.#pos = start;
+    return words;
+  }
+
+  /** A run of plain words that are not keywords (`first name`), or null. */
+  #words(): string | null {
     const text = this.#text;
     const first = this.#word();
     if (!first || KEYWORDS.has(first)) return null;
@@ -463,10 +476,10 @@ export class Parser {
       if (c === '.' && this.#text[this.#pos + 1] !== '.') {
         this.#pos++;
         this.#ws();
-        const name = this.#name();
+        const name = this.#name(true);
         if (name === null) throw new FeelSyntaxError('expected a name after "."', this.#pos);
         node = { t: 'path', at, value: node, name };
-      } else if (c === '[') {
+      } else if (c === '[' && !this.#noFilter) {
         this.#pos++;
         const condition = this.#withNames(['item'], () => this.#expression());
         this.#expect(']');
@@ -483,14 +496,14 @@ export class Parser {
     // named arguments: `name: value`
     const save = this.#pos;
     this.#ws();
-    const first = this.#name();
+    const first = this.#name(true);
     if (first !== null && this.#peekChar(':')) {
       this.#pos = save;
       const named: [string, FeelNode][] = [];
       do {
         this.#ws();
         const nameAt = this.#pos;
-        const name = this.#name();
+        const name = this.#name(true);
         if (name === null) throw new FeelSyntaxError('expected a parameter name', nameAt);
         this.#expect(':');
         named.push([name, this.#expression()]);
@@ -520,7 +533,14 @@ export class Parser {
     }
     if (c === '(') {
       this.#pos++;
-      const inner = this.#expression();
+      const noFilter = this.#noFilter;
+      this.#noFilter = false;
+      let inner: FeelNode;
+      try {
+        inner = this.#expression();
+      } finally {
+        this.#noFilter = noFilter;
+      }
       if (this.#accept('..')) return this.#rangeRest(false, inner, at);
       this.#expect(')');
       return inner;
@@ -567,7 +587,14 @@ export class Parser {
   }
 
   #rangeRest(startIncluded: boolean, start: FeelNode, at: number): FeelNode {
-    const end = this.#expression();
+    // `[1..10[`: the closing `[` is not a filter on 10
+    this.#noFilter = true;
+    let end: FeelNode;
+    try {
+      end = this.#expression();
+    } finally {
+      this.#noFilter = false;
+    }
     this.#ws();
     const c = this.#text[this.#pos];
     if (c !== ']' && c !== ')' && c !== '[') throw new FeelSyntaxError(`expected "]", ")" or "[" to end the range but found ${this.#describe()}`, this.#pos);
@@ -610,7 +637,10 @@ export class Parser {
           this.#pos += 1 + unicode[0].length;
           continue;
         }
-        throw new FeelSyntaxError('unknown escape in string', this.#pos);
+        // any other escape stays as written: regular expressions such as "\d" or "(a)\1" need it
+        out += c;
+        this.#pos++;
+        continue;
       }
       out += c;
       this.#pos++;

@@ -70,8 +70,8 @@ export function propertyOf(value: FeelValue, name: string, env: Env): FeelValue 
     if (name === 'years') property = n(Math.trunc(value.months / 12));
     else if (name === 'months') property = n(value.months % 12);
   } else if (value instanceof FeelRange) {
-    if (name === 'start') property = value.start;
-    else if (name === 'end') property = value.end;
+    if (name === 'start') property = value.start ?? null;
+    else if (name === 'end') property = value.end ?? null;
     else if (name === 'start included') property = value.startIncluded;
     else if (name === 'end included') property = value.endIncluded;
   }

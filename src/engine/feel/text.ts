@@ -37,7 +37,7 @@ export function feelText(value: FeelValue): string {
   if (Array.isArray(value)) return `[${value.map(feelText).join(', ')}]`;
   if (value instanceof FeelContext) return `{${[...value.entries].map(([k, v]) => `${k}: ${feelText(v)}`).join(', ')}}`;
   if (value instanceof FeelRange) {
-    const end = (v: FeelValue) => (v === null ? '' : feelText(v));
+    const end = (v: FeelValue | undefined) => (v === undefined ? '' : feelText(v));
     return `${value.startIncluded ? '[' : '('}${end(value.start)}..${end(value.end)}${value.endIncluded ? ']' : ')'}`;
   }
   return `function(${value.params.join(', ')})`;

@@ -160,7 +160,7 @@ export function conforms(value: FeelValue, type: FeelType, nullConforms = true):
     case 'list':
       return Array.isArray(value) && value.every((item) => conforms(item, type.item));
     case 'range':
-      return value instanceof FeelRange && [value.start, value.end].every((end) => end === null || conforms(end, type.item));
+      return value instanceof FeelRange && [value.start, value.end].every((end) => end === undefined || conforms(end, type.item));
     case 'context':
       return value instanceof FeelContext && type.entries.every(([key, t]) => value.has(key) && conforms(value.get(key)!, t));
     case 'function':

@@ -99,13 +99,16 @@ export class FeelContext {
   }
 }
 
-/** A range (interval). An open end has `null` as its endpoint (`< 10` is the range from nothing to 10). */
+/**
+ * A range (interval). An unbounded end is `undefined` (`< 10` is the range from nothing up to 10); a `null`
+ * endpoint is a written null (`(null..10]`), which no value can be compared with.
+ */
 export class FeelRange {
-  readonly start: FeelValue;
-  readonly end: FeelValue;
+  readonly start: FeelValue | undefined;
+  readonly end: FeelValue | undefined;
   readonly startIncluded: boolean;
   readonly endIncluded: boolean;
-  constructor(start: FeelValue, end: FeelValue, startIncluded: boolean, endIncluded: boolean) {
+  constructor(start: FeelValue | undefined, end: FeelValue | undefined, startIncluded: boolean, endIncluded: boolean) {
     this.start = start;
     this.end = end;
     this.startIncluded = startIncluded;

@@ -9,7 +9,8 @@ function put(context: FeelContext, keys: string[], value: FeelValue): FeelContex
   if (rest.length === 0) entries.set(key, value);
   else {
     const inner = entries.get(key);
-    const nested = put(inner instanceof FeelContext ? inner : new FeelContext(), rest, value);
+    if (inner !== undefined && !(inner instanceof FeelContext)) return null;
+    const nested = put(inner ?? new FeelContext(), rest, value);
     if (!nested) return null;
     entries.set(key, nested);
   }
@@ -40,13 +41,15 @@ export const CONTEXTS: Builtin[] = [
     }
     return new FeelContext(out);
   }),
-  fn('context put', [['context', 'key', 'value'], ['context', 'keys', 'value']], ([context, key, value = null], env) => {
+  fn('context put', [['context', 'key', 'value'], ['context', 'keys', 'value']], ([context, key, value = null], env, overload) => {
     if (!(context instanceof FeelContext)) return bad(env, 'context put', 'expects a context');
-    const keys = typeof key === 'string' ? [key] : Array.isArray(key) && key.length > 0 && key.every((k) => typeof k === 'string') ? (key as string[]) : null;
+    const listed = Array.isArray(key) && key.length > 0 && key.every((k) => typeof k === 'string') ? (key as string[]) : null;
+    const keys = typeof key === 'string' && overload !== 1 ? [key] : overload !== 0 ? listed : null;
     if (!keys) return bad(env, 'context put', 'the key is a text or a list of texts');
     return put(context, keys, value);
   }),
-  fn('context merge', [['contexts']], ([contexts], env) => {
+  fn('context merge', [['contexts']], ([given], env) => {
+    const contexts = given instanceof FeelContext ? [given] : given;
     if (!Array.isArray(contexts) || !contexts.every((c) => c instanceof FeelContext)) return bad(env, 'context merge', 'expects a list of contexts');
     const out = new Map<string, FeelValue>();
     for (const c of contexts as FeelContext[]) for (const [k, v] of c.entries) out.set(k, v);

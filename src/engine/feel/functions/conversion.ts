@@ -42,21 +42,10 @@ function timeFrom(from: FeelValue): FeelValue {
 
 /** Months from `a` to `b`, whole months only (a partial month does not count), signed. */
 export function monthsBetween(a: FeelDate | FeelDateTime, b: FeelDate | FeelDateTime): number {
+  // by calendar dates only, as java.time.Period does: the times of day do not count
   let months = (b.year - a.year) * 12 + (b.month - a.month);
-  const later = (x: FeelDate | FeelDateTime, y: FeelDate | FeelDateTime): boolean => {
-    const xs = x instanceof FeelDateTime ? wallSeconds(x) : wallSeconds(x);
-    const ys = y instanceof FeelDateTime ? wallSeconds(y) : wallSeconds(y);
-    return xs > ys;
-  };
-  if (months > 0) {
-    const shifted = addMonths(a, months);
-    const probe = a instanceof FeelDateTime ? new FeelDateTime(shifted.year, shifted.month, shifted.day, a.hour, a.minute, a.second, a.nano, a.offset, a.zone) : new FeelDate(shifted.year, shifted.month, shifted.day);
-    if (later(probe, b)) months--;
-  } else if (months < 0) {
-    const shifted = addMonths(a, months);
-    const probe = a instanceof FeelDateTime ? new FeelDateTime(shifted.year, shifted.month, shifted.day, a.hour, a.minute, a.second, a.nano, a.offset, a.zone) : new FeelDate(shifted.year, shifted.month, shifted.day);
-    if (later(b, probe)) months++;
-  }
+  if (months > 0 && wallSeconds(addMonths(a, months)) > wallSeconds({ year: b.year, month: b.month, day: b.day })) months--;
+  else if (months < 0 && wallSeconds(addMonths(a, months)) < wallSeconds({ year: b.year, month: b.month, day: b.day })) months++;
   return months;
 }
 
@@ -83,7 +72,7 @@ export const CONVERSION: Builtin[] = [
     if (!day || !(time instanceof FeelTime)) return bad(env, 'date and time', 'expects a date and a time');
     return dateTimeOf(day, time);
   }),
-  fn('time', [['from'], ['hour', 'minute', 'second', 'offset']], (args, env) => {
+  fn('time', [['from'], ['hour', 'minute', 'second', 'offset?']], (args, env) => {
     if (args.length === 1) return timeFrom(args[0]!);
     if (args.length < 3 || args.length > 4) return bad(env, 'time', 'takes a text or hour, minute, second and offset');
     const [h, m] = [integer(args[0]), integer(args[1])];
@@ -94,7 +83,7 @@ export const CONVERSION: Builtin[] = [
     const whole = s.floor();
     return new FeelTime(h, m, whole.toNumber(), s.minus(whole).times(1e9).round().toNumber(), offset ? offset.seconds.toNumber() : null, null);
   }),
-  fn('number', [['from', 'grouping separator', 'decimal separator']], (args, env) => {
+  fn('number', [['from', 'grouping separator?', 'decimal separator?']], (args, env) => {
     const [from, grouping = null, decimal = null] = args;
     if (typeof from !== 'string') return bad(env, 'number', 'expects a text');
     if (grouping !== null && !(typeof grouping === 'string' && [' ', ',', '.'].includes(grouping))) return bad(env, 'number', 'the grouping separator is one of " ", ",", "."');

@@ -1,5 +1,5 @@
 // List functions (DMN 1.5, 10.3.4.4) and the boolean ones (10.3.4.2: not, is; all and any are list functions).
-import { bad, callFunction, fn, integer, listArgument, type Builtin } from '../builtin.ts';
+import { Builtin, bad, callFunction, fn, integer, listArgument } from '../builtin.ts';
 import { feelCompare, feelEquals } from '../compare.ts';
 import type { Env } from '../env.ts';
 import { feelText } from '../text.ts';
@@ -66,38 +66,38 @@ export const LISTS: Builtin[] = [
   }),
   fn('list contains', [['list', 'element']], ([l, element = null]) => (list(l) ? contains(l, element) : null)),
   fn('count', [['list']], ([l]) => (list(l) ? new FeelNumber(l.length) : null)),
-  fn('min', [['list']], (args) => extreme(listArgument(args), -1)),
-  fn('max', [['list']], (args) => extreme(listArgument(args), 1)),
-  fn('sum', [['list']], (args) => {
+  fn('min', [['...list']], (args) => extreme(listArgument(args), -1)),
+  fn('max', [['...list']], (args) => extreme(listArgument(args), 1)),
+  fn('sum', [['...list']], (args) => {
     const items = numbers(listArgument(args));
     if (!items) return null;
     return items.length === 0 ? null : items.reduce((a, b) => a.plus(b), new FeelNumber(0));
   }),
-  fn('product', [['list']], (args) => {
+  fn('product', [['...list']], (args) => {
     const items = numbers(listArgument(args));
     if (!items || items.length === 0) return null;
     return items.reduce((a, b) => a.times(b), new FeelNumber(1));
   }),
-  fn('mean', [['list']], (args) => {
+  fn('mean', [['...list']], (args) => {
     const items = numbers(listArgument(args));
     if (!items || items.length === 0) return null;
     return items.reduce((a, b) => a.plus(b), new FeelNumber(0)).dividedBy(items.length);
   }),
-  fn('median', [['list']], (args) => {
+  fn('median', [['...list']], (args) => {
     const items = numbers(listArgument(args));
     if (!items || items.length === 0) return null;
     const sorted = items.slice().sort((a, b) => a.comparedTo(b));
     const mid = Math.floor(sorted.length / 2);
     return sorted.length % 2 ? sorted[mid]! : sorted[mid - 1]!.plus(sorted[mid]!).dividedBy(2);
   }),
-  fn('stddev', [['list']], (args) => {
+  fn('stddev', [['...list']], (args) => {
     const items = numbers(listArgument(args));
     if (!items || items.length < 2) return null;
     const mean = items.reduce((a, b) => a.plus(b), new FeelNumber(0)).dividedBy(items.length);
     const squares = items.reduce((a, b) => a.plus(b.minus(mean).pow(2)), new FeelNumber(0));
     return squares.dividedBy(items.length - 1).sqrt();
   }),
-  fn('mode', [['list']], (args) => {
+  fn('mode', [['...list']], (args) => {
     const items = numbers(listArgument(args));
     if (!items) return null;
     const counts: { value: FeelNumber; count: number }[] = [];
@@ -112,19 +112,19 @@ export const LISTS: Builtin[] = [
       .map((c) => c.value)
       .sort((a, b) => a.comparedTo(b));
   }),
-  fn('all', [['list']], (args) => {
+  fn('all', [['...list']], (args) => {
     const items = listArgument(args);
     if (!items) return null;
     if (items.some((v) => v === false)) return false;
     return items.every((v) => v === true) ? true : null;
   }),
-  fn('any', [['list']], (args) => {
+  fn('any', [['...list']], (args) => {
     const items = listArgument(args);
     if (!items) return null;
     if (items.some((v) => v === true)) return true;
     return items.every((v) => v === false) ? false : null;
   }),
-  fn('sublist', [['list', 'start position', 'length']], ([l, start, length], env) => {
+  fn('sublist', [['list', 'start position', 'length?']], ([l, start, length], env) => {
     if (!list(l)) return bad(env, 'sublist', 'expects a list');
     const begin = position(start, l.length);
     if (begin === null) return bad(env, 'sublist', 'the start position is outside the list');
@@ -133,8 +133,8 @@ export const LISTS: Builtin[] = [
     if (count === null || count < 0 || begin + count > l.length) return bad(env, 'sublist', 'the length is outside the list');
     return l.slice(begin, begin + count);
   }),
-  fn('append', [['list', 'item']], ([l, ...items]) => (list(l) ? [...l, ...items] : null)),
-  fn('concatenate', [['list']], (args) => (args.every(list) ? (args as FeelValue[][]).flat(1) : null)),
+  fn('append', [['list', '...item']], ([l, ...items]) => (list(l) ? [...l, ...items] : null)),
+  fn('concatenate', [['...list']], (args) => (args.every(list) ? (args as FeelValue[][]).flat(1) : null)),
   fn('insert before', [['list', 'position', 'newItem']], ([l, p, item = null], env) => {
     if (!list(l)) return bad(env, 'insert before', 'expects a list');
     const at = position(p, l.length);
@@ -147,9 +147,19 @@ export const LISTS: Builtin[] = [
     if (at === null) return bad(env, 'remove', 'the position is outside the list');
     return [...l.slice(0, at), ...l.slice(at + 1)];
   }),
-  fn('list replace', [['list', 'position', 'newItem'], ['list', 'match', 'newItem']], ([l, p, item = null], env) => {
+  fn('list replace', [['list', 'position', 'newItem'], ['list', 'match', 'newItem']], ([given, p, item = null], env) => {
+    const l = given === null || given === undefined || Array.isArray(given) ? given : [given];
     if (!list(l)) return bad(env, 'list replace', 'expects a list');
-    if (p instanceof FeelFunction) return l.map((x) => (callFunction(p, [x, item], env) === true ? item : x));
+    if (p instanceof FeelFunction) {
+      if (!(p instanceof Builtin) && p.params.length !== 2) return bad(env, 'list replace', 'the match function takes two parameters');
+      const out: FeelValue[] = [];
+      for (const x of l) {
+        const matched = callFunction(p, [x, item], env);
+        if (typeof matched !== 'boolean') return bad(env, 'list replace', 'the match function gave something that is not a boolean');
+        out.push(matched ? item : x);
+      }
+      return out;
+    }
     const at = position(p, l.length);
     if (at === null) return bad(env, 'list replace', 'the position is outside the list');
     return l.map((x, i) => (i === at ? item : x));
@@ -163,7 +173,7 @@ export const LISTS: Builtin[] = [
     });
     return out;
   }),
-  fn('union', [['list']], (args) => {
+  fn('union', [['...list']], (args) => {
     if (!args.every(list)) return null;
     const out: FeelValue[] = [];
     for (const item of (args as FeelValue[][]).flat(1)) if (!contains(out, item)) out.push(item);
@@ -176,5 +186,5 @@ export const LISTS: Builtin[] = [
     return out;
   }),
   fn('flatten', [['list']], ([l]) => (list(l) ? flatten(l) : null)),
-  fn('sort', [['list', 'precedes']], ([l, precedes = null], env) => (list(l) ? sortList(l, precedes, env) : bad(env, 'sort', 'expects a list'))),
+  fn('sort', [['list', 'precedes?']], ([l, precedes = null], env) => (list(l) ? sortList(l, precedes, env) : bad(env, 'sort', 'expects a list'))),
 ];

@@ -2,7 +2,7 @@
 import { Decimal } from 'decimal.js';
 import { bad, fn, integer, type Builtin } from '../builtin.ts';
 import type { Env } from '../env.ts';
-import { FeelNumber, isNumber, type FeelValue } from '../values.ts';
+import { FeelDaysTimeDuration, FeelNumber, FeelYearsMonthsDuration, isNumber, type FeelValue } from '../values.ts';
 
 type Rounding = Decimal.Rounding;
 
@@ -13,9 +13,9 @@ function round(n: FeelNumber, scale: number, mode: Rounding): FeelNumber {
 }
 
 function rounding(name: string, mode: Rounding, scaleOptional: boolean): Builtin {
-  return fn(name, [['n', 'scale']], ([n, scale], env: Env) => {
+  return fn(name, [['n', scaleOptional ? 'scale?' : 'scale']], ([n, scale], env: Env) => {
     if (!isNumber(n)) return bad(env, name, 'expects a number');
-    if ((scale === undefined || scale === null) && scaleOptional) return round(n, 0, mode);
+    if (scale === undefined && scaleOptional) return round(n, 0, mode);
     const s = integer(scale);
     if (s === null || s < -6111 || s > 6176) return bad(env, name, 'the scale is a whole number from -6111 to 6176');
     return round(n, s, mode);
@@ -34,7 +34,12 @@ export const NUMBERS: Builtin[] = [
   rounding('round down', Decimal.ROUND_DOWN, false),
   rounding('round half up', Decimal.ROUND_HALF_UP, false),
   rounding('round half down', Decimal.ROUND_HALF_DOWN, false),
-  fn('abs', [['n']], ([n], env) => (isNumber(n) ? n.abs() : bad(env, 'abs', 'expects a number'))),
+  fn('abs', [['n']], ([n], env) => {
+    if (isNumber(n)) return n.abs();
+    if (n instanceof FeelDaysTimeDuration) return new FeelDaysTimeDuration(n.seconds.abs());
+    if (n instanceof FeelYearsMonthsDuration) return new FeelYearsMonthsDuration(Math.abs(n.months));
+    return bad(env, 'abs', 'expects a number or a duration');
+  }),
   fn('modulo', [['dividend', 'divisor']], ([a, b], env) => {
     if (!isNumber(a) || !isNumber(b)) return bad(env, 'modulo', 'expects numbers');
     if (b.isZero()) return bad(env, 'modulo', 'the divisor is zero');

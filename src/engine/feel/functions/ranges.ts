@@ -21,8 +21,8 @@ interface Interval {
 function asInterval(v: FeelValue): Interval {
   if (v instanceof FeelRange) {
     return {
-      start: { value: v.start, infinite: v.start === null ? -1 : 0, included: v.startIncluded },
-      end: { value: v.end, infinite: v.end === null ? 1 : 0, included: v.endIncluded },
+      start: { value: v.start ?? null, infinite: v.start === undefined ? -1 : 0, included: v.startIncluded },
+      end: { value: v.end ?? null, infinite: v.end === undefined ? 1 : 0, included: v.endIncluded },
     };
   }
   if (v === null) throw new Incomparable();

@@ -40,8 +40,22 @@ function replacementText(text: string): string {
 
 const str = (v: FeelValue | undefined): v is string => typeof v === 'string';
 
-export const STRINGS: Builtin[] = [
-  fn('substring', [['string', 'start position', 'length']], ([s, start, length], env) => {
+/** A list of one item passed where a text is expected stands for that item (FEEL's singleton list coercion). */
+function singletons(builtin: Builtin): Builtin {
+  return fn(
+    builtin.name,
+    builtin.overloads.map((params, i) => params.map((param, j) => (j >= builtin.arities[i]!.min ? `${param}?` : param))),
+    (args, env, overload) =>
+      builtin.run(
+        args.map((arg) => (Array.isArray(arg) && arg.length === 1 && typeof arg[0] === 'string' ? arg[0] : arg)),
+        env,
+        overload,
+      ),
+  );
+}
+
+const STRING_FUNCTIONS: Builtin[] = [
+  fn('substring', [['string', 'start position', 'length?']], ([s, start, length], env) => {
     if (!str(s)) return bad(env, 'substring', 'expects a text');
     const chars = codePoints(s);
     const from = integer(start);
@@ -65,7 +79,7 @@ export const STRINGS: Builtin[] = [
     const i = s.indexOf(m);
     return i < 0 ? '' : s.slice(i + m.length);
   }),
-  fn('replace', [['input', 'pattern', 'replacement', 'flags']], ([input, pattern = null, replacement, flags = null], env) => {
+  fn('replace', [['input', 'pattern', 'replacement', 'flags?']], ([input, pattern = null, replacement, flags = null], env) => {
     if (!str(input) || !str(replacement)) return bad(env, 'replace', 'expects texts');
     const re = regExp(pattern, flags, env, 'replace', true);
     return re ? input.replace(re, replacementText(replacement)) : null;
@@ -73,7 +87,7 @@ export const STRINGS: Builtin[] = [
   fn('contains', [['string', 'match']], ([s, m]) => (str(s) && str(m) ? s.includes(m) : null)),
   fn('starts with', [['string', 'match']], ([s, m]) => (str(s) && str(m) ? s.startsWith(m) : null)),
   fn('ends with', [['string', 'match']], ([s, m]) => (str(s) && str(m) ? s.endsWith(m) : null)),
-  fn('matches', [['input', 'pattern', 'flags']], ([input, pattern = null, flags = null], env) => {
+  fn('matches', [['input', 'pattern', 'flags?']], ([input, pattern = null, flags = null], env) => {
     if (!str(input)) return bad(env, 'matches', 'expects a text');
     const re = regExp(pattern, flags, env, 'matches');
     return re ? re.test(input) : null;
@@ -83,7 +97,8 @@ export const STRINGS: Builtin[] = [
     const re = regExp(delimiter, null, env, 'split', true);
     return re ? s.split(re) : null;
   }),
-  fn('string join', [['list', 'delimiter']], ([list, delimiter = null], env) => {
+  fn('string join', [['list', 'delimiter?']], ([list, delimiter = null], env) => {
+    if (typeof list === 'string') return list;
     if (!Array.isArray(list)) return bad(env, 'string join', 'expects a list');
     if (delimiter !== null && !str(delimiter)) return bad(env, 'string join', 'the delimiter is a text');
     const parts: string[] = [];
@@ -95,3 +110,5 @@ export const STRINGS: Builtin[] = [
     return parts.join(delimiter ?? '');
   }),
 ];
+
+export const STRINGS: Builtin[] = STRING_FUNCTIONS.map((builtin) => (builtin.name === 'string join' ? builtin : singletons(builtin)));
