@@ -101,3 +101,11 @@ test('malformed models: problems name the element; not DMN at all: one clear pro
   assert.equal(broken.model, undefined);
   assert.equal(broken.problems.length, 1);
 });
+
+test('elements without an id get one from their kind and name, so they stay apart', async () => {
+  const { model, problems } = await readDmn(
+    definitions('<decision name="A"><literalExpression><text>1</text></literalExpression></decision><decision name="B"><literalExpression><text>2</text></literalExpression></decision>'),
+  );
+  assert.deepEqual(problems, []);
+  assert.deepEqual(model!.decisions.map((decision) => decision.id), ['Decision:A', 'Decision:B']);
+});
