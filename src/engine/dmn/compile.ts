@@ -91,6 +91,16 @@ interface State {
   readonly evaluating: Set<string>;
 }
 
+/** Runs a decision's logic; a recursion too deep for the stack (a BKM calling itself without end) is null with a warning. */
+function guarded(logic: Evaluator, frame: Frame, path: string): FeelValue {
+  try {
+    return logic(frame);
+  } catch (error) {
+    if (error instanceof RangeError && /call stack/i.test(error.message)) return warn(frame, path, 'the evaluation recursed too deep (a function calling itself without end?)');
+    throw error;
+  }
+}
+
 /** Imports of DMN models (other import types, e.g. PMML or XML Schema, are not evaluated). */
 function isDmnImport(declaration: DmnImport): boolean {
   return /\/DMN\/\d{8}\/MODEL\/?$/.test(declaration.importType) || declaration.importType === '';
@@ -207,7 +217,25 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
       return invocable;
     }
     const fn = compiler.functionDefinition(logic, { model: owner, names: namesOf(requires, owner) }, element.name);
-    invocable.make = (state) => fn({ vars: scopeOf(requires, state), run: state.run });
+    invocable.make = (state) => {
+      // The BKMs it requires are looked up at its first call, when they all exist: BKMs may call themselves
+      // and each other.
+      const vars = new Map<string, FeelValue>();
+      const inner = fn({ vars, run: state.run });
+      if (!(inner instanceof FeelFunction)) return inner;
+      let filled = false;
+      return new FeelFunction(
+        inner.params,
+        (args) => {
+          if (!filled) {
+            filled = true;
+            for (const [name, value] of scopeOf(requires, state)) vars.set(name, value);
+          }
+          return inner.invoke(args);
+        },
+        element.name,
+      );
+    };
     return invocable;
   }
 
@@ -299,7 +327,7 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
     if (state.evaluating.has(key)) return warn({ vars: new Map(), run: state.run }, path, 'the decision requires itself (a cycle)');
     state.evaluating.add(key);
     const frame: Frame = { vars: scopeOf(compiled.requires, state), run: state.run };
-    const raw = compiled.logic ? compiled.logic(frame) : warn(frame, path, 'the decision has no logic');
+    const raw = compiled.logic ? guarded(compiled.logic, frame, path) : warn(frame, path, 'the decision has no logic');
     const value = coerce(raw, compiled.type, frame, path);
     state.evaluating.delete(key);
     state.values.set(key, value);

@@ -156,3 +156,17 @@ test('a cycle of decisions is a compile problem; its decisions evaluate to null 
   assert.equal(String(results.get('C')), '1');
   assert.match(warnings.join('\n'), /requires itself/);
 });
+
+test('BKMs may call themselves; one recursing without end is null with a warning, not a crash', async () => {
+  const compiled = await compile(
+    definitions(`<businessKnowledgeModel id="k1" name="Loop"><variable name="Loop"/>${requirementsXml(['k1'])}
+        <encapsulatedLogic><formalParameter name="n"/><literalExpression><text>Loop(n + 1)</text></literalExpression></encapsulatedLogic></businessKnowledgeModel>
+      <decision id="d1" name="Forever">${requirementsXml(['k1'])}<literalExpression><text>Loop(1)</text></literalExpression></decision>
+      <businessKnowledgeModel id="k2" name="Factorial"><variable name="Factorial"/>${requirementsXml(['k2'])}
+        <encapsulatedLogic><formalParameter name="n"/><literalExpression><text>if n &lt;= 1 then 1 else n * Factorial(n - 1)</text></literalExpression></encapsulatedLogic></businessKnowledgeModel>
+      <decision id="d2" name="Fine">${requirementsXml(['k2'])}<literalExpression><text>Factorial(5)</text></literalExpression></decision>`),
+  );
+  const { results, warnings } = solve(compiled, {});
+  assert.deepEqual(results, { Forever: null, Fine: 120 });
+  assert.match(warnings.join('\n'), /decision 'Forever': the evaluation recursed too deep/);
+});
