@@ -3,18 +3,12 @@
 // evaluation then evaluates the decisions asked for in dependency order, each once, with business knowledge
 // models and decision services as FEEL function values invocable from FEEL.
 import type { Problem } from '../../rules/problems.ts';
-import type {
-  DmnBusinessKnowledgeModel,
-  DmnDecision,
-  DmnDecisionService,
-  DmnImport,
-  DmnInputData,
-  DmnModel,
-  DmnReference,
-} from '../../rules/dmn/model.ts';
+import type { DmnBusinessKnowledgeModel, DmnDecision, DmnDecisionService, DmnInputData, DmnModel } from '../../rules/dmn/model.ts';
 import { FeelContext, FeelFunction } from '../feel/index.ts';
 import type { FeelValue } from '../feel/index.ts';
 import { BoxedCompiler } from './boxed.ts';
+import { RequirementsGraph, keyOf } from './drg.ts';
+import type { Element, Requirement } from './drg.ts';
 import { CompileProblems } from './feel.ts';
 import { ModelSet } from './models.ts';
 import type { DmnRun, Evaluator, Frame } from './run.ts';
@@ -53,13 +47,6 @@ export interface CompiledDmn {
   evaluate(inputs: ReadonlyMap<string, FeelValue>, options: DmnEvaluateOptions): DmnEvaluation;
 }
 
-type ElementKind = 'decision' | 'inputData' | 'bkm' | 'decisionService';
-interface Element<T> {
-  key: string;
-  model: DmnModel;
-  element: T;
-}
-
 interface CompiledDecision {
   key: string;
   decision: DmnDecision;
@@ -67,14 +54,6 @@ interface CompiledDecision {
   type: DmnType;
   requires: Requirement[];
   logic?: Evaluator;
-}
-
-/** A name a decision, BKM or service sees: the element it names, and the import prefix it is seen under. */
-interface Requirement {
-  kind: ElementKind;
-  key: string;
-  name: string;
-  prefix?: string;
 }
 
 interface Invocable {
@@ -101,74 +80,14 @@ function guarded(logic: Evaluator, frame: Frame, path: string): FeelValue {
   }
 }
 
-/** Imports of DMN models (other import types, e.g. PMML or XML Schema, are not evaluated). */
-function isDmnImport(declaration: DmnImport): boolean {
-  return /\/DMN\/\d{8}\/MODEL\/?$/.test(declaration.importType) || declaration.importType === '';
-}
-
-function keyOf(model: DmnModel, id: string): string {
-  return `${model.namespace}#${id}`;
-}
-
 export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): CompiledDmn {
   const models = new ModelSet(model, options.imports ?? []);
   const problems = new CompileProblems();
   const types = new TypeResolver(models, problems);
   const compiler = new BoxedCompiler(types, problems);
 
-  const elements = new Map<string, { kind: ElementKind } & Element<DmnDecision | DmnInputData | DmnBusinessKnowledgeModel | DmnDecisionService>>();
-  const reachable = [model];
-  for (let index = 0; index < reachable.length; index++) {
-    const current = reachable[index]!;
-    const add = (kind: ElementKind, list: readonly { id: string }[]) => {
-      for (const element of list) elements.set(keyOf(current, element.id), { kind, key: keyOf(current, element.id), model: current, element: element as DmnDecision });
-    };
-    add('decision', current.decisions);
-    add('inputData', current.inputData);
-    add('bkm', current.businessKnowledgeModels);
-    add('decisionService', current.decisionServices);
-    for (const declaration of current.imports.filter(isDmnImport)) {
-      const imported = models.byNamespace(declaration.namespace, current);
-      if (!imported) problems.add(`definitions.import '${declaration.name}'`, `the imported model '${declaration.namespace}' is not available`);
-      else if (!reachable.includes(imported)) reachable.push(imported);
-    }
-  }
-
-  function requirement(from: DmnModel, reference: DmnReference, path: string, kinds: ElementKind[]): Requirement | undefined {
-    const target = models.byNamespace(reference.namespace, from);
-    const found = target && elements.get(keyOf(target, reference.id));
-    if (!found || !kinds.includes(found.kind)) {
-      problems.add(path, `the requirement '${reference.namespace ?? ''}#${reference.id}' names no ${kinds.join(' or ')} of the models`);
-      return undefined;
-    }
-    const prefix = models.prefixOf(from, found.model);
-    if (found.model !== from && prefix === undefined) {
-      problems.add(path, `'${found.element.name}' belongs to a model that is not imported`);
-      return undefined;
-    }
-    return { kind: found.kind, key: found.key, name: (found.element as { name: string }).name, ...(prefix === undefined ? {} : { prefix }) };
-  }
-
-  function namesOf(requires: Requirement[], from: DmnModel): string[] {
-    const names = new Set<string>();
-    for (const required of requires) {
-      if (required.prefix === undefined) names.add(required.name);
-      else names.add(required.prefix).add(`${required.prefix}.${required.name}`);
-    }
-    for (const declaration of from.imports) names.add(declaration.name);
-    return [...names];
-  }
-
-  function requirements(from: DmnModel, path: string, lists: [readonly DmnReference[], ElementKind[]][]): Requirement[] {
-    const out: Requirement[] = [];
-    for (const [references, kinds] of lists) {
-      for (const reference of references) {
-        const found = requirement(from, reference, path, kinds);
-        if (found) out.push(found);
-      }
-    }
-    return out;
-  }
+  const graph = new RequirementsGraph(models, problems);
+  const elements = graph.elements;
 
   // Decisions, BKMs and services are compiled when first reached: an imported model's unused parts cost nothing.
   const decisions = new Map<string, CompiledDecision>();
@@ -176,14 +95,14 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
     const known = decisions.get(key);
     if (known) return known;
     const { model: owner, element } = elements.get(key) as Element<DmnDecision>;
-    const requires = requirements(owner, element.path, [
+    const requires = graph.requirements(owner, element.path, [
       [element.requiredDecisions, ['decision']],
       [element.requiredInputs, ['inputData']],
       [element.requiredKnowledge, ['bkm', 'decisionService']],
     ]);
     const compiled: CompiledDecision = { key, decision: element, model: owner, type: types.resolve(element.typeRef, owner, element.path), requires };
     decisions.set(key, compiled);
-    if (element.logic) compiled.logic = compiler.compile(element.logic, { model: owner, names: namesOf(requires, owner) });
+    if (element.logic) compiled.logic = compiler.compile(element.logic, { model: owner, names: graph.namesOf(requires, owner) });
     return compiled;
   }
 
@@ -210,13 +129,13 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
   function bkm({ key, model: owner, element }: Element<DmnBusinessKnowledgeModel>): Invocable {
     const invocable: Invocable = { key, name: element.name, make: () => null };
     invocables.set(key, invocable);
-    const requires = requirements(owner, element.path, [[element.requiredKnowledge, ['bkm', 'decisionService']]]);
+    const requires = graph.requirements(owner, element.path, [[element.requiredKnowledge, ['bkm', 'decisionService']]]);
     const logic = element.logic;
     if (!logic) {
       invocable.make = (state) => new FeelFunction([], () => warn({ vars: new Map(), run: state.run }, element.path, 'the business knowledge model has no logic'), element.name);
       return invocable;
     }
-    const fn = compiler.functionDefinition(logic, { model: owner, names: namesOf(requires, owner) }, element.name);
+    const fn = compiler.functionDefinition(logic, { model: owner, names: graph.namesOf(requires, owner) }, element.name);
     invocable.make = (state) => {
       // The BKMs it requires are looked up at its first call, when they all exist: BKMs may call themselves
       // and each other.
@@ -244,11 +163,11 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
     invocables.set(key, invocable);
     const path = element.path;
     // Parameters: the input data, then the input decisions (DMN 1.5, 6.3.5).
-    const inputs = requirements(owner, path, [
+    const inputs = graph.requirements(owner, path, [
       [element.inputData, ['inputData']],
       [element.inputDecisions, ['decision']],
     ]);
-    const outputs = requirements(owner, path, [[element.outputDecisions, ['decision']]]);
+    const outputs = graph.requirements(owner, path, [[element.outputDecisions, ['decision']]]);
     const type = types.resolve(element.typeRef, owner, path);
     invocable.make = (state) =>
       new FeelFunction(
