@@ -1,7 +1,7 @@
 // `npm run tck -- DIR [--output FILE] [--expectations FILE]`: runs the DMN TCK test cases under DIR (e.g.
 // test/conformance/dmn-tck), writes tck_results.csv in the TCK's format and prints the pass counts per compliance
 // level. --expectations writes the failing cases grouped by cause (the CI test's expected-failures.json).
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { caseId, causeOf, runTck, summarize, toCsv } from './tck/run.ts';
 
@@ -18,6 +18,10 @@ const output = values.output ?? 'tck_results.csv';
 const now = values.now ? Date.parse(values.now) : Date.now();
 if (Number.isNaN(now)) {
   process.stderr.write(`tck: --now '${values.now}' is not an ISO instant\n`);
+  process.exit(2);
+}
+if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+  process.stderr.write(`tck: '${dir}' is not a directory (give the folder holding the TCK's test case folders)\n`);
   process.exit(2);
 }
 try {

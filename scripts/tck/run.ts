@@ -22,6 +22,8 @@ export interface TckRow {
   testCase: string;
   outcome: TckOutcome;
   detail: string;
+  /** The evaluation's first warning (why a value became null), for grouping failures by cause. */
+  warning?: string;
   /** Result nodes of the test case and how many matched. */
   results: number;
   passedResults: number;
@@ -126,7 +128,14 @@ function runCase(compiled: CompiledDmn, testCase: TckTestCase, now: number): Omi
     }
     if (reasons.length === 0) return { testCase: testCase.id, outcome: 'SUCCESS', detail: '', results, passedResults: passed };
     const warnings = evaluation.warnings.length > 0 ? ` [${evaluation.warnings.slice(0, 3).join(' | ')}]` : '';
-    return { testCase: testCase.id, outcome: 'FAILURE', detail: `${reasons.join('; ')}${warnings}`, results, passedResults: passed };
+    return {
+      testCase: testCase.id,
+      outcome: 'FAILURE',
+      detail: `${reasons.join('; ')}${warnings}`,
+      ...(evaluation.warnings[0] ? { warning: evaluation.warnings[0] } : {}),
+      results,
+      passedResults: passed,
+    };
   } catch (error) {
     return { testCase: testCase.id, outcome: 'ERROR', detail: (error as Error).message, results, passedResults: 0 };
   }
@@ -169,14 +178,21 @@ export function caseId(row: Pick<TckRow, 'folder' | 'file' | 'testCase'>): strin
   return `${row.folder}/${row.file}#${row.testCase}`;
 }
 
-/** A failure's cause, for grouping the expectations file: its detail with the case-specific values removed. */
+/** A failure's cause, for grouping the expectations file: its first warning or its kind, without case-specific values. */
 export function causeOf(row: TckRow): string {
-  const detail = row.detail.replace(/^[^:]+: /, '');
-  const compile = /FEEL (?:expression|unary tests) '.*?' do(?:es)? not compile: (.*?)(?: at \d+|$|\])/.exec(row.detail);
-  if (compile) return `FEEL does not compile: ${compile[1]!.replace(/"[^"]*"|'[^']*'/g, '…').slice(0, 80)}`;
-  if (row.outcome === 'ERROR') return `error: ${detail.replace(/'[^']*'/g, '…').slice(0, 80)}`;
-  const warning = /\[(?:[^:]*: )?(.*?)(?: \||\])/.exec(row.detail);
-  if (warning) return `null where a value is expected: ${warning[1]!.replace(/'[^']*'/g, '…').replace(/\d+/g, 'N').slice(0, 80)}`;
-  if (/expected null/.test(detail)) return 'a value where null (an error) is expected';
-  return 'a different value';
+  const generic = (text: string) =>
+    text
+      .replace(/ at offset \d+/g, '')
+      .replace(/'[^']*'|"[^"]*"/g, '…')
+      .replace(/\d+/g, 'N')
+      .slice(0, 90);
+  if (row.outcome === 'ERROR') return `error: ${generic(row.detail)}`;
+  if (row.warning) {
+    const warning = row.warning.slice(row.warning.indexOf(': ') + 2);
+    const compile = /^FEEL (?:expression|unary tests) '[\s\S]*' do(?:es)? not compile: ([\s\S]*)$/.exec(warning);
+    return compile ? `FEEL does not compile: ${generic(compile[1]!)}` : `null: ${generic(warning)}`;
+  }
+  // Without a warning the failure is in what FEEL computed: grouped by the feature the test folder covers.
+  const feature = row.folder.split('/').at(-1)!.replace(/^\d+-/, '');
+  return `${/expected null/.test(row.detail) ? 'a value where an error (null) is expected' : 'a different value'}: ${feature}`;
 }

@@ -35,7 +35,15 @@ export class BoxedCompiler {
     this.problems = problems;
   }
 
+  /** The expression's evaluator; a typeRef on the expression converts and checks its value (null when it does not conform). */
   compile(expression: DmnExpression, scope: CompileScope): Evaluator {
+    const evaluator = this.#compileKind(expression, scope);
+    if (!expression.typeRef || expression.kind === 'function') return evaluator;
+    const type = this.type(expression.typeRef, scope, expression.path);
+    return (frame) => coerce(evaluator(frame), type, frame, expression.path);
+  }
+
+  #compileKind(expression: DmnExpression, scope: CompileScope): Evaluator {
     switch (expression.kind) {
       case 'literal':
         return feelExpression(expression.text, scope.names, expression.path, this.problems);
@@ -63,7 +71,12 @@ export class BoxedCompiler {
         const condition = this.compile(expression.if, scope);
         const then = this.compile(expression.then, scope);
         const otherwise = this.compile(expression.else, scope);
-        return (frame) => (condition(frame) === true ? then(frame) : otherwise(frame));
+        return (frame) => {
+          const test = condition(frame);
+          if (test === true) return then(frame);
+          if (test === false || test === null) return otherwise(frame);
+          return warn(frame, expression.path, 'the condition is not a boolean');
+        };
       }
       case 'iterator':
         return this.#iterator(expression, scope);
@@ -146,10 +159,15 @@ export class BoxedCompiler {
       new FeelFunction(
         params.map((param) => param.name),
         (args) => {
-          const inner = extend(
-            frame,
-            params.map((param, index) => [param.name, coerce(args[index] ?? null, param.type, frame, `${path}.parameter '${param.name}'`)] as const),
-          );
+          const values: [string, FeelValue][] = [];
+          for (const [index, param] of params.entries()) {
+            const arg = args[index] ?? null;
+            const value = coerce(arg, param.type, frame, `${path}.parameter '${param.name}'`);
+            // An argument that does not conform to its parameter's type fails the invocation.
+            if (value === null && arg !== null) return null;
+            values.push([param.name, value]);
+          }
+          const inner = extend(frame, values);
           return coerce(body(inner), result, inner, path);
         },
         name,
@@ -165,9 +183,8 @@ export class BoxedCompiler {
       const items = Array.isArray(value) ? value : [value];
       const results = items.map((item) => body(extend(frame, [[variable, item]])));
       if (expression.quantifier === 'for') return results;
-      const decisive = expression.quantifier === 'some';
-      if (results.some((result) => result === decisive)) return decisive;
-      return results.every((result) => result === !decisive) ? !decisive : warn(frame, expression.path, `a ${expression.quantifier} condition is not a boolean`);
+      if (results.some((result) => typeof result !== 'boolean')) return warn(frame, expression.path, `a ${expression.quantifier} condition is not a boolean`);
+      return expression.quantifier === 'some' ? results.includes(true) : !results.includes(false);
     };
   }
 
@@ -178,10 +195,14 @@ export class BoxedCompiler {
       const value = source(frame);
       if (value === null) return null;
       const items = Array.isArray(value) ? value : [value];
-      return items.filter((item) => {
+      const kept: FeelValue[] = [];
+      for (const item of items) {
         const entries: [string, FeelValue][] = item instanceof FeelContext ? [...item.entries] : [];
-        return match(extend(frame, [...entries, ['item', item]])) === true;
-      });
+        const matched = match(extend(frame, [...entries, ['item', item]]));
+        if (matched !== true && matched !== false && matched !== null) return warn(frame, expression.path, 'the match is not a boolean');
+        if (matched === true) kept.push(item);
+      }
+      return kept;
     };
   }
 }

@@ -7,6 +7,7 @@ import type {
   DmnBusinessKnowledgeModel,
   DmnDecision,
   DmnDecisionService,
+  DmnImport,
   DmnInputData,
   DmnModel,
   DmnReference,
@@ -90,6 +91,21 @@ interface State {
   readonly evaluating: Set<string>;
 }
 
+/** Runs a decision's logic; a recursion too deep for the stack (a BKM calling itself without end) is null with a warning. */
+function guarded(logic: Evaluator, frame: Frame, path: string): FeelValue {
+  try {
+    return logic(frame);
+  } catch (error) {
+    if (error instanceof RangeError && /call stack/i.test(error.message)) return warn(frame, path, 'the evaluation recursed too deep (a function calling itself without end?)');
+    throw error;
+  }
+}
+
+/** Imports of DMN models (other import types, e.g. PMML or XML Schema, are not evaluated). */
+function isDmnImport(declaration: DmnImport): boolean {
+  return /\/DMN\/\d{8}\/MODEL\/?$/.test(declaration.importType) || declaration.importType === '';
+}
+
 function keyOf(model: DmnModel, id: string): string {
   return `${model.namespace}#${id}`;
 }
@@ -111,7 +127,7 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
     add('inputData', current.inputData);
     add('bkm', current.businessKnowledgeModels);
     add('decisionService', current.decisionServices);
-    for (const declaration of current.imports) {
+    for (const declaration of current.imports.filter(isDmnImport)) {
       const imported = models.byNamespace(declaration.namespace, current);
       if (!imported) problems.add(`definitions.import '${declaration.name}'`, `the imported model '${declaration.namespace}' is not available`);
       else if (!reachable.includes(imported)) reachable.push(imported);
@@ -201,7 +217,25 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
       return invocable;
     }
     const fn = compiler.functionDefinition(logic, { model: owner, names: namesOf(requires, owner) }, element.name);
-    invocable.make = (state) => fn({ vars: scopeOf(requires, state), run: state.run });
+    invocable.make = (state) => {
+      // The BKMs it requires are looked up at its first call, when they all exist: BKMs may call themselves
+      // and each other.
+      const vars = new Map<string, FeelValue>();
+      const inner = fn({ vars, run: state.run });
+      if (!(inner instanceof FeelFunction)) return inner;
+      let filled = false;
+      return new FeelFunction(
+        inner.params,
+        (args) => {
+          if (!filled) {
+            filled = true;
+            for (const [name, value] of scopeOf(requires, state)) vars.set(name, value);
+          }
+          return inner.invoke(args);
+        },
+        element.name,
+      );
+    };
     return invocable;
   }
 
@@ -209,9 +243,10 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
     const invocable: Invocable = { key, name: element.name, make: () => null };
     invocables.set(key, invocable);
     const path = element.path;
+    // Parameters: the input data, then the input decisions (DMN 1.5, 6.3.5).
     const inputs = requirements(owner, path, [
-      [element.inputDecisions, ['decision']],
       [element.inputData, ['inputData']],
+      [element.inputDecisions, ['decision']],
     ]);
     const outputs = requirements(owner, path, [[element.outputDecisions, ['decision']]]);
     const type = types.resolve(element.typeRef, owner, path);
@@ -220,10 +255,15 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
         inputs.map((input) => input.name),
         (args) => {
           const values = new Map<string, FeelValue>();
-          inputs.forEach((input, index) => {
-            const value = args[index] ?? null;
-            values.set(input.key, input.kind === 'inputData' ? coerce(value, inputTypeOf(input.key), { vars: new Map(), run: state.run }, path) : value);
-          });
+          const frame = { vars: new Map(), run: state.run };
+          for (const [index, input] of inputs.entries()) {
+            const arg = args[index] ?? null;
+            const type = input.kind === 'inputData' ? inputTypeOf(input.key) : decisionOf(input.key).type;
+            const value = coerce(arg, type, frame, `${path}.${input.kind === 'inputData' ? 'inputData' : 'inputDecision'} '${input.name}'`);
+            // An argument that does not conform to its input's type fails the invocation.
+            if (value === null && arg !== null) return null;
+            values.set(input.key, value);
+          }
           const inner: State = { run: state.run, values, inputs: (inputKey) => values.get(inputKey) ?? null, functions: new Map(), evaluating: new Set() };
           const results = outputs.map((output) => [output.name, evaluateDecision(output.key, inner)] as const);
           const value = results.length === 1 ? results[0]![1] : new FeelContext(results);
@@ -253,6 +293,8 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
           vars.set(required.prefix, context);
         }
         context.entries.set(required.name, value);
+        // FEEL reads `prefix.Some Name` as one name when it knows it (names with spaces need that).
+        vars.set(`${required.prefix}.${required.name}`, value);
       }
     }
     return vars;
@@ -285,7 +327,7 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
     if (state.evaluating.has(key)) return warn({ vars: new Map(), run: state.run }, path, 'the decision requires itself (a cycle)');
     state.evaluating.add(key);
     const frame: Frame = { vars: scopeOf(compiled.requires, state), run: state.run };
-    const raw = compiled.logic ? compiled.logic(frame) : warn(frame, path, 'the decision has no logic');
+    const raw = compiled.logic ? guarded(compiled.logic, frame, path) : warn(frame, path, 'the decision has no logic');
     const value = coerce(raw, compiled.type, frame, path);
     state.evaluating.delete(key);
     state.values.set(key, value);
@@ -315,10 +357,16 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
     for (const decision of model.decisions) visit(keyOf(model, decision.id));
   }
 
+  // A decision of the main model may be given a value by name, like input data (the TCK does so): it is then
+  // not evaluated. Input data of the same name win.
+  const givenDecisions = model.decisions.filter((decision) => !model.inputData.some((input) => input.name === decision.name));
+
   function newState(inputs: ReadonlyMap<string, FeelValue>, options: DmnEvaluateOptions, run: DmnRun): State {
+    const values = new Map<string, FeelValue>();
+    for (const decision of givenDecisions) if (inputs.has(decision.name)) values.set(keyOf(model, decision.id), inputs.get(decision.name) ?? null);
     return {
       run,
-      values: new Map(),
+      values,
       functions: new Map(),
       evaluating: new Set(),
       inputs: (key) => {

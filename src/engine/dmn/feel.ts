@@ -21,14 +21,24 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function scopeOf(frame: Frame) {
-  return { variables: frame.vars, now: frame.run.now, warnings: frame.run.warnings, ...(frame.run.timeZone ? { timeZone: frame.run.timeZone } : {}) };
+function scopeOf(frame: Frame, warnings: string[]) {
+  return { variables: frame.vars, now: frame.run.now, warnings, ...(frame.run.timeZone ? { timeZone: frame.run.timeZone } : {}) };
+}
+
+/** FEEL's own warnings (why a value became null) prefixed with the expression's path. */
+function report(frame: Frame, path: string, warnings: string[]): void {
+  for (const warning of warnings) frame.run.warnings.push(`${path}: ${warning}`);
 }
 
 export function feelExpression(text: string, names: readonly string[], path: string, problems: CompileProblems): Evaluator {
   try {
     const compiled = compileFeel(text, { names });
-    return (frame) => compiled(scopeOf(frame));
+    return (frame) => {
+      const warnings: string[] = [];
+      const value = compiled(scopeOf(frame, warnings));
+      if (warnings.length > 0) report(frame, path, warnings);
+      return value;
+    };
   } catch (error) {
     const reason = `FEEL expression '${text.trim()}' does not compile: ${message(error)}`;
     problems.add(path, reason);
@@ -39,7 +49,12 @@ export function feelExpression(text: string, names: readonly string[], path: str
 export function feelUnaryTests(text: string, names: readonly string[], path: string, problems: CompileProblems): UnaryEvaluator {
   try {
     const compiled = compileUnaryTests(text, { names });
-    return (input, frame) => compiled(input, scopeOf(frame));
+    return (input, frame) => {
+      const warnings: string[] = [];
+      const value = compiled(input, scopeOf(frame, warnings));
+      if (warnings.length > 0) report(frame, path, warnings);
+      return value;
+    };
   } catch (error) {
     const reason = `FEEL unary tests '${text.trim()}' do not compile: ${message(error)}`;
     problems.add(path, reason);

@@ -30,6 +30,9 @@ export const ANY: DmnType = { kind: 'any' };
 
 const FEEL_TYPE_NAMES = /^(?:feel:)?(?:number|string|boolean|date|time|date and time|dateTime|days and time duration|dayTimeDuration|years and months duration|yearMonthDuration|Any|Null|context|list|range|function)\b|^(?:list|range|context|function)\s*</;
 
+/** Number type names other tools write (Camunda's `integer`, `long`, `double`; XML Schema's), read as FEEL's number. */
+const NUMBER_ALIASES = new Set(['integer', 'int', 'long', 'short', 'double', 'float', 'decimal']);
+
 /** Resolves typeRefs of one model set, each item definition once (recursive types are built before being filled). */
 export class TypeResolver {
   readonly #models: ModelSet;
@@ -53,6 +56,7 @@ export class TypeResolver {
       const definition = imported?.itemDefinitions.find((candidate) => candidate.name === name.slice(dot + 1));
       if (imported && definition) return this.#item(definition, imported);
     }
+    if (NUMBER_ALIASES.has(name)) return { kind: 'feel', name, type: parseType('number') };
     if (FEEL_TYPE_NAMES.test(name)) {
       try {
         const type = parseType(name);
@@ -105,8 +109,9 @@ export function conformsTo(value: FeelValue, type: DmnType, frame: Frame): boole
   if (type.base && !conformsTo(value, type.base, frame)) return false;
   if (type.components) {
     if (!(value instanceof FeelContext)) return false;
+    // Every component must be there (null is a value); other entries may be there too.
     for (const [name, componentType] of type.components) {
-      if (!conformsTo(value.get(name) ?? null, componentType, frame)) return false;
+      if (!value.has(name) || !conformsTo(value.get(name) ?? null, componentType, frame)) return false;
     }
   }
   if (type.allowed && type.allowed(value, frame) !== true) return false;

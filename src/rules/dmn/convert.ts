@@ -150,13 +150,18 @@ export class DmnConverter {
     return { ...optional('namespace', namespace || undefined), id: href.slice(hash + 1) };
   }
 
+  /** The element's id; an element without one (no requirement can name it) gets one from its kind and name. */
+  #idOf(element: El, name: string): string {
+    return str(element, 'id') ?? `${localType(element)}:${name}`;
+  }
+
   #variableType(element: El): string | undefined {
     return str(one(element, 'variable'), 'typeRef');
   }
 
   #inputData(element: El): DmnInputData {
     const name = str(element, 'name') ?? '';
-    return { id: str(element, 'id') ?? '', name, path: `inputData '${name}'`, ...optional('typeRef', this.#variableType(element)) };
+    return { id: this.#idOf(element, name), name, path: `inputData '${name}'`, ...optional('typeRef', this.#variableType(element)) };
   }
 
   #decision(element: El): DmnDecision {
@@ -165,7 +170,7 @@ export class DmnConverter {
     const requirements = many(element, 'informationRequirement');
     const logic = one(element, 'decisionLogic');
     return {
-      id: str(element, 'id') ?? '',
+      id: this.#idOf(element, name),
       name,
       path,
       ...optional('typeRef', this.#variableType(element)),
@@ -182,7 +187,7 @@ export class DmnConverter {
     const logic = one(element, 'encapsulatedLogic');
     const expression = logic && this.expression(logic, path);
     return {
-      id: str(element, 'id') ?? '',
+      id: this.#idOf(element, name),
       name,
       path,
       ...optional('typeRef', this.#variableType(element)),
@@ -196,7 +201,7 @@ export class DmnConverter {
     const path = `decisionService '${name}'`;
     const refs = (property: string) => many(element, property).map((reference) => this.#reference(reference, `${path}.${property}`));
     return {
-      id: str(element, 'id') ?? '',
+      id: this.#idOf(element, name),
       name,
       path,
       ...optional('typeRef', this.#variableType(element)),

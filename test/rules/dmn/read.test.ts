@@ -101,3 +101,19 @@ test('malformed models: problems name the element; not DMN at all: one clear pro
   assert.equal(broken.model, undefined);
   assert.equal(broken.problems.length, 1);
 });
+
+test('elements without an id get one from their kind and name, so they stay apart', async () => {
+  const { model, problems } = await readDmn(
+    definitions('<decision name="A"><literalExpression><text>1</text></literalExpression></decision><decision name="B"><literalExpression><text>2</text></literalExpression></decision>'),
+  );
+  assert.deepEqual(problems, []);
+  assert.deepEqual(model!.decisions.map((decision) => decision.id), ['Decision:A', 'Decision:B']);
+});
+
+test('hostile XML: entities are not expanded (no entity bombs, no external files)', async () => {
+  const bomb = `<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY file SYSTEM "file:///etc/passwd">]>
+<definitions xmlns="https://www.omg.org/spec/DMN/20230324/MODEL/" namespace="urn:x" name="x"><decision id="a" name="A"><literalExpression><text>&b;&file;</text></literalExpression></decision></definitions>`;
+  const { model } = await readDmn(bomb);
+  const logic = model!.decisions[0]!.logic!;
+  assert.ok(logic.kind === 'literal' && !logic.text.includes('aaaa') && !logic.text.includes('root:'), JSON.stringify(logic));
+});
