@@ -24,7 +24,7 @@ export type FeelNode =
   | { t: 'call'; at: number; fn: FeelNode; args: FeelNode[]; named: [string, FeelNode][] | null }
   | { t: 'list'; at: number; items: FeelNode[] }
   | { t: 'context'; at: number; entries: [string, FeelNode][] }
-  | { t: 'function'; at: number; params: string[]; body: FeelNode; external: boolean }
+  | { t: 'function'; at: number; params: string[]; types: (string | null)[]; body: FeelNode; external: boolean }
   | { t: 'range'; at: number; startIncluded: boolean; start: FeelNode | null; end: FeelNode | null; endIncluded: boolean }
   /** A simple unary test `< 10` (also inside `in (...)` lists): compares the tested value with `value`. */
   | { t: 'unaryCompare'; at: number; op: Comparator; value: FeelNode }

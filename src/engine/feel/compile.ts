@@ -7,7 +7,7 @@ import { feelCompare, feelEquals, inRange } from './compare.ts';
 import { Env, frameOf } from './env.ts';
 import { propertyOf } from './properties.ts';
 import { parseDate, parseDateTime, parseDuration, parseTime } from './temporal.ts';
-import { instanceOf, parseType } from './types.ts';
+import { coerce, instanceOf, parseType, resolveType, type FeelType } from './types.ts';
 import { FeelContext, FeelDate, FeelDaysTimeDuration, FeelFunction, FeelNumber, FeelRange, isNumber, type FeelValue } from './values.ts';
 
 export type Code = (env: Env) => FeelValue;
@@ -88,10 +88,23 @@ export function passes(input: FeelValue, result: FeelValue, booleanAnswers: bool
 
 export class Compiler {
   readonly #functions: ReadonlyMap<string, FeelFunction>;
+  readonly #resolveType: ((name: string) => FeelType | undefined) | undefined;
 
-  /** `functions`: the built-in functions, found by name when no variable in scope has it. */
-  constructor(functions: ReadonlyMap<string, FeelFunction>) {
+  /**
+   * `functions`: the built-in functions, found by name when no variable in scope has it; `resolveType`: the
+   * host's named types (DMN item definitions) for `instance of` and typed parameters.
+   */
+  constructor(functions: ReadonlyMap<string, FeelFunction>, resolveType?: (name: string) => FeelType | undefined) {
     this.#functions = functions;
+    this.#resolveType = resolveType;
+  }
+
+  #type(text: string, at: number): FeelType {
+    try {
+      return resolveType(parseType(text), this.#resolveType);
+    } catch (error) {
+      throw new FeelSyntaxError((error as Error).message, at);
+    }
   }
 
   compile(node: FeelNode): Code {
@@ -158,12 +171,7 @@ export class Compiler {
       }
       case 'instanceOf': {
         const value = this.compile(node.value);
-        let type;
-        try {
-          type = parseType(node.type);
-        } catch (error) {
-          throw new FeelSyntaxError((error as Error).message, node.at);
-        }
+        const type = this.#type(node.type, node.at);
         return (env) => instanceOf(value(env), type);
       }
       case 'if': {
@@ -203,10 +211,17 @@ export class Compiler {
         if (node.external) return (env) => env.warn('external functions are not supported');
         const body = this.compile(node.body);
         const params = node.params;
+        const types = node.types.map((text) => (text === null ? null : this.#type(text, node.at)));
         return (env) =>
           new FeelFunction(params, (args) => {
             const frame = new Map<string, FeelValue>();
-            params.forEach((param, i) => frame.set(param, args[i] ?? null));
+            for (let i = 0; i < params.length; i++) {
+              const type = types[i];
+              const arg = args[i] ?? null;
+              const value = type ? coerce(arg, type) : arg;
+              if (value === undefined) return env.warn(`the argument "${params[i]}" is not a ${node.types[i]}`);
+              frame.set(params[i]!, value);
+            }
             return body(env.child(frame));
           });
       }

@@ -20,7 +20,7 @@ export {
 } from './values.ts';
 export type { FeelScope } from './scope.ts';
 export { feelEquals, feelCompare, inRange } from './compare.ts';
-export { typeOf, conformsTo, parseType, conforms, instanceOf, type FeelType } from './types.ts';
+export { typeOf, conformsTo, parseType, conforms, instanceOf, coerce, resolveType, type FeelType } from './types.ts';
 export { fromJson, toJson } from './json.ts';
 export { feelString, feelText } from './text.ts';
 export { parseDate, parseTime, parseDateTime, parseDuration } from './temporal.ts';
@@ -33,11 +33,17 @@ import { Env } from './env.ts';
 import { BUILTINS, BUILTIN_NAMES } from './library.ts';
 import { parseExpression, parseUnaryTests } from './parser.ts';
 import type { FeelScope } from './scope.ts';
+import type { FeelType } from './types.ts';
 import type { FeelValue } from './values.ts';
 
 export interface FeelOptions {
   /** Names in scope, so that names holding spaces or operator characters (`Applicant's age`) are read whole. */
   readonly names?: Iterable<string>;
+  /**
+   * The host's named types (DMN item definitions such as `tPerson`), for `instance of` and typed parameters of
+   * function definitions; FEEL's own type names never reach it. A name it does not know matches no value.
+   */
+  readonly resolveType?: (name: string) => FeelType | undefined;
 }
 
 export type ParseResult = { ok: true; node: FeelNode | FeelNode[] } | { ok: false; error: FeelSyntaxError };
@@ -62,7 +68,7 @@ export type FeelUnaryTests = (input: FeelValue, scope?: FeelScope) => boolean | 
 /** Compiles a FEEL expression to closures; throws FeelSyntaxError for text that does not parse. */
 export function compileFeel(text: string, options: FeelOptions = {}): FeelExpression {
   const node = parseExpression(text, [...BUILTIN_NAMES, ...(options.names ?? [])]);
-  const code = new Compiler(BUILTINS).compile(node);
+  const code = new Compiler(BUILTINS, options.resolveType).compile(node);
   return (scope = {}) => code(Env.root(scope));
 }
 
@@ -72,7 +78,7 @@ export function compileFeel(text: string, options: FeelOptions = {}): FeelExpres
  */
 export function compileUnaryTests(text: string, options: FeelOptions = {}): FeelUnaryTests {
   const tests = parseUnaryTests(text, [...BUILTIN_NAMES, '?', ...(options.names ?? [])]);
-  const code = new Compiler(BUILTINS).compileTests(tests);
+  const code = new Compiler(BUILTINS, options.resolveType).compileTests(tests);
   return (input, scope = {}) => code(input, Env.root(scope));
 }
 

@@ -666,6 +666,7 @@ export class Parser {
         key = raw.trim().replace(/\s+/g, ' ');
         this.#pos = colon;
       }
+      if (keys.includes(key)) throw new FeelSyntaxError(`the context key "${key}" appears twice`, keyAt);
       this.#expect(':');
       const value = this.#withNames(keys, () => this.#expression());
       entries.push([key, value]);
@@ -678,20 +679,21 @@ export class Parser {
   #functionDefinition(at: number): FeelNode {
     this.#expect('(');
     const params: string[] = [];
+    const types: (string | null)[] = [];
     if (!this.#accept(')')) {
       do {
         this.#ws();
         const nameAt = this.#pos;
-        const name = this.#name();
+        const name = this.#name(true);
         if (name === null) throw new FeelSyntaxError('expected a parameter name', nameAt);
-        if (this.#accept(':')) this.#typeText();
+        types.push(this.#accept(':') ? this.#typeText() : null);
         params.push(name);
       } while (this.#accept(','));
       this.#expect(')');
     }
     const external = this.#acceptKeyword('external');
     const body = this.#withNames(params, () => this.#expression());
-    return { t: 'function', at, params, body, external };
+    return { t: 'function', at, params, types, body, external };
   }
 }
 

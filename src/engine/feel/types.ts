@@ -148,6 +148,32 @@ export function parseType(text: string): FeelType {
   return result;
 }
 
+/** Resolves named types that are not FEEL's own (item definitions) through `resolver`; unknown names stay. */
+export function resolveType(type: FeelType, resolver: ((name: string) => FeelType | undefined) | undefined): FeelType {
+  if (!resolver) return type;
+  switch (type.kind) {
+    case 'named':
+      return (SIMPLE_TYPES as readonly string[]).includes(type.name) ? type : (resolver(type.name) ?? type);
+    case 'list':
+    case 'range':
+      return { kind: type.kind, item: resolveType(type.item, resolver) };
+    case 'context':
+      return { kind: 'context', entries: type.entries.map(([k, t]) => [k, resolveType(t, resolver)]) };
+    case 'function':
+      return { kind: 'function', params: type.params.map((t) => resolveType(t, resolver)), result: resolveType(type.result, resolver) };
+    default:
+      return type;
+  }
+}
+
+/** A value passed where `type` is expected, after FEEL's singleton list conversions; undefined when it does not conform. */
+export function coerce(value: FeelValue, type: FeelType): FeelValue | undefined {
+  if (conforms(value, type)) return value;
+  if (type.kind !== 'list' && Array.isArray(value) && value.length === 1 && conforms(value[0]!, type)) return value[0]!;
+  if (type.kind === 'list' && !Array.isArray(value) && conforms(value, type.item)) return [value];
+  return undefined;
+}
+
 /** Whether `value` conforms to `type` (null conforms to every type but is an instance of none but Null). */
 export function conforms(value: FeelValue, type: FeelType, nullConforms = true): boolean {
   if (type.kind === 'any') return true;
