@@ -13,17 +13,16 @@ import type {
 import { FeelContext, FeelFunction } from '../feel/index.ts';
 import type { FeelValue } from '../feel/index.ts';
 import { compileDecisionTable } from './decision-table.ts';
-import type { CompileProblems } from './feel.ts';
+import type { CompileProblems, FeelNames } from './feel.ts';
 import { feelExpression } from './feel.ts';
 import type { Evaluator, Frame } from './run.ts';
 import { extend, warn } from './run.ts';
 import type { DmnType, TypeResolver } from './types.ts';
 import { coerce } from './types.ts';
 
-/** Where an expression is compiled: the model it belongs to and the names in scope (FEEL needs them to parse). */
-export interface CompileScope {
+/** Where an expression is compiled: the model it belongs to, the names in scope and the model's types (for FEEL). */
+export interface CompileScope extends FeelNames {
   readonly model: DmnModel;
-  readonly names: readonly string[];
 }
 
 export class BoxedCompiler {
@@ -46,7 +45,7 @@ export class BoxedCompiler {
   #compileKind(expression: DmnExpression, scope: CompileScope): Evaluator {
     switch (expression.kind) {
       case 'literal':
-        return feelExpression(expression.text, scope.names, expression.path, this.problems);
+        return feelExpression(expression.text, scope, expression.path, this.problems);
       case 'decisionTable':
         return compileDecisionTable(expression, scope, this);
       case 'context':
@@ -99,7 +98,7 @@ export class BoxedCompiler {
         name: entry.name,
         path,
         type: this.type(entry.typeRef, scope, path),
-        value: this.compile(entry.value, { model: scope.model, names: [...names] }),
+        value: this.compile(entry.value, { ...scope, names: [...names] }),
       };
     });
     const result = entries.at(-1)?.name === undefined ? entries.at(-1) : undefined;
@@ -122,7 +121,7 @@ export class BoxedCompiler {
 
   #invocation(expression: DmnInvocation, scope: CompileScope): Evaluator {
     const path = expression.path;
-    const callee = feelExpression(expression.callee || 'null', scope.names, `${path}.calledFunction`, this.problems);
+    const callee = feelExpression(expression.callee || 'null', scope, `${path}.calledFunction`, this.problems);
     const bindings = expression.bindings.map((binding) => ({
       name: binding.name,
       value: binding.value ? this.compile(binding.value, scope) : () => null,
@@ -153,7 +152,7 @@ export class BoxedCompiler {
     }));
     const result = this.type(expression.typeRef, scope, path);
     const body = expression.body
-      ? this.compile(expression.body, { model: scope.model, names: [...scope.names, ...params.map((param) => param.name)] })
+      ? this.compile(expression.body, { ...scope, names: [...scope.names, ...params.map((param) => param.name)] })
       : (frame: Frame) => warn(frame, path, 'the function has no body');
     return (frame) =>
       new FeelFunction(
@@ -176,7 +175,7 @@ export class BoxedCompiler {
 
   #iterator(expression: DmnIterator, scope: CompileScope): Evaluator {
     const source = this.compile(expression.in, scope);
-    const body = this.compile(expression.body, { model: scope.model, names: [...scope.names, expression.variable] });
+    const body = this.compile(expression.body, { ...scope, names: [...scope.names, expression.variable] });
     const variable = expression.variable;
     return (frame) => {
       const value = source(frame);
@@ -190,7 +189,7 @@ export class BoxedCompiler {
 
   #filter(expression: DmnFilter, scope: CompileScope): Evaluator {
     const source = this.compile(expression.in, scope);
-    const match = this.compile(expression.match, { model: scope.model, names: [...scope.names, 'item'] });
+    const match = this.compile(expression.match, { ...scope, names: [...scope.names, 'item'] });
     return (frame) => {
       const value = source(frame);
       if (value === null) return null;

@@ -102,7 +102,7 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
     ]);
     const compiled: CompiledDecision = { key, decision: element, model: owner, type: types.resolve(element.typeRef, owner, element.path), requires };
     decisions.set(key, compiled);
-    if (element.logic) compiled.logic = compiler.compile(element.logic, { model: owner, names: graph.namesOf(requires, owner) });
+    if (element.logic) compiled.logic = compiler.compile(element.logic, { model: owner, names: graph.namesOf(requires, owner), resolveType: types.feelTypes(owner) });
     return compiled;
   }
 
@@ -135,7 +135,7 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
       invocable.make = (state) => new FeelFunction([], () => warn({ vars: new Map(), run: state.run }, element.path, 'the business knowledge model has no logic'), element.name);
       return invocable;
     }
-    const fn = compiler.functionDefinition(logic, { model: owner, names: graph.namesOf(requires, owner) }, element.name);
+    const fn = compiler.functionDefinition(logic, { model: owner, names: graph.namesOf(requires, owner), resolveType: types.feelTypes(owner) }, element.name);
     invocable.make = (state) => {
       // The BKMs it requires are looked up at its first call, when they all exist: BKMs may call themselves
       // and each other.

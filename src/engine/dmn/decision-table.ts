@@ -37,9 +37,9 @@ export function compileDecisionTable(table: DmnDecisionTable, scope: CompileScop
   const inputs = table.inputs.map((input) => ({
     path: input.path,
     text: input.expression.trim(),
-    value: feelExpression(input.expression, scope.names, `${input.path}.inputExpression`, problems),
+    value: feelExpression(input.expression, scope, `${input.path}.inputExpression`, problems),
     type: compiler.type(input.typeRef, scope, input.path),
-    allowed: input.inputValues ? feelUnaryTests(input.inputValues, scope.names, `${input.path}.inputValues`, problems) : undefined,
+    allowed: input.inputValues ? feelUnaryTests(input.inputValues, scope, `${input.path}.inputValues`, problems) : undefined,
   }));
   const outputs: CompiledOutput[] = table.outputs.map((output, index) => ({
     name: output.name ?? `output${index + 1}`,
@@ -47,19 +47,19 @@ export function compileDecisionTable(table: DmnDecisionTable, scope: CompileScop
     type: compiler.type(output.typeRef, scope, output.path),
     ...(output.outputValues
       ? {
-          allowed: feelUnaryTests(output.outputValues, scope.names, `${output.path}.outputValues`, problems),
-          priorities: feelExpression(`[${output.outputValues}]`, scope.names, `${output.path}.outputValues`, problems),
+          allowed: feelUnaryTests(output.outputValues, scope, `${output.path}.outputValues`, problems),
+          priorities: feelExpression(`[${output.outputValues}]`, scope, `${output.path}.outputValues`, problems),
         }
       : {}),
     ...(output.defaultOutput !== undefined
-      ? { defaultOutput: feelExpression(output.defaultOutput, scope.names, `${output.path}.defaultOutputEntry`, problems) }
+      ? { defaultOutput: feelExpression(output.defaultOutput, scope, `${output.path}.defaultOutputEntry`, problems) }
       : {}),
   }));
   // Each rule's tests see the names in scope plus `?`, the input value (FEEL's unary tests bind it).
   const rules: CompiledRule[] = table.rules.map((rule, index) => ({
     index,
-    tests: rule.inputEntries.map((entry, column) => feelUnaryTests(entry, scope.names, `${rule.path}.inputEntry[${column}]`, problems)),
-    outputs: rule.outputEntries.map((entry, column) => feelExpression(entry, scope.names, `${rule.path}.outputEntry[${column}]`, problems)),
+    tests: rule.inputEntries.map((entry, column) => feelUnaryTests(entry, scope, `${rule.path}.inputEntry[${column}]`, problems)),
+    outputs: rule.outputEntries.map((entry, column) => feelExpression(entry, scope, `${rule.path}.outputEntry[${column}]`, problems)),
   }));
   const single = outputs.length === 1;
   const hitPolicy = table.hitPolicy;

@@ -3,11 +3,17 @@
 // with a warning, so the rest of the model still evaluates (as the TCK expects of a broken decision).
 import type { Problem } from '../../rules/problems.ts';
 import { compileFeel, compileUnaryTests } from '../feel/index.ts';
-import type { FeelValue } from '../feel/index.ts';
+import type { FeelType, FeelValue } from '../feel/index.ts';
 import type { Evaluator, Frame } from './run.ts';
 import { warn } from './run.ts';
 
 export type UnaryEvaluator = (input: FeelValue, frame: Frame) => boolean | null;
+
+/** What FEEL must know to read a text: the names in scope and the model's item definitions as types. */
+export interface FeelNames {
+  readonly names: readonly string[];
+  readonly resolveType?: (name: string) => FeelType | undefined;
+}
 
 /** Collects the problems found while compiling one model. */
 export class CompileProblems {
@@ -15,6 +21,10 @@ export class CompileProblems {
   add(path: string, message: string): void {
     this.list.push({ path, message });
   }
+}
+
+function optionsOf(scope: FeelNames) {
+  return { names: scope.names, ...(scope.resolveType ? { resolveType: scope.resolveType } : {}) };
 }
 
 function message(error: unknown): string {
@@ -30,9 +40,9 @@ function report(frame: Frame, path: string, warnings: string[]): void {
   for (const warning of warnings) frame.run.warnings.push(`${path}: ${warning}`);
 }
 
-export function feelExpression(text: string, names: readonly string[], path: string, problems: CompileProblems): Evaluator {
+export function feelExpression(text: string, scope: FeelNames, path: string, problems: CompileProblems): Evaluator {
   try {
-    const compiled = compileFeel(text, { names });
+    const compiled = compileFeel(text, optionsOf(scope));
     return (frame) => {
       const warnings: string[] = [];
       const value = compiled(scopeOf(frame, warnings));
@@ -46,9 +56,9 @@ export function feelExpression(text: string, names: readonly string[], path: str
   }
 }
 
-export function feelUnaryTests(text: string, names: readonly string[], path: string, problems: CompileProblems): UnaryEvaluator {
+export function feelUnaryTests(text: string, scope: FeelNames, path: string, problems: CompileProblems): UnaryEvaluator {
   try {
-    const compiled = compileUnaryTests(text, { names });
+    const compiled = compileUnaryTests(text, optionsOf(scope));
     return (input, frame) => {
       const warnings: string[] = [];
       const value = compiled(input, scopeOf(frame, warnings));

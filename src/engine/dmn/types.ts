@@ -27,6 +27,7 @@ export type DmnType =
     };
 
 export const ANY: DmnType = { kind: 'any' };
+const NO_NAMES = { names: [] };
 
 const FEEL_TYPE_NAMES = /^(?:feel:)?(?:number|string|boolean|date|time|date and time|dateTime|days and time duration|dayTimeDuration|years and months duration|yearMonthDuration|Any|Null|context|list|range|function)\b|^(?:list|range|context|function)\s*</;
 
@@ -38,6 +39,7 @@ export class TypeResolver {
   readonly #models: ModelSet;
   readonly #problems: CompileProblems;
   readonly #resolved = new Map<DmnItemDefinition, DmnType>();
+  readonly #feelResolvers = new Map<DmnModel, (name: string) => FeelType | undefined>();
 
   constructor(models: ModelSet, problems: CompileProblems) {
     this.#models = models;
@@ -48,14 +50,8 @@ export class TypeResolver {
   resolve(typeRef: string | undefined, model: DmnModel, path: string): DmnType {
     if (!typeRef) return ANY;
     const name = typeRef.trim();
-    const local = model.itemDefinitions.find((definition) => definition.name === name);
-    if (local) return this.#item(local, model);
-    const dot = name.indexOf('.');
-    if (dot > 0) {
-      const imported = this.#models.imported(model, name.slice(0, dot));
-      const definition = imported?.itemDefinitions.find((candidate) => candidate.name === name.slice(dot + 1));
-      if (imported && definition) return this.#item(definition, imported);
-    }
+    const named = this.#named(name, model);
+    if (named) return named;
     if (NUMBER_ALIASES.has(name)) return { kind: 'feel', name, type: parseType('number') };
     if (FEEL_TYPE_NAMES.test(name)) {
       try {
@@ -70,6 +66,30 @@ export class TypeResolver {
     return ANY;
   }
 
+  /** FEEL's view of the model's item definitions (`instance of tPerson`, typed parameters): their structure. */
+  feelTypes(model: DmnModel): (name: string) => FeelType | undefined {
+    let known = this.#feelResolvers.get(model);
+    if (!known) {
+      known = (name) => {
+        const type = this.#named(name, model);
+        return type && toFeelType(type, new Set());
+      };
+      this.#feelResolvers.set(model, known);
+    }
+    return known;
+  }
+
+  /** The item definition a name denotes in `model` (`tName`, or `prefix.tName` of an imported model). */
+  #named(name: string, model: DmnModel): DmnType | undefined {
+    const local = model.itemDefinitions.find((definition) => definition.name === name);
+    if (local) return this.#item(local, model);
+    const dot = name.indexOf('.');
+    if (dot <= 0) return undefined;
+    const imported = this.#models.imported(model, name.slice(0, dot));
+    const definition = imported?.itemDefinitions.find((candidate) => candidate.name === name.slice(dot + 1));
+    return imported && definition ? this.#item(definition, imported) : undefined;
+  }
+
   #item(definition: DmnItemDefinition, model: DmnModel): DmnType {
     const known = this.#resolved.get(definition);
     if (known) return known;
@@ -79,9 +99,24 @@ export class TypeResolver {
     if (definition.components.length > 0) {
       type.components = definition.components.map((component) => [component.name, this.#item(component, model)]);
     }
-    if (definition.allowedValues) type.allowed = feelUnaryTests(definition.allowedValues, [], `${definition.path}.allowedValues`, this.#problems);
-    if (definition.typeConstraint) type.constraint = feelUnaryTests(definition.typeConstraint, [], `${definition.path}.typeConstraint`, this.#problems);
+    if (definition.allowedValues) type.allowed = feelUnaryTests(definition.allowedValues, NO_NAMES, `${definition.path}.allowedValues`, this.#problems);
+    if (definition.typeConstraint) type.constraint = feelUnaryTests(definition.typeConstraint, NO_NAMES, `${definition.path}.typeConstraint`, this.#problems);
     return type;
+  }
+}
+
+/** An item definition's structure as a FEEL type (allowed values are not part of it); recursive types end in Any. */
+function toFeelType(type: DmnType, seen: Set<DmnType>): FeelType {
+  if (type.kind === 'any' || seen.has(type)) return { kind: 'any' };
+  if (type.kind === 'feel') return type.type;
+  seen.add(type);
+  try {
+    if (type.collection) return { kind: 'list', item: toFeelType({ ...type, collection: false }, seen) };
+    if (type.isFunction) return { kind: 'function', params: [], result: { kind: 'any' } };
+    if (type.components) return { kind: 'context', entries: type.components.map(([name, component]) => [name, toFeelType(component, seen)]) };
+    return type.base ? toFeelType(type.base, seen) : { kind: 'any' };
+  } finally {
+    seen.delete(type);
   }
 }
 

@@ -170,3 +170,16 @@ test('BKMs may call themselves; one recursing without end is null with a warning
   assert.deepEqual(results, { Forever: null, Fine: 120 });
   assert.match(warnings.join('\n'), /decision 'Forever': the evaluation recursed too deep/);
 });
+
+test('FEEL sees the item definitions: instance of and typed parameters', async () => {
+  const compiled = await compile(
+    definitions(`
+      <itemDefinition name="tPerson"><itemComponent name="name"><typeRef>string</typeRef></itemComponent></itemDefinition>
+      <itemDefinition name="tNames" isCollection="true"><typeRef>string</typeRef></itemDefinition>
+      ${literal('d1', 'Is person', '{name: "Ann"} instance of tPerson')}
+      ${literal('d2', 'Not person', '{name: 1} instance of tPerson')}
+      ${literal('d3', 'Names', '["a", "b"] instance of tNames')}
+      ${literal('d4', 'Typed', '(function(p: tPerson) p.name)({name: "Bo"})')}`),
+  );
+  assert.deepEqual(solve(compiled, {}).results, { 'Is person': true, 'Not person': false, Names: true, Typed: 'Bo' });
+});
