@@ -24,6 +24,8 @@ export type DmnType =
       allowed?: UnaryEvaluator;
       constraint?: UnaryEvaluator;
       isFunction: boolean;
+      /** A function item's parameter count (a function value must take as many). */
+      arity?: number;
     };
 
 export const ANY: DmnType = { kind: 'any' };
@@ -93,7 +95,13 @@ export class TypeResolver {
   #item(definition: DmnItemDefinition, model: DmnModel): DmnType {
     const known = this.#resolved.get(definition);
     if (known) return known;
-    const type: DmnType & { kind: 'item' } = { kind: 'item', name: definition.name, collection: definition.isCollection, isFunction: !!definition.functionItem };
+    const type: DmnType & { kind: 'item' } = {
+      kind: 'item',
+      name: definition.name,
+      collection: definition.isCollection,
+      isFunction: !!definition.functionItem,
+      ...(definition.functionItem ? { arity: definition.functionItem.parameters.length } : {}),
+    };
     this.#resolved.set(definition, type);
     if (definition.typeRef) type.base = this.resolve(definition.typeRef, model, definition.path);
     if (definition.components.length > 0) {
@@ -112,7 +120,7 @@ function toFeelType(type: DmnType, seen: Set<DmnType>): FeelType {
   seen.add(type);
   try {
     if (type.collection) return { kind: 'list', item: toFeelType({ ...type, collection: false }, seen) };
-    if (type.isFunction) return { kind: 'function', params: [], result: { kind: 'any' } };
+    if (type.isFunction) return { kind: 'function', params: Array.from({ length: type.arity ?? 0 }, () => ({ kind: 'any' }) as const), result: { kind: 'any' } };
     if (type.components) return { kind: 'context', entries: type.components.map(([name, component]) => [name, toFeelType(component, seen)]) };
     return type.base ? toFeelType(type.base, seen) : { kind: 'any' };
   } finally {
@@ -130,6 +138,11 @@ function isList(type: DmnType): boolean {
   return false;
 }
 
+/** Whether a function value takes `arity` arguments (a variadic built-in, `...name` last, takes any number). */
+function takes(fn: FeelFunction, arity: number): boolean {
+  return fn.params.length === arity || (fn.params.at(-1)?.startsWith('...') ?? false);
+}
+
 /** Whether `value` conforms to `type`; null conforms to every type. */
 export function conformsTo(value: FeelValue, type: DmnType, frame: Frame): boolean {
   if (value === null || type.kind === 'any') return true;
@@ -140,7 +153,7 @@ export function conformsTo(value: FeelValue, type: DmnType, frame: Frame): boole
     if (!value.every((item) => conformsTo(item, element, frame))) return false;
     return !type.constraint || type.constraint(value, frame) === true;
   }
-  if (type.isFunction) return value instanceof FeelFunction;
+  if (type.isFunction) return value instanceof FeelFunction && (type.arity === undefined || takes(value, type.arity));
   if (type.base && !conformsTo(value, type.base, frame)) return false;
   if (type.components) {
     if (!(value instanceof FeelContext)) return false;

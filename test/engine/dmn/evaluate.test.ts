@@ -183,3 +183,15 @@ test('FEEL sees the item definitions: instance of and typed parameters', async (
   );
   assert.deepEqual(solve(compiled, {}).results, { 'Is person': true, 'Not person': false, Names: true, Typed: 'Bo' });
 });
+
+test('a function item type checks how many parameters a function value takes', async () => {
+  const compiled = await compile(
+    definitions(`
+      <itemDefinition name="tBinary"><functionItem outputTypeRef="number"><parameters name="a" typeRef="number"/><parameters name="b" typeRef="number"/></functionItem></itemDefinition>
+      <businessKnowledgeModel id="k1" name="Apply"><variable name="Apply"/>
+        <encapsulatedLogic><formalParameter name="f" typeRef="tBinary"/><literalExpression><text>f(2, 3)</text></literalExpression></encapsulatedLogic></businessKnowledgeModel>
+      <decision id="d1" name="Two">${requirementsXml(['k1'])}<literalExpression><text>Apply(function(x, y) x * y)</text></literalExpression></decision>
+      <decision id="d2" name="One">${requirementsXml(['k1'])}<literalExpression><text>Apply(function(x) x)</text></literalExpression></decision>`),
+  );
+  assert.deepEqual(solve(compiled, {}).results, { Two: 6, One: null });
+});
