@@ -11,6 +11,10 @@ import { coerce, instanceOf, parseType, resolveType, type FeelType } from './typ
 import { FeelContext, FeelDate, FeelDaysTimeDuration, FeelFunction, FeelNumber, FeelRange, isNumber, type FeelValue } from './values.ts';
 
 export type Code = (env: Env) => FeelValue;
+
+/** The most items a `for` over a range (`1..n`) makes: beyond it the loop is null, not a process out of memory. */
+const MAX_ITERATION = 1_000_000;
+const MAX_TREE_DEPTH = 1000;
 /** A compiled unary test: does the input pass? */
 export type TestCode = (input: FeelValue, env: Env) => boolean | null;
 
@@ -89,6 +93,7 @@ export function passes(input: FeelValue, result: FeelValue, booleanAnswers: bool
 export class Compiler {
   readonly #functions: ReadonlyMap<string, FeelFunction>;
   readonly #resolveType: ((name: string) => FeelType | undefined) | undefined;
+  #depth = 0;
 
   /**
    * `functions`: the built-in functions, found by name when no variable in scope has it; `resolveType`: the
@@ -107,7 +112,17 @@ export class Compiler {
     }
   }
 
+  /** Compiles a node; a tree deeper than MAX_TREE_DEPTH (`1 + 1 + ... + 1`) is refused, as evaluating it would overflow the stack. */
   compile(node: FeelNode): Code {
+    if (++this.#depth > MAX_TREE_DEPTH) throw new FeelSyntaxError(`the expression is deeper than ${MAX_TREE_DEPTH} operations`, node.at);
+    try {
+      return this.#compile(node);
+    } finally {
+      this.#depth--;
+    }
+  }
+
+  #compile(node: FeelNode): Code {
     switch (node.t) {
       case 'number': {
         const value = new FeelNumber(node.text);
@@ -413,7 +428,7 @@ function integerSpan(from: FeelValue, to: FeelValue): FeelValue[] | null {
     const days = subtract(to, from);
     if (!(days instanceof FeelDaysTimeDuration)) return null;
     const count = days.seconds.dividedBy(86400).toNumber();
-    if (Math.abs(count) > 10_000_000) return null;
+    if (Math.abs(count) > MAX_ITERATION) return null;
     const step = new FeelDaysTimeDuration(new FeelNumber(count >= 0 ? 86400 : -86400));
     const out: FeelValue[] = [from];
     for (let i = 0; i < Math.abs(count); i++) out.push(add(out[out.length - 1]!, step));
@@ -422,7 +437,7 @@ function integerSpan(from: FeelValue, to: FeelValue): FeelValue[] | null {
   if (!isNumber(from) || !isNumber(to) || !from.isInteger() || !to.isInteger()) return null;
   const a = from.toNumber();
   const b = to.toNumber();
-  if (Math.abs(b - a) > 10_000_000) return null;
+  if (Math.abs(b - a) > MAX_ITERATION) return null;
   const out: FeelValue[] = [];
   if (a <= b) for (let i = a; i <= b; i++) out.push(new FeelNumber(i));
   else for (let i = a; i >= b; i--) out.push(new FeelNumber(i));

@@ -59,11 +59,15 @@ class NameTable {
 
 const COMPARATORS: Comparator[] = ['<=', '>=', '!=', '=', '<', '>'];
 
+/** Nesting deeper than this is refused with a syntax error rather than overflowing the stack. */
+const MAX_DEPTH = 150;
+
 export class Parser {
   readonly #text: string;
   #pos = 0;
   #names: NameTable;
   #noFilter = false;
+  #depth = 0;
 
   constructor(text: string, names: Iterable<string>) {
     this.#text = text;
@@ -223,6 +227,15 @@ export class Parser {
 
   #expression(): FeelNode {
     this.#ws();
+    if (++this.#depth > MAX_DEPTH) throw new FeelSyntaxError(`the expression nests deeper than ${MAX_DEPTH} levels`, this.#pos);
+    try {
+      return this.#textual();
+    } finally {
+      this.#depth--;
+    }
+  }
+
+  #textual(): FeelNode {
     const at = this.#pos;
     const word = this.#word();
     if (word === 'if') {
@@ -461,7 +474,12 @@ export class Parser {
     const at = this.#pos;
     if (this.#text[this.#pos] === '-') {
       this.#pos++;
-      return { t: 'negate', at, operand: this.#unary() };
+      if (++this.#depth > MAX_DEPTH) throw new FeelSyntaxError(`the expression nests deeper than ${MAX_DEPTH} levels`, at);
+      try {
+        return { t: 'negate', at, operand: this.#unary() };
+      } finally {
+        this.#depth--;
+      }
     }
     if (this.#text[this.#pos] === '+' && /[\d.]/.test(this.#text[this.#pos + 1] ?? '')) this.#pos++;
     return this.#postfix();

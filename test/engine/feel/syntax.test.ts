@@ -40,3 +40,11 @@ test('comments are ignored and unary tests parse in their own mode', () => {
   const bad = parseFeel('< ', { mode: 'unaryTests' });
   assert.equal(bad.ok, false);
 });
+
+test('hostile nesting and loops are refused with a clear error or null, never a stack overflow', () => {
+  assert.throws(() => compileFeel(`${'('.repeat(5000)}1${')'.repeat(5000)}`), /nests deeper than 150 levels at offset 150/);
+  assert.throws(() => compileFeel(`${'-'.repeat(5000)}1`), /nests deeper than 150 levels/);
+  assert.throws(() => compileFeel(`1${'+1'.repeat(100_000)}`), /deeper than 1000 operations/);
+  assert.equal(show(`1${'+1'.repeat(900)}`), '901');
+  assert.equal(show('for i in 1..2000000 return i'), 'null', 'a range of more than a million items is not iterated');
+});

@@ -2,6 +2,7 @@
 // expressions, run as JavaScript regular expressions (the flags s, m, i, x carry over).
 import { bad, fn, integer, type Builtin } from '../builtin.ts';
 import type { Env } from '../env.ts';
+import { translateXsdRegex } from './xsd-regex.ts';
 import { FeelNumber, type FeelValue } from '../values.ts';
 
 const codePoints = (s: string): string[] => Array.from(s);
@@ -10,17 +11,17 @@ const codePoints = (s: string): string[] => Array.from(s);
 export function regExp(pattern: FeelValue, flags: FeelValue, env: Env, name: string, global = false): RegExp | null {
   if (typeof pattern !== 'string') return bad(env, name, 'the pattern is a text');
   if (flags !== null && (typeof flags !== 'string' || !/^[smix]*$/.test(flags))) return bad(env, name, 'flags are some of "s", "m", "i", "x"');
-  let source = pattern;
-  let js = global ? 'gu' : 'u';
-  for (const flag of (flags as string | null) ?? '') {
-    if (flag === 'x') source = source.replace(/\s+/g, '');
-    else if (!js.includes(flag)) js += flag;
-  }
+  const given = (flags as string | null) ?? '';
+  const translated = translateXsdRegex(pattern, given.includes('x'));
+  if (!translated) return bad(env, name, `"${pattern}" is not a valid pattern`);
+  let js = global ? 'g' : '';
+  for (const flag of given) if (flag !== 'x' && !js.includes(flag)) js += flag;
   try {
-    return new RegExp(source, js);
+    return new RegExp(translated.source, js + (translated.unicodeSets ? 'v' : 'u'));
   } catch {
     try {
-      return new RegExp(source, js.replace('u', ''));
+      if (translated.unicodeSets) throw new Error('no fallback for class subtraction');
+      return new RegExp(translated.source, js);
     } catch {
       return bad(env, name, `"${pattern}" is not a valid pattern`);
     }
