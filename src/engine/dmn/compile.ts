@@ -12,7 +12,7 @@ import type { Element, Requirement } from './drg.ts';
 import { CompileProblems } from './feel.ts';
 import { ModelSet } from './models.ts';
 import type { DmnRun, Evaluator, Frame } from './run.ts';
-import { warn } from './run.ts';
+import { frameOf, warn } from './run.ts';
 import type { DmnType } from './types.ts';
 import { TypeResolver, coerce } from './types.ts';
 
@@ -132,7 +132,7 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
     const requires = graph.requirements(owner, element.path, [[element.requiredKnowledge, ['bkm', 'decisionService']]]);
     const logic = element.logic;
     if (!logic) {
-      invocable.make = (state) => new FeelFunction([], () => warn({ vars: new Map(), run: state.run }, element.path, 'the business knowledge model has no logic'), element.name);
+      invocable.make = (state) => new FeelFunction([], () => warn(frameOf(state.run), element.path, 'the business knowledge model has no logic'), element.name);
       return invocable;
     }
     const fn = compiler.functionDefinition(logic, { model: owner, names: graph.namesOf(requires, owner), resolveType: types.feelTypes(owner) }, element.name);
@@ -174,7 +174,7 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
         inputs.map((input) => input.name),
         (args) => {
           const values = new Map<string, FeelValue>();
-          const frame = { vars: new Map(), run: state.run };
+          const frame = frameOf(state.run);
           for (const [index, input] of inputs.entries()) {
             const arg = args[index] ?? null;
             const type = input.kind === 'inputData' ? inputTypeOf(input.key) : decisionOf(input.key).type;
@@ -186,7 +186,7 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
           const inner: State = { run: state.run, values, inputs: (inputKey) => values.get(inputKey) ?? null, functions: new Map(), evaluating: new Set() };
           const results = outputs.map((output) => [output.name, evaluateDecision(output.key, inner)] as const);
           const value = results.length === 1 ? results[0]![1] : new FeelContext(results);
-          return coerce(value, type, { vars: new Map(), run: state.run }, path);
+          return coerce(value, type, frameOf(state.run), path);
         },
         element.name,
       );
@@ -222,7 +222,7 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
   function inputValue(key: string, state: State): FeelValue {
     if (state.values.has(key)) return state.values.get(key) ?? null;
     const { element } = elements.get(key) as Element<DmnInputData>;
-    const value = coerce(state.inputs(key), inputTypeOf(key), { vars: new Map(), run: state.run }, element.path);
+    const value = coerce(state.inputs(key), inputTypeOf(key), frameOf(state.run), element.path);
     state.values.set(key, value);
     return value;
   }
@@ -243,7 +243,7 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
     if (state.values.has(key)) return state.values.get(key) ?? null;
     const compiled = decisionOf(key);
     const path = compiled.decision.path;
-    if (state.evaluating.has(key)) return warn({ vars: new Map(), run: state.run }, path, 'the decision requires itself (a cycle)');
+    if (state.evaluating.has(key)) return warn(frameOf(state.run), path, 'the decision requires itself (a cycle)');
     state.evaluating.add(key);
     const frame: Frame = { vars: scopeOf(compiled.requires, state), run: state.run };
     const raw = compiled.logic ? guarded(compiled.logic, frame, path) : warn(frame, path, 'the decision has no logic');

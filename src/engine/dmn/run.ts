@@ -28,3 +28,8 @@ export function warn(frame: Frame, path: string, message: string): null {
   frame.run.warnings.push(`${path}: ${message}`);
   return null;
 }
+
+/** A frame with no names, for checks outside any expression (input data, services' inputs). */
+export function frameOf(run: DmnRun): Frame {
+  return { vars: new Map(), run };
+}

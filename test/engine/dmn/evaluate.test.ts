@@ -80,6 +80,9 @@ test('decision services: invoked as a function from FEEL and evaluated directly'
   );
   assert.deepEqual(solve(compiled, { n: 3 }, { decisions: ['Call'] }).results, { Call: 17 });
   assert.deepEqual(solve(compiled, { n: 5 }, { decisionService: 'Square service' }).results, { 'Plus one': 26 });
+  assert.throws(() => solve(compiled, {}, { decisionService: 'Nope' }), /the model 'test' has no decision service named 'Nope'/);
+  // A decision given among the inputs is not evaluated (as the TCK's runners give decisions).
+  assert.deepEqual(solve(compiled, { n: 5, Square: 100 }, { decisions: ['Plus one'] }).results, { 'Plus one': 101 });
 });
 
 test('boxed context, list, relation, function, conditional, iterators and filter', async () => {
