@@ -117,3 +117,10 @@ test('hostile XML: entities are not expanded (no entity bombs, no external files
   const logic = model!.decisions[0]!.logic!;
   assert.ok(logic.kind === 'literal' && !logic.text.includes('aaaa') && !logic.text.includes('root:'), JSON.stringify(logic));
 });
+
+test('the typed model is plain JSON: it survives a JSON round trip unchanged', async () => {
+  for (const path of ['compliance-level-3/0086-import/0086-import.dmn', 'compliance-level-3/0085-decision-services/0085-decision-services.dmn']) {
+    const { model } = await readDmn(tck(path));
+    assert.deepEqual(JSON.parse(JSON.stringify(model)), model, path);
+  }
+});
