@@ -1,7 +1,6 @@
 // Boxed expressions compiled to evaluators (closures over the frame): literal expressions, contexts, lists,
 // relations, invocations, function definitions, conditionals, iterators and filters; decision tables are
 // decision-table.ts. Each reports what makes a value null with its path (decision and expression).
-import type { DmnModel } from '../../rules/dmn/model.ts';
 import type {
   DmnContext,
   DmnExpression,
@@ -13,19 +12,15 @@ import type {
 import { FeelContext, FeelFunction } from '../feel/index.ts';
 import type { FeelValue } from '../feel/index.ts';
 import { compileDecisionTable } from './decision-table.ts';
-import type { CompileProblems, FeelNames } from './feel.ts';
+import type { CompileProblems } from './feel.ts';
+import type { CompileScope, TypedCompiler } from './scope.ts';
 import { feelExpression } from './feel.ts';
 import type { Evaluator, Frame } from './run.ts';
 import { extend, warn } from './run.ts';
 import type { DmnType, TypeResolver } from './types.ts';
 import { coerce } from './types.ts';
 
-/** Where an expression is compiled: the model it belongs to, the names in scope and the model's types (for FEEL). */
-export interface CompileScope extends FeelNames {
-  readonly model: DmnModel;
-}
-
-export class BoxedCompiler {
+export class BoxedCompiler implements TypedCompiler {
   readonly types: TypeResolver;
   readonly problems: CompileProblems;
 

@@ -3,17 +3,18 @@
 import type { DmnDecisionTable } from '../../rules/dmn/model.ts';
 import { FeelContext, feelCompare, feelEquals, isNumber, num } from '../feel/index.ts';
 import type { FeelNumber, FeelValue } from '../feel/index.ts';
-import type { BoxedCompiler, CompileScope } from './boxed.ts';
+import type { CompileScope, TypedCompiler } from './scope.ts';
 import type { UnaryEvaluator } from './feel.ts';
 import { feelExpression, feelUnaryTests } from './feel.ts';
 import type { Evaluator, Frame } from './run.ts';
 import { warn } from './run.ts';
 import { coerce } from './types.ts';
+import type { DmnType } from './types.ts';
 
 interface CompiledOutput {
   name: string;
   path: string;
-  type: ReturnType<BoxedCompiler['type']>;
+  type: DmnType;
   allowed?: UnaryEvaluator;
   /** The listed output values, in priority order (P, O). */
   priorities?: Evaluator;
@@ -31,7 +32,7 @@ interface Match {
   values: FeelValue[];
 }
 
-export function compileDecisionTable(table: DmnDecisionTable, scope: CompileScope, compiler: BoxedCompiler): Evaluator {
+export function compileDecisionTable(table: DmnDecisionTable, scope: CompileScope, compiler: TypedCompiler): Evaluator {
   const problems = compiler.problems;
   const path = table.path;
   const inputs = table.inputs.map((input) => ({
