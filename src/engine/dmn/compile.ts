@@ -68,6 +68,8 @@ interface State {
   readonly inputs: (key: string) => FeelValue;
   readonly functions: Map<string, FeelValue>;
   readonly evaluating: Set<string>;
+  /** Inputs naming no element of the model: variables every decision of the main model sees (Camunda's way). */
+  readonly free: ReadonlyMap<string, FeelValue>;
 }
 
 /** Runs a decision's logic; a recursion too deep for the stack (a BKM calling itself without end) is null with a warning. */
@@ -183,7 +185,14 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
             if (value === null && arg !== null) return null;
             values.set(input.key, value);
           }
-          const inner: State = { run: state.run, values, inputs: (inputKey) => values.get(inputKey) ?? null, functions: new Map(), evaluating: new Set() };
+          const inner: State = {
+            run: state.run,
+            values,
+            inputs: (inputKey) => values.get(inputKey) ?? null,
+            functions: new Map(),
+            evaluating: new Set(),
+            free: new Map(),
+          };
           const results = outputs.map((output) => [output.name, evaluateDecision(output.key, inner)] as const);
           const value = results.length === 1 ? results[0]![1] : new FeelContext(results);
           return coerce(value, type, frameOf(state.run), path);
@@ -245,7 +254,9 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
     const path = compiled.decision.path;
     if (state.evaluating.has(key)) return warn(frameOf(state.run), path, 'the decision requires itself (a cycle)');
     state.evaluating.add(key);
-    const frame: Frame = { vars: scopeOf(compiled.requires, state), run: state.run };
+    const vars = scopeOf(compiled.requires, state);
+    if (compiled.model === model) for (const [name, value] of state.free) if (!vars.has(name)) vars.set(name, value);
+    const frame: Frame = { vars, run: state.run };
     const raw = compiled.logic ? guarded(compiled.logic, frame, path) : warn(frame, path, 'the decision has no logic');
     const value = coerce(raw, compiled.type, frame, path);
     state.evaluating.delete(key);
@@ -280,12 +291,18 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
   // not evaluated. Input data of the same name win.
   const givenDecisions = model.decisions.filter((decision) => !model.inputData.some((input) => input.name === decision.name));
 
+  // Models from engines that read process variables (Camunda) refer to inputs without input data elements.
+  const elementNames = new Set([...model.inputData, ...model.decisions, ...model.businessKnowledgeModels, ...model.decisionServices].map((element) => element.name));
+
   function newState(inputs: ReadonlyMap<string, FeelValue>, options: DmnEvaluateOptions, run: DmnRun): State {
     const values = new Map<string, FeelValue>();
     for (const decision of givenDecisions) if (inputs.has(decision.name)) values.set(keyOf(model, decision.id), inputs.get(decision.name) ?? null);
+    const free = new Map<string, FeelValue>();
+    for (const [name, value] of inputs) if (!elementNames.has(name)) free.set(name, value);
     return {
       run,
       values,
+      free,
       functions: new Map(),
       evaluating: new Set(),
       inputs: (key) => {

@@ -20,7 +20,8 @@ import type {
   DmnTypedName,
 } from './model.ts';
 
-const FEEL_LANGUAGES = /^(?:https?:\/\/www\.omg\.org\/spec\/DMN\/\d+\/FEEL\/?|https?:\/\/www\.omg\.org\/spec\/FEEL\/\d+)$/i;
+/** FEEL as models name it: the DMN versions' FEEL URIs, DMN 1.1's, and Camunda's short `feel`. */
+const FEEL_LANGUAGES = /^(?:https?:\/\/www\.omg\.org\/spec\/DMN\/\d+\/FEEL\/?|https?:\/\/www\.omg\.org\/spec\/FEEL\/\d+|feel)$/i;
 
 type El = ModdleElement;
 
@@ -369,8 +370,14 @@ export class DmnConverter {
     }
     const rules = many(element, 'rule').map((rule, index) => {
       const rulePath = `${path}.rule[${index}]`;
-      const inputEntries = many(rule, 'inputEntry').map((entry) => str(entry, 'text') ?? '-');
-      const outputEntries = many(rule, 'outputEntry').map((entry) => str(entry, 'text') ?? 'null');
+      const inputEntries = many(rule, 'inputEntry').map((entry, column) => {
+        this.#checkLanguage(entry, `${rulePath}.inputEntry[${column}]`);
+        return str(entry, 'text') ?? '-';
+      });
+      const outputEntries = many(rule, 'outputEntry').map((entry, column) => {
+        this.#checkLanguage(entry, `${rulePath}.outputEntry[${column}]`);
+        return str(entry, 'text') ?? 'null';
+      });
       if (inputEntries.length !== inputs.length) this.#problem(rulePath, `the rule has ${inputEntries.length} input entries for ${inputs.length} inputs`);
       if (outputEntries.length !== outputs.length) this.#problem(rulePath, `the rule has ${outputEntries.length} output entries for ${outputs.length} outputs`);
       return { path: rulePath, inputEntries, outputEntries };

@@ -1,6 +1,7 @@
 // dmn-moddle describes DMN 1.3. DMN 1.5 is 1.3 plus the boxed conditional, iterators (for, some, every), filter,
 // and item definitions' type constraints; this module adds them to dmn-moddle's own description, under the DMN
-// 1.5 namespace. Models of DMN 1.2 to 1.4 are read as 1.5 (each version is a superset of the one before).
+// 1.5 namespace. Models of DMN 1.1 to 1.4 are read as 1.5 (each version is a superset of the one before, but for
+// DMN 1.1's diagram-less layout, which reads the same).
 import DMN13 from 'dmn-moddle/resources/dmn/json/dmn13.json' with { type: 'json' };
 import DMNDI13 from 'dmn-moddle/resources/dmn/json/dmndi13.json' with { type: 'json' };
 
@@ -9,6 +10,7 @@ const DMN15_DI_NAMESPACE = 'https://www.omg.org/spec/DMN/20230324/DMNDI/';
 
 /** Model and diagram namespaces of earlier DMN versions, read as their DMN 1.5 counterparts. */
 export const EARLIER_NAMESPACES: Record<string, string> = {
+  'http://www.omg.org/spec/DMN/20151101/dmn.xsd': DMN15_MODEL_NAMESPACE,
   'http://www.omg.org/spec/DMN/20180521/MODEL/': DMN15_MODEL_NAMESPACE,
   'https://www.omg.org/spec/DMN/20191111/MODEL/': DMN15_MODEL_NAMESPACE,
   'https://www.omg.org/spec/DMN/20211108/MODEL/': DMN15_MODEL_NAMESPACE,

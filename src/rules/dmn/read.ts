@@ -16,9 +16,9 @@ export interface DmnReadResult {
 
 const moddle = DmnModdle(DMN15_PACKAGES);
 
-/** Rewrites the namespaces of DMN 1.2 to 1.4 to DMN 1.5's, which is a superset of them. */
+/** Rewrites the namespaces of DMN 1.1 to 1.4 to DMN 1.5's, which is a superset of them. */
 function asDmn15(xml: string): string {
-  return xml.replace(/(["'])(https?:\/\/www\.omg\.org\/spec\/DMN\/\d{8}\/(?:MODEL|DMNDI)\/)\1/g, (whole, quote: string, uri: string) =>
+  return xml.replace(/(["'])(https?:\/\/www\.omg\.org\/spec\/DMN\/\d{8}\/(?:MODEL\/|DMNDI\/|dmn\.xsd))\1/g, (whole, quote: string, uri: string) =>
     EARLIER_NAMESPACES[uri] ? `${quote}${EARLIER_NAMESPACES[uri]}${quote}` : whole,
   );
 }
@@ -37,7 +37,7 @@ export async function readDmn(xml: string): Promise<DmnReadResult> {
     parsed = await moddle.fromXML(asDmn15(xml), 'dmn:Definitions');
   } catch (error) {
     const detail = (error as { warnings?: { message: string }[] }).warnings?.[0]?.message.split('\n')[0];
-    return { problems: [{ path: '', message: `not a DMN 1.2-1.5 model: ${detail ?? (error as Error).message}` }] };
+    return { problems: [{ path: '', message: `not a DMN 1.1-1.5 model: ${detail ?? (error as Error).message}` }] };
   }
   const converter = new DmnConverter();
   const model = converter.definitions(parsed.rootElement);

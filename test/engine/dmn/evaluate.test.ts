@@ -198,3 +198,18 @@ test('a function item type checks how many parameters a function value takes', a
   );
   assert.deepEqual(solve(compiled, {}).results, { Two: 6, One: null });
 });
+
+test('a Camunda DMN 1.1 table reading process variables (no input data elements) evaluates', async () => {
+  const compiled = await compile(`<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/DMN/20151101/dmn.xsd" id="dish" name="Dish" namespace="http://camunda.org/schema/1.0/dmn">
+  <decision id="decision" name="Dish"><decisionTable id="t" hitPolicy="FIRST">
+    <input id="i" label="Season"><inputExpression id="e" typeRef="string"><text>season</text></inputExpression></input>
+    <input id="j" label="Guests"><inputExpression id="f" typeRef="integer"><text>guestCount</text></inputExpression></input>
+    <output id="o" name="dish" typeRef="string"/>
+    <rule id="r1"><inputEntry id="a"><text>"Fall"</text></inputEntry><inputEntry id="b"><text>&lt;= 8</text></inputEntry><outputEntry id="c"><text>"Spareribs"</text></outputEntry></rule>
+    <rule id="r2"><inputEntry id="d"><text>-</text></inputEntry><inputEntry id="g"><text>-</text></inputEntry><outputEntry id="h"><text>"Stew"</text></outputEntry></rule>
+  </decisionTable></decision>
+</definitions>`);
+  assert.deepEqual(solve(compiled, { season: 'Fall', guestCount: 4 }).results, { Dish: 'Spareribs' });
+  assert.deepEqual(solve(compiled, { season: 'Fall', guestCount: 12 }).results, { Dish: 'Stew' });
+});

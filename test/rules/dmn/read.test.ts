@@ -96,7 +96,7 @@ test('malformed models: problems name the element; not DMN at all: one clear pro
 
   const notDmn = await readDmn('<html><body/></html>');
   assert.equal(notDmn.model, undefined);
-  assert.match(notDmn.problems[0]!.message, /not a DMN 1\.2-1\.5 model/);
+  assert.match(notDmn.problems[0]!.message, /not a DMN 1\.1-1\.5 model/);
   const broken = await readDmn('<definitions');
   assert.equal(broken.model, undefined);
   assert.equal(broken.problems.length, 1);
@@ -123,4 +123,20 @@ test('the typed model is plain JSON: it survives a JSON round trip unchanged', a
     const { model } = await readDmn(tck(path));
     assert.deepEqual(JSON.parse(JSON.stringify(model)), model, path);
   }
+});
+
+test('a Camunda DMN 1.1 model reads: its namespace, FEEL named `feel`, a JUEL entry a clear problem', async () => {
+  const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/DMN/20151101/dmn.xsd" xmlns:camunda="http://camunda.org/schema/1.0/dmn" id="dish" name="Dish" namespace="http://camunda.org/schema/1.0/dmn">
+  <decision id="decision" name="Dish"><decisionTable id="t" hitPolicy="FIRST">
+    <input id="i" label="Season" camunda:inputVariable="s"><inputExpression id="e" typeRef="string" expressionLanguage="feel"><text>season</text></inputExpression></input>
+    <output id="o" name="dish" typeRef="string"/>
+    <rule id="r1"><inputEntry id="a"><text>"Fall"</text></inputEntry><outputEntry id="b"><text>"Spareribs"</text></outputEntry></rule>
+    <rule id="r2"><inputEntry id="c" expressionLanguage="juel"><text>\${true}</text></inputEntry><outputEntry id="d"><text>"Stew"</text></outputEntry></rule>
+  </decisionTable></decision>
+</definitions>`;
+  const { model, problems } = await readDmn(xml);
+  assert.equal(model!.decisions[0]!.logic!.kind, 'decisionTable');
+  assert.equal(problems.length, 1, JSON.stringify(problems));
+  assert.match(problems[0]!.message, /the expression language 'juel' is not supported \(only FEEL\)/);
 });
