@@ -78,13 +78,12 @@ export function passes(input: FeelValue, result: FeelValue, booleanAnswers: bool
   if (booleanAnswers && typeof result === 'boolean') return result;
   if (Array.isArray(result)) {
     if (Array.isArray(input) && feelEquals(input, result) === true) return true;
-    let sawNull = false;
+    // a list holds the input when one item equals it (or is a range holding it); items of other kinds do not
     for (const item of result) {
       const ok = item instanceof FeelRange ? inRange(input, item) : feelEquals(input, item);
       if (ok === true) return true;
-      if (ok === null) sawNull = true;
     }
-    return sawNull && input !== null ? false : false;
+    return false;
   }
   if (typeof result === 'boolean' && typeof input !== 'boolean' && input !== null) return result;
   return feelEquals(input, result);

@@ -50,9 +50,9 @@ export type ParseResult = { ok: true; node: FeelNode | FeelNode[] } | { ok: fals
 
 /** Parses FEEL text as an expression or as unary tests; the error names the offset of the problem. */
 export function parseFeel(text: string, options: FeelOptions & { mode?: 'expression' | 'unaryTests' } = {}): ParseResult {
-  const names = [...BUILTIN_NAMES, ...(options.names ?? [])];
+  const names = options.mode === 'unaryTests' ? ['?', ...(options.names ?? [])] : (options.names ?? []);
   try {
-    const node = options.mode === 'unaryTests' ? parseUnaryTests(text, names) : parseExpression(text, names);
+    const node = options.mode === 'unaryTests' ? parseUnaryTests(text, names, BUILTIN_NAMES) : parseExpression(text, names, BUILTIN_NAMES);
     return { ok: true, node };
   } catch (error) {
     if (error instanceof FeelSyntaxError) return { ok: false, error };
@@ -67,7 +67,7 @@ export type FeelUnaryTests = (input: FeelValue, scope?: FeelScope) => boolean | 
 
 /** Compiles a FEEL expression to closures; throws FeelSyntaxError for text that does not parse. */
 export function compileFeel(text: string, options: FeelOptions = {}): FeelExpression {
-  const node = parseExpression(text, [...BUILTIN_NAMES, ...(options.names ?? [])]);
+  const node = parseExpression(text, options.names ?? [], BUILTIN_NAMES);
   const code = new Compiler(BUILTINS, options.resolveType).compile(node);
   return (scope = {}) => code(Env.root(scope));
 }
@@ -77,7 +77,7 @@ export function compileFeel(text: string, options: FeelOptions = {}): FeelExpres
  * to a test of an input value; throws FeelSyntaxError for text that does not parse.
  */
 export function compileUnaryTests(text: string, options: FeelOptions = {}): FeelUnaryTests {
-  const tests = parseUnaryTests(text, [...BUILTIN_NAMES, '?', ...(options.names ?? [])]);
+  const tests = parseUnaryTests(text, ['?', ...(options.names ?? [])], BUILTIN_NAMES);
   const code = new Compiler(BUILTINS, options.resolveType).compileTests(tests);
   return (input, scope = {}) => code(input, Env.root(scope));
 }

@@ -33,7 +33,7 @@ const rangeFunction = fn('range', [['from']], ([from], env) => {
   if (typeof from !== 'string') return env.warn('range(): expects a text');
   let node: FeelNode;
   try {
-    node = parseExpression(from, BUILTIN_NAMES_LIST);
+    node = parseExpression(from, [], BUILTIN_NAMES_LIST);
   } catch {
     return env.warn(`range(): "${from}" is not a range`);
   }

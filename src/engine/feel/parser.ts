@@ -23,11 +23,24 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
-/** Known names by first character, longest first, each with a matcher allowing any whitespace between words. */
+/**
+ * Known names by first character, longest first, each with a matcher allowing any whitespace between words. A
+ * table layers over its parent (the built-in names are one shared table), so a scope adds only its own names.
+ */
 class NameTable {
+  static readonly #shared = new WeakMap<readonly string[], NameTable>();
   readonly #byFirst = new Map<string, { name: string; pattern: RegExp }[]>();
+  readonly #parent: NameTable | undefined;
+
+  /** One table per list of names, built once (the built-in function names). */
+  static shared(names: readonly string[]): NameTable {
+    let table = NameTable.#shared.get(names);
+    if (!table) NameTable.#shared.set(names, (table = new NameTable(names)));
+    return table;
+  }
+
   constructor(names: Iterable<string>, parent?: NameTable) {
-    if (parent) for (const [k, v] of parent.#byFirst) this.#byFirst.set(k, [...v]);
+    this.#parent = parent;
     for (const name of names) this.add(name);
   }
   add(name: string): void {
@@ -41,19 +54,20 @@ class NameTable {
     list.sort((a, b) => b.name.length - a.name.length);
     this.#byFirst.set(first, list);
   }
-  /** The longest known name at `pos` ending on a name boundary, with its end offset. */
+  /** The longest known name at `pos` ending on a name boundary, here or in a parent, with its end offset. */
   match(text: string, pos: number): { name: string; end: number } | null {
+    const inherited = this.#parent?.match(text, pos) ?? null;
     const list = this.#byFirst.get(text[pos]!);
-    if (!list) return null;
+    if (!list) return inherited;
     for (const { name, pattern } of list) {
       pattern.lastIndex = pos;
       if (!pattern.test(text)) continue;
       const end = pattern.lastIndex;
       const last = name[name.length - 1]!;
       if (NAME_PART.test(last) && end < text.length && NAME_PART.test(text[end]!)) continue;
-      return { name, end };
+      return inherited && inherited.end > end ? inherited : { name, end };
     }
-    return null;
+    return inherited;
   }
 }
 
@@ -69,9 +83,10 @@ export class Parser {
   #noFilter = false;
   #depth = 0;
 
-  constructor(text: string, names: Iterable<string>) {
+  /** `names`: the caller's names in scope; `shared`: a list of names kept as one table across parses (the built-ins). */
+  constructor(text: string, names: Iterable<string>, shared?: readonly string[]) {
     this.#text = text;
-    this.#names = new NameTable(names);
+    this.#names = new NameTable(names, shared ? NameTable.shared(shared) : undefined);
   }
 
   parseExpression(): FeelNode {
@@ -716,11 +731,11 @@ export class Parser {
 }
 
 /** Parses a FEEL expression; throws FeelSyntaxError naming the offset. */
-export function parseExpression(text: string, names: Iterable<string> = []): FeelNode {
-  return new Parser(text, names).parseExpression();
+export function parseExpression(text: string, names: Iterable<string> = [], shared?: readonly string[]): FeelNode {
+  return new Parser(text, names, shared).parseExpression();
 }
 
 /** Parses unary tests (a decision table input entry); throws FeelSyntaxError naming the offset. */
-export function parseUnaryTests(text: string, names: Iterable<string> = []): FeelNode[] {
-  return new Parser(text, names).parseUnaryTests();
+export function parseUnaryTests(text: string, names: Iterable<string> = [], shared?: readonly string[]): FeelNode[] {
+  return new Parser(text, names, shared).parseUnaryTests();
 }
