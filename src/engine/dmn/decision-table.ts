@@ -80,7 +80,7 @@ export function compileDecisionTable(table: DmnDecisionTable, scope: CompileScop
     }
     const matches: Match[] = [];
     for (const rule of rules) {
-      if (!rule.tests.every((test, column) => test(values[column] ?? null, frame) === true)) continue;
+      if (!ruleMatches(rule, values, frame)) continue;
       const results: FeelValue[] = [];
       for (const [column, output] of rule.outputs.entries()) {
         const spec = outputs[column]!;
@@ -175,4 +175,11 @@ export function compileDecisionTable(table: DmnDecisionTable, scope: CompileScop
         return null;
     }
   }
+}
+
+/** Whether every input entry of the rule accepts its input (a plain loop: this runs for every rule of every solve). */
+function ruleMatches(rule: CompiledRule, values: readonly FeelValue[], frame: Frame): boolean {
+  const tests = rule.tests;
+  for (let column = 0; column < tests.length; column++) if (tests[column]!(values[column] ?? null, frame) !== true) return false;
+  return true;
 }
