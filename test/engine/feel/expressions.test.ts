@@ -116,3 +116,11 @@ test('typed parameters resolve host types; unary tests read names with operator 
   assert.equal(passes('< Max-Limit', 5, { 'Max-Limit': 10 }), true);
   assert.equal(passes('[Min-Age..Max-Age]', 70, { 'Min-Age': 18, 'Max-Age': 65 }), false);
 });
+
+test('a unary comparison used as a value is a range; (=10) has the properties of [10..10] but is not equal to it', () => {
+  assert.equal(show('(< 10).end'), '10');
+  assert.equal(show('(< 10).start'), 'null');
+  assert.equal(show('(=10).start included and (=10).end included'), 'true');
+  assert.equal(show('(=10) = [10..10]'), 'false');
+  assert.equal(show('(< 10) = (null..10)'), 'false', 'an open end is not a written null');
+});
