@@ -41,6 +41,7 @@ export function feelEquals(a: FeelValue, b: FeelValue): boolean | null {
   if (a instanceof FeelRange) {
     if (!(b instanceof FeelRange)) return null;
     return (
+      a.equalityTest === b.equalityTest &&
       a.startIncluded === b.startIncluded &&
       a.endIncluded === b.endIncluded &&
       endpointEquals(a.start, b.start) &&

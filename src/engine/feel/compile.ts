@@ -252,8 +252,10 @@ export class Compiler {
           const v = value(env);
           if (op === '<' || op === '<=') return new FeelRange(undefined, v, false, op === '<=');
           if (op === '>' || op === '>=') return new FeelRange(v, undefined, op === '>=', false);
-          if (op === '=') return new FeelRange(v, v, true, true);
-          return env.warn('"!=" is not a range');
+          // `= 10` is the range [10..10] made by a test: it has the range's properties but does not equal the
+          // literal [10..10] (as the TCK expects); `!= 10` is no range
+          if (op === '=') return new FeelRange(v, v, true, true, true);
+          return env.warn('"!=" makes a test, not a range');
         };
       }
       case 'anyValue':

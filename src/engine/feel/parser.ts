@@ -186,14 +186,13 @@ export class Parser {
     if (!this.#acceptKeyword(word)) throw new FeelSyntaxError(`expected "${word}" but found ${this.#describe()}`, this.#pos);
   }
 
-  /** A name at the cursor: the longest known one, else a run of plain words that are not keywords. */
-  #name(preferWords = false): string | null {
+  /**
+   * A name at the cursor: the longer of the longest known name and the run of plain words (`sum total` is one
+   * undeclared name, not the built-in `sum`); on a tie the known name.
+   */
+  #name(): string | null {
     this.#ws();
     const known = this.#names.match(this.#text, this.#pos);
-    if (known && !preferWords) {
-      this.#pos = known.end;
-      return known.name;
-    }
     const start = this.#pos;
     const words = this.#words();
     if (known && (words === null || known.end >= this.#pos)) {
@@ -203,6 +202,7 @@ export class Parser {
     if (words === null) this.#pos = start;
     return words;
   }
+
 
   /** A run of plain words that are not keywords (`first name`), or null. */
   #words(): string | null {
@@ -509,7 +509,7 @@ export class Parser {
       if (c === '.' && this.#text[this.#pos + 1] !== '.') {
         this.#pos++;
         this.#ws();
-        const name = this.#name(true);
+        const name = this.#name();
         if (name === null) throw new FeelSyntaxError('expected a name after "."', this.#pos);
         node = { t: 'path', at, value: node, name };
       } else if (c === '[' && !this.#noFilter) {
@@ -529,14 +529,14 @@ export class Parser {
     // named arguments: `name: value`
     const save = this.#pos;
     this.#ws();
-    const first = this.#name(true);
+    const first = this.#name();
     if (first !== null && this.#peekChar(':')) {
       this.#pos = save;
       const named: [string, FeelNode][] = [];
       do {
         this.#ws();
         const nameAt = this.#pos;
-        const name = this.#name(true);
+        const name = this.#name();
         if (name === null) throw new FeelSyntaxError('expected a parameter name', nameAt);
         this.#expect(':');
         named.push([name, this.#expression()]);
@@ -717,7 +717,7 @@ export class Parser {
       do {
         this.#ws();
         const nameAt = this.#pos;
-        const name = this.#name(true);
+        const name = this.#name();
         if (name === null) throw new FeelSyntaxError('expected a parameter name', nameAt);
         types.push(this.#accept(':') ? this.#typeText() : null);
         params.push(name);

@@ -108,7 +108,10 @@ export class FeelRange {
   readonly end: FeelValue | undefined;
   readonly startIncluded: boolean;
   readonly endIncluded: boolean;
-  constructor(start: FeelValue | undefined, end: FeelValue | undefined, startIncluded: boolean, endIncluded: boolean) {
+  /** True for the range of an equality test `(= 10)`, which equals no range literal. */
+  readonly equalityTest: boolean;
+  constructor(start: FeelValue | undefined, end: FeelValue | undefined, startIncluded: boolean, endIncluded: boolean, equalityTest = false) {
+    this.equalityTest = equalityTest;
     this.start = start;
     this.end = end;
     this.startIncluded = startIncluded;

@@ -1,7 +1,7 @@
 // The FEEL language: conditions, loops, quantifiers, filters, paths, contexts, functions, ranges and unary tests.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FeelFunction, compileFeel, feelText, num } from '../../../src/engine/feel/index.ts';
+import { FeelFunction, compileFeel, feelText, fromJson as fromJsonValue, num } from '../../../src/engine/feel/index.ts';
 import { passes, show, withWarnings } from './helpers.ts';
 
 test('boolean logic is three-valued', () => {
@@ -104,4 +104,23 @@ test('functions from the host are called with positional and named arguments', (
   assert.equal(feelText(compileFeel('twice(21)', { names: ['twice'] })(scope)), '42');
   assert.equal(feelText(compileFeel('twice(value: 4)', { names: ['twice'] })(scope)), '8');
   assert.equal(feelText(compileFeel('twice(other: 4)', { names: ['twice'] })(scope)), 'null');
+});
+
+test('typed parameters resolve host types; unary tests read names with operator characters', () => {
+  const adult = compileFeel('(function(p: tPerson) p.age >= 18)(person)', {
+    names: ['person'],
+    resolveType: (name) => (name === 'tPerson' ? { kind: 'context', entries: [['age', { kind: 'named', name: 'number' }]] } : undefined),
+  });
+  assert.equal(adult({ variables: { person: fromJsonValue({ age: 20 }) } }), true);
+  assert.equal(adult({ variables: { person: fromJsonValue({ name: 'no age' }) } }), null);
+  assert.equal(passes('< Max-Limit', 5, { 'Max-Limit': 10 }), true);
+  assert.equal(passes('[Min-Age..Max-Age]', 70, { 'Min-Age': 18, 'Max-Age': 65 }), false);
+});
+
+test('a unary comparison used as a value is a range; (=10) has the properties of [10..10] but is not equal to it', () => {
+  assert.equal(show('(< 10).end'), '10');
+  assert.equal(show('(< 10).start'), 'null');
+  assert.equal(show('(=10).start included and (=10).end included'), 'true');
+  assert.equal(show('(=10) = [10..10]'), 'false');
+  assert.equal(show('(< 10) = (null..10)'), 'false', 'an open end is not a written null');
 });

@@ -2,7 +2,7 @@
 // that name the offset.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FeelSyntaxError, compileFeel, parseFeel } from '../../../src/engine/feel/index.ts';
+import { FeelSyntaxError, compileFeel, feelText, num, parseFeel } from '../../../src/engine/feel/index.ts';
 import { show } from './helpers.ts';
 
 test('names hold spaces; names in scope hold operator characters', () => {
@@ -47,4 +47,10 @@ test('hostile nesting and loops are refused with a clear error or null, never a 
   assert.throws(() => compileFeel(`1${'+1'.repeat(100_000)}`), /deeper than 1000 operations/);
   assert.equal(show(`1${'+1'.repeat(900)}`), '901');
   assert.equal(show('for i in 1..2000000 return i'), 'null', 'a range of more than a million items is not iterated');
+});
+
+test('an undeclared name that starts with a built-in name is read whole', () => {
+  assert.equal(feelText(compileFeel('sum total * 2')({ variables: { 'sum total': num(5) } })), '10', 'no names passed: read as one name');
+  assert.equal(show('sum([1, 2])'), '3');
+  assert.equal(show('date and time("2020-01-01T00:00:00").year'), '2020');
 });
