@@ -31,6 +31,9 @@ export interface DmnJsonEvaluation {
 }
 
 export function evaluateJson(compiled: CompiledDmn, data: Readonly<Record<string, unknown>>, options: DmnEvaluateOptions): DmnJsonEvaluation {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    throw new TypeError(`the input of the DMN model '${compiled.model.name}' must be an object of input data by name, not ${Array.isArray(data) ? 'an array' : data === null ? 'null' : typeof data}`);
+  }
   const inputs = new Map<string, FeelValue>();
   for (const [name, raw] of Object.entries(data)) {
     const input = compiled.model.inputData.find((candidate) => candidate.name === name);

@@ -19,6 +19,7 @@ test('decisions are evaluated in dependency order, each once, and only those ask
   const selected = solve(compiled, { 'Monthly Salary': 1000 }, { decisions: ['Doubled'] });
   assert.deepEqual(selected.results, { Doubled: 24000 });
   assert.throws(() => solve(compiled, {}, { decisions: ['Nope'] }), /the model 'test' has no decision named 'Nope'/);
+  assert.throws(() => solve(compiled, [1] as unknown as Record<string, unknown>), /the input of the DMN model 'test' must be an object of input data by name, not an array/);
 });
 
 test('a failing decision required twice warns once: each decision is evaluated once', async () => {
