@@ -219,12 +219,18 @@ export function addMonths<T extends { year: number; month: number; day: number }
   return { year, month, day: Math.min(v.day, daysInMonth(year, month)) };
 }
 
-/** Adds seconds (a FEEL number, maybe fractional) to a date and time on its wall clock. */
+/**
+ * Adds seconds (a FEEL number, maybe fractional) to a date and time. In an IANA zone the seconds are elapsed time
+ * (across a daylight-saving change the wall clock moves by an hour more or less, as java.time does); a local or
+ * fixed-offset value moves on its wall clock.
+ */
 export function addSeconds(v: FeelDateTime, seconds: FeelNumber): FeelDateTime {
   const totalNanos = seconds.times(1e9).plus(v.nano).round();
   const wholeSeconds = totalNanos.dividedBy(1e9).floor();
   const nano = totalNanos.minus(wholeSeconds.times(1e9)).toNumber();
-  return dateTimeFromWall(wallSeconds(v) + wholeSeconds.toNumber(), nano, v);
+  if (v.zone === null) return dateTimeFromWall(wallSeconds(v) + wholeSeconds.toNumber(), nano, v);
+  const instant = epochSeconds(v) + wholeSeconds.toNumber();
+  return dateTimeFromWall(instant + safeZoneOffsetMs(instant * 1000, v.zone) / 1000, nano, v);
 }
 
 export function secondsOfDay(t: FeelTime): number {

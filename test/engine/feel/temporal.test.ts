@@ -67,3 +67,9 @@ test('now() and today() read the evaluation clock, in its zone', () => {
   assert.equal(now({ warnings }), null);
   assert.deepEqual(warnings, ['now(): the evaluation has no clock']);
 });
+
+test('a duration added in an IANA zone is elapsed time across a daylight-saving change', () => {
+  assert.equal(show('@"2021-03-27T12:00:00@Europe/Paris" + @"PT24H"'), '2021-03-28T13:00:00@Europe/Paris', 'the clocks went forward that night');
+  assert.equal(show('@"2021-03-27T12:00:00@Europe/Paris" + @"P1M"'), '2021-04-27T12:00:00@Europe/Paris', 'months move the calendar');
+  assert.equal(show('@"2021-03-27T12:00:00+01:00" + @"PT24H"'), '2021-03-28T12:00:00+01:00');
+});
