@@ -60,18 +60,11 @@ export function parseFeel(text: string, options: FeelOptions & { mode?: 'express
   }
 }
 
-/** Runs an evaluation; a recursion too deep for the stack (a FEEL function calling itself without end) is null. */
-function guarded<T>(run: () => T, scope: FeelScope): T | null {
-  try {
-    return run();
-  } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
-    scope.warnings?.push('the evaluation recursed too deeply');
-    return null;
-  }
-}
-
-/** A compiled expression: evaluate it in a scope. */
+/**
+ * A compiled expression: evaluate it in a scope. Runtime errors are null, but a FEEL function calling itself
+ * without end overflows the stack (RangeError): the evaluator that runs the model catches it once, where it
+ * knows which decision it was evaluating (src/engine/dmn does).
+ */
 export type FeelExpression = (scope?: FeelScope) => FeelValue;
 /** Compiled unary tests: does the input pass? (null when the tests cannot tell, e.g. types that do not compare.) */
 export type FeelUnaryTests = (input: FeelValue, scope?: FeelScope) => boolean | null;
@@ -80,7 +73,7 @@ export type FeelUnaryTests = (input: FeelValue, scope?: FeelScope) => boolean | 
 export function compileFeel(text: string, options: FeelOptions = {}): FeelExpression {
   const node = parseExpression(text, options.names ?? [], BUILTIN_NAMES);
   const code = new Compiler(BUILTINS, options.resolveType).compile(node);
-  return (scope = {}) => guarded(() => code(Env.root(scope)), scope);
+  return (scope = {}) => code(Env.root(scope));
 }
 
 /**
@@ -90,7 +83,7 @@ export function compileFeel(text: string, options: FeelOptions = {}): FeelExpres
 export function compileUnaryTests(text: string, options: FeelOptions = {}): FeelUnaryTests {
   const tests = parseUnaryTests(text, ['?', ...(options.names ?? [])], BUILTIN_NAMES);
   const code = new Compiler(BUILTINS, options.resolveType).compileTests(tests);
-  return (input, scope = {}) => guarded(() => code(input, Env.root(scope)), scope);
+  return (input, scope = {}) => code(input, Env.root(scope));
 }
 
 /** Whether `input` passes a test whose value is `result` (a range, a list, a value to equal, or a boolean). */
