@@ -9,6 +9,7 @@ import { after, before, test } from 'node:test';
 import type { CreatedSpace } from '../../src/service/spaces.ts';
 import { sqliteBackend } from '../store/backends.ts';
 import type { Backend } from '../store/backends.ts';
+import { blankDmn } from '../../studio/src/dmn/model.ts';
 import { startTestServer } from './harness.ts';
 import type { Reply, TestServer } from './harness.ts';
 
@@ -168,4 +169,16 @@ test("a model's imports are found among the space's DMN rules by namespace; a mi
   });
   assert.equal(solved.status, 200, solved.text);
   assert.deepEqual(solved.json, [[{ 'A Decision Ctx with DT': 'Hello John Doe!' }], [{ 'A Decision Ctx with DT': 'Respectfully, Hello John Doe!' }]]);
+});
+
+test("the Studio's blank DMN rule (XML only) is accepted by a save and solves on the test bench", async () => {
+  const blank = blankDmn('Blank model');
+  const bench = await manage('POST', '/api/tools/solve', { rule: blank, data: [{ amount: 150 }, { amount: 5 }] });
+  assert.equal(bench.status, 200, bench.text);
+  assert.deepEqual(bench.json.result, [[{ result: 'high' }], [{ result: 'low' }]]);
+  const created = await manage('POST', '/api/rule', blank);
+  assert.equal(created.status, 200, created.text);
+  assert.equal(created.json.type, 'dmn');
+  assert.deepEqual(created.json.inputSchema, { amount: {} });
+  assert.equal(created.json.dmnModel.name, 'Blank model');
 });
