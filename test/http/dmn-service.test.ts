@@ -159,6 +159,11 @@ test("a model's imports are found among the space's DMN rules by namespace; a mi
   assert.match(missing.json.error.message, /import 'myimport': no DMN rule of this space has the namespace http:\/\/www\.trisotech\.com\/definitions\/_f27bb64b/);
   const base = await importXml('/api/folder/import', IMPORTED_MODEL);
   assert.equal(base.status, 200, base.text);
+  // Checked with the models it imports at the write: a requirement of an element the imported model lacks is refused.
+  const dangling = await importXml('/api/rule-flow/import', IMPORTING_MODEL.replace('#_32543811-b499-4608-b784-6c6f294b1c58', '#_no-such-bkm'));
+  assert.equal(dangling.status, 400, dangling.text);
+  assert.equal(dangling.json.error.problems[0].path, 'dmn');
+  assert.match(dangling.json.error.problems[0].message, /_no-such-bkm/);
   const importing = await importXml('/api/rule-flow/import', IMPORTING_MODEL);
   assert.equal(importing.status, 200, importing.text);
   for (const r of [...base.json.imported, ...importing.json.imported]) {
