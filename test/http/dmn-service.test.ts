@@ -10,7 +10,7 @@ import type { CreatedSpace } from '../../src/service/spaces.ts';
 import { sqliteBackend } from '../store/backends.ts';
 import type { Backend } from '../store/backends.ts';
 import { blankDmn } from '../../studio/src/dmn/model.ts';
-import { startTestServer } from './harness.ts';
+import { eventually, startTestServer } from './harness.ts';
 import type { Reply, TestServer } from './harness.ts';
 
 const LOAN = readFileSync(new URL('../fixtures/dmn/loan.dmn', import.meta.url), 'utf8');
@@ -108,6 +108,17 @@ test('bad input and bad selections are 400s in the solver error shape, naming th
   const inBulk = await server.solve(`/rule/solve/${alias}`, { data: [{ Age: 1, Income: 1 }, { Age: 'x', Income: 1 }] });
   assert.equal(inBulk.status, 400, inBulk.text);
   assert.match(inBulk.json.error.message, /data\[1\].*inputData 'Age'/);
+});
+
+test('X-Audit and X-Debug record the solve, with the decisions and the warnings in the trace', async () => {
+  const headers = { 'X-Audit': 'true', 'X-Debug': 'true', 'X-Correlation-Id': 'dmn-audit' };
+  const solved = await server.solve(`/rule/solve/${alias}`, { data: { Age: 40, Income: 'lots' }, options: { nullOnError: true } }, headers);
+  assert.equal(solved.status, 200, solved.text);
+  const record = await eventually(async () => (await manage('GET', '/api/audit?correlationId=dmn-audit')).json.items[0]);
+  assert.equal(record.ruleType, 'dmn');
+  assert.deepEqual(record.input, { Age: 40, Income: 'lots' });
+  assert.deepEqual(record.output, [{ Risk: 'High', Approval: 'Review' }]);
+  assert.deepEqual(record.debug, [{ decisions: { Risk: 'High', Approval: 'Review' }, warnings: ["inputData 'Income': the value does not conform to the type 'number'"] }]);
 });
 
 test('another space cannot solve or read the rule', async () => {
