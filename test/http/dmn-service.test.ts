@@ -155,6 +155,9 @@ test('a new version through the rule API is read from its XML; a model that does
   assert.equal(refused.status, 400, refused.text);
   assert.equal(refused.json.error.problems[0].path, 'dmn');
   assert.match(refused.json.error.problems[0].message, /decision 'Risk'/);
+  const noXml = await manage('POST', `/api/rule/${ruleId}/new-version`, { type: 'dmn', dmnModel: {} });
+  assert.equal(noXml.status, 400, noXml.text);
+  assert.deepEqual(noXml.json.error.problems.filter((p: { path: string }) => p.path.startsWith('dmn')), [{ path: 'dmn', message: "must be the DMN model's XML as a string (got undefined)" }]);
   const notDmn = await importXml('/api/rule-flow/import', '<?xml version="1.0"?><definitions xmlns="http://example.com/other"/>');
   assert.equal(notDmn.status, 400, notDmn.text);
   const before = await manage('GET', '/api/rule');
