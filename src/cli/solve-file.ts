@@ -3,14 +3,14 @@
 import { collectDependencies } from '../engine/dependencies.ts';
 import { createContext } from '../engine/context.ts';
 import { ValidationError } from '../engine/index.ts';
-import type { CompiledRule, Json, ScriptSandbox } from '../engine/types.ts';
+import type { CompiledRule, DmnOptions, Json, ScriptSandbox } from '../engine/types.ts';
 import type { JsonObject } from '../rules/check.ts';
 import { joinPaths, ruleIdOf } from '../rules/containers.ts';
 import { isSolvableType } from '../rules/rule-types.ts';
 import type { ContainerEntry, RuleContainer } from '../rules/containers.ts';
 import { InputLoop } from '../service/input-loop.ts';
 import { InputError, UsageError } from './errors.ts';
-import { FolderResolver, loadRulesDirectory, readContainerOf, readJsonFile } from './folder-resolver.ts';
+import { FolderResolver, loadRulesDirectory, readContainerOf, readJsonFile, readRuleFile } from './folder-resolver.ts';
 import { DEFAULT_TIMEOUT_MS, parseTimeZone, positiveInteger } from './solve-options.ts';
 
 export interface SolveCommandOptions {
@@ -18,6 +18,10 @@ export interface SolveCommandOptions {
   include: string[];
   exclude: string[];
   lookupMethod?: string;
+  /** DMN models: the decisions answered, or the decision service evaluated. */
+  decisions?: string[];
+  decisionService?: string;
+  nullOnError?: boolean;
   debug?: boolean;
   rules: string[];
   rule?: string;
@@ -53,10 +57,11 @@ export async function loadRuleFile(rulePath: string, options: { rules: string[];
 /** A rule file and the directories of rules it may call, loaded but not compiled. */
 export async function openRuleFile(rulePath: string, options: { rules: string[]; timezone?: string }): Promise<Omit<LoadedRuleFile, 'entry' | 'compiled'>> {
   const timeZone = options.timezone ?? envTimeZone();
-  const container = readContainerOf(await readJsonFile(rulePath), rulePath);
+  const container = readContainerOf(await readRuleFile(rulePath), rulePath);
   const resolver = new FolderResolver({ timeZone });
   resolver.addContainer(container, rulePath);
   for (const dir of options.rules) await loadRulesDirectory(dir, resolver);
+  resolver.linkDmnImports();
   return { container, resolver, timeZone };
 }
 
@@ -95,6 +100,7 @@ export async function runSolve(rulePath: string, inputPath: string | undefined, 
       resolver,
       sandbox,
       timeoutMs,
+      dmnOptions: dmnOptionsOf(options),
     });
     const loop = new InputLoop({ compiled, ctx, data: input, timeoutMs, bulkFailure: namingInput });
     await loop.run();
@@ -104,6 +110,17 @@ export async function runSolve(rulePath: string, inputPath: string | undefined, 
   } finally {
     sandbox?.dispose();
   }
+}
+
+/** The DMN options of the command line; both --decisions and --decision-service is a usage error. */
+function dmnOptionsOf(options: SolveCommandOptions): DmnOptions | undefined {
+  if (options.decisions !== undefined && options.decisionService !== undefined) throw new UsageError('give --decisions or --decision-service, not both');
+  if (options.decisions === undefined && options.decisionService === undefined && options.nullOnError === undefined) return undefined;
+  return {
+    ...(options.decisions !== undefined ? { decisions: options.decisions } : {}),
+    ...(options.decisionService !== undefined ? { decisionService: options.decisionService } : {}),
+    ...(options.nullOnError === true ? { nullOnError: true } : {}),
+  };
 }
 
 /** A failed input of a bulk, named by its index in the input file. */

@@ -147,6 +147,22 @@ export interface SolveOptions {
   random?: () => number;
   /** Bounds on nested calls; each missing field takes its DEFAULT_LIMITS value. */
   limits?: Partial<SolveLimits>;
+  /** DMN models only: which decisions (or which decision service) the solve answers, and how errors answer. */
+  dmnOptions?: DmnOptions;
+}
+
+/** How a solve evaluates a DMN model (docs/dmn.md). */
+export interface DmnOptions {
+  /** The decisions answered, by name (what they require is evaluated too); default every decision. */
+  decisions?: readonly string[];
+  /** Evaluate this decision service, by name: its output decisions answer. */
+  decisionService?: string;
+  /**
+   * DMN's own semantics: an error (a value not of its declared type, a UNIQUE table with several hits, a FEEL
+   * error) makes the value null and the solve answers. Default false: the solve fails with a RuleError naming each
+   * error's element and expression.
+   */
+  nullOnError?: boolean;
 }
 
 /** One solve of one input object. */
@@ -241,6 +257,8 @@ export interface EvaluationContext {
   insideScript?: boolean;
   /** Source of RANDOM(); Math.random when absent. */
   random?: () => number;
+  /** The top-level solve's DMN options; nested calls answer every decision. */
+  dmnOptions?: DmnOptions;
 }
 
 export interface CompileOptions {
