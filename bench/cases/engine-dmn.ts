@@ -87,7 +87,9 @@ function round(value: number): number {
 
 function geomean(values: readonly (number | null)[]): number | null {
   if (values.length === 0 || values.some((v) => !v)) return null;
-  return Math.exp(values.reduce((sum, v) => sum + Math.log(v as number), 0) / values.length);
+  let logSum = 0;
+  for (const v of values) logSum += Math.log(v as number);
+  return Math.exp(logSum / values.length);
 }
 
 async function timeModel(ctx: BenchContext, result: CaseResult, p: Prepared, drools: DroolsDmn, timing: TimingOptions, cpuMs: number): Promise<ModelFigures> {

@@ -8,6 +8,7 @@ import type { UnaryEvaluator } from './feel.ts';
 import { feelExpression, feelUnaryTests } from './feel.ts';
 import type { Evaluator, Frame } from './run.ts';
 import { warn } from './run.ts';
+import { indexRules } from './table-index.ts';
 import { coerce } from './types.ts';
 import type { DmnType } from './types.ts';
 
@@ -62,6 +63,8 @@ export function compileDecisionTable(table: DmnDecisionTable, scope: CompileScop
     tests: rule.inputEntries.map((entry, column) => feelUnaryTests(entry, scope, `${rule.path}.inputEntry[${column}]`, problems)),
     outputs: rule.outputEntries.map((entry, column) => feelExpression(entry, scope, `${rule.path}.outputEntry[${column}]`, problems)),
   }));
+  // Large tables look their candidate rules up in an index over their most selective literal column.
+  const candidates = indexRules(table.rules.map((rule) => rule.inputEntries), inputs.length);
   const single = outputs.length === 1;
   const hitPolicy = table.hitPolicy;
   const aggregation = table.aggregation;
@@ -79,7 +82,10 @@ export function compileDecisionTable(table: DmnDecisionTable, scope: CompileScop
       values.push(value);
     }
     const matches: Match[] = [];
-    for (const rule of rules) {
+    const positions = candidates?.(values);
+    const count = positions ? positions.length : rules.length;
+    for (let k = 0; k < count; k++) {
+      const rule = rules[positions ? positions[k]! : k]!;
       if (!ruleMatches(rule, values, frame)) continue;
       const results: FeelValue[] = [];
       for (const [column, output] of rule.outputs.entries()) {
