@@ -72,6 +72,35 @@ function readsInput(node: FeelNode): boolean {
   return false;
 }
 
+/** Literals, negated numbers, and ranges and lists of those: nodes whose value needs no names. */
+function isConstant(node: FeelNode | null): boolean {
+  if (node === null) return true;
+  switch (node.t) {
+    case 'number':
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'negate':
+      return node.operand.t === 'number';
+    case 'range':
+      return isConstant(node.start) && isConstant(node.end);
+    case 'list':
+      return node.items.every(isConstant);
+    default:
+      return false;
+  }
+}
+
+/** Names nothing can read: a constant is evaluated once in it, quietly (a problem leaves it unfolded). */
+const CONSTANT_ENV = new Env({}, null, null, true);
+
+/** The value of a constant node, or undefined when it is not one or it makes null (its warning then stays per test). */
+function foldConstant(node: FeelNode, compiled: (env: Env) => FeelValue): FeelValue | undefined {
+  if (!isConstant(node)) return undefined;
+  const value = compiled(CONSTANT_ENV);
+  return value === null ? undefined : value;
+}
+
 /** Does `input` pass the test whose value is `result`? (DMN 1.5, 10.3.2.12 unary test semantics.) */
 export function passes(input: FeelValue, result: FeelValue, booleanAnswers: boolean): boolean | null {
   if (result instanceof FeelRange) return inRange(input, result);
@@ -291,10 +320,15 @@ export class Compiler {
     if (node.t === 'unaryCompare') {
       const value = this.compile(node.value);
       const op = node.op;
+      const constant = foldConstant(node.value, value);
+      if (constant !== undefined) return (input) => compareWith(op, input, constant);
       return (input, env) => compareWith(op, input, value(env));
     }
     const value = this.compile(node);
     const booleanAnswers = readsInput(node);
+    // A literal test (`"a"`, `18`, `[1..10)`) has one value: made at compile time, not per test.
+    const constant = foldConstant(node, value);
+    if (constant !== undefined) return (input) => passes(input, constant, booleanAnswers);
     return (input, env) => {
       const result = value(env.child(new Map([['?', input]])));
       return passes(input, result, booleanAnswers);
