@@ -2,7 +2,7 @@
 // problem of the model, reported once at compile time with the expression's path; it then evaluates to null
 // with a warning, so the rest of the model still evaluates (as the TCK expects of a broken decision).
 import type { Problem } from '../../rules/problems.ts';
-import { compileFeel, compileUnaryTests } from '../feel/index.ts';
+import { compileFeel, compileUnaryTests, unaryTestsNeedNoScope } from '../feel/index.ts';
 import type { FeelType, FeelValue } from '../feel/index.ts';
 import type { Evaluator, Frame } from './run.ts';
 import { warn } from './run.ts';
@@ -59,6 +59,8 @@ export function feelExpression(text: string, scope: FeelNames, path: string, pro
 export function feelUnaryTests(text: string, scope: FeelNames, path: string, problems: CompileProblems): UnaryEvaluator {
   try {
     const compiled = compileUnaryTests(text, optionsOf(scope));
+    // Literal tests (`"a"`, `< 18`, `-`) read no name and warn of nothing: no scope or warnings list per test.
+    if (unaryTestsNeedNoScope(compiled)) return (input) => compiled(input);
     return (input, frame) => {
       const warnings: string[] = [];
       const value = compiled(input, scopeOf(frame, warnings));

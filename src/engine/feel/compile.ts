@@ -91,6 +91,22 @@ function isConstant(node: FeelNode | null): boolean {
   }
 }
 
+/**
+ * Tests that read no name, warn of nothing and need no environment (`-`, literals, `not` and lists of those): a
+ * caller may run them without building one.
+ */
+const SCOPE_FREE = new WeakSet<TestCode>();
+
+function scopeFree(code: TestCode): TestCode {
+  SCOPE_FREE.add(code);
+  return code;
+}
+
+/** Whether compiled unary tests need no environment (see SCOPE_FREE). */
+export function isScopeFree(code: TestCode): boolean {
+  return SCOPE_FREE.has(code);
+}
+
 /** Names nothing can read: a constant is evaluated once in it, quietly (a problem leaves it unfolded). */
 const CONSTANT_ENV = new Env({}, null, null, true);
 
@@ -297,7 +313,7 @@ export class Compiler {
   compileTests(tests: FeelNode[]): TestCode {
     const compiled = tests.map((test) => this.#test(test));
     if (compiled.length === 1) return compiled[0]!;
-    return (input, env) => {
+    const code: TestCode = (input, env) => {
       let unknown = false;
       for (const test of compiled) {
         const ok = test(input, env);
@@ -306,29 +322,31 @@ export class Compiler {
       }
       return unknown ? null : false;
     };
+    return compiled.every((test) => SCOPE_FREE.has(test)) ? scopeFree(code) : code;
   }
 
   #test(node: FeelNode): TestCode {
-    if (node.t === 'anyValue') return () => true;
+    if (node.t === 'anyValue') return scopeFree(() => true);
     if (node.t === 'not') {
       const inner = this.compileTests(node.tests);
-      return (input, env) => {
+      const code: TestCode = (input, env) => {
         const ok = inner(input, env);
         return ok === null ? null : !ok;
       };
+      return SCOPE_FREE.has(inner) ? scopeFree(code) : code;
     }
     if (node.t === 'unaryCompare') {
       const value = this.compile(node.value);
       const op = node.op;
       const constant = foldConstant(node.value, value);
-      if (constant !== undefined) return (input) => compareWith(op, input, constant);
+      if (constant !== undefined) return scopeFree((input) => compareWith(op, input, constant));
       return (input, env) => compareWith(op, input, value(env));
     }
     const value = this.compile(node);
     const booleanAnswers = readsInput(node);
     // A literal test (`"a"`, `18`, `[1..10)`) has one value: made at compile time, not per test.
     const constant = foldConstant(node, value);
-    if (constant !== undefined) return (input) => passes(input, constant, booleanAnswers);
+    if (constant !== undefined) return scopeFree((input) => passes(input, constant, booleanAnswers));
     return (input, env) => {
       const result = value(env.child(new Map([['?', input]])));
       return passes(input, result, booleanAnswers);

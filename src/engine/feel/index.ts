@@ -28,7 +28,7 @@ export { FeelSyntaxError, type FeelNode } from './ast.ts';
 export { BUILTINS, BUILTIN_NAMES } from './library.ts';
 
 import { FeelSyntaxError, type FeelNode } from './ast.ts';
-import { Compiler, passes } from './compile.ts';
+import { Compiler, isScopeFree, passes } from './compile.ts';
 import { Env } from './env.ts';
 import { BUILTINS, BUILTIN_NAMES } from './library.ts';
 import { parseExpression, parseUnaryTests } from './parser.ts';
@@ -79,7 +79,21 @@ export function compileFeel(text: string, options: FeelOptions = {}): FeelExpres
 export function compileUnaryTests(text: string, options: FeelOptions = {}): FeelUnaryTests {
   const tests = parseUnaryTests(text, ['?', ...(options.names ?? [])], BUILTIN_NAMES);
   const code = new Compiler(BUILTINS, options.resolveType).compileTests(tests);
+  if (isScopeFree(code)) return markScopeFree((input) => code(input, SCOPE_FREE_ENV));
   return (input, scope = {}) => code(input, Env.root(scope));
+}
+
+/** Unary tests that read no name and warn of nothing (literals, `-`): the caller may omit the scope. */
+const SCOPE_FREE_TESTS = new WeakSet<FeelUnaryTests>();
+const SCOPE_FREE_ENV = Env.root({});
+
+function markScopeFree(tests: FeelUnaryTests): FeelUnaryTests {
+  SCOPE_FREE_TESTS.add(tests);
+  return tests;
+}
+
+export function unaryTestsNeedNoScope(tests: FeelUnaryTests): boolean {
+  return SCOPE_FREE_TESTS.has(tests);
 }
 
 /** Whether `input` passes a test whose value is `result` (a range, a list, a value to equal, or a boolean). */
