@@ -2,7 +2,7 @@
 // problem of the model, reported once at compile time with the expression's path; it then evaluates to null
 // with a warning, so the rest of the model still evaluates (as the TCK expects of a broken decision).
 import type { Problem } from '../../rules/problems.ts';
-import { compileFeel, compileUnaryTests, unaryTestsNeedNoScope } from '../feel/index.ts';
+import { compileFeel, compileUnaryTests, constantOf, unaryTestsNeedNoScope } from '../feel/index.ts';
 import type { FeelType, FeelValue } from '../feel/index.ts';
 import type { Evaluator, Frame } from './run.ts';
 import { warn } from './run.ts';
@@ -43,6 +43,8 @@ function report(frame: Frame, path: string, warnings: string[]): void {
 export function feelExpression(text: string, scope: FeelNames, path: string, problems: CompileProblems): Evaluator {
   try {
     const compiled = compileFeel(text, optionsOf(scope));
+    const constant = constantOf(compiled);
+    if (constant !== undefined) return () => constant;
     return (frame) => {
       const warnings: string[] = [];
       const value = compiled(scopeOf(frame, warnings));

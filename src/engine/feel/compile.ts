@@ -111,7 +111,7 @@ export function isScopeFree(code: TestCode): boolean {
 const CONSTANT_ENV = new Env({}, null, null, true);
 
 /** The value of a constant node, or undefined when it is not one or it makes null (its warning then stays per test). */
-function foldConstant(node: FeelNode, compiled: (env: Env) => FeelValue): FeelValue | undefined {
+export function foldConstant(node: FeelNode, compiled: (env: Env) => FeelValue): FeelValue | undefined {
   if (!isConstant(node)) return undefined;
   const value = compiled(CONSTANT_ENV);
   return value === null ? undefined : value;

@@ -28,7 +28,7 @@ export { FeelSyntaxError, type FeelNode } from './ast.ts';
 export { BUILTINS, BUILTIN_NAMES } from './library.ts';
 
 import { FeelSyntaxError, type FeelNode } from './ast.ts';
-import { Compiler, isScopeFree, passes } from './compile.ts';
+import { Compiler, foldConstant, isScopeFree, passes } from './compile.ts';
 import { Env } from './env.ts';
 import { BUILTINS, BUILTIN_NAMES } from './library.ts';
 import { parseExpression, parseUnaryTests } from './parser.ts';
@@ -69,7 +69,23 @@ export type FeelUnaryTests = (input: FeelValue, scope?: FeelScope) => boolean | 
 export function compileFeel(text: string, options: FeelOptions = {}): FeelExpression {
   const node = parseExpression(text, options.names ?? [], BUILTIN_NAMES);
   const code = new Compiler(BUILTINS, options.resolveType).compile(node);
+  // A literal number, string or boolean (a decision table's output entry, mostly) is made once. Lists and
+  // contexts are not: a caller may build on the value it receives.
+  const scalar = node.t === 'number' || node.t === 'string' || node.t === 'boolean' || (node.t === 'negate' && node.operand.t === 'number');
+  const constant = scalar ? foldConstant(node, code) : undefined;
+  if (constant !== undefined) {
+    const expression: FeelExpression = () => constant;
+    CONSTANTS.set(expression, constant);
+    return expression;
+  }
   return (scope = {}) => code(Env.root(scope));
+}
+
+const CONSTANTS = new WeakMap<FeelExpression, FeelValue>();
+
+/** The value of an expression compiled from a literal (it reads no name and warns of nothing), else undefined. */
+export function constantOf(expression: FeelExpression): FeelValue | undefined {
+  return CONSTANTS.get(expression);
 }
 
 /**
