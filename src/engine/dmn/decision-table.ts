@@ -26,6 +26,8 @@ interface CompiledRule {
   index: number;
   tests: UnaryEvaluator[];
   outputs: Evaluator[];
+  /** Each output entry's path, for warnings (made once: a path built per match is a string per match). */
+  outputPaths: string[];
 }
 
 interface Match {
@@ -62,6 +64,7 @@ export function compileDecisionTable(table: DmnDecisionTable, scope: CompileScop
     index,
     tests: rule.inputEntries.map((entry, column) => feelUnaryTests(entry, scope, `${rule.path}.inputEntry[${column}]`, problems)),
     outputs: rule.outputEntries.map((entry, column) => feelExpression(entry, scope, `${rule.path}.outputEntry[${column}]`, problems)),
+    outputPaths: rule.outputEntries.map((_, column) => `${rule.path}.outputEntry[${column}]`),
   }));
   // Large tables look their candidate rules up in an index over their most selective literal column.
   const candidates = indexRules(table.rules.map((rule) => rule.inputEntries), inputs.length);
@@ -88,11 +91,11 @@ export function compileDecisionTable(table: DmnDecisionTable, scope: CompileScop
       const rule = rules[positions ? positions[k]! : k]!;
       if (!ruleMatches(rule, values, frame)) continue;
       const results: FeelValue[] = [];
-      for (const [column, output] of rule.outputs.entries()) {
+      for (let column = 0; column < rule.outputs.length; column++) {
         const spec = outputs[column]!;
-        const result = coerce(output(frame), spec.type, frame, `${table.rules[rule.index]!.path}.outputEntry[${column}]`);
+        const result = coerce(rule.outputs[column]!(frame), spec.type, frame, rule.outputPaths[column]!);
         if (spec.allowed && result !== null && spec.allowed(result, frame) !== true) {
-          return warn(frame, `${table.rules[rule.index]!.path}.outputEntry[${column}]`, `the output is not one of the output values of '${spec.name}'`);
+          return warn(frame, rule.outputPaths[column]!, `the output is not one of the output values of '${spec.name}'`);
         }
         results.push(result);
       }

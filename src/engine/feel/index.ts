@@ -78,10 +78,21 @@ export function compileFeel(text: string, options: FeelOptions = {}): FeelExpres
     CONSTANTS.set(expression, constant);
     return expression;
   }
-  return (scope = {}) => code(Env.root(scope));
+  const expression: FeelExpression = (scope = {}) => code(Env.root(scope));
+  if (node.t === 'name') NAMES.set(expression, node.name);
+  return expression;
 }
 
 const CONSTANTS = new WeakMap<FeelExpression, FeelValue>();
+const NAMES = new WeakMap<FeelExpression, string>();
+
+/**
+ * The name an expression compiled from a lone name reads (a decision table's input expression, mostly): a
+ * variable of that name in the scope is its value; without one it is a built-in function or null with a warning.
+ */
+export function nameOf(expression: FeelExpression): string | undefined {
+  return NAMES.get(expression);
+}
 
 /** The value of an expression compiled from a literal (it reads no name and warns of nothing), else undefined. */
 export function constantOf(expression: FeelExpression): FeelValue | undefined {
