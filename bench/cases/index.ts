@@ -2,6 +2,7 @@
 import type { BenchCase } from '../lib/case.ts';
 import { engineAnalysis } from './engine-analysis.ts';
 import { engineBulk } from './engine-bulk.ts';
+import { engineDmn } from './engine-dmn.ts';
 import { engineExpression } from './engine-expression.ts';
 import { engineFlow } from './engine-flow.ts';
 import { engineJdm } from './engine-jdm.ts';
@@ -15,7 +16,7 @@ import { kafkaCase } from './kafka.ts';
 import { studioCase } from './studio.ts';
 
 export const CASES: readonly BenchCase[] = [
-  engineSmall, engineTable500, engineZen8k, engineRows40k, engineExpression, engineFlow, engineJdm, engineBulk, engineAnalysis, httpCase, jobsCase, kafkaCase, studioCase,
+  engineSmall, engineTable500, engineZen8k, engineRows40k, engineExpression, engineFlow, engineJdm, engineDmn, engineBulk, engineAnalysis, httpCase, jobsCase, kafkaCase, studioCase,
 ];
 
 export function findCase(id: string): BenchCase {

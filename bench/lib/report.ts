@@ -80,6 +80,10 @@ function targets(report: Pick<Report, 'engine' | 'http' | 'kafka'>): Target[] {
     t('f-rule-flow', '(f) rule flow: at least 20x zen-engine (issue 15)', 'engine.flow.ratioRuleFlow', 'x', (v) => v >= 20),
     // Issue 30: JDM decision graphs, Verdict and zen solving the same JDM (geometric mean over the scenarios).
     t('i-ratio', '(i) JDM decision graphs: at least 20x zen-engine (issue 30)', 'engine.jdm.ratio', 'x', (v) => v >= 20),
+    // Issue 31: the same DMN models in Verdict and Drools DMN (geometric mean over the TCK's table models and the
+    // 1,000-rule table; the 1,000-rule table on its own).
+    t('dmn-ratio', 'DMN decision tables: at least 3x Drools DMN (issue 31)', 'engine.dmn.ratio', 'x', (v) => v >= 3),
+    t('dmn-table1000', 'DMN 1,000-rule decision table: at least 3x Drools DMN (issue 31)', 'engine.dmn.table1000.ratio', 'x', (v) => v >= 3),
     t('g-ratio', '(g) bulk of 10,000 on the 500-row table: at least 25x zen-engine (issue 15)', 'engine.bulk.ratio', 'x', (v) => v >= 25),
     t('http-ratio-95', 'HTTP solve: at least 95% of bare Fastify req/s (issue 15)', 'http.ratio', 'x', (v) => v >= 0.95),
   ];
@@ -114,6 +118,7 @@ const KEY_OF: Record<string, string> = {
   'engine-jdm': 'engine.jdm',
   'engine-bulk': 'engine.bulk',
   'engine-analysis': 'engine.analysis',
+  'engine-dmn': 'engine.dmn',
   http: 'http',
   studio: 'studio',
   kafka: 'kafka',

@@ -313,6 +313,9 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
     };
   }
 
+  // Keys made once: a key built per evaluation is a new string that every map lookup hashes again.
+  const everyDecision = model.decisions.map((decision) => keyOf(model, decision.id));
+
   const byName = (list: readonly { name: string; id: string }[], name: string, what: string) => {
     const found = list.find((element) => element.name === name);
     if (!found) throw new Error(`the model '${model.name}' has no ${what} named '${name}'`);
@@ -341,7 +344,7 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
         return { results, warnings: run.warnings };
       }
       const state = newState(inputs, options, run);
-      const wanted = options.decisions ? options.decisions.map((name) => byName(model.decisions, name, 'decision')) : model.decisions.map((decision) => keyOf(model, decision.id));
+      const wanted = options.decisions ? options.decisions.map((name) => byName(model.decisions, name, 'decision')) : everyDecision;
       for (const key of wanted) results.set(decisionOf(key).decision.name, evaluateDecision(key, state));
       return { results, warnings: run.warnings };
     },

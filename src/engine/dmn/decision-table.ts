@@ -8,6 +8,7 @@ import type { UnaryEvaluator } from './feel.ts';
 import { feelExpression, feelUnaryTests } from './feel.ts';
 import type { Evaluator, Frame } from './run.ts';
 import { warn } from './run.ts';
+import { indexRules } from './table-index.ts';
 import { coerce } from './types.ts';
 import type { DmnType } from './types.ts';
 
@@ -25,6 +26,8 @@ interface CompiledRule {
   index: number;
   tests: UnaryEvaluator[];
   outputs: Evaluator[];
+  /** Each output entry's path, for warnings (made once: a path built per match is a string per match). */
+  outputPaths: string[];
 }
 
 interface Match {
@@ -61,7 +64,10 @@ export function compileDecisionTable(table: DmnDecisionTable, scope: CompileScop
     index,
     tests: rule.inputEntries.map((entry, column) => feelUnaryTests(entry, scope, `${rule.path}.inputEntry[${column}]`, problems)),
     outputs: rule.outputEntries.map((entry, column) => feelExpression(entry, scope, `${rule.path}.outputEntry[${column}]`, problems)),
+    outputPaths: rule.outputEntries.map((_, column) => `${rule.path}.outputEntry[${column}]`),
   }));
+  // Large tables look their candidate rules up in an index over their most selective literal column.
+  const candidates = indexRules(table.rules.map((rule) => rule.inputEntries), inputs.length);
   const single = outputs.length === 1;
   const hitPolicy = table.hitPolicy;
   const aggregation = table.aggregation;
@@ -79,14 +85,17 @@ export function compileDecisionTable(table: DmnDecisionTable, scope: CompileScop
       values.push(value);
     }
     const matches: Match[] = [];
-    for (const rule of rules) {
+    const positions = candidates?.(values);
+    const count = positions ? positions.length : rules.length;
+    for (let k = 0; k < count; k++) {
+      const rule = rules[positions ? positions[k]! : k]!;
       if (!ruleMatches(rule, values, frame)) continue;
       const results: FeelValue[] = [];
-      for (const [column, output] of rule.outputs.entries()) {
+      for (let column = 0; column < rule.outputs.length; column++) {
         const spec = outputs[column]!;
-        const result = coerce(output(frame), spec.type, frame, `${table.rules[rule.index]!.path}.outputEntry[${column}]`);
+        const result = coerce(rule.outputs[column]!(frame), spec.type, frame, rule.outputPaths[column]!);
         if (spec.allowed && result !== null && spec.allowed(result, frame) !== true) {
-          return warn(frame, `${table.rules[rule.index]!.path}.outputEntry[${column}]`, `the output is not one of the output values of '${spec.name}'`);
+          return warn(frame, rule.outputPaths[column]!, `the output is not one of the output values of '${spec.name}'`);
         }
         results.push(result);
       }

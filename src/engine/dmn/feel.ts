@@ -2,7 +2,7 @@
 // problem of the model, reported once at compile time with the expression's path; it then evaluates to null
 // with a warning, so the rest of the model still evaluates (as the TCK expects of a broken decision).
 import type { Problem } from '../../rules/problems.ts';
-import { compileFeel, compileUnaryTests } from '../feel/index.ts';
+import { compileFeel, compileUnaryTests, constantOf, nameOf, unaryTestsNeedNoScope } from '../feel/index.ts';
 import type { FeelType, FeelValue } from '../feel/index.ts';
 import type { Evaluator, Frame } from './run.ts';
 import { warn } from './run.ts';
@@ -43,12 +43,18 @@ function report(frame: Frame, path: string, warnings: string[]): void {
 export function feelExpression(text: string, scope: FeelNames, path: string, problems: CompileProblems): Evaluator {
   try {
     const compiled = compileFeel(text, optionsOf(scope));
-    return (frame) => {
+    const constant = constantOf(compiled);
+    if (constant !== undefined) return () => constant;
+    const evaluate: Evaluator = (frame) => {
       const warnings: string[] = [];
       const value = compiled(scopeOf(frame, warnings));
       if (warnings.length > 0) report(frame, path, warnings);
       return value;
     };
+    // A lone name found among the frame's variables is that variable (FEEL looks variables up first).
+    const name = nameOf(compiled);
+    if (name !== undefined) return (frame) => frame.vars.get(name) ?? evaluate(frame);
+    return evaluate;
   } catch (error) {
     const reason = `FEEL expression '${text.trim()}' does not compile: ${message(error)}`;
     problems.add(path, reason);
@@ -59,6 +65,8 @@ export function feelExpression(text: string, scope: FeelNames, path: string, pro
 export function feelUnaryTests(text: string, scope: FeelNames, path: string, problems: CompileProblems): UnaryEvaluator {
   try {
     const compiled = compileUnaryTests(text, optionsOf(scope));
+    // Literal tests (`"a"`, `< 18`, `-`) read no name and warn of nothing: no scope or warnings list per test.
+    if (unaryTestsNeedNoScope(compiled)) return (input) => compiled(input);
     return (input, frame) => {
       const warnings: string[] = [];
       const value = compiled(input, scopeOf(frame, warnings));

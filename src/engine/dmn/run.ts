@@ -31,5 +31,8 @@ export function warn(frame: Frame, path: string, message: string): null {
 
 /** A frame with no names, for checks outside any expression (input data, services' inputs). */
 export function frameOf(run: DmnRun): Frame {
-  return { vars: new Map(), run };
+  return { vars: NO_NAMES, run };
 }
+
+/** Shared by every such frame: frames are read, never written (extend copies). */
+const NO_NAMES: ReadonlyMap<string, FeelValue> = new Map();

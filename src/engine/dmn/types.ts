@@ -143,14 +143,25 @@ function takes(fn: FeelFunction, arity: number): boolean {
   return fn.params.length === arity || (fn.params.at(-1)?.startsWith('...') ?? false);
 }
 
+/** A collection type's element type, made once per type (conformsTo runs on every value of every evaluation). */
+const ELEMENT_TYPES = new WeakMap<DmnType, DmnType>();
+function elementOf(type: DmnType): DmnType {
+  let element = ELEMENT_TYPES.get(type);
+  if (!element) {
+    element = { ...type, collection: false, constraint: undefined } as DmnType;
+    ELEMENT_TYPES.set(type, element);
+  }
+  return element;
+}
+
 /** Whether `value` conforms to `type`; null conforms to every type. */
 export function conformsTo(value: FeelValue, type: DmnType, frame: Frame): boolean {
   if (value === null || type.kind === 'any') return true;
   if (type.kind === 'feel') return conforms(value, type.type);
   if (type.collection) {
     if (!Array.isArray(value)) return false;
-    const element = { ...type, collection: false, constraint: undefined };
-    if (!value.every((item) => conformsTo(item, element, frame))) return false;
+    const element = elementOf(type);
+    for (const item of value) if (!conformsTo(item, element, frame)) return false;
     return !type.constraint || type.constraint(value, frame) === true;
   }
   if (type.isFunction) return value instanceof FeelFunction && (type.arity === undefined || takes(value, type.arity));

@@ -72,6 +72,51 @@ function readsInput(node: FeelNode): boolean {
   return false;
 }
 
+/** Literals, negated numbers, and ranges and lists of those: nodes whose value needs no names. */
+function isConstant(node: FeelNode | null): boolean {
+  if (node === null) return true;
+  switch (node.t) {
+    case 'number':
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'negate':
+      return node.operand.t === 'number';
+    case 'range':
+      return isConstant(node.start) && isConstant(node.end);
+    case 'list':
+      return node.items.every(isConstant);
+    default:
+      return false;
+  }
+}
+
+/**
+ * Tests that read no name, warn of nothing and need no environment (`-`, literals, `not` and lists of those): a
+ * caller may run them without building one.
+ */
+const SCOPE_FREE = new WeakSet<TestCode>();
+
+function scopeFree(code: TestCode): TestCode {
+  SCOPE_FREE.add(code);
+  return code;
+}
+
+/** Whether compiled unary tests need no environment (see SCOPE_FREE). */
+export function isScopeFree(code: TestCode): boolean {
+  return SCOPE_FREE.has(code);
+}
+
+/** Names nothing can read: a constant is evaluated once in it, quietly (a problem leaves it unfolded). */
+const CONSTANT_ENV = new Env({}, null, null, true);
+
+/** The value of a constant node, or undefined when it is not one or it makes null (its warning then stays per test). */
+export function foldConstant(node: FeelNode, compiled: (env: Env) => FeelValue): FeelValue | undefined {
+  if (!isConstant(node)) return undefined;
+  const value = compiled(CONSTANT_ENV);
+  return value === null ? undefined : value;
+}
+
 /** Does `input` pass the test whose value is `result`? (DMN 1.5, 10.3.2.12 unary test semantics.) */
 export function passes(input: FeelValue, result: FeelValue, booleanAnswers: boolean): boolean | null {
   if (result instanceof FeelRange) return inRange(input, result);
@@ -273,7 +318,7 @@ export class Compiler {
   compileTests(tests: FeelNode[]): TestCode {
     const compiled = tests.map((test) => this.#test(test));
     if (compiled.length === 1) return compiled[0]!;
-    return (input, env) => {
+    const code: TestCode = (input, env) => {
       let unknown = false;
       for (const test of compiled) {
         const ok = test(input, env);
@@ -282,24 +327,32 @@ export class Compiler {
       }
       return unknown ? null : false;
     };
+    return compiled.every((test) => SCOPE_FREE.has(test)) ? scopeFree(code) : code;
   }
 
   #test(node: FeelNode): TestCode {
-    if (node.t === 'anyValue') return () => true;
+    if (node.t === 'anyValue') return scopeFree(() => true);
     if (node.t === 'not') {
       const inner = this.compileTests(node.tests);
-      return (input, env) => {
+      const code: TestCode = (input, env) => {
         const ok = inner(input, env);
         return ok === null ? null : !ok;
       };
+      return SCOPE_FREE.has(inner) ? scopeFree(code) : code;
     }
     if (node.t === 'unaryCompare') {
       const value = this.compile(node.value);
       const op = node.op;
+      const constant = foldConstant(node.value, value);
+      if (constant !== undefined) return scopeFree((input) => compareWith(op, input, constant));
       return (input, env) => compareWith(op, input, value(env));
     }
     const value = this.compile(node);
-    if (!readsInput(node)) return (input, env) => passes(input, value(env), false);
+    const booleanAnswers = readsInput(node);
+    // A literal test (`"a"`, `18`, `[1..10)`) has one value: made at compile time, not per test.
+    const constant = foldConstant(node, value);
+    if (constant !== undefined) return scopeFree((input) => passes(input, constant, booleanAnswers));
+    if (!booleanAnswers) return (input, env) => passes(input, value(env), false);
     return (input, env) => passes(input, value(env.child(new Map([['?', input]]))), true);
   }
 

@@ -28,7 +28,7 @@ export { FeelSyntaxError, type FeelNode } from './ast.ts';
 export { BUILTINS, BUILTIN_NAMES } from './library.ts';
 
 import { FeelSyntaxError, type FeelNode } from './ast.ts';
-import { Compiler, passes } from './compile.ts';
+import { Compiler, foldConstant, isScopeFree, passes } from './compile.ts';
 import { Env } from './env.ts';
 import { BUILTINS, BUILTIN_NAMES } from './library.ts';
 import { parseExpression, parseUnaryTests } from './parser.ts';
@@ -73,7 +73,34 @@ export type FeelUnaryTests = (input: FeelValue, scope?: FeelScope) => boolean | 
 export function compileFeel(text: string, options: FeelOptions = {}): FeelExpression {
   const node = parseExpression(text, options.names ?? [], BUILTIN_NAMES);
   const code = new Compiler(BUILTINS, options.resolveType).compile(node);
-  return (scope = {}) => code(Env.root(scope));
+  // A literal number, string or boolean (a decision table's output entry, mostly) is made once. Lists and
+  // contexts are not: a caller may build on the value it receives.
+  const scalar = node.t === 'number' || node.t === 'string' || node.t === 'boolean' || (node.t === 'negate' && node.operand.t === 'number');
+  const constant = scalar ? foldConstant(node, code) : undefined;
+  if (constant !== undefined) {
+    const expression: FeelExpression = () => constant;
+    CONSTANTS.set(expression, constant);
+    return expression;
+  }
+  const expression: FeelExpression = (scope = {}) => code(Env.root(scope));
+  if (node.t === 'name') NAMES.set(expression, node.name);
+  return expression;
+}
+
+const CONSTANTS = new WeakMap<FeelExpression, FeelValue>();
+const NAMES = new WeakMap<FeelExpression, string>();
+
+/**
+ * The name an expression compiled from a lone name reads (a decision table's input expression, mostly): a
+ * variable of that name in the scope is its value; without one it is a built-in function or null with a warning.
+ */
+export function nameOf(expression: FeelExpression): string | undefined {
+  return NAMES.get(expression);
+}
+
+/** The value of an expression compiled from a literal (it reads no name and warns of nothing), else undefined. */
+export function constantOf(expression: FeelExpression): FeelValue | undefined {
+  return CONSTANTS.get(expression);
 }
 
 /**
@@ -83,7 +110,21 @@ export function compileFeel(text: string, options: FeelOptions = {}): FeelExpres
 export function compileUnaryTests(text: string, options: FeelOptions = {}): FeelUnaryTests {
   const tests = parseUnaryTests(text, ['?', ...(options.names ?? [])], BUILTIN_NAMES);
   const code = new Compiler(BUILTINS, options.resolveType).compileTests(tests);
+  if (isScopeFree(code)) return markScopeFree((input) => code(input, SCOPE_FREE_ENV));
   return (input, scope = {}) => code(input, Env.root(scope));
+}
+
+/** Unary tests that read no name and warn of nothing (literals, `-`): the caller may omit the scope. */
+const SCOPE_FREE_TESTS = new WeakSet<FeelUnaryTests>();
+const SCOPE_FREE_ENV = Env.root({});
+
+function markScopeFree(tests: FeelUnaryTests): FeelUnaryTests {
+  SCOPE_FREE_TESTS.add(tests);
+  return tests;
+}
+
+export function unaryTestsNeedNoScope(tests: FeelUnaryTests): boolean {
+  return SCOPE_FREE_TESTS.has(tests);
 }
 
 /** Whether `input` passes a test whose value is `result` (a range, a list, a value to equal, or a boolean). */
