@@ -7,6 +7,7 @@ import type { RuleEditor, RuleKind } from './types.ts';
 import { tableKind } from '../designer/kind.ts';
 import { compositionKind, workflowKind } from '../flow/kind.ts';
 import { decisionGraphKind } from '../graph/kind.ts';
+import { dmnKind } from '../dmn/kind.ts';
 import { lookupKind } from '../lookup/kind.ts';
 import { scriptKind } from '../script/kind.ts';
 import { treeKind } from '../tree/kind.ts';
@@ -20,6 +21,7 @@ const EDITORS = {
   workflow: workflowKind,
   composition: compositionKind,
   'decision-graph': decisionGraphKind,
+  dmn: dmnKind,
   // Stored and exported, never solved: DecisionRules runs them as background jobs.
   'integration-flow': null,
 } satisfies Record<RuleType, RuleEditor | null>;

@@ -1,0 +1,125 @@
+// The DMN editor proper: bpmn.io's dmn-js (its decision requirements diagram, decision table, literal expression
+// and boxed expression editors) over the draft's XML. Loaded on demand (DmnDesigner.tsx), so only DMN rules pay for
+// dmn-js. Every change dmn-js makes is written back as XML through onChange (the shell keeps the draft, its dirty
+// state and saves it); the XML is imported again only when the draft changes from outside (a restored or
+// discarded draft), so editing does not reset the view. Undo and redo are the open view's own command stack.
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import DmnJsModeler from 'dmn-js/lib/Modeler';
+import DmnJsViewer from 'dmn-js/lib/Viewer';
+import type { DmnView, DmnViewer } from 'dmn-js/lib/Modeler';
+import 'dmn-js/dist/assets/diagram-js.css';
+import 'dmn-js/dist/assets/dmn-js-shared.css';
+import 'dmn-js/dist/assets/dmn-js-drd.css';
+import 'dmn-js/dist/assets/dmn-js-decision-table.css';
+import 'dmn-js/dist/assets/dmn-js-decision-table-controls.css';
+import 'dmn-js/dist/assets/dmn-js-literal-expression.css';
+import 'dmn-js/dist/assets/dmn-js-boxed-expression.css';
+import 'dmn-js/dist/assets/dmn-js-boxed-expression-controls.css';
+import 'dmn-js/dist/assets/dmn-font/css/dmn.css';
+import type { DesignerProps } from '../kinds/types.ts';
+import { moveBetweenTabs } from '../designer/tabs.ts';
+import { dmnXml, withDmnXml } from './model.ts';
+import './dmn.css';
+
+const VIEW_KINDS: Record<string, string> = {
+  decisionTable: 'decision table',
+  literalExpression: 'literal expression',
+  boxedExpression: 'boxed expression',
+};
+
+function viewLabel(view: DmnView): string {
+  if (view.type === 'drd') return 'Decision requirements';
+  return `${view.element.name || view.element.id} (${VIEW_KINDS[view.type] ?? view.type})`;
+}
+
+export default function DmnModeler({ rule, onChange, readOnly }: DesignerProps) {
+  const id = useId();
+  const host = useRef<HTMLDivElement>(null);
+  const modeler = useRef<DmnJsModeler | null>(null);
+  /** The XML dmn-js holds: the last imported or written back. */
+  const shown = useRef<string | null>(null);
+  const latest = useRef({ rule, onChange });
+  latest.current = { rule, onChange };
+  const [views, setViews] = useState<DmnView[]>([]);
+  const [active, setActive] = useState<DmnView | undefined>(undefined);
+  const [history, setHistory] = useState({ canUndo: false, canRedo: false });
+  const [error, setError] = useState<string | null>(null);
+
+  const commandStack = () => modeler.current?.getActiveViewer()?.get<{ undo(): void; redo(): void; canUndo(): boolean; canRedo(): boolean }>('commandStack');
+
+  const writeBack = useCallback(async () => {
+    const current = modeler.current;
+    if (!current) return;
+    const { xml } = await current.saveXML({ format: true });
+    if (xml === shown.current) return;
+    shown.current = xml;
+    latest.current.onChange(withDmnXml(latest.current.rule, xml));
+  }, []);
+
+  useEffect(() => {
+    const created = new (readOnly ? DmnJsViewer : DmnJsModeler)({ container: host.current!, common: { keyboard: { bindTo: host.current! } } });
+    modeler.current = created;
+    created.on('views.changed', ({ views: all, activeView }: { views: DmnView[]; activeView?: DmnView }) => {
+      setViews([...all]);
+      setActive(activeView);
+      const stack = created.getActiveViewer()?.get<{ canUndo(): boolean; canRedo(): boolean }>('commandStack');
+      setHistory({ canUndo: stack?.canUndo() ?? false, canRedo: stack?.canRedo() ?? false });
+    });
+    created.on('viewer.created', ({ viewer }: { viewer: DmnViewer }) => {
+      viewer.on('commandStack.changed', (event: { trigger?: string }) => {
+        const stack = viewer.get<{ canUndo(): boolean; canRedo(): boolean }>('commandStack');
+        setHistory({ canUndo: stack.canUndo(), canRedo: stack.canRedo() });
+        // `clear` is an import, not an edit.
+        if (event.trigger !== 'clear') void writeBack().catch((err: unknown) => setError(`The model could not be written as XML: ${err instanceof Error ? err.message : String(err)}`));
+      });
+    });
+    return () => {
+      created.destroy();
+      modeler.current = null;
+      shown.current = null;
+    };
+  }, [readOnly, writeBack]);
+
+  const xml = dmnXml(rule);
+  useEffect(() => {
+    const current = modeler.current;
+    if (!current || xml === shown.current) return;
+    shown.current = xml;
+    const reopen = current.getActiveView();
+    current.importXML(xml).then(
+      () => {
+        setError(null);
+        // Stay on the decision being edited when the draft is replaced (discarded or restored).
+        const same = reopen && current.getViews().find((v) => v.type === reopen.type && v.element.id === reopen.element.id);
+        if (same && same !== current.getActiveView()) void current.open(same);
+      },
+      (err: unknown) => setError(`dmn-js cannot show this model: ${err instanceof Error ? err.message : String(err)}. Save still keeps the XML as it is; export it to edit it elsewhere.`),
+    );
+  }, [xml, readOnly]);
+
+  return (
+    <div className="dmn-designer">
+      <div className="dmn-toolbar">
+        <div className="dt-tabs" role="tablist" aria-label="DMN views" onKeyDown={moveBetweenTabs}>
+          {views.map((view) => {
+            const selected = active?.id === view.id && active.type === view.type;
+            return (
+              <button key={`${view.type}-${view.id}`} type="button" role="tab" id={`${id}-${view.type}-${view.id}`} aria-selected={selected}
+                aria-controls={`${id}-canvas`} tabIndex={selected ? 0 : -1} onClick={() => void modeler.current?.open(view)}>
+                {viewLabel(view)}
+              </button>
+            );
+          })}
+        </div>
+        {!readOnly && (
+          <div className="dmn-history">
+            <button type="button" className="btn btn-small" disabled={!history.canUndo} onClick={() => commandStack()?.undo()}>Undo</button>
+            <button type="button" className="btn btn-small" disabled={!history.canRedo} onClick={() => commandStack()?.redo()}>Redo</button>
+          </div>
+        )}
+      </div>
+      {error && <p className="form-error" role="alert">{error}</p>}
+      <div id={`${id}-canvas`} role="tabpanel" aria-label={active ? viewLabel(active) : 'DMN model'} className="dmn-canvas" ref={host} />
+    </div>
+  );
+}

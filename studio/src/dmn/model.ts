@@ -1,0 +1,76 @@
+// A DMN rule document (rule type `dmn`) as the Studio edits it: the DMN XML is the source of truth (the server
+// re-reads it on every save and on every bench run), so the editor reads and writes that one field and leaves the
+// derived model to the server.
+import type { RuleDocument } from '../api/types.ts';
+
+// Until dmn-service lands: src/rules/dmn-rule.ts names these.
+const DMN_XML_FIELD = 'dmn';
+const DMN_MODEL_FIELD = 'dmnModel';
+
+export function dmnXml(rule: RuleDocument): string {
+  const xml: unknown = rule[DMN_XML_FIELD];
+  return typeof xml === 'string' ? xml : '';
+}
+
+/** The draft with new XML; the model derived from the old XML would mislead until the server re-reads it, so it goes. */
+export function withDmnXml(rule: RuleDocument, xml: string): RuleDocument {
+  const { [DMN_MODEL_FIELD]: _stale, ...rest } = rule;
+  return { ...rest, [DMN_XML_FIELD]: xml };
+}
+
+/** The model's input data by name: what the bench's form offers (the solve's `data` names input data). */
+export function dmnInputNames(rule: RuleDocument): string[] {
+  const xml = dmnXml(rule);
+  if (!xml) return [];
+  const doc = new DOMParser().parseFromString(xml, 'application/xml');
+  if (doc.getElementsByTagName('parsererror').length > 0) return [];
+  const names = [...doc.getElementsByTagNameNS('*', 'inputData')].map((e) => e.getAttribute('name') ?? '').filter((n) => n !== '');
+  return [...new Set(names)];
+}
+
+/** A new model: one input data feeding one decision table, with its diagram, as dmn-js's own new diagram is. */
+export function blankDmnXml(name: string): string {
+  const escaped = name.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/" xmlns:dmndi="https://www.omg.org/spec/DMN/20191111/DMNDI/" xmlns:dc="http://www.omg.org/spec/DMN/20180521/DC/" xmlns:di="http://www.omg.org/spec/DMN/20180521/DI/" id="definitions" name="${escaped}" namespace="https://verdict.local/dmn/${encodeURIComponent(name)}">
+  <decision id="result" name="Result">
+    <informationRequirement id="req-amount">
+      <requiredInput href="#amount" />
+    </informationRequirement>
+    <decisionTable id="result-table" hitPolicy="FIRST">
+      <input id="input-amount" label="Amount">
+        <inputExpression id="input-amount-expression" typeRef="number">
+          <text>Amount</text>
+        </inputExpression>
+      </input>
+      <output id="output-result" name="Result" typeRef="string" />
+      <rule id="rule-large">
+        <inputEntry id="rule-large-amount"><text>&gt;= 100</text></inputEntry>
+        <outputEntry id="rule-large-result"><text>"large"</text></outputEntry>
+      </rule>
+      <rule id="rule-small">
+        <inputEntry id="rule-small-amount"><text>-</text></inputEntry>
+        <outputEntry id="rule-small-result"><text>"small"</text></outputEntry>
+      </rule>
+    </decisionTable>
+  </decision>
+  <inputData id="amount" name="Amount">
+    <variable id="amount-variable" name="Amount" typeRef="number" />
+  </inputData>
+  <dmndi:DMNDI>
+    <dmndi:DMNDiagram id="diagram">
+      <dmndi:DMNShape id="result-shape" dmnElementRef="result">
+        <dc:Bounds height="80" width="180" x="160" y="100" />
+      </dmndi:DMNShape>
+      <dmndi:DMNShape id="amount-shape" dmnElementRef="amount">
+        <dc:Bounds height="45" width="125" x="187" y="260" />
+      </dmndi:DMNShape>
+      <dmndi:DMNEdge id="req-amount-edge" dmnElementRef="req-amount">
+        <di:waypoint x="250" y="260" />
+        <di:waypoint x="250" y="180" />
+      </dmndi:DMNEdge>
+    </dmndi:DMNDiagram>
+  </dmndi:DMNDI>
+</definitions>
+`;
+}

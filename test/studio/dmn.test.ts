@@ -1,0 +1,105 @@
+// DMN models in the Studio (issue 31 item 4), end to end in Chromium against a real server: a DMN rule stored
+// through the management API opens in dmn-js on its decision requirements diagram; the decision table opens from
+// the view tabs, a cell is edited by typing, the draft saves through the normal save path (the server re-reads the
+// XML), a reload shows the change, the literal expression opens, Undo takes an edit back, and the bench solves the
+// draft with input data by name. dmn-js is its own chunk: the rule list loads without it.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { chromiumSkip, replaceEditorText, screenshot, StudioSuite, withFailureShot } from './support.ts';
+import { DISH_XML } from './dmn-models.ts';
+
+const skip = chromiumSkip();
+
+describe('Verdict Studio DMN models in Chromium', { skip }, () => {
+  const suite = new StudioSuite();
+  const { api } = suite;
+
+  const canvas = (page: Page, name: string) => page.getByRole('tabpanel', { name });
+  const openView = async (page: Page, name: string) => {
+    await page.getByRole('tablist', { name: 'DMN views' }).getByRole('tab', { name }).click();
+    await page.getByRole('tab', { name, selected: true }).waitFor();
+  };
+
+  test('open a DMN rule on its diagram, edit a decision table cell, save, reload, undo, solve in the bench', async () => {
+    await api('POST', '/api/rule', { type: 'dmn', name: 'Dish', ruleAlias: 'dish-model', status: 'pending', dmn: DISH_XML });
+    const { page, assertClean, close } = await suite.signedIn('#/rules/dish-model/1');
+    await withFailureShot(page, 'dmn', async () => {
+      // The decision requirements diagram first, with every element of the model drawn.
+      await page.getByRole('tab', { name: 'Decision requirements', selected: true }).waitFor();
+      const drd = canvas(page, 'Decision requirements');
+      for (const name of ['Dish', 'Greeting', 'Season', 'Guest Count']) await drd.getByText(name, { exact: true }).waitFor();
+      assert.deepEqual(await page.getByRole('tablist', { name: 'DMN views' }).getByRole('tab').allInnerTexts(),
+        ['Decision requirements', 'Dish (decision table)', 'Greeting (literal expression)']);
+      await screenshot(page, 'dmn-drd');
+
+      // The decision table: a cell edited by typing makes the draft unsaved.
+      await openView(page, 'Dish (decision table)');
+      const table = canvas(page, 'Dish (decision table)');
+      const cell = table.getByRole('cell', { name: '"Spareribs"', exact: true });
+      await cell.click();
+      await page.keyboard.press('ControlOrMeta+a');
+      await page.keyboard.type('"Roast beef"');
+      await table.getByRole('cell', { name: '"Roast beef"', exact: true }).waitFor();
+      await page.getByText('unsaved draft').waitFor();
+      await screenshot(page, 'dmn-table');
+
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved Dish v1' }).waitFor();
+      const stored = await api('GET', '/api/rule/dish-model/1');
+      assert.match(stored.dmn, /"Roast beef"/);
+      assert.doesNotMatch(stored.dmn, /Spareribs/);
+      // The server read the saved XML again: its model has the new output entry.
+      assert.match(JSON.stringify(stored.dmnModel), /Roast beef/);
+
+      await page.reload();
+      await page.getByRole('tab', { name: 'Decision requirements', selected: true }).waitFor();
+      await openView(page, 'Dish (decision table)');
+      await canvas(page, 'Dish (decision table)').getByRole('cell', { name: '"Roast beef"', exact: true }).waitFor();
+
+      // The literal expression opens in its own editor.
+      await openView(page, 'Greeting (literal expression)');
+      await canvas(page, 'Greeting (literal expression)').getByText('"Tonight: " + Dish').waitFor();
+
+      // Undo takes an edit back in the view it was made in.
+      await openView(page, 'Dish (decision table)');
+      const pasta = canvas(page, 'Dish (decision table)').getByRole('cell', { name: '"Pasta"', exact: true });
+      await pasta.click();
+      await page.keyboard.press('ControlOrMeta+a');
+      await page.keyboard.type('"Goulash"');
+      await canvas(page, 'Dish (decision table)').getByRole('cell', { name: '"Goulash"', exact: true }).waitFor();
+      await page.getByText('unsaved draft').waitFor();
+      await page.getByRole('button', { name: 'Undo', exact: true }).click();
+      await canvas(page, 'Dish (decision table)').getByRole('cell', { name: '"Pasta"', exact: true }).waitFor();
+
+      // The bench solves the draft with input data by name and answers every decision.
+      await replaceEditorText(page, 'Bench input (JSON)', '{ "Season": "Fall", "Guest Count": 4 }');
+      await page.getByRole('button', { name: 'Run', exact: true }).click();
+      const result = page.getByRole('table', { name: 'Result table' });
+      await result.waitFor();
+      assert.match(await result.innerText(), /Roast beef/);
+      assert.match(await result.innerText(), /Tonight: Roast beef/);
+      await screenshot(page, 'dmn-bench');
+      assertClean();
+    });
+    await close();
+  });
+
+  test('the rule list loads without dmn-js; a new DMN model opens on its diagram', async () => {
+    const { page, assertClean, close } = await suite.signedIn();
+    const scripts: string[] = [];
+    page.on('request', (request) => { if (request.resourceType() === 'script') scripts.push(request.url()); });
+    await withFailureShot(page, 'dmn-new', async () => {
+      await page.reload();
+      await page.getByRole('heading', { name: 'Rules', level: 1 }).waitFor();
+      assert.equal(scripts.filter((url) => /DmnModeler/.test(url)).length, 0, 'dmn-js is not loaded by the rule list');
+
+      await api('POST', '/api/rule', { type: 'dmn', name: 'Blank model', ruleAlias: 'blank-dmn', status: 'pending', dmn: DISH_XML });
+      await page.goto(`${suite.studio.studioUrl}#/rules/blank-dmn/1`);
+      await page.getByRole('tab', { name: 'Decision requirements', selected: true }).waitFor();
+      assert.equal(scripts.filter((url) => /DmnModeler/.test(url)).length, 1, 'dmn-js loads with the first DMN rule');
+      assertClean();
+    });
+    await close();
+  });
+});
