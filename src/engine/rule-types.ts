@@ -12,6 +12,7 @@ import { compileScriptRule } from './script/compile.ts';
 import { compileComposition } from './flow/composition.ts';
 import { compileWorkflow } from './flow/workflow.ts';
 import { compileDecisionGraph } from './graph/compile.ts';
+import { compileDmnRule } from './dmn-rule/compile.ts';
 
 /**
  * Each compiler lists the rules its rule needs on the compiled rule (`dependencies`, walked by dependencies.ts),
@@ -25,6 +26,7 @@ export const RULE_COMPILERS = {
   composition: compileComposition,
   workflow: compileWorkflow,
   'decision-graph': compileDecisionGraph,
+  dmn: compileDmnRule,
 } as const satisfies { [T in SolvableRuleType]: RuleCompiler<T> };
 
 /** Whether the engine compiles rules of `type` (it is solvable: integration flows are not). */

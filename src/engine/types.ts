@@ -142,6 +142,14 @@ export interface SolveOptions {
   random?: () => number;
   /** Bounds on nested calls; each missing field takes its DEFAULT_LIMITS value. */
   limits?: Partial<SolveLimits>;
+  /** DMN models only: which decisions (or which decision service) the solve answers; default every decision. */
+  dmnSelection?: DmnSelection;
+}
+
+/** The part of a DMN model a solve evaluates (docs/dmn.md): decisions by name, or one decision service by name. */
+export interface DmnSelection {
+  decisions?: readonly string[];
+  decisionService?: string;
 }
 
 /** One solve of one input object. */
@@ -236,6 +244,8 @@ export interface EvaluationContext {
   insideScript?: boolean;
   /** Source of RANDOM(); Math.random when absent. */
   random?: () => number;
+  /** The top-level solve's DMN selection; nested calls answer every decision. */
+  dmnSelection?: DmnSelection;
 }
 
 export interface CompileOptions {

@@ -9,6 +9,7 @@ import { lookupTableType } from './types/lookup-table.ts';
 import { compositionType } from './types/composition.ts';
 import { integrationFlowType, workflowType } from './types/workflow.ts';
 import { decisionGraphType } from './types/decision-graph.ts';
+import { dmnType } from './types/dmn.ts';
 
 export type { RuleTypeDescriptor, ReferenceKind } from './types/descriptor.ts';
 export type { DocumentModel } from './model/document.ts';
@@ -24,6 +25,7 @@ export const RULE_TYPE_DESCRIPTORS = [
   workflowType,
   integrationFlowType,
   decisionGraphType,
+  dmnType,
 ] as const;
 
 type Descriptors = (typeof RULE_TYPE_DESCRIPTORS)[number];

@@ -19,7 +19,6 @@ import 'dmn-js/dist/assets/dmn-font/css/dmn.css';
 import type { DesignerProps } from '../kinds/types.ts';
 import { moveBetweenTabs } from '../designer/tabs.ts';
 import { dmnXml, withDmnXml } from './model.ts';
-import './dmn.css';
 
 const VIEW_KINDS: Record<string, string> = {
   decisionTable: 'decision table',

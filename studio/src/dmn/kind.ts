@@ -1,11 +1,11 @@
-// DMN models (rule type `dmn`) in the Studio shell (studio/src/kinds): dmn-js edits the XML, the bench's form
-// offers the model's input data by name.
+// DMN models (rule type `dmn`) in the Studio shell (studio/src/kinds): dmn-js edits the XML (DmnDesigner), the
+// bench's form offers the model's input data by name, and versions compare as XML lines.
 import type { RuleEditor } from '../kinds/types.ts';
 import { DmnDesigner } from './DmnDesigner.tsx';
-import { blankDmnXml, dmnInputNames } from './model.ts';
+import { blankDmn, dmnInputNames } from './model.ts';
 
 export const dmnKind: RuleEditor = {
-  blank: (name) => ({ type: 'dmn', name, status: 'pending', dmn: blankDmnXml(name) }),
+  blank: blankDmn,
   Designer: DmnDesigner,
   inputPaths: dmnInputNames,
 };

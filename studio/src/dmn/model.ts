@@ -2,10 +2,7 @@
 // re-reads it on every save and on every bench run), so the editor reads and writes that one field and leaves the
 // derived model to the server.
 import type { RuleDocument } from '../api/types.ts';
-
-// Until dmn-service lands: src/rules/dmn-rule.ts names these.
-const DMN_XML_FIELD = 'dmn';
-const DMN_MODEL_FIELD = 'dmnModel';
+import { DMN_MODEL_FIELD, DMN_XML_FIELD } from '../../../src/rules/dmn-rule.ts';
 
 export function dmnXml(rule: RuleDocument): string {
   const xml: unknown = rule[DMN_XML_FIELD];
@@ -26,6 +23,24 @@ export function dmnInputNames(rule: RuleDocument): string[] {
   if (doc.getElementsByTagName('parsererror').length > 0) return [];
   const names = [...doc.getElementsByTagNameNS('*', 'inputData')].map((e) => e.getAttribute('name') ?? '').filter((n) => n !== '');
   return [...new Set(names)];
+}
+
+const VERSIONS: Record<string, DmnVersion> = {
+  'http://www.omg.org/spec/DMN/20151101/dmn.xsd': '1.1',
+  'http://www.omg.org/spec/DMN/20180521/MODEL/': '1.2',
+  'https://www.omg.org/spec/DMN/20191111/MODEL/': '1.3',
+  'https://www.omg.org/spec/DMN/20211108/MODEL/': '1.4',
+  'https://www.omg.org/spec/DMN/20230324/MODEL/': '1.5',
+};
+export type DmnVersion = '1.1' | '1.2' | '1.3' | '1.4' | '1.5';
+
+/** The DMN version of a model: its definitions element's namespace; undefined when the XML is not a DMN model. */
+export function dmnVersion(xml: string): DmnVersion | undefined {
+  const root = new DOMParser().parseFromString(xml, 'application/xml').documentElement;
+  if (root.localName !== 'definitions' || !root.namespaceURI) return undefined;
+  // Some tools write the namespaces without the final slash, or with http for https.
+  const namespace = root.namespaceURI.replace(/^https?:/, '').replace(/\/?$/, '');
+  return Object.entries(VERSIONS).find(([uri]) => uri.replace(/^https?:/, '').replace(/\/?$/, '') === namespace)?.[1];
 }
 
 /** A new model: one input data feeding one decision table, with its diagram, as dmn-js's own new diagram is. */
@@ -73,4 +88,8 @@ export function blankDmnXml(name: string): string {
   </dmndi:DMNDI>
 </definitions>
 `;
+}
+
+export function blankDmn(name: string): RuleDocument {
+  return { type: 'dmn', name, status: 'pending', [DMN_XML_FIELD]: blankDmnXml(name) };
 }
