@@ -1,7 +1,7 @@
 // DMN models for the Studio's DMN tests: a decision table and a literal expression over two input data, with a
 // diagram (DMNDI) so dmn-js draws the decision requirements as written.
 export const DISH_XML = `<?xml version="1.0" encoding="UTF-8"?>
-<definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/" xmlns:dmndi="https://www.omg.org/spec/DMN/20191111/DMNDI/" xmlns:dc="http://www.omg.org/spec/DMN/20180521/DC/" xmlns:di="http://www.omg.org/spec/DMN/20180521/DI/" id="dish" name="Dish" namespace="https://verdict.test/dmn/dish">
+<definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/" xmlns:dmndi="https://www.omg.org/spec/DMN/20191111/DMNDI/" xmlns:dc="http://www.omg.org/spec/DMN/20180521/DC/" xmlns:di="http://www.omg.org/spec/DMN/20180521/DI/" id="dinner" name="Dinner" namespace="https://verdict.test/dmn/dish">
   <decision id="dish-decision" name="Dish">
     <informationRequirement id="req-season"><requiredInput href="#season" /></informationRequirement>
     <informationRequirement id="req-guests"><requiredInput href="#guests" /></informationRequirement>

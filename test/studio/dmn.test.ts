@@ -8,6 +8,8 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { chromiumSkip, replaceEditorText, screenshot, StudioSuite, withFailureShot } from './support.ts';
 import { DISH_XML } from './dmn-models.ts';
+import { readDmn } from '../../src/rules/dmn/read.ts';
+const TEMP_MODEL = (await readDmn(DISH_XML)).model; // TEMP until the service derives it
 
 const skip = chromiumSkip();
 
@@ -22,7 +24,7 @@ describe('Verdict Studio DMN models in Chromium', { skip }, () => {
   };
 
   test('open a DMN rule on its diagram, edit a decision table cell, save, reload, undo, solve in the bench', async () => {
-    await api('POST', '/api/rule', { type: 'dmn', name: 'Dish', ruleAlias: 'dish-model', status: 'pending', dmn: DISH_XML });
+    await api('POST', '/api/rule', { type: 'dmn', name: 'Dish', ruleAlias: 'dish-model', status: 'pending', dmn: DISH_XML, dmnModel: TEMP_MODEL, inputSchema: {}, outputSchema: {} });
     const { page, assertClean, close } = await suite.signedIn('#/rules/dish-model/1');
     await withFailureShot(page, 'dmn', async () => {
       // The decision requirements diagram first, with every element of the model drawn.
@@ -94,7 +96,7 @@ describe('Verdict Studio DMN models in Chromium', { skip }, () => {
       await page.getByRole('heading', { name: 'Rules', level: 1 }).waitFor();
       assert.equal(scripts.filter((url) => /DmnModeler/.test(url)).length, 0, 'dmn-js is not loaded by the rule list');
 
-      await api('POST', '/api/rule', { type: 'dmn', name: 'Blank model', ruleAlias: 'blank-dmn', status: 'pending', dmn: DISH_XML });
+      await api('POST', '/api/rule', { type: 'dmn', name: 'Blank model', ruleAlias: 'blank-dmn', status: 'pending', dmn: DISH_XML, dmnModel: TEMP_MODEL, inputSchema: {}, outputSchema: {} });
       await page.goto(`${suite.studio.studioUrl}#/rules/blank-dmn/1`);
       await page.getByRole('tab', { name: 'Decision requirements', selected: true }).waitFor();
       assert.equal(scripts.filter((url) => /DmnModeler/.test(url)).length, 1, 'dmn-js loads with the first DMN rule');

@@ -7,6 +7,7 @@ import type { DesignerProps } from '../kinds/types.ts';
 import { Loading } from '../ui/states.tsx';
 import { DmnXmlDesigner } from './DmnXmlDesigner.tsx';
 import { dmnVersion, dmnXml } from './model.ts';
+import '../designer/designer.css';
 import './dmn.css';
 
 const DmnModeler = lazy(() => import('./DmnModeler.tsx'));

@@ -56,7 +56,7 @@ export default function DmnModeler({ rule, onChange, readOnly }: DesignerProps) 
   }, []);
 
   useEffect(() => {
-    const created = new (readOnly ? DmnJsViewer : DmnJsModeler)({ container: host.current!, common: { keyboard: { bindTo: host.current! } } });
+    const created = new (readOnly ? DmnJsViewer : DmnJsModeler)({ container: host.current! });
     modeler.current = created;
     created.on('views.changed', ({ views: all, activeView }: { views: DmnView[]; activeView?: DmnView }) => {
       setViews([...all]);
@@ -97,7 +97,7 @@ export default function DmnModeler({ rule, onChange, readOnly }: DesignerProps) 
   }, [xml, readOnly]);
 
   return (
-    <div className="dmn-designer">
+    <div className="dt-designer dmn-designer">
       <div className="dmn-toolbar">
         <div className="dt-tabs" role="tablist" aria-label="DMN views" onKeyDown={moveBetweenTabs}>
           {views.map((view) => {

@@ -5,7 +5,7 @@ import { dmnXml, withDmnXml } from './model.ts';
 
 export function DmnXmlDesigner({ rule, onChange, readOnly, notice }: DesignerProps & { notice: string }) {
   return (
-    <section className="dmn-designer" aria-label="DMN model">
+    <section className="dt-designer dmn-designer" aria-label="DMN model">
       <p className="muted" role="note">{notice}</p>
       <label className="dmn-xml">
         <span>DMN XML</span>

@@ -1,6 +1,7 @@
 // DMN models (rule type `dmn`) in the Studio shell (studio/src/kinds): dmn-js edits the XML (DmnDesigner), the
 // bench's form offers the model's input data by name, and versions compare as XML lines.
 import type { RuleEditor } from '../kinds/types.ts';
+import { DmnCompare } from './DmnCompare.tsx';
 import { DmnDesigner } from './DmnDesigner.tsx';
 import { blankDmn, dmnInputNames } from './model.ts';
 
@@ -8,4 +9,5 @@ export const dmnKind: RuleEditor = {
   blank: blankDmn,
   Designer: DmnDesigner,
   inputPaths: dmnInputNames,
+  Compare: DmnCompare,
 };
