@@ -87,7 +87,7 @@ describe('Verdict Studio DMN models in Chromium', { skip }, () => {
     await close();
   });
 
-  test('the rule list loads without dmn-js; a new DMN model opens on its diagram', async () => {
+  test('the rule list loads without dmn-js; New rule makes a DMN model that opens on its diagram', async () => {
     const { page, assertClean, close } = await suite.signedIn();
     const scripts: string[] = [];
     page.on('request', (request) => { if (request.resourceType() === 'script') scripts.push(request.url()); });
@@ -96,9 +96,15 @@ describe('Verdict Studio DMN models in Chromium', { skip }, () => {
       await page.getByRole('heading', { name: 'Rules', level: 1 }).waitFor();
       assert.equal(scripts.filter((url) => /DmnModeler/.test(url)).length, 0, 'dmn-js is not loaded by the rule list');
 
-      await api('POST', '/api/rule', { type: 'dmn', name: 'Blank model', ruleAlias: 'blank-dmn', status: 'pending', dmn: DISH_XML, dmnModel: TEMP_MODEL, inputSchema: {}, outputSchema: {} });
-      await page.goto(`${suite.studio.studioUrl}#/rules/blank-dmn/1`);
+      await page.getByRole('button', { name: 'New rule' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New rule' });
+      await dialog.getByLabel('Rule type').selectOption({ label: 'DMN model' });
+      await dialog.getByLabel('Rule name').fill('Order size');
+      await page.getByRole('button', { name: 'Create', exact: true }).click();
       await page.getByRole('tab', { name: 'Decision requirements', selected: true }).waitFor();
+      await canvas(page, 'Decision requirements').getByText('Amount', { exact: true }).waitFor();
+      await openView(page, 'Result (decision table)');
+      await canvas(page, 'Result (decision table)').getByRole('cell', { name: '"large"', exact: true }).waitFor();
       assert.equal(scripts.filter((url) => /DmnModeler/.test(url)).length, 1, 'dmn-js loads with the first DMN rule');
       assertClean();
     });
