@@ -19,6 +19,8 @@ import 'dmn-js/dist/assets/dmn-font/css/dmn.css';
 import type { DesignerProps } from '../kinds/types.ts';
 import { moveBetweenTabs } from '../designer/tabs.ts';
 import { dmnXml, withDmnXml } from './model.ts';
+import type { DmnNamespaces } from './model.ts';
+import { moddleExtensionsFor } from './moddle.ts';
 
 const VIEW_KINDS: Record<string, string> = {
   decisionTable: 'decision table',
@@ -31,7 +33,7 @@ function viewLabel(view: DmnView): string {
   return `${view.element.name || view.element.id} (${VIEW_KINDS[view.type] ?? view.type})`;
 }
 
-export default function DmnModeler({ rule, onChange, readOnly }: DesignerProps) {
+export default function DmnModeler({ rule, onChange, readOnly, namespaces }: DesignerProps & { namespaces: DmnNamespaces }) {
   const id = useId();
   const host = useRef<HTMLDivElement>(null);
   const modeler = useRef<DmnJsModeler | null>(null);
@@ -56,7 +58,9 @@ export default function DmnModeler({ rule, onChange, readOnly }: DesignerProps) 
   }, []);
 
   useEffect(() => {
-    const created = new (readOnly ? DmnJsViewer : DmnJsModeler)({ container: host.current! });
+    // Made for the model's namespaces (DmnDesigner keys this component by them).
+    const moddleExtensions = moddleExtensionsFor(namespaces);
+    const created = new (readOnly ? DmnJsViewer : DmnJsModeler)({ container: host.current!, ...(moddleExtensions ? { moddleExtensions } : {}) });
     modeler.current = created;
     created.on('views.changed', ({ views: all, activeView }: { views: DmnView[]; activeView?: DmnView }) => {
       setViews([...all]);
@@ -77,6 +81,7 @@ export default function DmnModeler({ rule, onChange, readOnly }: DesignerProps) 
       modeler.current = null;
       shown.current = null;
     };
+    // namespaces: a change remounts this component (DmnDesigner keys it by them).
   }, [readOnly, writeBack]);
 
   const xml = dmnXml(rule);

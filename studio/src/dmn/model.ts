@@ -25,22 +25,43 @@ export function dmnInputNames(rule: RuleDocument): string[] {
   return [...new Set(names)];
 }
 
-const VERSIONS: Record<string, DmnVersion> = {
-  'http://www.omg.org/spec/DMN/20151101/dmn.xsd': '1.1',
-  'http://www.omg.org/spec/DMN/20180521/MODEL/': '1.2',
-  'https://www.omg.org/spec/DMN/20191111/MODEL/': '1.3',
-  'https://www.omg.org/spec/DMN/20211108/MODEL/': '1.4',
-  'https://www.omg.org/spec/DMN/20230324/MODEL/': '1.5',
-};
 export type DmnVersion = '1.1' | '1.2' | '1.3' | '1.4' | '1.5';
 
-/** The DMN version of a model: its definitions element's namespace; undefined when the XML is not a DMN model. */
-export function dmnVersion(xml: string): DmnVersion | undefined {
+/** The model namespace of each DMN version. */
+const MODEL_NAMESPACES: Record<DmnVersion, string> = {
+  '1.1': 'http://www.omg.org/spec/DMN/20151101/dmn.xsd',
+  '1.2': 'http://www.omg.org/spec/DMN/20180521/MODEL/',
+  '1.3': 'https://www.omg.org/spec/DMN/20191111/MODEL/',
+  '1.4': 'https://www.omg.org/spec/DMN/20211108/MODEL/',
+  '1.5': 'https://www.omg.org/spec/DMN/20230324/MODEL/',
+};
+const DI_NAMESPACES: Partial<Record<DmnVersion, string>> = {
+  '1.2': 'http://www.omg.org/spec/DMN/20180521/DMNDI/',
+  '1.3': 'https://www.omg.org/spec/DMN/20191111/DMNDI/',
+  '1.4': 'https://www.omg.org/spec/DMN/20211108/DMNDI/',
+  '1.5': 'https://www.omg.org/spec/DMN/20230324/DMNDI/',
+};
+
+// Some tools write the namespaces without the final slash, or with http for https.
+const sameNamespace = (a: string, b: string) => a.replace(/^https?:/, '').replace(/\/?$/, '') === b.replace(/^https?:/, '').replace(/\/?$/, '');
+
+export interface DmnNamespaces {
+  version: DmnVersion;
+  /** The model namespace as the XML writes it. */
+  model: string;
+  /** The diagram (DMNDI) namespace as the XML writes it, else the version's. */
+  diagram?: string;
+}
+
+/** A model's DMN version and namespaces, from its definitions element; undefined when the XML is not a DMN model. */
+export function dmnNamespaces(xml: string): DmnNamespaces | undefined {
   const root = new DOMParser().parseFromString(xml, 'application/xml').documentElement;
-  if (root.localName !== 'definitions' || !root.namespaceURI) return undefined;
-  // Some tools write the namespaces without the final slash, or with http for https.
-  const namespace = root.namespaceURI.replace(/^https?:/, '').replace(/\/?$/, '');
-  return Object.entries(VERSIONS).find(([uri]) => uri.replace(/^https?:/, '').replace(/\/?$/, '') === namespace)?.[1];
+  const model = root.namespaceURI;
+  if (root.localName !== 'definitions' || !model) return undefined;
+  const version = (Object.keys(MODEL_NAMESPACES) as DmnVersion[]).find((v) => sameNamespace(MODEL_NAMESPACES[v], model));
+  if (!version) return undefined;
+  const diagram = /["'](https?:\/\/www\.omg\.org\/spec\/DMN\/\d{8}\/DMNDI\/?)["']/.exec(xml)?.[1] ?? DI_NAMESPACES[version];
+  return { version, model, ...(diagram ? { diagram } : {}) };
 }
 
 /** A new model: one input data feeding one decision table, with its diagram, as dmn-js's own new diagram is. */
