@@ -10,6 +10,10 @@ import type { JsonObject } from '../rules/check.ts';
 import { describeRule, readContainer, ruleIdOf } from '../rules/containers.ts';
 import type { RuleContainer } from '../rules/containers.ts';
 import { ruleFileValue } from '../service/jdm-files.ts';
+import { dmnRuleDocument, linkDmnImports } from '../service/dmn-files.ts';
+import { baseName, isDmnXml } from '../formats/dmn/index.ts';
+import { ValidationError } from '../rules/problems.ts';
+import { DMN_MODEL_FIELD } from '../rules/dmn-rule.ts';
 import { InputError } from './errors.ts';
 
 interface LoadedRule {
@@ -58,6 +62,28 @@ export class FolderResolver implements RuleResolver {
 
   addContainer(container: RuleContainer, file: string): void {
     for (const entry of container.rules) this.add(entry.document, entry.path === '' ? file : `${file} ${entry.path}`);
+  }
+
+  /**
+   * Links the imports of every DMN model loaded to the loaded model holding each namespace (by its alias, the file's
+   * name): what the service does among a space's rules. An import no loaded model holds is an InputError naming it.
+   */
+  linkDmnImports(): void {
+    const all = [...this.rules.values()].flat().filter((rule) => rule.document.type === 'dmn');
+    const holder = new Map<string, string>();
+    for (const rule of all) {
+      const namespace = (rule.document[DMN_MODEL_FIELD] as { namespace?: unknown } | undefined)?.namespace;
+      const alias = rule.document.ruleAlias ?? rule.document.ruleId;
+      if (typeof namespace === 'string' && typeof alias === 'string' && !holder.has(namespace)) holder.set(namespace, alias);
+    }
+    for (const rule of all) {
+      try {
+        Object.assign(rule.document, linkDmnImports(rule.document, (namespace) => holder.get(namespace)));
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        throw new InputError(`${rule.source}: ${error.problems.map((p) => p.message).join('; ')} (give the imported model's .dmn file with --rules DIR)`);
+      }
+    }
   }
 
   /** Rule types present, e.g. to start a script sandbox only when a scripting rule may run. */
@@ -109,6 +135,26 @@ export class FolderResolver implements RuleResolver {
   }
 }
 
+/**
+ * Reads a rule file: DMN XML (format detected) as one `dmn` rule document aliased after the file, its model read;
+ * anything else as JSON (readJsonFile). Failures name the file.
+ */
+export async function readRuleFile(file: string, status: 'pending' | 'published' = 'published'): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new InputError(`cannot read ${file}: ${reason(error)}`);
+  }
+  if (!isDmnXml(text)) return parseJsonText(text, file);
+  try {
+    return { ...(await dmnRuleDocument(text, { fileName: file, status })), ruleAlias: baseName(file) };
+  } catch (error) {
+    if (error instanceof ValidationError) throw new InputError(`${file} is not a valid DMN model: ${error.problems.map((p) => p.message).join('; ')}`);
+    throw error;
+  }
+}
+
 /** Reads and parses one JSON file; failures name the file. */
 export async function readJsonFile(file: string): Promise<unknown> {
   let text: string;
@@ -117,6 +163,10 @@ export async function readJsonFile(file: string): Promise<unknown> {
   } catch (error) {
     throw new InputError(`cannot read ${file}: ${reason(error)}`);
   }
+  return parseJsonText(text, file);
+}
+
+function parseJsonText(text: string, file: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
@@ -124,12 +174,12 @@ export async function readJsonFile(file: string): Promise<unknown> {
   }
 }
 
-/** Loads every `*.json` under `dir` (recursively) as an export container into the resolver. Returns the file count. */
+/** Loads every `*.json` and `*.dmn` under `dir` (recursively) as an export container into the resolver. Returns the file count. */
 export async function loadRulesDirectory(dir: string, resolver: FolderResolver): Promise<number> {
   let files: string[];
   try {
     files = (await readdir(dir, { recursive: true, withFileTypes: true }))
-      .filter((entry) => entry.isFile() && entry.name.toLowerCase().endsWith('.json'))
+      .filter((entry) => entry.isFile() && /\.(json|dmn)$/i.test(entry.name))
       .map((entry) => join(entry.parentPath, entry.name))
       .sort();
   } catch (error) {
@@ -137,7 +187,7 @@ export async function loadRulesDirectory(dir: string, resolver: FolderResolver):
   }
   for (const file of files) {
     const shown = join(dir, relative(dir, file));
-    const container = readContainerOf(await readJsonFile(file), shown);
+    const container = readContainerOf(await readRuleFile(file), shown);
     resolver.addContainer(container, shown);
   }
   return files.length;

@@ -10,7 +10,7 @@ import { isSolvableType } from '../rules/rule-types.ts';
 import type { ContainerEntry, RuleContainer } from '../rules/containers.ts';
 import { InputLoop } from '../service/input-loop.ts';
 import { InputError, UsageError } from './errors.ts';
-import { FolderResolver, loadRulesDirectory, readContainerOf, readJsonFile } from './folder-resolver.ts';
+import { FolderResolver, loadRulesDirectory, readContainerOf, readJsonFile, readRuleFile } from './folder-resolver.ts';
 import { DEFAULT_TIMEOUT_MS, parseTimeZone, positiveInteger } from './solve-options.ts';
 
 export interface SolveCommandOptions {
@@ -53,10 +53,11 @@ export async function loadRuleFile(rulePath: string, options: { rules: string[];
 /** A rule file and the directories of rules it may call, loaded but not compiled. */
 export async function openRuleFile(rulePath: string, options: { rules: string[]; timezone?: string }): Promise<Omit<LoadedRuleFile, 'entry' | 'compiled'>> {
   const timeZone = options.timezone ?? envTimeZone();
-  const container = readContainerOf(await readJsonFile(rulePath), rulePath);
+  const container = readContainerOf(await readRuleFile(rulePath), rulePath);
   const resolver = new FolderResolver({ timeZone });
   resolver.addContainer(container, rulePath);
   for (const dir of options.rules) await loadRulesDirectory(dir, resolver);
+  resolver.linkDmnImports();
   return { container, resolver, timeZone };
 }
 

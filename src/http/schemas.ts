@@ -77,10 +77,17 @@ export function solveBodySchema(bulkLimit: number) {
       },
       options: {
         type: 'object',
-        description: 'Decision tables only. includedConditionCols wins when both are given.',
+        description: 'Condition columns: decision tables only (includedConditionCols wins when both are given). decisions and decisionService: DMN models only (give one of them).',
         properties: {
           includedConditionCols: { type: 'array', items: { type: 'string' }, description: 'Condition columns to evaluate (input path or column alias); the others count as true.' },
           excludedConditionCols: { type: 'array', items: { type: 'string' }, description: 'Condition columns to skip (count as true).' },
+          decisions: {
+            type: 'array',
+            minItems: 1,
+            items: { type: 'string', minLength: 1 },
+            description: 'DMN models: the decisions to answer, by name (and what they require is evaluated); default every decision of the model.',
+          },
+          decisionService: { type: 'string', minLength: 1, description: 'DMN models: evaluate this decision service, by name; its output decisions answer.' },
         },
       },
     },

@@ -59,3 +59,11 @@ export function dmnImportsOf(doc: JsonObject): DmnImportLink[] {
   if (!Array.isArray(links)) return [];
   return links.filter((l): l is DmnImportLink => isObject(l) && typeof l.name === 'string' && typeof l.namespace === 'string' && typeof l.ruleId === 'string');
 }
+
+/** Imports of this type are DMN models (others, XSD or PMML, are not resolved). */
+const DMN_IMPORT_TYPE = /omg\.org\/spec\/DMN\//i;
+
+/** The DMN models a model imports, as its `<import>`s name them. */
+export function dmnModelImports(model: DmnModel): { name: string; namespace: string }[] {
+  return model.imports.filter((i) => DMN_IMPORT_TYPE.test(i.importType)).map((i) => ({ name: i.name, namespace: i.namespace }));
+}

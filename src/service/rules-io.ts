@@ -14,6 +14,8 @@ import { attachSuites, takeSuites, writeCarriedSuites } from './rule-tests/porta
 import type { CarriedSuites } from './rule-tests/portable.ts';
 import type { SuiteDefinition } from './rule-tests/definitions.ts';
 import { ruleFileValue } from './jdm-files.ts';
+import { dmnFileValue } from './dmn-files.ts';
+import { linkBatchImports } from './management/dmn.ts';
 import { sharedAliases } from './shared-aliases.ts';
 import type { SharedAlias } from './shared-aliases.ts';
 import { aliasSlug } from '../rules/envelope.ts';
@@ -138,7 +140,8 @@ export class RulesIO {
     for (const { source, value } of containers) {
       let container: RuleContainer;
       try {
-        container = readContainer(ruleFileValue(value, { fileName: source === '' ? undefined : source, status: 'pending' }).value);
+        const fileName = source === '' ? undefined : source;
+        container = readContainer(await dmnFileValue(ruleFileValue(value, { fileName, status: 'pending' }).value, { fileName, status: 'pending' }));
       } catch (err) {
         if (!(err instanceof ValidationError)) throw err;
         problems.push(...err.problems.map((p) => located(source, p)));
@@ -164,6 +167,7 @@ export class RulesIO {
     return this.#store.management.transaction(space, async (tx) => {
       const heads = await tx.heads();
       chooseMissingAliases(heads, prepared);
+      await linkBatchImports(tx, prepared);
       const incoming = prepared.map((d) => ({ ruleId: String(d.ruleId), version: Number(d.version), alias: String(d.ruleAlias), name: String(d.name) }));
       assertNoNewClash(heads, incoming);
       const shared = sharedAliases(heads, incoming);

@@ -1,6 +1,6 @@
 // `verdict import FILE|DIR --space S [--strict] [--json]`: import DecisionRules exports (a rule, an array of rules,
-// a rule-flow export, a folder export, a decision table as an XLSX v2 workbook, a GoRules JDM decision graph, told by its content, not its name;
-// a directory: every .json file in it, recursively). All or nothing. One line
+// a rule-flow export, a folder export, a decision table as an XLSX v2 workbook, a GoRules JDM decision graph, a DMN model (.dmn XML), told by its content, not its name;
+// a directory: every .json and .dmn file in it, recursively). All or nothing. One line
 // per imported rule version with its alias and status, and a warning (stderr) per alias that several rules of the
 // space now share, since solving by such an alias fails; --strict refuses those imports instead.
 import { readdir, readFile, stat } from 'node:fs/promises';
@@ -9,6 +9,8 @@ import type { Command } from 'commander';
 import { looksLikeZip } from '../../formats/xlsx/index.ts';
 import { xlsxToTable } from '../../service/management/xlsx.ts';
 import { ruleFileValue } from '../../service/jdm-files.ts';
+import { dmnRuleDocument } from '../../service/dmn-files.ts';
+import { isDmnXml } from '../../formats/dmn/index.ts';
 import { InputError } from '../errors.ts';
 import { storeCommand } from './space.ts';
 
@@ -18,7 +20,7 @@ async function jsonFiles(path: string): Promise<string[]> {
   if (info.isFile()) return [path];
   const entries = await readdir(path, { withFileTypes: true, recursive: true });
   return entries
-    .filter((e) => e.isFile() && e.name.toLowerCase().endsWith('.json'))
+    .filter((e) => e.isFile() && /\.(json|dmn)$/i.test(e.name))
     .map((e) => join(e.parentPath, e.name))
     .sort();
 }
@@ -31,6 +33,13 @@ async function readRuleFile(file: string): Promise<unknown> {
   const bytes = await readFile(file);
   if (looksLikeZip(bytes)) return (await xlsxToTable(bytes)).document;
   const text = bytes.toString('utf8');
+  if (isDmnXml(text)) {
+    try {
+      return await dmnRuleDocument(text, { fileName: file, status: 'pending' });
+    } catch (err) {
+      throw new InputError(`${file}: not a valid DMN model (${err instanceof Error ? err.message : String(err)})`);
+    }
+  }
   let json: unknown;
   try {
     json = JSON.parse(text) as unknown;
@@ -51,13 +60,13 @@ export function register(program: Command): void {
   program
     .command('import')
     .description('import DecisionRules exports into a space (validated first; all or nothing)')
-    .argument('<path>', 'a JSON file (DecisionRules export or GoRules JDM), an .xlsx workbook (DecisionRules XLSX v2), or a directory of JSON files')
+    .argument('<path>', 'a JSON file (DecisionRules export or GoRules JDM), a .dmn file (DMN 1.1-1.5), an .xlsx workbook (DecisionRules XLSX v2), or a directory of JSON and .dmn files')
     .requiredOption('--space <space>', 'target space')
     .option('--strict', 'refuse the import (nothing imported, exit 1) when it would leave an alias used by several rules')
     .option('--json', 'print {"imported": [{"ruleId", "version", "ruleAlias", "type", "status"}], "sharedAliases": [{"alias", "ruleIds"}]} only')
     .action(async (path: string, options: { space: string; strict?: boolean; json?: boolean }) => {
       const files = await jsonFiles(path);
-      if (files.length === 0) throw new InputError(`${path}: no .json files`);
+      if (files.length === 0) throw new InputError(`${path}: no .json or .dmn files`);
       const containers = await Promise.all(files.map(async (file) => ({ source: files.length > 1 || file !== path ? file : '', value: await readRuleFile(file) })));
       const result = await storeCommand(async (services) => {
         await services.spaces.require(options.space);

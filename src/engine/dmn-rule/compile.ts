@@ -10,8 +10,7 @@ import type { Problem } from '../errors.ts';
 import { compileDmn, evaluateJson } from '../dmn/index.ts';
 import type { CompiledDmn } from '../dmn/index.ts';
 import type { DmnModel } from '../../rules/dmn/model.ts';
-import { DMN_XML_FIELD, dmnImportsOf } from '../../rules/dmn-rule.ts';
-import type { DmnImportLink } from '../../rules/dmn-rule.ts';
+import { DMN_XML_FIELD, dmnImportsOf, dmnModelImports } from '../../rules/dmn-rule.ts';
 
 const DMN_RULE = Symbol('dmn rule');
 
@@ -34,15 +33,18 @@ function documentProblems(problems: readonly Problem[]): Problem[] {
 
 export const compileDmnRule: RuleCompiler<'dmn'> = ({ document, dmn: model }) => {
   const links = dmnImportsOf(document);
+  const imports = dmnModelImports(model);
   const name = String(document.name);
   // A model that imports others compiles only with them (its elements refer to theirs): at its first solve.
-  const own = links.length === 0 ? compileDmn(model, { imports: [] }) : undefined;
+  const own = imports.length === 0 ? compileDmn(model, { imports: [] }) : undefined;
   if (own && own.problems.length > 0) throw new ValidationError(documentProblems(own.problems));
 
   let last: { imported: readonly DmnModel[]; compiled: CompiledDmn } | undefined;
   const modelsImported = (ctx: EvaluationContext, seen: Set<string>): DmnModel[] => {
     const out: DmnModel[] = [];
-    for (const link of links) {
+    for (const wanted of imports) {
+      const link = links.find((l) => l.namespace === wanted.namespace);
+      if (!link) throw new RuleError(`the model imports '${wanted.name}' (namespace ${wanted.namespace}), which no DMN rule of the space was found to hold when it was saved`, name);
       if (seen.has(link.namespace)) continue;
       seen.add(link.namespace);
       const rule = ctx.resolver?.resolve(link.ruleId, undefined);

@@ -2,6 +2,7 @@
 // checks it (every problem with its path), then solved as POST /rule/solve solves a stored rule, with the debug
 // trace, storing nothing: no rule, no audit record. See docs/decisions/management-draft-solve.md.
 import { randomUUID } from 'node:crypto';
+import { ValidationError } from '../../engine/errors.ts';
 import type { Problem } from '../../engine/errors.ts';
 import type { Json } from '../../engine/types.ts';
 import { isVersion } from '../../rules/bounds.ts';
@@ -14,6 +15,8 @@ import type { DocumentSolveRequest } from '../solve.ts';
 import type { ManagementContext } from './context.ts';
 import { compileChecked, problemsOf, requestedAlias, ruleBody, withIdentity } from './documents.ts';
 import type { RuleDocument } from './documents.ts';
+import { withDmnModel } from '../dmn-files.ts';
+import { prepareDmnWrite } from './dmn.ts';
 
 export interface DraftSolveRequest extends DocumentSolveRequest {
   /** The rule document, as a write would send it. */
@@ -37,8 +40,10 @@ export class DraftSolve {
   }
 
   /** The document a write of `rule` would store (status, tags, lock and times filled in as a write fills them). */
-  #draft(rule: unknown): { document: RuleDocument; now: string } {
-    const input = ruleBody(rule);
+  async #draft(rule: unknown, space?: string): Promise<{ document: RuleDocument; now: string }> {
+    const body = ruleBody(rule);
+    // A DMN draft is read (and its imports linked) as its save would; without a space, imports stay unlinked.
+    const input = space === undefined ? await withDmnModel(body) : await prepareDmnWrite(this.#ctx, space, body, ruleIdOf(body));
     const now = isoAt(this.#ctx.clock);
     const document = withIdentity(
       { ...input, status: input.status ?? 'pending', tags: input.tags ?? [], locked: input.locked ?? false, createdIn: now, lastUpdate: now },
@@ -51,14 +56,21 @@ export class DraftSolve {
    * Every problem a write of `rule` would refuse it for, each with its path; none when it can be stored. Nothing
    * is stored. (The space's other rules are not consulted: an alias clash is found by the write itself.)
    */
-  validate(rule: unknown): { valid: boolean; problems: Problem[] } {
-    const problems = problemsOf(this.#draft(rule).document, this.#ctx.compile);
+  async validate(rule: unknown): Promise<{ valid: boolean; problems: Problem[] }> {
+    let document: RuleDocument;
+    try {
+      ({ document } = await this.#draft(rule));
+    } catch (error) {
+      if (error instanceof ValidationError) return { valid: false, problems: error.problems };
+      throw error;
+    }
+    const problems = problemsOf(document, this.#ctx.compile);
     return { valid: problems.length === 0, problems };
   }
 
   async solve(space: string, request: DraftSolveRequest): Promise<DraftSolveResult> {
     // The fields a write fills in are filled the same way, so the draft passes or fails exactly as its save would.
-    const { document, now } = this.#draft(request.rule);
+    const { document, now } = await this.#draft(request.rule, space);
     const compiled = compileChecked(document, this.#ctx.compile);
     // An id no stored rule has: a reference from the draft to its own stored versions resolves to them, not to the draft.
     const head: RuleHead = {

@@ -8,6 +8,7 @@ import type { RuleHead, RuleStatus, StoredRule } from '../../store/ports.ts';
 import { isoAt } from '../clock.ts';
 import type { ManagementContext, VersionedDocument, WriteOptions } from './context.ts';
 import { checkDocument, isObject, requestedAlias, ruleBody, withIdentity } from './documents.ts';
+import { prepareDmnWrite } from './dmn.ts';
 import { uniqueAlias } from '../rules-io.ts';
 import { assertNoNewClash, assertRuleId, namespaceClashes, takenNames } from '../rule-namespace.ts';
 import type { NamespaceClash } from '../rule-namespace.ts';
@@ -99,7 +100,8 @@ export class RuleManagement {
    */
   async create(space: string, body: unknown, folderPath?: string, options: WriteOptions = {}): Promise<VersionedDocument> {
     const now = this.#now();
-    const input = ruleBody(body);
+    const written = ruleBody(body);
+    const input = await prepareDmnWrite(this.#ctx, space, written, ruleIdOf(written));
     const requestedId = ruleIdOf(input);
     if (requestedId !== undefined) assertRuleId(requestedId, input.name);
     const alias = requestedAlias(input);
@@ -145,11 +147,11 @@ export class RuleManagement {
    */
   async newVersion(space: string, idOrAlias: string, body: unknown, options: WriteOptions = {}): Promise<VersionedDocument> {
     const now = this.#now();
-    const input = ruleBody(body);
     const { rule, latest } = await this.#ctx.store.management.read(space, async (tx) => {
       const found = findRule(await tx.heads(), idOrAlias);
       return { rule: found, latest: findVersion(found, undefined) };
     });
+    const input = await prepareDmnWrite(this.#ctx, space, ruleBody(body), rule.ruleId);
     const draft: RuleDocument = {
       ...input,
       type: input.type ?? latest.type,
@@ -182,12 +184,12 @@ export class RuleManagement {
    */
   async update(space: string, idOrAlias: string, version: number | undefined, body: unknown, options: WriteOptions = {}): Promise<VersionedDocument> {
     const now = this.#now();
-    const input = ruleBody(body);
     const { rule, head, existing } = await this.#ctx.store.management.read(space, async (tx) => {
       const found = findRule(await tx.heads(), idOrAlias);
       const target = findVersion(found, version);
       return { rule: found, head: target, existing: (await documentOf(tx, target)).document };
     });
+    const input = await prepareDmnWrite(this.#ctx, space, ruleBody(body), rule.ruleId);
     assertUnlocked([head]);
     assertMayChangePublished(space, options, [head]);
     const liveEdits = (await this.#ctx.store.spaces.settings(space))?.liveEdits ?? 'allowed';

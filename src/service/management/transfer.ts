@@ -9,6 +9,9 @@ import type { FolderNode as ExportFolderNode, RuleContainer } from '../../rules/
 import type { ManagementTransaction, RuleHead, StoredRule } from '../../store/ports.ts';
 import { isoAt } from '../clock.ts';
 import { jdmTestsOf, ruleFileValue } from '../jdm-files.ts';
+import { dmnFileValue } from '../dmn-files.ts';
+import { DMN_XML_FIELD } from '../../rules/dmn-rule.ts';
+import { linkBatchImports } from './dmn.ts';
 import { CannotConvertError, tableToGraph, writeJdm } from '../../formats/jdm/index.ts';
 import { ServiceError } from '../errors.ts';
 import { prepareForStorage, uniqueAlias } from '../rules-io.ts';
@@ -25,7 +28,7 @@ import type { FolderNode } from './folder-tree.ts';
 import { createFolders, folderName, loadTree, resolveTarget } from './folders.ts';
 import type { FolderTarget } from './folders.ts';
 import { recordHistory } from './history.ts';
-import { assertUnlocked, findRule, findVersion, groupByRule, nextVersion } from './lookup.ts';
+import { assertUnlocked, documentOf, findRule, findVersion, groupByRule, nextVersion } from './lookup.ts';
 import { assertMayChangePublished, assertMayLock, assertMayPublish } from './publish-rights.ts';
 import { assertApproved } from './reviews.ts';
 import { aliasOwners, aliasTaken } from './rules.ts';
@@ -75,8 +78,9 @@ export class TransferManagement {
    * Reads and checks an import body: every problem of every rule at once, with its place in the container. A
    * GoRules JDM file (format detected) is one decision graph named `jdmName`, its tests its suite "JDM tests".
    */
-  #read(body: unknown, jdmName?: string): { container: RuleContainer; incoming: Incoming[] } {
-    const container = readContainer(ruleFileValue(body, { name: jdmName, status: 'pending' }).value);
+  async #read(body: unknown, jdmName?: string): Promise<{ container: RuleContainer; incoming: Incoming[] }> {
+    const value = await dmnFileValue(ruleFileValue(body, { name: jdmName, status: 'pending' }).value, { name: jdmName, status: 'pending' });
+    const container = readContainer(value);
     const problems: Problem[] = [];
     const taken = container.rules.map((entry) => takeSuites(entry.document, entry.path, problems));
     for (const entry of container.rules) {
@@ -170,11 +174,12 @@ export class TransferManagement {
    * no leaf names in the imported folder. Also accepts a single rule or an array of rules.
    */
   async importFolder(space: string, target: FolderTarget, body: unknown, options: WriteOptions = {}): Promise<FolderImportResult> {
-    const { container, incoming } = this.#read(body);
+    const { container, incoming } = await this.#read(body);
     return this.#ctx.store.management.transaction(space, async (tx) => {
       const { tree, heads } = await loadTree(tx);
       const destination = resolveTarget(tree, target);
       const { documents, overwritten } = await this.#plan(tx, heads, incoming);
+      await linkBatchImports(tx, documents);
       assertMayChangePublished(space, options, overwritten);
       assertMayPublish(space, options, documents.some((d) => d.status === 'published'));
       assertMayLock(space, options, documents.some((d) => d.locked === true));
@@ -239,6 +244,15 @@ export class TransferManagement {
     }
   }
 
+  /** A `dmn` rule's model as its .dmn file (the XML as stored); without a version, its latest. */
+  async exportDmn(space: string, idOrAlias: string, version: number | undefined): Promise<{ xml: string; filename: string }> {
+    const document = await this.#ctx.store.management.read(space, async (tx) => (await documentOf(tx, findVersion(findRule(await tx.heads(), idOrAlias), version))).document);
+    if (document.type !== 'dmn' || typeof document[DMN_XML_FIELD] !== 'string') {
+      throw badRequest(`Rule "${idOrAlias}" is a ${String(document.type)}, not a DMN model: only rules of type dmn export as .dmn`);
+    }
+    return { xml: document[DMN_XML_FIELD], filename: `${String(document.ruleAlias ?? document.name)}.dmn` };
+  }
+
   /** `[flow, ...every rule it uses, transitively]`; without a version, the flow's latest version. */
   async exportRuleFlow(space: string, idOrAlias: string, version: number | undefined): Promise<RuleDocument[]> {
     const documents = await this.#flowDocuments(space, idOrAlias, version);
@@ -276,7 +290,7 @@ export class TransferManagement {
   async importRuleFlow(space: string, body: unknown, options: RuleFlowImportOptions & WriteOptions): Promise<ImportedRule[]> {
     if (options.newVersion !== undefined && options.overwrite !== undefined) throw badRequest('Give new-version or overwrite, not both');
     if (options.overwrite !== undefined && options.version === undefined) throw badRequest('overwrite needs the version to overwrite: ?overwrite=<id>&version=<n>');
-    const { container, incoming } = this.#read(body, options.name);
+    const { container, incoming } = await this.#read(body, options.name);
     if (container.kind === 'folder') throw badRequest('This is a folder export; import it with POST /api/folder/import');
     return this.#ctx.store.management.transaction(space, async (tx) => {
       const heads = await tx.heads();
@@ -299,6 +313,7 @@ export class TransferManagement {
         first.hasVersion = true;
       }
       const { documents, overwritten } = await this.#plan(tx, heads, incoming);
+      await linkBatchImports(tx, documents);
       assertMayChangePublished(space, options, overwritten);
       assertMayPublish(space, options, documents.some((d) => d.status === 'published'));
       assertMayLock(space, options, documents.some((d) => d.locked === true));

@@ -210,3 +210,11 @@ export function params(withVersion: boolean, extra: Record<string, unknown> = {}
 }
 
 export const securedBy = [{ managementKey: [] }];
+
+/** The content types a DMN file is sent with to an import route: its XML text becomes the body, a string. */
+export const XML_CONTENT_TYPES = ['application/xml', 'text/xml', 'application/dmn+xml'];
+
+/** Lets an import route take a DMN file as it is (XML); the import detects it (src/formats/dmn). */
+export function acceptXml(app: FastifyInstance): void {
+  app.addContentTypeParser(XML_CONTENT_TYPES, { parseAs: 'string' }, (_request, body, done) => done(null, body));
+}

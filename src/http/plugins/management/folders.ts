@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_VERSION } from '../../../rules/bounds.ts';
 import type { FindCriteria, FolderTarget, MoveRequest } from '../../../service/management/folders.ts';
 import {
-  STANDARD_ERRORS, WRITE_ERRORS, anyObjectSchema, authenticate, errors, securedBy, setUpScope, spaceOf, writeOptions,
+  STANDARD_ERRORS, WRITE_ERRORS, acceptXml, anyObjectSchema, authenticate, errors, securedBy, setUpScope, spaceOf, writeOptions,
 } from './common.ts';
 import type { ManagementPluginOptions } from './common.ts';
 
@@ -46,6 +46,7 @@ export async function foldersPlugin(app: FastifyInstance, options: ManagementPlu
   const folders = services.management.folders;
   const transfer = services.management.transfer;
   setUpScope(app, services);
+  acceptXml(app);
   const onRequest = authenticate(services);
 
   for (const withNode of [false, true]) {
@@ -144,10 +145,10 @@ export async function foldersPlugin(app: FastifyInstance, options: ManagementPlu
           'Validates every rule first and imports all or nothing. Folders merge by name; rule ids are kept (the same id and version overwrites it); a rule new to the space keeps its alias unless another rule has it (409).',
         operationId: op('importFolder'),
         body: {
-          description: 'A folder export (also accepted: one rule, or an array of rules)',
+          description: 'A folder export (also accepted: one rule, an array of rules, or a DMN model as XML)',
           // Any array: what its items are is for the import to say (src/rules/containers.ts names a file that is
           // not a rule export, and the item that is not a rule), not the generic "not a JSON object".
-          anyOf: [anyObjectSchema, { type: 'array' }],
+          anyOf: [anyObjectSchema, { type: 'array' }, { type: 'string', description: 'A DMN 1.1-1.5 model (.dmn XML as application/xml or text/xml): one `dmn` rule' }],
           'x-message': 'Request body must be a folder export {"export": {"data": {"structure", "rules"}}}, a rule, or an array of rules',
         },
         response: {

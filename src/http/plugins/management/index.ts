@@ -9,6 +9,7 @@ import { foldersPlugin } from './folders.ts';
 import { historyPlugin } from './history.ts';
 import { spaceJobsPlugin } from './jobs.ts';
 import { jdmPlugin } from './jdm.ts';
+import { dmnPlugin } from './dmn.ts';
 import { membersPlugin } from './members.ts';
 import { ruleFlowsPlugin } from './rule-flows.ts';
 import { rulesPlugin } from './rules.ts';
@@ -23,5 +24,5 @@ import { xlsxPlugin } from './xlsx.ts';
 export const MANAGEMENT_PLUGINS: ManagementPlugin[] = [
   rulesPlugin, spacePlugin, tagsPlugin, foldersPlugin, ruleFlowsPlugin, toolsPlugin, historyPlugin, ruleTestsPlugin,
   spaceOperationsPlugin, membersPlugin, authPlugin, oidcPlugin, activityPlugin, reviewsPlugin, xlsxPlugin, spaceJobsPlugin,
-  eventsPlugin, webhooksPlugin, jdmPlugin,
+  eventsPlugin, webhooksPlugin, jdmPlugin, dmnPlugin,
 ];

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { VERSION_RANGE, versionFromText } from '../../../rules/bounds.ts';
 import { badRequest } from '../../../service/management/errors.ts';
 import {
-  STANDARD_ERRORS, WRITE_ERRORS, authenticate, errors, params, ruleDocumentSchema, securedBy, setUpScope, spaceOf, versionOf, writeOptions,
+  STANDARD_ERRORS, WRITE_ERRORS, acceptXml, authenticate, errors, params, ruleDocumentSchema, securedBy, setUpScope, spaceOf, versionOf, writeOptions,
 } from './common.ts';
 import type { ManagementPluginOptions } from './common.ts';
 
@@ -21,6 +21,7 @@ export async function ruleFlowsPlugin(app: FastifyInstance, options: ManagementP
   const { services } = options;
   const transfer = services.management.transfer;
   setUpScope(app, services);
+  acceptXml(app);
   const onRequest = authenticate(services);
 
   for (const withVersion of [false, true]) {
@@ -60,10 +61,10 @@ export async function ruleFlowsPlugin(app: FastifyInstance, options: ManagementP
           newVersion: { type: 'string', description: 'Same as new-version' },
           overwrite: { type: 'string', description: 'Rule id or alias: import the flow over its version `version`' },
           version: { type: 'string', pattern: '^[0-9]{1,10}$', 'x-message': `Query parameter version must be ${VERSION_RANGE}` },
-          name: { type: 'string', minLength: 1, maxLength: 100, description: 'A GoRules JDM body: the decision graph\'s name (default "Decision graph")' },
+          name: { type: 'string', minLength: 1, maxLength: 100, description: 'A GoRules JDM body: the decision graph\'s name (default "Decision graph"); a DMN body: the rule\'s name (default the model\'s)' },
         },
       },
-      body: { description: 'A rule-flow export: [flow, ...rules] (a single rule object is accepted too), or a GoRules JDM file ({nodes, edges}: one decision graph, its embedded tests its suite "JDM tests")' },
+      body: { description: 'A rule-flow export: [flow, ...rules] (a single rule object is accepted too), a GoRules JDM file ({nodes, edges}: one decision graph, its embedded tests its suite "JDM tests"), or a DMN 1.1-1.5 model (.dmn XML sent as application/xml or text/xml: one `dmn` rule, named after the model unless `name` says)' },
       response: {
         200: {
           type: 'object',
