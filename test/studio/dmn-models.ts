@@ -50,3 +50,9 @@ export const DISH_XML = `<?xml version="1.0" encoding="UTF-8"?>
   </dmndi:DMNDI>
 </definitions>
 `;
+
+/** The same model as DMN 1.5 (its model and diagram namespaces). */
+export function asDmn15(xml: string): string {
+  return xml.replace('https://www.omg.org/spec/DMN/20191111/MODEL/', 'https://www.omg.org/spec/DMN/20230324/MODEL/')
+    .replace('https://www.omg.org/spec/DMN/20191111/DMNDI/', 'https://www.omg.org/spec/DMN/20230324/DMNDI/');
+}

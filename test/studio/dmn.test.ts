@@ -7,9 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { chromiumSkip, replaceEditorText, screenshot, StudioSuite, withFailureShot } from './support.ts';
-import { DISH_XML } from './dmn-models.ts';
-import { readDmn } from '../../src/rules/dmn/read.ts';
-const TEMP_MODEL = (await readDmn(DISH_XML)).model; // TEMP until the service derives it
+import { DISH_XML, asDmn15 } from './dmn-models.ts';
 
 const skip = chromiumSkip();
 
@@ -24,7 +22,7 @@ describe('Verdict Studio DMN models in Chromium', { skip }, () => {
   };
 
   test('open a DMN rule on its diagram, edit a decision table cell, save, reload, undo, solve in the bench', async () => {
-    await api('POST', '/api/rule', { type: 'dmn', name: 'Dish', ruleAlias: 'dish-model', status: 'pending', dmn: DISH_XML, dmnModel: TEMP_MODEL, inputSchema: {}, outputSchema: {} });
+    await api('POST', '/api/rule', { type: 'dmn', name: 'Dish', ruleAlias: 'dish-model', status: 'pending', dmn: DISH_XML, inputSchema: {}, outputSchema: {} }); // TEMP
     const { page, assertClean, close } = await suite.signedIn('#/rules/dish-model/1');
     await withFailureShot(page, 'dmn', async () => {
       // The decision requirements diagram first, with every element of the model drawn.
@@ -68,11 +66,17 @@ describe('Verdict Studio DMN models in Chromium', { skip }, () => {
       const pasta = canvas(page, 'Dish (decision table)').getByRole('cell', { name: '"Pasta"', exact: true });
       await pasta.click();
       await page.keyboard.press('ControlOrMeta+a');
-      await page.keyboard.type('"Goulash"');
+      // One input event: one edit on dmn-js's command stack (typing key by key may be several, as dmn-js applies
+      // typing after a pause).
+      await page.keyboard.insertText('"Goulash"');
       await canvas(page, 'Dish (decision table)').getByRole('cell', { name: '"Goulash"', exact: true }).waitFor();
       await page.getByText('unsaved draft').waitFor();
+      // Leaving the cell ends the edit (dmn-js applies typing after a pause).
+      await canvas(page, 'Dish (decision table)').getByRole('cell', { name: '"Stew"', exact: true }).click();
       await page.getByRole('button', { name: 'Undo', exact: true }).click();
       await canvas(page, 'Dish (decision table)').getByRole('cell', { name: '"Pasta"', exact: true }).waitFor();
+      // Back at the saved model: no unsaved draft.
+      await page.getByText('unsaved draft').waitFor({ state: 'detached' });
 
       // The bench solves the draft with input data by name and answers every decision.
       await replaceEditorText(page, 'Bench input (JSON)', '{ "Season": "Fall", "Guest Count": 4 }');
@@ -106,6 +110,33 @@ describe('Verdict Studio DMN models in Chromium', { skip }, () => {
       await openView(page, 'Result (decision table)');
       await canvas(page, 'Result (decision table)').getByRole('cell', { name: '"large"', exact: true }).waitFor();
       assert.equal(scripts.filter((url) => /DmnModeler/.test(url)).length, 1, 'dmn-js loads with the first DMN rule');
+      assertClean();
+    });
+    await close();
+  });
+
+  test('a DMN 1.5 file imported from the rule list opens in dmn-js and saves in DMN 1.5', async () => {
+    const { page, assertClean, close } = await suite.signedIn();
+    await withFailureShot(page, 'dmn-import', async () => {
+      await page.getByLabel('Export file to import').setInputFiles({ name: 'dinner.dmn', mimeType: 'application/xml', buffer: Buffer.from(asDmn15(DISH_XML)) });
+      const notice = page.getByRole('status').filter({ hasText: /dinner\.dmn/ });
+      await notice.waitFor();
+      assert.equal(await notice.innerText(), 'Imported 1 rule version from dinner.dmn');
+      await page.getByRole('link', { name: /^dinner/ }).click();
+      await page.getByRole('tab', { name: 'Decision requirements', selected: true }).waitFor();
+      await openView(page, 'Dish (decision table)');
+      const table = canvas(page, 'Dish (decision table)');
+      await table.getByRole('cell', { name: '"Stew"', exact: true }).click();
+      await page.keyboard.press('ControlOrMeta+a');
+      await page.keyboard.insertText('"Chili"');
+      await page.getByText('unsaved draft').waitFor();
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: /^Saved dinner v1/ }).waitFor();
+      const [item] = (await api('GET', '/api/space/items')).filter((r: { name: string }) => r.name === 'dinner');
+      const stored = await api('GET', `/api/rule/${item.ruleId}/1`);
+      assert.match(stored.dmn, /"Chili"/);
+      assert.match(stored.dmn, /https:\/\/www\.omg\.org\/spec\/DMN\/20230324\/MODEL\//, 'still a DMN 1.5 model');
+      assert.doesNotMatch(stored.dmn, /20191111/);
       assertClean();
     });
     await close();

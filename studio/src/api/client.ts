@@ -249,6 +249,12 @@ export class ApiClient {
     return { imported: ((await this.request('POST', `/api/rule-flow/import?name=${enc(name)}`, { body: file })).body as { imported: ImportResult['imported'] }).imported };
   }
 
+  /** A DMN model (.dmn XML, sent as it is): one `dmn` rule, named `name`. */
+  async importDmn(xml: string, name: string): Promise<ImportResult> {
+    const file = { bytes: new Blob([xml], { type: 'application/xml' }), type: 'application/xml' };
+    return { imported: ((await this.request('POST', `/api/rule-flow/import?name=${enc(name)}`, { file })).body as { imported: ImportResult['imported'] }).imported };
+  }
+
   /** A stored version as a GoRules JDM file (`{contentType, nodes, edges, settings?, tests?}`). */
   async exportJdm(idOrAlias: string, version: number): Promise<Record<string, unknown>> {
     return (await this.request('GET', `/api/jdm/export/${enc(idOrAlias)}/${version}`)).body as Record<string, unknown>;

@@ -18,7 +18,7 @@ import 'dmn-js/dist/assets/dmn-js-boxed-expression-controls.css';
 import 'dmn-js/dist/assets/dmn-font/css/dmn.css';
 import type { DesignerProps } from '../kinds/types.ts';
 import { moveBetweenTabs } from '../designer/tabs.ts';
-import { dmnXml, withDmnXml } from './model.ts';
+import { dmnXml, hasDmnModel, withDmnXml, withOriginModel } from './model.ts';
 import type { DmnNamespaces } from './model.ts';
 import { moddleExtensionsFor } from './moddle.ts';
 
@@ -39,6 +39,8 @@ export default function DmnModeler({ rule, onChange, readOnly, namespaces }: Des
   const modeler = useRef<DmnJsModeler | null>(null);
   /** The XML dmn-js holds: the last imported or written back. */
   const shown = useRef<string | null>(null);
+  /** The document whose XML was last imported, and that XML as dmn-js writes it: undoing every edit goes back to it. */
+  const origin = useRef<{ rule: DesignerProps['rule']; written: string } | undefined>(undefined);
   const latest = useRef({ rule, onChange });
   latest.current = { rule, onChange };
   const [views, setViews] = useState<DmnView[]>([]);
@@ -52,9 +54,11 @@ export default function DmnModeler({ rule, onChange, readOnly, namespaces }: Des
     const current = modeler.current;
     if (!current) return;
     const { xml } = await current.saveXML({ format: true });
-    if (xml === shown.current) return;
-    shown.current = xml;
-    latest.current.onChange(withDmnXml(latest.current.rule, xml));
+    const back = origin.current !== undefined && xml === origin.current.written;
+    const next = back ? withOriginModel(latest.current.rule, origin.current!.rule) : withDmnXml(latest.current.rule, xml);
+    if (dmnXml(next) === shown.current) return;
+    shown.current = dmnXml(next);
+    latest.current.onChange(next);
   }, []);
 
   useEffect(() => {
@@ -89,10 +93,13 @@ export default function DmnModeler({ rule, onChange, readOnly, namespaces }: Des
     const current = modeler.current;
     if (!current || xml === shown.current) return;
     shown.current = xml;
+    origin.current = undefined;
+    const opened = latest.current.rule;
     const reopen = current.getActiveView();
     current.importXML(xml).then(
-      () => {
+      async () => {
         setError(null);
+        origin.current = { rule: opened, written: (await current.saveXML({ format: true })).xml };
         // Stay on the decision being edited when the draft is replaced (discarded or restored).
         const same = reopen && current.getViews().find((v) => v.type === reopen.type && v.element.id === reopen.element.id);
         if (same && same !== current.getActiveView()) void current.open(same);
@@ -100,6 +107,11 @@ export default function DmnModeler({ rule, onChange, readOnly, namespaces }: Des
       (err: unknown) => setError(`dmn-js cannot show this model: ${err instanceof Error ? err.message : String(err)}. Save still keeps the XML as it is; export it to edit it elsewhere.`),
     );
   }, [xml, readOnly]);
+  useEffect(() => {
+    // A save answers the XML dmn-js wrote with the server's model: undoing edits made after it comes back to it.
+    const o = origin.current;
+    if (o && xml === shown.current && dmnXml(o.rule) !== xml && hasDmnModel(rule)) origin.current = { rule, written: xml };
+  }, [rule, xml]);
 
   return (
     <div className="dt-designer dmn-designer">

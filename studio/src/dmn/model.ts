@@ -9,10 +9,31 @@ export function dmnXml(rule: RuleDocument): string {
   return typeof xml === 'string' ? xml : '';
 }
 
-/** The draft with new XML; the model derived from the old XML would mislead until the server re-reads it, so it goes. */
+/** The draft with new XML; the model the server derived from other XML would mislead, so it goes (the server reads
+ * the XML again on save and on the bench's solve). */
 export function withDmnXml(rule: RuleDocument, xml: string): RuleDocument {
   const { [DMN_MODEL_FIELD]: _stale, ...rest } = rule;
   return { ...rest, [DMN_XML_FIELD]: xml };
+}
+
+/** Whether the document carries the model the server derived (a saved version does, an edited draft not). */
+export function hasDmnModel(rule: RuleDocument): boolean {
+  return rule[DMN_MODEL_FIELD] !== undefined;
+}
+
+/**
+ * The draft with `origin`'s XML and model again: `origin` itself when nothing else differs, so that undoing every
+ * edit leaves no unsaved draft (the rule page tells a draft by identity).
+ */
+export function withOriginModel(rule: RuleDocument, origin: RuleDocument): RuleDocument {
+  const back = withDmnXml(rule, dmnXml(origin));
+  const { [DMN_MODEL_FIELD]: _model, ...originRest } = origin;
+  if (JSON.stringify(sorted(back)) === JSON.stringify(sorted(originRest))) return origin;
+  return origin[DMN_MODEL_FIELD] === undefined ? back : { ...back, [DMN_MODEL_FIELD]: origin[DMN_MODEL_FIELD] };
+}
+
+function sorted(document: RuleDocument): [string, unknown][] {
+  return Object.entries(document).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** The model's input data by name: what the bench's form offers (the solve's `data` names input data). */
@@ -112,5 +133,5 @@ export function blankDmnXml(name: string): string {
 }
 
 export function blankDmn(name: string): RuleDocument {
-  return { type: 'dmn', name, status: 'pending', [DMN_XML_FIELD]: blankDmnXml(name) };
+  return { type: 'dmn', name, status: 'pending', inputSchema: {}, outputSchema: {}, [DMN_XML_FIELD]: blankDmnXml(name) }; // TEMP
 }
