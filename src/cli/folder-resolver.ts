@@ -13,6 +13,7 @@ import { ruleFileValue } from '../service/jdm-files.ts';
 import { dmnRuleDocument, linkDmnImports } from '../service/dmn-files.ts';
 import { baseName, isDmnXml } from '../formats/dmn/index.ts';
 import { ValidationError } from '../rules/problems.ts';
+import { aliasSlug } from '../rules/envelope.ts';
 import { DMN_MODEL_FIELD } from '../rules/dmn-rule.ts';
 import { InputError } from './errors.ts';
 
@@ -148,7 +149,7 @@ export async function readRuleFile(file: string, status: 'pending' | 'published'
   }
   if (!isDmnXml(text)) return parseJsonText(text, file);
   try {
-    return { ...(await dmnRuleDocument(text, { fileName: file, status })), ruleAlias: baseName(file) };
+    return { ...(await dmnRuleDocument(text, { fileName: file, status })), ruleAlias: aliasSlug(baseName(file)) };
   } catch (error) {
     if (error instanceof ValidationError) throw new InputError(`${file} is not a valid DMN model: ${error.problems.map((p) => p.message).join('; ')}`);
     throw error;

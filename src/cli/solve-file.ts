@@ -3,7 +3,7 @@
 import { collectDependencies } from '../engine/dependencies.ts';
 import { createContext } from '../engine/context.ts';
 import { ValidationError } from '../engine/index.ts';
-import type { CompiledRule, Json, ScriptSandbox } from '../engine/types.ts';
+import type { CompiledRule, DmnOptions, Json, ScriptSandbox } from '../engine/types.ts';
 import type { JsonObject } from '../rules/check.ts';
 import { joinPaths, ruleIdOf } from '../rules/containers.ts';
 import { isSolvableType } from '../rules/rule-types.ts';
@@ -18,6 +18,10 @@ export interface SolveCommandOptions {
   include: string[];
   exclude: string[];
   lookupMethod?: string;
+  /** DMN models: the decisions answered, or the decision service evaluated. */
+  decisions?: string[];
+  decisionService?: string;
+  nullOnError?: boolean;
   debug?: boolean;
   rules: string[];
   rule?: string;
@@ -96,6 +100,7 @@ export async function runSolve(rulePath: string, inputPath: string | undefined, 
       resolver,
       sandbox,
       timeoutMs,
+      dmnOptions: dmnOptionsOf(options),
     });
     const loop = new InputLoop({ compiled, ctx, data: input, timeoutMs, bulkFailure: namingInput });
     await loop.run();
@@ -105,6 +110,17 @@ export async function runSolve(rulePath: string, inputPath: string | undefined, 
   } finally {
     sandbox?.dispose();
   }
+}
+
+/** The DMN options of the command line; both --decisions and --decision-service is a usage error. */
+function dmnOptionsOf(options: SolveCommandOptions): DmnOptions | undefined {
+  if (options.decisions !== undefined && options.decisionService !== undefined) throw new UsageError('give --decisions or --decision-service, not both');
+  if (options.decisions === undefined && options.decisionService === undefined && options.nullOnError === undefined) return undefined;
+  return {
+    ...(options.decisions !== undefined ? { decisions: options.decisions } : {}),
+    ...(options.decisionService !== undefined ? { decisionService: options.decisionService } : {}),
+    ...(options.nullOnError === true ? { nullOnError: true } : {}),
+  };
 }
 
 /** A failed input of a bulk, named by its index in the input file. */

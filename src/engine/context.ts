@@ -69,7 +69,7 @@ export function contextAt(options: SolveOptions, at: Date | number | (() => numb
       callPath: undefined,
       insideScript: undefined,
       random: options.random,
-      dmnSelection: options.dmnSelection,
+      dmnOptions: options.dmnOptions,
     },
     new SolveInstant(typeof at === 'object' ? at.getTime() : at),
   );
@@ -181,7 +181,7 @@ export function contextWith(ctx: EvaluationContext, changes: Partial<Pick<Evalua
       callPath: ctx.callPath,
       insideScript: changes.insideScript ?? ctx.insideScript,
       random: ctx.random,
-      dmnSelection: ctx.dmnSelection,
+      dmnOptions: ctx.dmnOptions,
     },
     instantOf(ctx),
   );
@@ -214,8 +214,8 @@ export class SolveInstant {
 }
 
 /** The fields of a context other than `now`. */
-type ContextFields = Required<Omit<EvaluationContext, 'now' | 'callPath' | 'insideScript' | 'random' | 'dmnSelection'>> &
-  Pick<EvaluationContext, 'callPath' | 'insideScript' | 'random' | 'dmnSelection'>;
+type ContextFields = Required<Omit<EvaluationContext, 'now' | 'callPath' | 'insideScript' | 'random' | 'dmnOptions'>> &
+  Pick<EvaluationContext, 'callPath' | 'insideScript' | 'random' | 'dmnOptions'>;
 
 /** An EvaluationContext whose `now` is its SolveInstant's. */
 class SolveContext implements EvaluationContext {
@@ -235,7 +235,7 @@ class SolveContext implements EvaluationContext {
   callPath: CallLink | undefined;
   insideScript: boolean | undefined;
   random: (() => number) | undefined;
-  dmnSelection: EvaluationContext['dmnSelection'];
+  dmnOptions: EvaluationContext['dmnOptions'];
   readonly instant: SolveInstant;
 
   constructor(fields: ContextFields, instant: SolveInstant) {
@@ -255,7 +255,7 @@ class SolveContext implements EvaluationContext {
     this.callPath = fields.callPath;
     this.insideScript = fields.insideScript;
     this.random = fields.random;
-    this.dmnSelection = fields.dmnSelection;
+    this.dmnOptions = fields.dmnOptions;
     this.instant = instant;
   }
 

@@ -142,14 +142,22 @@ export interface SolveOptions {
   random?: () => number;
   /** Bounds on nested calls; each missing field takes its DEFAULT_LIMITS value. */
   limits?: Partial<SolveLimits>;
-  /** DMN models only: which decisions (or which decision service) the solve answers; default every decision. */
-  dmnSelection?: DmnSelection;
+  /** DMN models only: which decisions (or which decision service) the solve answers, and how errors answer. */
+  dmnOptions?: DmnOptions;
 }
 
-/** The part of a DMN model a solve evaluates (docs/dmn.md): decisions by name, or one decision service by name. */
-export interface DmnSelection {
+/** How a solve evaluates a DMN model (docs/dmn.md). */
+export interface DmnOptions {
+  /** The decisions answered, by name (what they require is evaluated too); default every decision. */
   decisions?: readonly string[];
+  /** Evaluate this decision service, by name: its output decisions answer. */
   decisionService?: string;
+  /**
+   * DMN's own semantics: an error (a value not of its declared type, a UNIQUE table with several hits, a FEEL
+   * error) makes the value null and the solve answers. Default false: the solve fails with a RuleError naming each
+   * error's element and expression.
+   */
+  nullOnError?: boolean;
 }
 
 /** One solve of one input object. */
@@ -244,8 +252,8 @@ export interface EvaluationContext {
   insideScript?: boolean;
   /** Source of RANDOM(); Math.random when absent. */
   random?: () => number;
-  /** The top-level solve's DMN selection; nested calls answer every decision. */
-  dmnSelection?: DmnSelection;
+  /** The top-level solve's DMN options; nested calls answer every decision. */
+  dmnOptions?: DmnOptions;
 }
 
 export interface CompileOptions {

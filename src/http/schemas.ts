@@ -77,7 +77,7 @@ export function solveBodySchema(bulkLimit: number) {
       },
       options: {
         type: 'object',
-        description: 'Condition columns: decision tables only (includedConditionCols wins when both are given). decisions and decisionService: DMN models only (give one of them).',
+        description: 'Condition columns: decision tables only (includedConditionCols wins when both are given). decisions, decisionService (give one of them) and nullOnError: DMN models only.',
         properties: {
           includedConditionCols: { type: 'array', items: { type: 'string' }, description: 'Condition columns to evaluate (input path or column alias); the others count as true.' },
           excludedConditionCols: { type: 'array', items: { type: 'string' }, description: 'Condition columns to skip (count as true).' },
@@ -88,6 +88,10 @@ export function solveBodySchema(bulkLimit: number) {
             description: 'DMN models: the decisions to answer, by name (and what they require is evaluated); default every decision of the model.',
           },
           decisionService: { type: 'string', minLength: 1, description: 'DMN models: evaluate this decision service, by name; its output decisions answer.' },
+          nullOnError: {
+            type: 'boolean',
+            description: 'DMN models: answer null where an evaluation error happens (DMN semantics) instead of a 400 naming each error (the default).',
+          },
         },
       },
     },

@@ -31,7 +31,17 @@ export function isDmnDocument(document: unknown): document is Document & { dmn: 
  */
 export async function withDmnModel<D extends Document>(document: D, path = DMN_XML_FIELD): Promise<D> {
   if (!isDmnDocument(document)) return document;
-  return { ...document, [DMN_MODEL_FIELD]: await readDmnModel(document.dmn, path) };
+  const model = await readDmnModel(document.dmn, path);
+  return { ...document, [DMN_MODEL_FIELD]: model, ...dmnSchemas(model) };
+}
+
+/**
+ * The input and output models every rule has (the envelope's inputSchema / outputSchema), derived from the model:
+ * its input data by name in, its decisions by name out. The Studio's bench and the rule list read them.
+ */
+export function dmnSchemas(model: DmnModel): { inputSchema: Document; outputSchema: Document } {
+  const fields = (names: readonly { name: string }[]) => Object.fromEntries(names.map((element) => [element.name, {}]));
+  return { inputSchema: fields(model.inputData), outputSchema: fields(model.decisions) };
 }
 
 /**
@@ -66,7 +76,7 @@ export interface DmnFileOptions {
 export async function dmnRuleDocument(xml: string, options: DmnFileOptions): Promise<Document> {
   const model = await readDmnModel(xml);
   const name = options.name ?? (model.name.trim() !== '' ? model.name : options.fileName ? baseName(options.fileName) : 'DMN model');
-  return { type: 'dmn', name, status: options.status, [DMN_XML_FIELD]: xml, [DMN_MODEL_FIELD]: model };
+  return { type: 'dmn', name, status: options.status, [DMN_XML_FIELD]: xml, [DMN_MODEL_FIELD]: model, ...dmnSchemas(model) };
 }
 
 /**

@@ -1,7 +1,7 @@
 // The solve use case, shared by HTTP and Kafka: resolve the rule (id or alias, version or latest published) in
 // the caller's space -> compiled cache -> evaluate each input with a deadline -> audit -> metrics.
 import { randomBytes } from 'node:crypto';
-import type { DmnSelection, HttpClient, Json, Strategy } from '../engine/types.ts';
+import type { DmnOptions, HttpClient, Json, Strategy } from '../engine/types.ts';
 import { createContext, normaliseStrategy, supportedStrategy } from '../engine/context.ts';
 import type { SpaceSandboxes } from './sandbox.ts';
 import type { Config } from '../config.ts';
@@ -26,7 +26,7 @@ export interface SolveRequest {
   includedConditionCols?: string[];
   excludedConditionCols?: string[];
   /** DMN models only: the decisions, or the decision service, the solve answers (docs/dmn.md). */
-  dmnSelection?: DmnSelection;
+  dmnOptions?: DmnOptions;
   strategy?: string;
   lookupMethod?: string;
   audit?: boolean;
@@ -50,7 +50,7 @@ export interface DocumentSolveRequest {
   data: unknown;
   includedConditionCols?: string[];
   excludedConditionCols?: string[];
-  dmnSelection?: DmnSelection;
+  dmnOptions?: DmnOptions;
   strategy?: string;
   lookupMethod?: string;
 }
@@ -104,7 +104,7 @@ export interface SolveServiceDeps {
 }
 
 /** What an evaluation reads from a request (stored-rule solves and document solves alike). */
-type EvaluationRequest = Pick<SolveRequest, 'data' | 'includedConditionCols' | 'excludedConditionCols' | 'dmnSelection' | 'lookupMethod' | 'debug'>;
+type EvaluationRequest = Pick<SolveRequest, 'data' | 'includedConditionCols' | 'excludedConditionCols' | 'dmnOptions' | 'lookupMethod' | 'debug'>;
 
 /** What one solve has learnt so far, for its metrics and audit record whether it succeeds or fails. */
 interface SolveState {
@@ -258,7 +258,7 @@ export class SolveService {
       sandbox: sandbox?.forSpace(space),
       timeoutMs: config.ruleTimeoutMs,
       limits: config.solveLimits,
-      dmnSelection: request.dmnSelection,
+      dmnOptions: request.dmnOptions,
     });
     const loop = new InputLoop({
       compiled: loaded.compiled,

@@ -10,12 +10,15 @@ export function register(program: Command): void {
   program
     .command('solve')
     .description('solve a rule file locally (no server) and print the result JSON')
-    .argument('<rule>', 'rule file: one rule, a rule-flow export (array) or a folder export')
+    .argument('<rule>', 'rule file: one rule, a rule-flow export (array), a folder export, a GoRules JDM graph or a .dmn model')
     .argument('[input]', 'input JSON file, or - to read stdin; an array of objects is a bulk solve (default: {})')
     .option('-s, --strategy <strategy>', `decision tables: ${STRATEGIES.join(', ')}`, choice('strategy', STRATEGIES))
     .option('--include <columns>', 'evaluate only these condition columns (input paths or column aliases, comma-separated)', list, [])
     .option('--exclude <columns>', 'skip these condition columns (ignored when --include is given)', list, [])
     .option('--lookup-method <method>', `lookup tables: ${LOOKUP_METHODS.join(' or ')}`, choice('lookup method', LOOKUP_METHODS))
+    .option('--decisions <names>', 'DMN models: answer only these decisions (comma-separated names)', (value: string, previous: string[] | undefined) => list(value, previous ?? []))
+    .option('--decision-service <name>', 'DMN models: evaluate this decision service')
+    .option('--null-on-error', 'DMN models: an evaluation error makes its value null (DMN semantics) instead of failing')
     .option('--debug', 'print {"result": …, "trace": […]} with the evaluation trace')
     .option('--rules <dir>', 'directory of rule files the rule may call (SOLVE, LOOKUP_*, flows); repeatable', (dir: string, all: string[]) => [...all, dir], [])
     .option('--rule <idOrAlias>', 'which rule of a file holding several to solve')
@@ -30,6 +33,7 @@ Examples:
   echo '{"segmentCode":"WEU"}' | verdict solve segment.json - --strategy EVALUATE_ALL
   verdict solve folder-export.json input.json --rule segmentation
   verdict solve flow.json input.json --rules ./rules --debug
+  verdict solve loan.dmn applicant.json --decisions Risk --rules ./imported-models
 
 Exit codes: 0 solved, 1 rule or input error, 2 bad usage.`,
     )

@@ -80,7 +80,7 @@ export const compileDmnRule: RuleCompiler<'dmn'> = ({ document, dmn: model }) =>
     [DMN_RULE]: { model, modelsImported },
     evaluate(input, ctx): SolveResult {
       const dmn = compiledFor(ctx);
-      const selection = ctx.depth === 0 ? ctx.dmnSelection : undefined;
+      const selection = ctx.depth === 0 ? ctx.dmnOptions : undefined;
       let evaluation;
       try {
         evaluation = evaluateJson(dmn, input as Record<string, unknown>, {
@@ -93,6 +93,10 @@ export const compileDmnRule: RuleCompiler<'dmn'> = ({ document, dmn: model }) =>
         // evaluateJson refuses input that is not an object, and a selection naming no decision or service.
         if (error instanceof Error && !(error instanceof RangeError)) throw new RuleError(error.message, name);
         throw error;
+      }
+      if (evaluation.warnings.length > 0 && ctx.dmnOptions?.nullOnError !== true) {
+        // DMN would answer null where these happened; a solve says what went wrong instead (docs/dmn.md).
+        throw new RuleError(evaluation.warnings.join('; '), name);
       }
       const result = [evaluation.results as Json];
       return ctx.trace ? { result, trace: [{ decisions: evaluation.results as Json, warnings: evaluation.warnings }] } : { result };

@@ -5,7 +5,7 @@ import type { Services, SolveResponse } from '../../service/index.ts';
 import type { SolveChannel } from '../../service/solve.ts';
 import { principalOf, requireKey } from '../auth.ts';
 import { MAX_VERSION, VERSION_RANGE, auditTtlFromText } from '../../rules/bounds.ts';
-import type { DmnSelection } from '../../engine/types.ts';
+import type { DmnOptions } from '../../engine/types.ts';
 import { HttpError, statusOf } from '../errors.ts';
 import {
   AUDIT_TTL_MESSAGE, errorResponses, solveBodySchema, solveHeadersSchema, solveParamsSchema, solveResponseSchema, solveVersionParamsSchema,
@@ -14,7 +14,7 @@ import { solveDocsTransform } from '../solve-docs.ts';
 
 interface SolveBody {
   data: unknown;
-  options?: { includedConditionCols?: string[]; excludedConditionCols?: string[]; decisions?: string[]; decisionService?: string };
+  options?: { includedConditionCols?: string[]; excludedConditionCols?: string[]; decisions?: string[]; decisionService?: string; nullOnError?: boolean };
 }
 
 interface SolveParams {
@@ -26,13 +26,17 @@ export interface SolverPluginOptions {
   services: Services;
 }
 
-/** The DMN selection of a solve's options; both a list of decisions and a decision service is a 400. */
-function dmnSelectionOf(options: SolveBody['options']): DmnSelection | undefined {
-  if (options?.decisions === undefined && options?.decisionService === undefined) return undefined;
+/** The DMN options of a solve's options; both a list of decisions and a decision service is a 400. */
+function dmnOptionsOf(options: SolveBody['options']): DmnOptions | undefined {
+  if (options?.decisions === undefined && options?.decisionService === undefined && options?.nullOnError === undefined) return undefined;
   if (options.decisions !== undefined && options.decisionService !== undefined) {
     throw new HttpError(400, 'body.options: give decisions or decisionService, not both');
   }
-  return options.decisions !== undefined ? { decisions: options.decisions } : { decisionService: options.decisionService! };
+  return {
+    ...(options.decisions !== undefined ? { decisions: options.decisions } : {}),
+    ...(options.decisionService !== undefined ? { decisionService: options.decisionService } : {}),
+    ...(options.nullOnError !== undefined ? { nullOnError: options.nullOnError } : {}),
+  };
 }
 
 /** Solves over HTTP are recorded (audit, metrics) with the status the client got. */
@@ -90,7 +94,7 @@ export async function solverPlugin(app: FastifyInstance, options: SolverPluginOp
         data: requestBody.data,
         includedConditionCols: requestBody.options?.includedConditionCols,
         excludedConditionCols: requestBody.options?.excludedConditionCols,
-        dmnSelection: dmnSelectionOf(requestBody.options),
+        dmnOptions: dmnOptionsOf(requestBody.options),
         strategy: header(headers['x-strategy']),
         lookupMethod: header(headers['x-lookup-method']),
         audit: flag(headers['x-audit']),
