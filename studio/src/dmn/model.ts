@@ -133,5 +133,5 @@ export function blankDmnXml(name: string): string {
 }
 
 export function blankDmn(name: string): RuleDocument {
-  return { type: 'dmn', name, status: 'pending', inputSchema: {}, outputSchema: {}, [DMN_XML_FIELD]: blankDmnXml(name) }; // TEMP
+  return { type: 'dmn', name, status: 'pending', [DMN_XML_FIELD]: blankDmnXml(name) };
 }
