@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { chromiumSkip, replaceEditorText, screenshot, StudioSuite, withFailureShot } from './support.ts';
+import { chromiumSkip, compareVersions, replaceEditorText, screenshot, StudioSuite, withFailureShot } from './support.ts';
 import { DISH_XML, asDmn15 } from './dmn-models.ts';
 
 const skip = chromiumSkip();
@@ -115,7 +115,7 @@ describe('Verdict Studio DMN models in Chromium', { skip }, () => {
     await close();
   });
 
-  test('a DMN 1.5 file imported from the rule list opens in dmn-js and saves in DMN 1.5', async () => {
+  test('a DMN 1.5 file imported from the rule list opens in dmn-js, saves in DMN 1.5 and compares with its next version', async () => {
     const { page, assertClean, close } = await suite.signedIn();
     await withFailureShot(page, 'dmn-import', async () => {
       await page.getByLabel('Export file to import').setInputFiles({ name: 'dinner.dmn', mimeType: 'application/xml', buffer: Buffer.from(asDmn15(DISH_XML)) });
@@ -137,6 +137,20 @@ describe('Verdict Studio DMN models in Chromium', { skip }, () => {
       assert.match(stored.dmn, /"Chili"/);
       assert.match(stored.dmn, /https:\/\/www\.omg\.org\/spec\/DMN\/20230324\/MODEL\//, 'still a DMN 1.5 model');
       assert.doesNotMatch(stored.dmn, /20191111/);
+
+      // A second version; the two compare as XML lines.
+      await api('POST', `/api/rule/${item.ruleId}/new-version`, { type: 'dmn', name: 'dinner', status: 'pending', dmn: stored.dmn.replace('"Chili"', '"Curry"') });
+      await page.goto(`${suite.studio.studioUrl}#/rules/${item.ruleId}/2`);
+      await page.getByRole('tab', { name: 'Decision requirements', selected: true }).waitFor();
+      await compareVersions(page, 1, 2);
+      const diff = page.getByRole('table', { name: 'Comparison of v1 and v2' });
+      await diff.waitFor();
+      const changed = (await diff.getByRole('row').allInnerTexts()).map((row) => row.replace(/\s+/g, ' ').trim()).filter((row) => /removed|added/.test(row));
+      assert.equal(changed.length, 2, changed.join('\n'));
+      assert.match(changed[0]!, /− removed <(\w+:)?text>"Chili"<\/(\w+:)?text>/);
+      assert.match(changed[1]!, /\+ added <(\w+:)?text>"Curry"<\/(\w+:)?text>/);
+      assert.match(await page.getByText(/^1 difference/).innerText(), /1 difference \(1 in the DMN XML\)/);
+      await screenshot(page, 'dmn-compare');
       assertClean();
     });
     await close();
