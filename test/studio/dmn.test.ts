@@ -91,7 +91,7 @@ describe('Verdict Studio DMN models in Chromium', { skip }, () => {
     await close();
   });
 
-  test('the rule list loads without dmn-js; New rule makes a DMN model that opens on its diagram', async () => {
+  test('the rule list loads without dmn-js; New rule makes a DMN model that opens on its diagram; locked, it is read only', async () => {
     const { page, assertClean, close } = await suite.signedIn();
     const scripts: string[] = [];
     page.on('request', (request) => { if (request.resourceType() === 'script') scripts.push(request.url()); });
@@ -109,6 +109,17 @@ describe('Verdict Studio DMN models in Chromium', { skip }, () => {
       await canvas(page, 'Decision requirements').getByText('Amount', { exact: true }).waitFor();
       await openView(page, 'Result (decision table)');
       await canvas(page, 'Result (decision table)').getByRole('cell', { name: '"large"', exact: true }).waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Undo', exact: true }).count(), 1);
+
+      // Locked: dmn-js's viewer shows the model, nothing edits it.
+      await page.getByRole('button', { name: 'Lock' }).click();
+      await page.getByRole('button', { name: 'Unlock' }).waitFor();
+      await page.getByRole('tab', { name: 'Decision requirements', selected: true }).waitFor();
+      await openView(page, 'Result (decision table)');
+      const locked = canvas(page, 'Result (decision table)');
+      await locked.getByRole('cell', { name: '"large"', exact: true }).waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Undo', exact: true }).count(), 0);
+      assert.equal(await locked.locator('[contenteditable="true"]').count(), 0, 'no cell can be typed in');
       assert.equal(scripts.filter((url) => /DmnModeler/.test(url)).length, 1, 'dmn-js loads with the first DMN rule');
       assertClean();
     });

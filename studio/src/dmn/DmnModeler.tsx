@@ -33,6 +33,16 @@ function viewLabel(view: DmnView): string {
   return `${view.element.name || view.element.id} (${VIEW_KINDS[view.type] ?? view.type})`;
 }
 
+interface CommandStack { undo(): void; redo(): void; canUndo(): boolean; canRedo(): boolean }
+
+function stackOf(viewer: DmnViewer | undefined): CommandStack | null {
+  return viewer?.get<CommandStack | null>('commandStack', false) ?? null;
+}
+
+function historyOf(stack: CommandStack | null) {
+  return { canUndo: stack?.canUndo() ?? false, canRedo: stack?.canRedo() ?? false };
+}
+
 export default function DmnModeler({ rule, onChange, readOnly, namespaces }: DesignerProps & { namespaces: DmnNamespaces }) {
   const id = useId();
   const host = useRef<HTMLDivElement>(null);
@@ -48,7 +58,18 @@ export default function DmnModeler({ rule, onChange, readOnly, namespaces }: Des
   const [history, setHistory] = useState({ canUndo: false, canRedo: false });
   const [error, setError] = useState<string | null>(null);
 
-  const commandStack = () => modeler.current?.getActiveViewer()?.get<{ undo(): void; redo(): void; canUndo(): boolean; canRedo(): boolean }>('commandStack');
+  // A read-only viewer has no command stack.
+  const commandStack = () => stackOf(modeler.current?.getActiveViewer());
+
+  async function openView(view: DmnView) {
+    const current = modeler.current;
+    if (!current) return;
+    try {
+      await current.open(view);
+    } catch (err) {
+      setError(`This view cannot be opened: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
 
   const writeBack = useCallback(async () => {
     const current = modeler.current;
@@ -69,13 +90,11 @@ export default function DmnModeler({ rule, onChange, readOnly, namespaces }: Des
     created.on('views.changed', ({ views: all, activeView }: { views: DmnView[]; activeView?: DmnView }) => {
       setViews([...all]);
       setActive(activeView);
-      const stack = created.getActiveViewer()?.get<{ canUndo(): boolean; canRedo(): boolean }>('commandStack');
-      setHistory({ canUndo: stack?.canUndo() ?? false, canRedo: stack?.canRedo() ?? false });
+      setHistory(historyOf(stackOf(created.getActiveViewer())));
     });
     created.on('viewer.created', ({ viewer }: { viewer: DmnViewer }) => {
       viewer.on('commandStack.changed', (event: { trigger?: string }) => {
-        const stack = viewer.get<{ canUndo(): boolean; canRedo(): boolean }>('commandStack');
-        setHistory({ canUndo: stack.canUndo(), canRedo: stack.canRedo() });
+        setHistory(historyOf(stackOf(viewer)));
         // `clear` is an import, not an edit.
         if (event.trigger !== 'clear') void writeBack().catch((err: unknown) => setError(`The model could not be written as XML: ${err instanceof Error ? err.message : String(err)}`));
       });
@@ -121,7 +140,7 @@ export default function DmnModeler({ rule, onChange, readOnly, namespaces }: Des
             const selected = active?.id === view.id && active.type === view.type;
             return (
               <button key={`${view.type}-${view.id}`} type="button" role="tab" id={`${id}-${view.type}-${view.id}`} aria-selected={selected}
-                aria-controls={`${id}-canvas`} tabIndex={selected ? 0 : -1} onClick={() => void modeler.current?.open(view)}>
+                aria-controls={`${id}-canvas`} tabIndex={selected ? 0 : -1} onClick={() => void openView(view)}>
                 {viewLabel(view)}
               </button>
             );

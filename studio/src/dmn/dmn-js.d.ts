@@ -7,7 +7,8 @@ declare module 'dmn-js/lib/Modeler' {
   }
   export interface DmnViewer {
     on(event: string, callback: (event: any) => void): void;
-    get<T = any>(service: string): T;
+    /** strict false: null when the viewer has no such service (a read-only viewer has no commandStack). */
+    get<T = any>(service: string, strict?: boolean): T;
   }
   export default class DmnModeler {
     constructor(options: { container?: HTMLElement; [option: string]: unknown });
