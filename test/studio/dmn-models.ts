@@ -56,3 +56,9 @@ export function asDmn15(xml: string): string {
   return xml.replace('https://www.omg.org/spec/DMN/20191111/MODEL/', 'https://www.omg.org/spec/DMN/20230324/MODEL/')
     .replace('https://www.omg.org/spec/DMN/20191111/DMNDI/', 'https://www.omg.org/spec/DMN/20230324/DMNDI/');
 }
+
+/** The same model as DMN 1.2, which dmn-js does not open. */
+export function asDmn12(xml: string): string {
+  return xml.replace('https://www.omg.org/spec/DMN/20191111/MODEL/', 'http://www.omg.org/spec/DMN/20180521/MODEL/')
+    .replace('https://www.omg.org/spec/DMN/20191111/DMNDI/', 'http://www.omg.org/spec/DMN/20180521/DMNDI/');
+}

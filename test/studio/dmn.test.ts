@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { chromiumSkip, compareVersions, replaceEditorText, screenshot, StudioSuite, withFailureShot } from './support.ts';
-import { DISH_XML, asDmn15 } from './dmn-models.ts';
+import { DISH_XML, asDmn12, asDmn15 } from './dmn-models.ts';
 
 const skip = chromiumSkip();
 
@@ -162,6 +162,26 @@ describe('Verdict Studio DMN models in Chromium', { skip }, () => {
       assert.match(changed[1]!, /\+ added <(\w+:)?text>"Curry"<\/(\w+:)?text>/);
       assert.match(await page.getByText(/^1 difference/).innerText(), /1 difference \(1 in the DMN XML\)/);
       await screenshot(page, 'dmn-compare');
+      assertClean();
+    });
+    await close();
+  });
+
+  test('a DMN 1.2 model, which dmn-js does not read, opens as XML text that saves', async () => {
+    const v1 = await api('POST', '/api/rule', { type: 'dmn', name: 'Old dish', ruleAlias: 'old-dish', status: 'pending', dmn: asDmn12(DISH_XML) });
+    const { page, assertClean, close } = await suite.signedIn('#/rules/old-dish/1');
+    await withFailureShot(page, 'dmn-xml', async () => {
+      const region = page.getByRole('region', { name: 'DMN model' });
+      assert.match(await region.getByRole('note').innerText(), /DMN 1\.2 model; the diagram editor \(dmn-js\) edits DMN 1\.3 to 1\.5 models/);
+      const text = region.getByRole('textbox', { name: 'DMN XML' });
+      assert.equal(await text.inputValue(), asDmn12(DISH_XML));
+      await text.fill(asDmn12(DISH_XML).replace('"Stew"', '"Soup"'));
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved Old dish v1' }).waitFor();
+      const stored = await api('GET', `/api/rule/${v1.ruleId}/1`);
+      assert.match(stored.dmn, /"Soup"/);
+      assert.match(JSON.stringify(stored.dmnModel), /Soup/);
+      await screenshot(page, 'dmn-xml');
       assertClean();
     });
     await close();
