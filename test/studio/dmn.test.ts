@@ -162,7 +162,14 @@ describe('Verdict Studio DMN models in Chromium', { skip }, () => {
       assert.match(changed[1]!, /\+ added <(\w+:)?text>"Curry"<\/(\w+:)?text>/);
       assert.match(await page.getByText(/^1 difference/).innerText(), /1 difference \(1 in the DMN XML\)/);
       await screenshot(page, 'dmn-compare');
-      assertClean();
+
+      // A .dmn file that does not read: the server's reason, named with the file.
+      await page.goto(`${suite.studio.studioUrl}#/rules`);
+      await page.getByLabel('Export file to import').setInputFiles({ name: 'broken.dmn', mimeType: 'application/xml', buffer: Buffer.from('<definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/" id="d" name="d" namespace="x"><decision id="a"') });
+      const refused = page.getByRole('status').filter({ hasText: /broken\.dmn/ });
+      await refused.waitFor();
+      assert.match(await refused.innerText(), /^Import of broken\.dmn failed: .*DMN/);
+      assertClean([400]);
     });
     await close();
   });
