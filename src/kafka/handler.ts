@@ -99,6 +99,7 @@ export async function answer(
       version: call.value.version,
       data: call.value.input,
       strategy: call.value.strategy,
+      ...(call.value.dmnOptions ? { dmnOptions: call.value.dmnOptions } : {}),
       correlationId: correlationId ?? randomUUID(),
       ruleFlowsOnly: call.value.ruleFlowsOnly,
       channel: KAFKA_CHANNEL,

@@ -1,6 +1,6 @@
 // The Kafka wire contract (SPEC 4), pure: reading a request message's headers and value, and writing the
 // response value `{"data": [...], "errors": [{code, message}], "correlationId": "..."}`.
-import type { Json } from '../engine/types.ts';
+import type { DmnOptions, Json } from '../engine/types.ts';
 import { VERSION_RANGE, versionFromText } from '../rules/bounds.ts';
 import { NON_FINITE_MESSAGE, firstNonFinite } from '../rules/non-finite.ts';
 
@@ -11,6 +11,9 @@ export const HEADERS = {
   version: 'version',
   correlationId: 'x-correlation-id',
   strategy: 'x-strategy',
+  dmnDecisions: 'x-dmn-decisions',
+  dmnDecisionService: 'x-dmn-decision-service',
+  dmnNullOnError: 'x-dmn-null-on-error',
 } as const;
 
 /** Error codes of SPEC 4. */
@@ -51,6 +54,8 @@ export interface SolveCall {
   ruleFlowsOnly: boolean;
   version: number | undefined;
   strategy: string | undefined;
+  /** DMN models: the decisions or decision service answered, and DMN's null on error (docs/dmn.md). */
+  dmnOptions: DmnOptions | undefined;
   input: Record<string, unknown>;
 }
 
@@ -111,6 +116,8 @@ export function parseSolveCall(headers: Map<string, string>, value: Buffer | nul
     version = versionFromText(rawVersion);
     if (version === undefined) return fail(`Header ${HEADERS.version} must be ${VERSION_RANGE}, got "${rawVersion}"`);
   }
+  const dmnOptions = dmnOptionsOf(headers);
+  if (!dmnOptions.ok) return dmnOptions;
   return {
     ok: true,
     value: {
@@ -118,7 +125,30 @@ export function parseSolveCall(headers: Map<string, string>, value: Buffer | nul
       ruleFlowsOnly: ruleId === undefined,
       version,
       strategy: nonEmpty(headers, HEADERS.strategy),
+      dmnOptions: dmnOptions.value,
       input: input as Record<string, unknown>,
+    },
+  };
+}
+
+/** The DMN headers: decisions comma-separated, or one decision service; null-on-error `true` or `false`. */
+function dmnOptionsOf(headers: Map<string, string>): Parsed<DmnOptions | undefined> {
+  const decisions = nonEmpty(headers, HEADERS.dmnDecisions)?.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const decisionService = nonEmpty(headers, HEADERS.dmnDecisionService);
+  const nullOnError = nonEmpty(headers, HEADERS.dmnNullOnError)?.toLowerCase();
+  if (decisions !== undefined && decisionService !== undefined) {
+    return fail(`Headers ${HEADERS.dmnDecisions} and ${HEADERS.dmnDecisionService} are exclusive; send one of them`);
+  }
+  if (nullOnError !== undefined && nullOnError !== 'true' && nullOnError !== 'false') {
+    return fail(`Header ${HEADERS.dmnNullOnError} must be true or false, got "${nullOnError}"`);
+  }
+  if (decisions === undefined && decisionService === undefined && nullOnError === undefined) return { ok: true, value: undefined };
+  return {
+    ok: true,
+    value: {
+      ...(decisions !== undefined && decisions.length > 0 ? { decisions } : {}),
+      ...(decisionService !== undefined ? { decisionService } : {}),
+      ...(nullOnError === 'true' ? { nullOnError: true } : {}),
     },
   };
 }

@@ -21,8 +21,11 @@ export function checkDmnBody(doc: JsonObject, out: Problems): DmnModel | undefin
   const xml = doc[DMN_XML_FIELD];
   if (typeof xml !== 'string' || xml.trim() === '') {
     out.add(DMN_XML_FIELD, `must be the DMN model's XML as a string (got ${describe(xml)})`);
-  } else if (!DMN_NAMESPACE_PATTERN.test(xml)) {
+    return undefined;
+  }
+  if (!DMN_NAMESPACE_PATTERN.test(xml)) {
     out.add(DMN_XML_FIELD, 'is not a DMN model: no DMN 1.1-1.5 namespace (http://www.omg.org/spec/DMN/.../MODEL/)');
+    return undefined;
   }
   const model = doc[DMN_MODEL_FIELD];
   if (model === undefined) {

@@ -9,7 +9,8 @@ import { after, before, test } from 'node:test';
 import type { CreatedSpace } from '../../src/service/spaces.ts';
 import { sqliteBackend } from '../store/backends.ts';
 import type { Backend } from '../store/backends.ts';
-import { startTestServer } from './harness.ts';
+import { blankDmn } from '../../studio/src/dmn/model.ts';
+import { eventually, startTestServer } from './harness.ts';
 import type { Reply, TestServer } from './harness.ts';
 
 const LOAN = readFileSync(new URL('../fixtures/dmn/loan.dmn', import.meta.url), 'utf8');
@@ -109,6 +110,17 @@ test('bad input and bad selections are 400s in the solver error shape, naming th
   assert.match(inBulk.json.error.message, /data\[1\].*inputData 'Age'/);
 });
 
+test('X-Audit and X-Debug record the solve, with the decisions and the warnings in the trace', async () => {
+  const headers = { 'X-Audit': 'true', 'X-Debug': 'true', 'X-Correlation-Id': 'dmn-audit' };
+  const solved = await server.solve(`/rule/solve/${alias}`, { data: { Age: 40, Income: 'lots' }, options: { nullOnError: true } }, headers);
+  assert.equal(solved.status, 200, solved.text);
+  const record = await eventually(async () => (await manage('GET', '/api/audit?correlationId=dmn-audit')).json.items[0]);
+  assert.equal(record.ruleType, 'dmn');
+  assert.deepEqual(record.input, { Age: 40, Income: 'lots' });
+  assert.deepEqual(record.output, [{ Risk: 'High', Approval: 'Review' }]);
+  assert.deepEqual(record.debug, [{ decisions: { Risk: 'High', Approval: 'Review' }, warnings: ["inputData 'Income': the value does not conform to the type 'number'"] }]);
+});
+
 test('another space cannot solve or read the rule', async () => {
   // The Solver API answers an unknown rule as DecisionRules does (SPEC 3.1): 400, "Unknown rule or rule version".
   const solved = await server.solve(`/rule/solve/${alias}`, { data: { Age: 40, Income: 1 } }, {}, other.solverKey);
@@ -143,6 +155,9 @@ test('a new version through the rule API is read from its XML; a model that does
   assert.equal(refused.status, 400, refused.text);
   assert.equal(refused.json.error.problems[0].path, 'dmn');
   assert.match(refused.json.error.problems[0].message, /decision 'Risk'/);
+  const noXml = await manage('POST', `/api/rule/${ruleId}/new-version`, { type: 'dmn', dmnModel: {} });
+  assert.equal(noXml.status, 400, noXml.text);
+  assert.deepEqual(noXml.json.error.problems.filter((p: { path: string }) => p.path.startsWith('dmn')), [{ path: 'dmn', message: "must be the DMN model's XML as a string (got undefined)" }]);
   const notDmn = await importXml('/api/rule-flow/import', '<?xml version="1.0"?><definitions xmlns="http://example.com/other"/>');
   assert.equal(notDmn.status, 400, notDmn.text);
   const before = await manage('GET', '/api/rule');
@@ -158,6 +173,11 @@ test("a model's imports are found among the space's DMN rules by namespace; a mi
   assert.match(missing.json.error.message, /import 'myimport': no DMN rule of this space has the namespace http:\/\/www\.trisotech\.com\/definitions\/_f27bb64b/);
   const base = await importXml('/api/folder/import', IMPORTED_MODEL);
   assert.equal(base.status, 200, base.text);
+  // Checked with the models it imports at the write: a requirement of an element the imported model lacks is refused.
+  const dangling = await importXml('/api/rule-flow/import', IMPORTING_MODEL.replace('#_32543811-b499-4608-b784-6c6f294b1c58', '#_no-such-bkm'));
+  assert.equal(dangling.status, 400, dangling.text);
+  assert.equal(dangling.json.error.problems[0].path, 'dmn');
+  assert.match(dangling.json.error.problems[0].message, /_no-such-bkm/);
   const importing = await importXml('/api/rule-flow/import', IMPORTING_MODEL);
   assert.equal(importing.status, 200, importing.text);
   for (const r of [...base.json.imported, ...importing.json.imported]) {
@@ -168,4 +188,21 @@ test("a model's imports are found among the space's DMN rules by namespace; a mi
   });
   assert.equal(solved.status, 200, solved.text);
   assert.deepEqual(solved.json, [[{ 'A Decision Ctx with DT': 'Hello John Doe!' }], [{ 'A Decision Ctx with DT': 'Respectfully, Hello John Doe!' }]]);
+});
+
+test("the Studio's blank DMN rule (XML only) is accepted by a save and solves on the test bench", async () => {
+  const blank = blankDmn('Blank model');
+  const created = await manage('POST', '/api/rule', blank);
+  assert.equal(created.status, 200, created.text);
+  assert.equal(created.json.type, 'dmn');
+  assert.equal(created.json.dmnModel.name, 'Blank model');
+  // Whatever the blank holds: its input data and decisions are the schemas the server derived.
+  const inputs = Object.keys(created.json.inputSchema);
+  const decisions = Object.keys(created.json.outputSchema);
+  assert.ok(inputs.length > 0 && decisions.length > 0, created.text);
+  const data = [150, 5].map((n) => Object.fromEntries(inputs.map((name) => [name, n])));
+  const bench = await manage('POST', '/api/tools/solve', { rule: blank, data });
+  assert.equal(bench.status, 200, bench.text);
+  assert.equal(bench.json.result.length, 2);
+  for (const answer of bench.json.result) assert.deepEqual(Object.keys(answer[0]), decisions);
 });

@@ -1,5 +1,6 @@
 // A DMN rule solved over the Kafka channel (issue 31): the same SolveService path as HTTP, so the answer is
-// `[{decision: value}]` and an evaluation error is a 400 naming the element, with the HTTP API's message.
+// `[{decision: value}]` and an evaluation error is a 400 naming the element, with the HTTP API's message; the
+// x-dmn-* headers carry the solve options of the HTTP body.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
@@ -29,8 +30,11 @@ describe('Kafka channel: a DMN rule', { skip }, () => {
     await client.produce(binding.requestTopic, [
       { key: 'ok', partition: 0, headers: headers('ok'), value: JSON.stringify({ Age: 40, Income: 90000 }) },
       { key: 'typed', partition: 0, headers: headers('typed'), value: JSON.stringify({ Age: 40, Income: 'lots' }) },
+      { key: 'risk', partition: 0, headers: { ...headers('risk'), 'x-dmn-decisions': 'Risk' }, value: JSON.stringify({ Income: 1 }) },
+      { key: 'service', partition: 0, headers: { ...headers('service'), 'x-dmn-decision-service': 'Approval Service' }, value: JSON.stringify({ Age: 40, Income: 90000 }) },
+      { key: 'lenient', partition: 0, headers: { ...headers('lenient'), 'x-dmn-null-on-error': 'true' }, value: JSON.stringify({ Age: 40, Income: 'lots' }) },
     ]);
-    await responses.waitForCount(2, 120_000);
+    await responses.waitForCount(5, 120_000);
   });
 
   after(async () => {
@@ -51,5 +55,11 @@ describe('Kafka channel: a DMN rule', { skip }, () => {
       body: JSON.stringify({ data: { Age: 40, Income: 'lots' } }),
     });
     assert.equal(((await http.json()) as { error: { message: string } }).error.message, failed.errors[0]!.message);
+  });
+
+  test('the x-dmn-* headers select decisions or a decision service and ask for null on error', () => {
+    assert.deepEqual(JSON.parse(responses.byKey('risk')!.text), { data: [{ Risk: 'High' }], correlationId: 'risk' });
+    assert.deepEqual(JSON.parse(responses.byKey('service')!.text), { data: [{ Approval: 'Approved' }], correlationId: 'service' });
+    assert.deepEqual(JSON.parse(responses.byKey('lenient')!.text), { data: [{ Risk: 'High', Approval: 'Review' }], correlationId: 'lenient' });
   });
 });

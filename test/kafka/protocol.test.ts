@@ -32,12 +32,12 @@ describe('parseSolveCall', () => {
 
   test('reads rule-id, version and x-strategy; the value is the input object', () => {
     const parsed = parseSolveCall(headers({ ...rule, version: '7', 'x-strategy': 'FIRST_MATCH' }), json({ a: 1 }), 1000);
-    assert.deepEqual(parsed, { ok: true, value: { idOrAlias: 'pricing', ruleFlowsOnly: false, version: 7, strategy: 'FIRST_MATCH', input: { a: 1 } } });
+    assert.deepEqual(parsed, { ok: true, value: { idOrAlias: 'pricing', ruleFlowsOnly: false, version: 7, strategy: 'FIRST_MATCH', dmnOptions: undefined, input: { a: 1 } } });
   });
 
   test('ruleflow-id solves rule flows only; blank optional headers count as absent', () => {
     const parsed = parseSolveCall(headers({ 'ruleflow-id': 'flow', version: ' ', 'x-strategy': '' }), json({}), 1000);
-    assert.deepEqual(parsed, { ok: true, value: { idOrAlias: 'flow', ruleFlowsOnly: true, version: undefined, strategy: undefined, input: {} } });
+    assert.deepEqual(parsed, { ok: true, value: { idOrAlias: 'flow', ruleFlowsOnly: true, version: undefined, strategy: undefined, dmnOptions: undefined, input: {} } });
   });
 
   const bad = (h: Record<string, string>, value: Buffer | undefined, max = 1000) => {
@@ -66,6 +66,20 @@ describe('parseSolveCall', () => {
     }
     const top = parseSolveCall(headers({ ...rule, version: '2147483647' }), json({}), 1000);
     assert.equal(top.ok && top.value.version, 2147483647, 'the highest version is reachable');
+  });
+
+  test('DMN headers: decisions comma-separated or one decision service, null-on-error true or false', () => {
+    const options = (h: Record<string, string>) => {
+      const parsed = parseSolveCall(headers({ ...rule, ...h }), json({}), 1000);
+      return parsed.ok ? parsed.value.dmnOptions : parsed.error;
+    };
+    assert.deepEqual(options({ 'x-dmn-decisions': 'Risk, Approval,' }), { decisions: ['Risk', 'Approval'] });
+    assert.deepEqual(options({ 'X-Dmn-Decision-Service': 'Approval Service', 'x-dmn-null-on-error': 'TRUE' }), { decisionService: 'Approval Service', nullOnError: true });
+    assert.deepEqual(options({ 'x-dmn-null-on-error': 'false' }), {});
+    assert.deepEqual(options({ 'x-dmn-decisions': 'Risk', 'x-dmn-decision-service': 'S' }), {
+      code: 400, message: 'Headers x-dmn-decisions and x-dmn-decision-service are exclusive; send one of them',
+    });
+    assert.deepEqual(options({ 'x-dmn-null-on-error': 'yes' }), { code: 400, message: 'Header x-dmn-null-on-error must be true or false, got "yes"' });
   });
 
   test('a number that overflows to Infinity (1e400) is a 400 naming where it is; ordinary exponents pass', () => {

@@ -28,7 +28,7 @@ test('every rule type has exactly one descriptor, and the lists are derived from
   assert.equal(new Set(RULE_TYPES).size, RULE_TYPES.length);
   assert.deepEqual(
     [...RULE_TYPES],
-    ['decision-table', 'decision-tree', 'complex-rule', 'lookup-table', 'composition', 'workflow', 'integration-flow', 'decision-graph'],
+    ['decision-table', 'decision-tree', 'complex-rule', 'lookup-table', 'composition', 'workflow', 'integration-flow', 'decision-graph', 'dmn'],
   );
   for (const type of RULE_TYPES) {
     assert.ok(isRuleType(type));

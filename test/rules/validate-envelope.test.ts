@@ -17,7 +17,7 @@ test('a document that is not an object is one problem at the root', () => {
 
 test('an empty object lists every required envelope field at once', () => {
   assert.deepEqual(problems({}), [
-    'type: is required (one of decision-table, decision-tree, complex-rule, lookup-table, composition, workflow, integration-flow or decision-graph)',
+    'type: is required (one of decision-table, decision-tree, complex-rule, lookup-table, composition, workflow, integration-flow, decision-graph or dmn)',
     'name: is required',
     'status: is required (published or pending)',
     'inputSchema: is required (the input model, e.g. {"age":{}})',
@@ -31,7 +31,7 @@ test('type, name and status are checked against the format', () => {
   doc.name = 'x'.repeat(101);
   doc.status = 'draft';
   assert.deepEqual(problems(doc), [
-    'type: unknown rule type "decision-tabel" (expected decision-table, decision-tree, complex-rule, lookup-table, composition, workflow, integration-flow or decision-graph)',
+    'type: unknown rule type "decision-tabel" (expected decision-table, decision-tree, complex-rule, lookup-table, composition, workflow, integration-flow, decision-graph or dmn)',
     'name: must be at most 100 characters (got 101)',
     'status: unknown status "draft" (expected published or pending)',
   ]);

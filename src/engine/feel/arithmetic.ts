@@ -42,9 +42,14 @@ function shift(value: FeelValue, d: FeelValue, sign: 1 | -1): FeelValue {
   return null;
 }
 
+/** A number result, or null when it overflowed decimal128's range. */
+function finite(n: InstanceType<typeof FeelNumber>): FeelValue {
+  return n.isFinite() ? n : null;
+}
+
 export function add(a: FeelValue, b: FeelValue): FeelValue {
   if (a === null || b === null) return null;
-  if (isNumber(a)) return isNumber(b) ? a.plus(b) : null;
+  if (isNumber(a)) return isNumber(b) ? finite(a.plus(b)) : null;
   if (typeof a === 'string') return typeof b === 'string' ? a + b : null;
   if (a instanceof FeelDaysTimeDuration) {
     if (b instanceof FeelDaysTimeDuration) return new FeelDaysTimeDuration(a.seconds.plus(b.seconds));
@@ -70,7 +75,7 @@ function dateTimeDifference(a: FeelDateTime, b: FeelDateTime): FeelValue {
 
 export function subtract(a: FeelValue, b: FeelValue): FeelValue {
   if (a === null || b === null) return null;
-  if (isNumber(a)) return isNumber(b) ? a.minus(b) : null;
+  if (isNumber(a)) return isNumber(b) ? finite(a.minus(b)) : null;
   if (a instanceof FeelDaysTimeDuration) return b instanceof FeelDaysTimeDuration ? new FeelDaysTimeDuration(a.seconds.minus(b.seconds)) : null;
   if (a instanceof FeelYearsMonthsDuration) return b instanceof FeelYearsMonthsDuration ? new FeelYearsMonthsDuration(a.months - b.months) : null;
   if (a instanceof FeelDate && b instanceof FeelDate) return new FeelDaysTimeDuration(new FeelNumber(wallSeconds(a) - wallSeconds(b)));
@@ -87,7 +92,7 @@ export function subtract(a: FeelValue, b: FeelValue): FeelValue {
 export function multiply(a: FeelValue, b: FeelValue): FeelValue {
   if (a === null || b === null) return null;
   if (isNumber(a)) {
-    if (isNumber(b)) return a.times(b);
+    if (isNumber(b)) return finite(a.times(b));
     return isNumber(b) ? null : multiply(b, a);
   }
   if (!isNumber(b)) return null;
@@ -99,7 +104,7 @@ export function multiply(a: FeelValue, b: FeelValue): FeelValue {
 export function divide(a: FeelValue, b: FeelValue): FeelValue {
   if (a === null || b === null) return null;
   if (isNumber(b) && b.isZero()) return null;
-  if (isNumber(a)) return isNumber(b) ? a.dividedBy(b) : null;
+  if (isNumber(a)) return isNumber(b) ? finite(a.dividedBy(b)) : null;
   if (a instanceof FeelDaysTimeDuration) {
     if (isNumber(b)) return new FeelDaysTimeDuration(a.seconds.dividedBy(b));
     if (b instanceof FeelDaysTimeDuration) return b.seconds.isZero() ? null : a.seconds.dividedBy(b.seconds);

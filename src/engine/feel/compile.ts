@@ -243,6 +243,11 @@ export class Compiler {
         const start = node.start ? this.compile(node.start) : () => undefined;
         const end = node.end ? this.compile(node.end) : () => undefined;
         const { startIncluded, endIncluded } = node;
+        if (isLiteral(node.start) && isLiteral(node.end)) {
+          // a range of literals (a decision table's `[18..65)`) is built once
+          const range = makeRange(start(Env.root({})), end(Env.root({})), startIncluded, endIncluded, Env.root({}));
+          return (env) => (range === null ? makeRange(start(env), end(env), startIncluded, endIncluded, env) : range);
+        }
         return (env) => makeRange(start(env), end(env), startIncluded, endIncluded, env);
       }
       case 'unaryCompare': {
@@ -294,11 +299,8 @@ export class Compiler {
       return (input, env) => compareWith(op, input, value(env));
     }
     const value = this.compile(node);
-    const booleanAnswers = readsInput(node);
-    return (input, env) => {
-      const result = value(env.child(new Map([['?', input]])));
-      return passes(input, result, booleanAnswers);
-    };
+    if (!readsInput(node)) return (input, env) => passes(input, value(env), false);
+    return (input, env) => passes(input, value(env.child(new Map([['?', input]]))), true);
   }
 
   #name(name: string): Code {
@@ -399,6 +401,13 @@ export class Compiler {
       );
     };
   }
+}
+
+/** A literal endpoint: its value never depends on the scope. */
+function isLiteral(node: FeelNode | null): boolean {
+  if (node === null) return true;
+  if (node.t === 'negate') return isLiteral(node.operand);
+  return node.t === 'number' || node.t === 'string' || node.t === 'temporal' || node.t === 'boolean' || node.t === 'null';
 }
 
 /** A range from two endpoints of the same comparable kind; null otherwise. */

@@ -60,7 +60,11 @@ export function parseFeel(text: string, options: FeelOptions & { mode?: 'express
   }
 }
 
-/** A compiled expression: evaluate it in a scope. */
+/**
+ * A compiled expression: evaluate it in a scope. Runtime errors are null, but a FEEL function calling itself
+ * without end overflows the stack (RangeError): the evaluator that runs the model catches it once, where it
+ * knows which decision it was evaluating (src/engine/dmn does).
+ */
 export type FeelExpression = (scope?: FeelScope) => FeelValue;
 /** Compiled unary tests: does the input pass? (null when the tests cannot tell, e.g. types that do not compare.) */
 export type FeelUnaryTests = (input: FeelValue, scope?: FeelScope) => boolean | null;

@@ -4,7 +4,15 @@
 import { Decimal } from 'decimal.js';
 
 /** FEEL numbers: 34 significant digits, ROUND_HALF_EVEN (decimal128). */
-export const FeelNumber: typeof Decimal = Decimal.clone({ precision: 34, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -40, toExpPos: 40 });
+/** decimal128's exponent range too: beyond it a result overflows to Infinity (null in FEEL) or underflows to 0. */
+export const FeelNumber: typeof Decimal = Decimal.clone({
+  precision: 34,
+  rounding: Decimal.ROUND_HALF_EVEN,
+  toExpNeg: -40,
+  toExpPos: 40,
+  maxE: 6144,
+  minE: -6176,
+});
 export type FeelNumber = Decimal;
 
 /** A calendar date (no time, no zone). */

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import {
   FeelContext,
   FeelNumber,
+  compileFeel,
   conformsTo,
   feelEquals,
   fromJson,
@@ -66,4 +67,12 @@ test('JSON conversion keeps exact numbers as numbers and the rest as text', () =
   assert.equal(toJson(new FeelNumber('0.1')), 0.1);
   assert.equal(toJson(parseDate('2020-01-31')), '2020-01-31');
   assert.equal(toJson(fromJson(Number.NaN)), null);
+});
+
+test('results beyond decimal128 are null; endless recursion is left to the model evaluator', () => {
+  assert.equal(show('10 ** 6145'), 'null');
+  assert.equal(show('10 ** 6000 * 10 ** 6000'), 'null');
+  assert.equal(show('exp(1e20)'), 'null');
+  assert.equal(show('{f: function(n) if n = 0 then 0 else 1 + f(n - 1), r: f(50)}.r'), '50', 'a FEEL function may call itself');
+  assert.throws(() => compileFeel('{f: function(n) 1 + f(n), r: f(1)}.r')({}), RangeError, 'src/engine/dmn turns this into null with a warning naming the decision');
 });

@@ -16,9 +16,6 @@ const KNOWN: Record<string, string[]> = {
     'boxed_001', 'literal_001', 'literal_002', 'literal_003', 'literal_004', 'literal_005', 'literal_006',
     'literal_007', 'literal_008', 'literal_009', 'literal_010', 'literal_011', 'literal_012', 'varargs_001',
   ].map((id) => `0076-feel-external-java/0076-feel-external-java-test-01#${id}`),
-  'instance of an item definition needs the DMN evaluator to pass resolveType to compileFeel': [
-    'number_013', 'string_013', 'list_013', 'list_014', 'list_014_a', 'list_018', 'context_013', 'context_014',
-  ].map((id) => `0070-feel-instance-of/0070-feel-instance-of-test-01#${id}`),
 };
 
 test('the TCK FEEL folders pass but for the listed cases', async () => {

@@ -47,7 +47,10 @@ export const NUMBERS: Builtin[] = [
   }),
   unary('sqrt', (n) => (n.isNegative() ? null : n.sqrt())),
   unary('log', (n) => (n.lte(0) ? null : n.ln())),
-  unary('exp', (n) => n.exp()),
+  unary('exp', (n) => {
+    const result = n.exp();
+    return result.isFinite() ? result : null;
+  }),
   unary('odd', (n) => (n.isInteger() ? !n.mod(2).isZero() : null)),
   unary('even', (n) => (n.isInteger() ? n.mod(2).isZero() : null)),
 ];
