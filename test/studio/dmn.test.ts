@@ -4,6 +4,9 @@
 // XML), a reload shows the change, the literal expression opens, Undo takes an edit back, and the bench solves the
 // draft with input data by name. dmn-js is its own chunk: the rule list loads without it.
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { chromiumSkip, compareVersions, replaceEditorText, screenshot, StudioSuite, withFailureShot } from './support.ts';
@@ -51,6 +54,14 @@ describe('Verdict Studio DMN models in Chromium', { skip }, () => {
       assert.doesNotMatch(stored.dmn, /Spareribs/);
       // The server read the saved XML again: its model has the new output entry.
       assert.match(JSON.stringify(stored.dmnModel), /Roast beef/);
+      // Export DMN: the saved version's XML as a .dmn file.
+      const download = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Export DMN' }).click();
+      const done = await download;
+      assert.match(done.suggestedFilename(), /\.dmn$/);
+      const file = join(mkdtempSync(join(tmpdir(), 'verdict-dmn-')), 'export.dmn');
+      await done.saveAs(file);
+      assert.equal(readFileSync(file, 'utf8'), stored.dmn);
 
       await page.reload();
       await page.getByRole('tab', { name: 'Decision requirements', selected: true }).waitFor();

@@ -262,8 +262,18 @@ export class ApiClient {
 
   /** A decision table version as an .xlsx workbook, with the file name the server gives it. */
   async exportXlsx(idOrAlias: string, version: number): Promise<{ blob: Blob; fileName: string }> {
-    const { body, headers } = await this.request('GET', `/api/xlsx/export/${enc(idOrAlias)}/${version}`, { binary: true });
-    const fileName = /filename="([^"]+)"/.exec(headers.get('content-disposition') ?? '')?.[1] ?? `${idOrAlias}-v${version}.xlsx`;
+    return this.attachment(`/api/xlsx/export/${enc(idOrAlias)}/${version}`, `${idOrAlias}-v${version}.xlsx`);
+  }
+
+  /** A DMN rule version as its .dmn file (the XML as saved), with the file name the server gives it. */
+  async exportDmn(idOrAlias: string, version: number): Promise<{ blob: Blob; fileName: string }> {
+    return this.attachment(`/api/dmn/export/${enc(idOrAlias)}/${version}`, `${idOrAlias}-v${version}.dmn`);
+  }
+
+  /** A file the server answers as an attachment: its bytes and the name its Content-Disposition gives. */
+  private async attachment(path: string, fallbackName: string): Promise<{ blob: Blob; fileName: string }> {
+    const { body, headers } = await this.request('GET', path, { binary: true });
+    const fileName = /filename="([^"]+)"/.exec(headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
     return { blob: body as Blob, fileName };
   }
 

@@ -4,6 +4,23 @@
 import type { RuleDocument } from '../api/types.ts';
 import { DMN_MODEL_FIELD, DMN_XML_FIELD } from '../../../src/rules/dmn-rule.ts';
 
+/** The part of the browser's XML DOM read here, typed in this module: the server's tests import it without the DOM lib. */
+interface XmlElement {
+  localName: string;
+  namespaceURI: string | null;
+  getAttribute(name: string): string | null;
+}
+interface XmlDocument {
+  documentElement: XmlElement;
+  getElementsByTagName(name: string): ArrayLike<XmlElement>;
+  getElementsByTagNameNS(namespace: string, name: string): ArrayLike<XmlElement>;
+}
+
+function parseXml(xml: string): XmlDocument {
+  const { DOMParser } = globalThis as unknown as { DOMParser: new () => { parseFromString(text: string, type: string): XmlDocument } };
+  return new DOMParser().parseFromString(xml, 'application/xml');
+}
+
 export function dmnXml(rule: RuleDocument): string {
   const xml: unknown = rule[DMN_XML_FIELD];
   return typeof xml === 'string' ? xml : '';
@@ -40,9 +57,9 @@ function sorted(document: RuleDocument): [string, unknown][] {
 export function dmnInputNames(rule: RuleDocument): string[] {
   const xml = dmnXml(rule);
   if (!xml) return [];
-  const doc = new DOMParser().parseFromString(xml, 'application/xml');
+  const doc = parseXml(xml);
   if (doc.getElementsByTagName('parsererror').length > 0) return [];
-  const names = [...doc.getElementsByTagNameNS('*', 'inputData')].map((e) => e.getAttribute('name') ?? '').filter((n) => n !== '');
+  const names = Array.from(doc.getElementsByTagNameNS('*', 'inputData')).map((e) => e.getAttribute('name') ?? '').filter((n) => n !== '');
   return [...new Set(names)];
 }
 
@@ -76,7 +93,7 @@ export interface DmnNamespaces {
 
 /** A model's DMN version and namespaces, from its definitions element; undefined when the XML is not a DMN model. */
 export function dmnNamespaces(xml: string): DmnNamespaces | undefined {
-  const root = new DOMParser().parseFromString(xml, 'application/xml').documentElement;
+  const root = parseXml(xml).documentElement;
   const model = root.namespaceURI;
   if (root.localName !== 'definitions' || !model) return undefined;
   const version = (Object.keys(MODEL_NAMESPACES) as DmnVersion[]).find((v) => sameNamespace(MODEL_NAMESPACES[v], model));
