@@ -160,11 +160,13 @@ test('a new version through the rule API is read from its XML; a model that does
   assert.deepEqual(noXml.json.error.problems.filter((p: { path: string }) => p.path.startsWith('dmn')), [{ path: 'dmn', message: "must be the DMN model's XML as a string (got undefined)" }]);
   const notDmn = await importXml('/api/rule-flow/import', '<?xml version="1.0"?><definitions xmlns="http://example.com/other"/>');
   assert.equal(notDmn.status, 400, notDmn.text);
-  const before = await manage('GET', '/api/rule');
+  // The space's folder tree lists every rule: unchanged by a refused import.
+  const before = await manage('GET', '/api/folder');
+  assert.equal(before.status, 200, before.text);
   const half = await importXml('/api/rule-flow/import', LOAN.slice(0, LOAN.length / 2));
   assert.equal(half.status, 400, half.text);
   assert.match(half.json.error.message, /DMN/);
-  assert.deepEqual((await manage('GET', '/api/rule')).json, before.json);
+  assert.deepEqual((await manage('GET', '/api/folder')).json, before.json);
 });
 
 test("a model's imports are found among the space's DMN rules by namespace; a missing one is named", async () => {
@@ -205,4 +207,22 @@ test("the Studio's blank DMN rule (XML only) is accepted by a save and solves on
   assert.equal(bench.status, 200, bench.text);
   assert.equal(bench.json.result.length, 2);
   for (const answer of bench.json.result) assert.deepEqual(Object.keys(answer[0]), decisions);
+});
+
+test('a folder export of the space imports into another space: the XML re-read, the imports linked there', async () => {
+  const exported = await manage('GET', '/api/folder/export');
+  assert.equal(exported.status, 200, exported.text);
+  const imported = await server.call('POST', '/api/folder/import', { key: other.managementKey, body: exported.json });
+  assert.equal(imported.status, 200, imported.text);
+  const models = imported.json.imported.filter((i: { type: string }) => i.type === 'dmn');
+  assert.ok(models.length >= 3, imported.text);
+  const links: { name: string; ruleId: string }[] = [];
+  for (const r of models) {
+    const rule = await server.call('GET', `/api/rule/${r.ruleId}/${r.version}`, { key: other.managementKey });
+    assert.equal(rule.status, 200, rule.text);
+    assert.equal(typeof rule.json.dmnModel.namespace, 'string');
+    links.push(...(rule.json.dmnImports ?? []));
+  }
+  assert.deepEqual(links.map((l) => l.name), ['myimport']);
+  assert.ok(models.some((m: { ruleId: string }) => m.ruleId === links[0]!.ruleId), 'linked to a rule of the space it was imported into');
 });
