@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DOMParser } from '@xmldom/xmldom';
-import { blankDmn, dmnInputNames, dmnNamespaces, dmnXml, withDmnXml, withOriginModel } from '../../studio/src/dmn/model.ts';
+import { blankDmn, dmnDecisionNames, dmnInputNames, dmnNamespaces, dmnXml, withDmnXml, withOriginModel } from '../../studio/src/dmn/model.ts';
 import { readDmn } from '../../src/rules/dmn/read.ts';
 import { DISH_XML, asDmn15 } from './dmn-models.ts';
 
@@ -38,9 +38,10 @@ test('the version of a model decides its editor: the definitions element namespa
   assert.equal(dmnNamespaces('<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"/>'), undefined);
 });
 
-test('the bench offers the input data by name', () => {
+test('the bench offers the input data and the decisions by name', () => {
   assert.deepEqual(dmnInputNames(saved), ['Season', 'Guest Count']);
   assert.deepEqual(dmnInputNames({ type: 'dmn', dmn: '' }), []);
+  assert.deepEqual(dmnDecisionNames(saved), ['Dish', 'Greeting']);
 });
 
 test('a new DMN rule is a model the server reads without a problem, with a diagram for dmn-js', async () => {

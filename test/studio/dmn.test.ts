@@ -2,7 +2,7 @@
 // through the management API opens in dmn-js on its decision requirements diagram; the decision table opens from
 // the view tabs, a cell is edited by typing, the draft saves through the normal save path (the server re-reads the
 // XML), a reload shows the change, the literal expression opens, Undo takes an edit back, and the bench solves the
-// draft with input data by name. dmn-js is its own chunk: the rule list loads without it.
+// draft with input data by name, some decisions alone. dmn-js is its own chunk: the rule list loads without it.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -97,6 +97,11 @@ describe('Verdict Studio DMN models in Chromium', { skip }, () => {
       assert.match(await result.innerText(), /Roast beef/);
       assert.match(await result.innerText(), /Tonight: Roast beef/);
       await screenshot(page, 'dmn-bench');
+      // Some decisions alone (the solve option decisions): Dish only, without Greeting.
+      await page.getByRole('group', { name: /^Decisions to run/ }).getByRole('checkbox', { name: 'Dish', exact: true }).check();
+      await page.getByRole('button', { name: 'Run', exact: true }).click();
+      await result.getByRole('columnheader', { name: 'Greeting' }).waitFor({ state: 'detached' });
+      assert.deepEqual(await result.getByRole('columnheader').allInnerTexts(), ['Dish']);
       assertClean();
     });
     await close();

@@ -53,14 +53,24 @@ function sorted(document: RuleDocument): [string, unknown][] {
   return Object.entries(document).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** The model's input data by name: what the bench's form offers (the solve's `data` names input data). */
-export function dmnInputNames(rule: RuleDocument): string[] {
+/** The names of the model's elements of one kind (`inputData`, `decision`), in document order, each once. */
+function elementNames(rule: RuleDocument, kind: string): string[] {
   const xml = dmnXml(rule);
   if (!xml) return [];
   const doc = parseXml(xml);
   if (doc.getElementsByTagName('parsererror').length > 0) return [];
-  const names = Array.from(doc.getElementsByTagNameNS('*', 'inputData')).map((e) => e.getAttribute('name') ?? '').filter((n) => n !== '');
+  const names = Array.from(doc.getElementsByTagNameNS('*', kind)).map((e) => e.getAttribute('name') ?? '').filter((n) => n !== '');
   return [...new Set(names)];
+}
+
+/** The model's input data by name: what the bench's form offers (the solve's `data` names input data). */
+export function dmnInputNames(rule: RuleDocument): string[] {
+  return elementNames(rule, 'inputData');
+}
+
+/** The model's decisions by name: what the bench may run alone (the solve option `decisions`). */
+export function dmnDecisionNames(rule: RuleDocument): string[] {
+  return elementNames(rule, 'decision');
 }
 
 export type DmnVersion = '1.1' | '1.2' | '1.3' | '1.4' | '1.5';
