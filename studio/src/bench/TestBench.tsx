@@ -145,10 +145,10 @@ export function TestBench(props: { rule: RuleDocument; kind: RuleKind; onTrace(t
           </details>
         )}
         {selection && selectable.length > 1 && (
-          <fieldset className="column-options">
+          <fieldset className="bench-choices">
             <legend>{selection.label}{chosen.length ? ` (${chosen.length} of ${selectable.length})` : ' (all)'}</legend>
             {selectable.map((name) => (
-              <label key={name} className="field-inline">
+              <label key={name}>
                 <input type="checkbox" checked={chosen.includes(name)}
                   onChange={(e) => setSelected((current) => (e.target.checked ? [...current, name] : current.filter((n) => n !== name)))} /> {name}
               </label>
