@@ -3,13 +3,14 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { dmnJsWithoutInlineStyles } from './vite-dmn-csp.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 export default defineConfig({
   root,
   base: '/studio/',
-  plugins: [react()],
+  plugins: [react(), dmnJsWithoutInlineStyles()],
   // The server replaces the placeholder with a fresh nonce per page (src/http/plugins/studio.ts STUDIO_NONCE_PLACEHOLDER).
   html: { cspNonce: 'VERDICT_CSP_NONCE' },
   build: { outDir: fileURLToPath(new URL('./dist', import.meta.url)), emptyOutDir: true, sourcemap: true },

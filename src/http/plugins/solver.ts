@@ -12,7 +12,8 @@ import {
 } from '../schemas.ts';
 import { solveDocsTransform } from '../solve-docs.ts';
 
-interface SolveBody {
+/** A solve's body; its options are also the test bench's (management/tools.ts). */
+export interface SolveBody {
   data: unknown;
   options?: { includedConditionCols?: string[]; excludedConditionCols?: string[]; decisions?: string[]; decisionService?: string; nullOnError?: boolean };
 }
@@ -27,7 +28,7 @@ export interface SolverPluginOptions {
 }
 
 /** The DMN options of a solve's options; both a list of decisions and a decision service is a 400. */
-function dmnOptionsOf(options: SolveBody['options']): DmnOptions | undefined {
+export function dmnOptionsOf(options: SolveBody['options']): DmnOptions | undefined {
   if (options?.decisions === undefined && options?.decisionService === undefined && options?.nullOnError === undefined) return undefined;
   if (options.decisions !== undefined && options.decisionService !== undefined) {
     throw new HttpError(400, 'body.options: give decisions or decisionService, not both');

@@ -249,6 +249,12 @@ export class ApiClient {
     return { imported: ((await this.request('POST', `/api/rule-flow/import?name=${enc(name)}`, { body: file })).body as { imported: ImportResult['imported'] }).imported };
   }
 
+  /** A DMN model (.dmn XML, sent as it is): one `dmn` rule, named `name`. */
+  async importDmn(xml: string, name: string): Promise<ImportResult> {
+    const file = { bytes: new Blob([xml], { type: 'application/xml' }), type: 'application/xml' };
+    return { imported: ((await this.request('POST', `/api/rule-flow/import?name=${enc(name)}`, { file })).body as { imported: ImportResult['imported'] }).imported };
+  }
+
   /** A stored version as a GoRules JDM file (`{contentType, nodes, edges, settings?, tests?}`). */
   async exportJdm(idOrAlias: string, version: number): Promise<Record<string, unknown>> {
     return (await this.request('GET', `/api/jdm/export/${enc(idOrAlias)}/${version}`)).body as Record<string, unknown>;
@@ -256,8 +262,18 @@ export class ApiClient {
 
   /** A decision table version as an .xlsx workbook, with the file name the server gives it. */
   async exportXlsx(idOrAlias: string, version: number): Promise<{ blob: Blob; fileName: string }> {
-    const { body, headers } = await this.request('GET', `/api/xlsx/export/${enc(idOrAlias)}/${version}`, { binary: true });
-    const fileName = /filename="([^"]+)"/.exec(headers.get('content-disposition') ?? '')?.[1] ?? `${idOrAlias}-v${version}.xlsx`;
+    return this.attachment(`/api/xlsx/export/${enc(idOrAlias)}/${version}`, `${idOrAlias}-v${version}.xlsx`);
+  }
+
+  /** A DMN rule version as its .dmn file (the XML as saved), with the file name the server gives it. */
+  async exportDmn(idOrAlias: string, version: number): Promise<{ blob: Blob; fileName: string }> {
+    return this.attachment(`/api/dmn/export/${enc(idOrAlias)}/${version}`, `${idOrAlias}-v${version}.dmn`);
+  }
+
+  /** A file the server answers as an attachment: its bytes and the name its Content-Disposition gives. */
+  private async attachment(path: string, fallbackName: string): Promise<{ blob: Blob; fileName: string }> {
+    const { body, headers } = await this.request('GET', path, { binary: true });
+    const fileName = /filename="([^"]+)"/.exec(headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
     return { blob: body as Blob, fileName };
   }
 

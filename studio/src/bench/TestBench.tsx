@@ -35,6 +35,11 @@ export function TestBench(props: { rule: RuleDocument; kind: RuleKind; onTrace(t
     setGivenSkeleton(skeleton);
     if (untouchedInput(inputs.json)) setInputs({ ...inputs, json: skeleton });
   }
+  const selection = props.kind.benchSelection;
+  const selectable = useMemo(() => selection?.names(props.rule) ?? [], [selection, props.rule]);
+  /** The parts chosen to run alone (none: the whole rule); names the rule no longer has are not sent. */
+  const [selected, setSelected] = useState<string[]>([]);
+  const chosen = selected.filter((name) => selectable.includes(name));
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [running, setRunning] = useState(false);
   const [view, setView] = useState<'table' | 'json'>('table');
@@ -69,6 +74,7 @@ export function TestBench(props: { rule: RuleDocument; kind: RuleKind; onTrace(t
       const options = {
         ...(inputs.included.length ? { includedConditionCols: inputs.included } : {}),
         ...(inputs.excluded.length ? { excludedConditionCols: inputs.excluded } : {}),
+        ...(selection && chosen.length ? { [selection.option]: chosen } : {}),
       };
       const response = await api.solveDraft({
         rule: props.rule, data: parsed.data, ...(strategies.includes(inputs.strategy) ? { [strategyField]: inputs.strategy } : {}),
@@ -137,6 +143,17 @@ export function TestBench(props: { rule: RuleDocument; kind: RuleKind; onTrace(t
               </tbody>
             </table>
           </details>
+        )}
+        {selection && selectable.length > 1 && (
+          <fieldset className="bench-choices">
+            <legend>{selection.label}{chosen.length ? ` (${chosen.length} of ${selectable.length})` : ' (all)'}</legend>
+            {selectable.map((name) => (
+              <label key={name}>
+                <input type="checkbox" checked={chosen.includes(name)}
+                  onChange={(e) => setSelected((current) => (e.target.checked ? [...current, name] : current.filter((n) => n !== name)))} /> {name}
+              </label>
+            ))}
+          </fieldset>
         )}
       </div>
       <button type="button" className="btn btn-primary btn-block" onClick={() => void run()} disabled={running}>{running ? 'Running…' : 'Run'}</button>

@@ -1,28 +1,16 @@
-// A placeholder designer for DMN rules: the model's XML as text. The dmn-js editor replaces it (helper dmn-studio).
+// A DMN model's XML as text: for the models dmn-js does not read (DmnDesigner.tsx says which and why). The rule
+// page lists the server's problems of a save.
 import type { DesignerProps } from '../kinds/types.ts';
+import { dmnXml, withDmnXml } from './model.ts';
 
-export function DmnXmlDesigner({ rule, onChange, problems, readOnly }: DesignerProps) {
-  const xml = typeof rule.dmn === 'string' ? rule.dmn : '';
+export function DmnXmlDesigner({ rule, onChange, readOnly, notice }: DesignerProps & { notice: string }) {
   return (
-    <section aria-label="DMN model">
-      <label>
-        DMN XML
-        <textarea
-          value={xml}
-          readOnly={readOnly}
-          spellCheck={false}
-          rows={30}
-          style={{ width: '100%', fontFamily: 'monospace' }}
-          onChange={(event) => onChange({ ...rule, dmn: event.target.value })}
-        />
+    <section className="dt-designer dmn-designer" aria-label="DMN model">
+      <p className="muted" role="note">{notice}</p>
+      <label className="dmn-xml">
+        <span>DMN XML</span>
+        <textarea value={dmnXml(rule)} readOnly={readOnly} spellCheck={false} rows={30} onChange={(event) => onChange(withDmnXml(rule, event.target.value))} />
       </label>
-      {problems.length > 0 && (
-        <ul aria-label="Model problems">
-          {problems.map((p, i) => (
-            <li key={i}>{p.path ? `${p.path}: ${p.message}` : p.message}</li>
-          ))}
-        </ul>
-      )}
     </section>
   );
 }

@@ -47,6 +47,9 @@ export interface RuleEditor {
   strategyField?: 'strategy' | 'lookupMethod';
   /** Input paths the rule reads that its input model may not name (a tree's condition paths): the bench's form offers them too. */
   inputPaths?(rule: RuleDocument): string[];
+  /** A choice of parts of the rule the bench may run alone (a DMN model's decisions): the names the rule has now,
+   * what the choice is called and the solve option (`options.<option>`) the chosen names go in. */
+  benchSelection?: { label: string; option: string; names(rule: RuleDocument): string[] };
   /** Shown under the bench's result for this type (a flow's per-node trace, a script's console). */
   BenchView?: ComponentType<BenchViewProps>;
   /** Two versions side by side; none: the generic structural JSON compare (versions/JsonCompareView.tsx). */

@@ -16,6 +16,7 @@ import { MAX_ALIAS_LENGTH, aliasProblem, aliasSlug, suggestedAlias, useSpaceItem
 import { GuardedButton } from '../ui/GuardedButton.tsx';
 import { detectFormat } from '../../../src/formats/jdm/detect.ts';
 import { baseName } from '../../../src/formats/jdm/read.ts';
+import { baseName as dmnBaseName, isDmnXml } from '../../../src/formats/dmn/index.ts';
 
 interface RuleSummary {
   latest: RuleItem;
@@ -85,16 +86,22 @@ export function RuleList() {
 
   async function importFiles(files: FileList | File[]) {
     for (const file of Array.from(files)) {
+      const text = await file.text();
+      // A DMN model (XML) is one `dmn` rule, named after the file.
+      const dmn = isDmnXml(text);
       let parsed: unknown;
-      try {
-        parsed = JSON.parse(await file.text());
-      } catch (err) {
-        notify(`${file.name} is not JSON: ${err instanceof Error ? err.message : String(err)}`, 'error');
-        continue;
+      if (!dmn) {
+        try {
+          parsed = JSON.parse(text);
+        } catch (err) {
+          notify(`${file.name} is neither JSON nor a DMN model: ${err instanceof Error ? err.message : String(err)}`, 'error');
+          continue;
+        }
       }
       try {
         // A GoRules JDM file is one decision graph, named after the file; anything else is a DecisionRules export.
-        const result = detectFormat(parsed) === 'jdm' ? await api.importJdm(parsed, baseName(file.name).slice(0, 100)) : await api.importExport(parsed);
+        const result = dmn ? await api.importDmn(text, dmnBaseName(file.name).slice(0, 100))
+          : detectFormat(parsed) === 'jdm' ? await api.importJdm(parsed, baseName(file.name).slice(0, 100)) : await api.importExport(parsed);
         const count = result.imported.length;
         notify(`Imported ${count} rule version${count === 1 ? '' : 's'} from ${file.name}`, 'success');
       } catch (err) {
@@ -167,10 +174,10 @@ export function RuleList() {
         <div className="content-header">
           <div>
             <h1 id="rules-title">Rules</h1>
-            <p className="muted">Open a rule to edit and test it; drop a DecisionRules export or a GoRules JDM file anywhere here to import it.</p>
+            <p className="muted">Open a rule to edit and test it; drop a DecisionRules export, a GoRules JDM file or a DMN model anywhere here to import it.</p>
           </div>
           <div className="actions">
-            <input ref={fileInput} type="file" accept="application/json,.json" multiple hidden aria-label="Export file to import"
+            <input ref={fileInput} type="file" accept="application/json,.json,.dmn,application/xml,.xml" multiple hidden aria-label="Export file to import"
               onChange={(e) => { if (e.target.files) void importFiles(e.target.files); e.target.value = ''; }} />
             <GuardedButton className="btn" permission="rules:edit" what="import rules" onClick={() => fileInput.current?.click()}>Import</GuardedButton>
             <GuardedButton className="btn btn-primary" permission="rules:edit" what="create rules" onClick={() => setCreating(true)}>New rule</GuardedButton>
@@ -189,7 +196,7 @@ export function RuleList() {
         {!error && items === null && <Loading label="Loading rules…" />}
         {!error && items !== null && rules.length === 0 && (
           <EmptyState title="No rules in this space yet">
-            <p>Create a decision table from scratch, or import a DecisionRules export or a GoRules JDM file.</p>
+            <p>Create a decision table from scratch, or import a DecisionRules export, a GoRules JDM file or a DMN model.</p>
             <div className="actions">
               <GuardedButton className="btn" permission="rules:edit" what="import rules" onClick={() => fileInput.current?.click()}>Import a file</GuardedButton>
               <GuardedButton className="btn btn-primary" permission="rules:edit" what="create rules" onClick={() => setCreating(true)}>Create a decision table</GuardedButton>
@@ -230,7 +237,7 @@ export function RuleList() {
             </tbody>
           </table>
         )}
-        {dragging && <div className="drop-overlay" aria-hidden="true">Drop a DecisionRules export or a JDM file to import it</div>}
+        {dragging && <div className="drop-overlay" aria-hidden="true">Drop a DecisionRules export, a JDM file or a DMN model to import it</div>}
       </section>
       <NewRuleDialog open={creating} folder={folder} onClose={() => setCreating(false)} />
       <ConfirmDialog

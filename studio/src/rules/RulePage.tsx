@@ -15,7 +15,7 @@ import { VersionsPanel } from '../versions/VersionsPanel.tsx';
 import { drafts } from '../drafts/storage.ts';
 import type { Draft } from '../drafts/storage.ts';
 import { Dialog } from '../ui/Dialog.tsx';
-import { ErrorState, Loading, downloadJson, formatTime } from '../ui/states.tsx';
+import { ErrorState, Loading, downloadBlob, downloadJson, formatTime } from '../ui/states.tsx';
 import { kindOf } from '../kinds/registry.ts';
 import type { Panel } from '../kinds/types.ts';
 import { TestsPanel } from '../tests/TestsPanel.tsx';
@@ -340,6 +340,14 @@ export function RulePage(props: { id: string; version: number | 'latest' }) {
                   (file) => downloadJson(`${rule.ruleAlias ?? rule.ruleId}.json`, file),
                   (err) => notify(`Export to JDM failed: ${err instanceof Error ? err.message : String(err)}`, 'error'),
                 )}>Export JDM</button>
+            )}
+            {rule.type === 'dmn' && (
+              // The saved version's XML, as other DMN tools read it.
+              <button type="button" className="btn" title={dirty ? 'Exports the saved version, without your unsaved edits' : 'Exports this version as a .dmn file'}
+                onClick={() => void api.exportDmn(rule.ruleId, rule.version).then(
+                  ({ blob, fileName }) => downloadBlob(fileName, blob),
+                  (err) => notify(`Export to DMN failed: ${err instanceof Error ? err.message : String(err)}`, 'error'),
+                )}>Export DMN</button>
             )}
             <GuardedButton className="btn" permission="rules:publish" what={locked ? 'unlock versions' : 'lock versions'}
               onClick={() => void lifecycle(() => api.setLock(rule.ruleId, rule.version, !locked), locked ? 'Unlocked' : 'Locked')}>{locked ? 'Unlock' : 'Lock'}</GuardedButton>

@@ -3,6 +3,8 @@
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import type { DraftSolveRequest } from '../../../service/management/draft-solve.ts';
 import { solveBodySchema } from '../../schemas.ts';
+import { dmnOptionsOf } from '../solver.ts';
+import type { SolveBody } from '../solver.ts';
 import { SOLVE_HEADER_ENUMS } from '../../solve-docs.ts';
 import { STANDARD_ERRORS, authenticate, errors, params, ruleDocumentSchema, securedBy, setUpScope, spaceOf, versionOf } from './common.ts';
 import type { ManagementPluginOptions } from './common.ts';
@@ -115,7 +117,7 @@ export async function toolsPlugin(app: FastifyInstance, options: ManagementPlugi
     },
     config: { permission: 'rules:run', swaggerTransform: draftSolveDocs },
     handler: async (request: FastifyRequest) => {
-      const body = request.body as DraftSolveRequest & { options?: { includedConditionCols?: string[]; excludedConditionCols?: string[] } };
+      const body = request.body as DraftSolveRequest & { options?: SolveBody['options'] };
       return services.management.drafts.solve(spaceOf(request), {
         rule: body.rule,
         data: body.data,
@@ -123,6 +125,8 @@ export async function toolsPlugin(app: FastifyInstance, options: ManagementPlugi
         lookupMethod: body.lookupMethod,
         includedConditionCols: body.options?.includedConditionCols,
         excludedConditionCols: body.options?.excludedConditionCols,
+        // A DMN draft runs the decisions (or service) the bench chose, as a solve's options say.
+        dmnOptions: dmnOptionsOf(body.options),
       });
     },
   });
