@@ -72,8 +72,14 @@ export function compileDecisionTable(table: DmnDecisionTable, scope: CompileScop
   const hitPolicy = table.hitPolicy;
   const aggregation = table.aggregation;
 
-  const shape = (values: FeelValue[]): FeelValue =>
-    single ? (values[0] ?? null) : new FeelContext(outputs.map((output, index) => [output.name, values[index] ?? null] as const));
+  const names = outputs.map((output) => output.name);
+  // Entries set in a loop: a context built from mapped pairs is an array of arrays per matched rule.
+  const shape = (values: FeelValue[]): FeelValue => {
+    if (single) return values[0] ?? null;
+    const context = new FeelContext();
+    for (let index = 0; index < names.length; index++) context.entries.set(names[index]!, values[index] ?? null);
+    return context;
+  };
 
   return (frame) => {
     const values: FeelValue[] = [];
@@ -144,6 +150,8 @@ export function compileDecisionTable(table: DmnDecisionTable, scope: CompileScop
 
   /** Matches sorted by their outputs' positions in the output values (first output first), stable by rule order. */
   function byPriority(matches: Match[], frame: Frame): Match[] {
+    // One match is in order already: its output values need neither evaluating nor ranking.
+    if (matches.length < 2) return matches;
     const lists = outputs.map((output) => {
       const listed = output.priorities?.(frame);
       return Array.isArray(listed) ? listed : [];

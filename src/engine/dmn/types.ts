@@ -170,7 +170,9 @@ export function conformsTo(value: FeelValue, type: DmnType, frame: Frame): boole
     if (!(value instanceof FeelContext)) return false;
     // Every component must be there (null is a value); other entries may be there too.
     for (const [name, componentType] of type.components) {
-      if (!value.has(name) || !conformsTo(value.get(name) ?? null, componentType, frame)) return false;
+      // One lookup: a context holds null for a missing value, never undefined.
+      const component = value.entries.get(name);
+      if (component === undefined || !conformsTo(component, componentType, frame)) return false;
     }
   }
   if (type.allowed && type.allowed(value, frame) !== true) return false;
