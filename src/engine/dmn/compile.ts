@@ -74,6 +74,8 @@ interface State {
   readonly free: ReadonlyMap<string, FeelValue>;
 }
 
+const NO_FREE: ReadonlyMap<string, FeelValue> = new Map();
+
 /** Runs a decision's logic; a recursion too deep for the stack (a BKM calling itself without end) is null with a warning. */
 function guarded(logic: Evaluator, frame: Frame, path: string): FeelValue {
   try {
@@ -257,7 +259,7 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
     if (state.evaluating.has(key)) return warn(state.frame, path, 'the decision requires itself (a cycle)');
     state.evaluating.add(key);
     const vars = scopeOf(compiled.requires, state);
-    if (compiled.model === model) for (const [name, value] of state.free) if (!vars.has(name)) vars.set(name, value);
+    if (compiled.model === model && state.free.size > 0) for (const [name, value] of state.free) if (!vars.has(name)) vars.set(name, value);
     const frame: Frame = { vars, run: state.run };
     const raw = compiled.logic ? guarded(compiled.logic, frame, path) : warn(frame, path, 'the decision has no logic');
     const value = coerce(raw, compiled.type, frame, path);
@@ -299,13 +301,14 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
   function newState(inputs: ReadonlyMap<string, FeelValue>, options: DmnEvaluateOptions, run: DmnRun): State {
     const values = new Map<string, FeelValue>();
     for (const decision of givenDecisions) if (inputs.has(decision.name)) values.set(keyOf(model, decision.id), inputs.get(decision.name) ?? null);
-    const free = new Map<string, FeelValue>();
-    for (const [name, value] of inputs) if (!elementNames.has(name)) free.set(name, value);
+    // Made only when an input names no element: most evaluations have none and share the empty map.
+    let free: Map<string, FeelValue> | undefined;
+    for (const [name, value] of inputs) if (!elementNames.has(name)) (free ??= new Map()).set(name, value);
     return {
       run,
       frame: frameOf(run),
       values,
-      free,
+      free: free ?? NO_FREE,
       functions: new Map(),
       evaluating: new Set(),
       inputs: (key) => {
