@@ -7,6 +7,7 @@ import {
   FeelDateTime,
   FeelDaysTimeDuration,
   FeelFunction,
+  FeelNumber,
   FeelRange,
   FeelTime,
   FeelYearsMonthsDuration,
@@ -18,7 +19,7 @@ import {
 export function feelEquals(a: FeelValue, b: FeelValue): boolean | null {
   if (a === null || b === null) return a === b;
   if (typeof a === 'boolean' || typeof a === 'string') return typeof b === typeof a ? a === b : null;
-  if (isNumber(a)) return isNumber(b) ? a.equals(b) : null;
+  if (isNumber(a)) return isNumber(b) ? compareNumbers(a, b) === 0 : null;
   if (Array.isArray(a)) {
     if (!Array.isArray(b)) return null;
     if (a.length !== b.length) return false;
@@ -66,10 +67,29 @@ function endpointEquals(a: FeelValue | undefined, b: FeelValue | undefined): boo
   return feelEquals(a, b) === true;
 }
 
+/**
+ * `a.comparedTo(b)` without the copy of `b` decimal.js makes on every comparison (its digits array): rule tests
+ * compare numbers in every evaluation. Same algorithm on the same fields; values outside decimal128's exponent
+ * range, infinities and NaN (none of which FEEL makes) go to decimal.js.
+ */
+export function compareNumbers(a: FeelNumber, b: FeelNumber): number {
+  const ad = a.d;
+  const bd = b.d;
+  if (!ad || !bd || b.e > FeelNumber.maxE || b.e < FeelNumber.minE) return a.comparedTo(b);
+  const as = a.s;
+  if (!ad[0] || !bd[0]) return ad[0] ? as : bd[0] ? -b.s : 0;
+  if (as !== b.s) return as;
+  const negative = as < 0;
+  if (a.e !== b.e) return a.e > b.e !== negative ? 1 : -1;
+  const shorter = Math.min(ad.length, bd.length);
+  for (let i = 0; i < shorter; i++) if (ad[i] !== bd[i]) return ad[i]! > bd[i]! !== negative ? 1 : -1;
+  return ad.length === bd.length ? 0 : ad.length > bd.length !== negative ? 1 : -1;
+}
+
 /** Order of two values: negative, 0, positive, or null when they cannot be ordered. */
 export function feelCompare(a: FeelValue, b: FeelValue): number | null {
   if (a === null || b === null) return null;
-  if (isNumber(a)) return isNumber(b) ? a.comparedTo(b) : null;
+  if (isNumber(a)) return isNumber(b) ? compareNumbers(a, b) : null;
   if (typeof a === 'string') return typeof b === 'string' ? (a < b ? -1 : a > b ? 1 : 0) : null;
   if (a instanceof FeelDate) {
     if (!(b instanceof FeelDate)) return null;
