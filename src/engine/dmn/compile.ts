@@ -180,7 +180,7 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
         inputs.map((input) => input.name),
         (args) => {
           const values = new Map<string, FeelValue>();
-          const frame = frameOf(state.run);
+          const frame = state.frame;
           for (const [index, input] of inputs.entries()) {
             const arg = args[index] ?? null;
             const type = input.kind === 'inputData' ? inputTypeOf(input.key) : decisionOf(input.key).type;
@@ -191,15 +191,16 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
           }
           const inner: State = {
             run: state.run,
+            frame: state.frame,
             values,
             inputs: (inputKey) => values.get(inputKey) ?? null,
             functions: new Map(),
             evaluating: new Set(),
-            free: new Map(),
+            free: NO_FREE,
           };
           const results = outputs.map((output) => [output.name, evaluateDecision(output.key, inner)] as const);
           const value = results.length === 1 ? results[0]![1] : new FeelContext(results);
-          return coerce(value, type, frameOf(state.run), path);
+          return coerce(value, type, state.frame, path);
         },
         element.name,
       );
