@@ -23,6 +23,7 @@ import { coerce } from './types.ts';
 export class BoxedCompiler implements TypedCompiler {
   readonly types: TypeResolver;
   readonly problems: CompileProblems;
+  readonly #typed = new WeakMap<Evaluator, DmnType>();
 
   constructor(types: TypeResolver, problems: CompileProblems) {
     this.types = types;
@@ -34,7 +35,14 @@ export class BoxedCompiler implements TypedCompiler {
     const evaluator = this.#compileKind(expression, scope);
     if (!expression.typeRef || expression.kind === 'function') return evaluator;
     const type = this.type(expression.typeRef, scope, expression.path);
-    return (frame) => coerce(evaluator(frame), type, frame, expression.path);
+    const typed: Evaluator = (frame) => coerce(evaluator(frame), type, frame, expression.path);
+    this.#typed.set(typed, type);
+    return typed;
+  }
+
+  /** The type an evaluator of `compile` already coerces its value to (a decision of the same type need not again). */
+  coercesTo(evaluator: Evaluator): DmnType | undefined {
+    return this.#typed.get(evaluator);
   }
 
   #compileKind(expression: DmnExpression, scope: CompileScope): Evaluator {

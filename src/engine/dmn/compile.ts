@@ -54,6 +54,8 @@ interface CompiledDecision {
   type: DmnType;
   requires: Requirement[];
   logic?: Evaluator;
+  /** The logic's value is already coerced to the decision's type (the same typeRef on the expression). */
+  typedByLogic?: boolean;
 }
 
 interface Invocable {
@@ -108,7 +110,11 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
     ]);
     const compiled: CompiledDecision = { key, decision: element, model: owner, type: types.resolve(element.typeRef, owner, element.path), requires };
     decisions.set(key, compiled);
-    if (element.logic) compiled.logic = compiler.compile(element.logic, { model: owner, names: graph.namesOf(requires, owner), resolveType: types.feelTypes(owner) });
+    if (element.logic) {
+      compiled.logic = compiler.compile(element.logic, { model: owner, names: graph.namesOf(requires, owner), resolveType: types.feelTypes(owner) });
+      // Coercing twice to one type gives the first coercion's value and warnings: the second is skipped.
+      compiled.typedByLogic = compiler.coercesTo(compiled.logic) === compiled.type;
+    }
     return compiled;
   }
 
@@ -263,7 +269,7 @@ export function compileDmn(model: DmnModel, options: DmnCompileOptions = {}): Co
     if (compiled.model === model && state.free.size > 0) for (const [name, value] of state.free) if (!vars.has(name)) vars.set(name, value);
     const frame: Frame = { vars, run: state.run };
     const raw = compiled.logic ? guarded(compiled.logic, frame, path) : warn(frame, path, 'the decision has no logic');
-    const value = coerce(raw, compiled.type, frame, path);
+    const value = compiled.typedByLogic ? raw : coerce(raw, compiled.type, frame, path);
     state.evaluating.delete(key);
     state.values.set(key, value);
     return value;
