@@ -497,10 +497,14 @@ export const MIGRATIONS: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
 
+/** The migrator of Verdict's schema on `db` (its own bookkeeping tables); migration tests step it to a version. */
+export function verdictMigrator(db: Kysely<any>): Migrator {
+  return new Migrator({ db, provider, migrationTableName: 'verdict_migrations', migrationLockTableName: 'verdict_migrations_lock' });
+}
+
 /** Applies every pending migration; throws with the failing migration's name. */
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
-  const migrator = new Migrator({ db, provider, migrationTableName: 'verdict_migrations', migrationLockTableName: 'verdict_migrations_lock' });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await verdictMigrator(db).migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error');
     const cause = error instanceof Error ? error.message : String(error);

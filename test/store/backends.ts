@@ -5,7 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { sqlitePath } from '../../src/store/open.ts';
 
 export interface Backend {
   kind: 'sqlite' | 'postgres';
@@ -81,4 +84,13 @@ export async function postgresBackend(): Promise<Backend> {
 
 export async function backendOf(kind: 'sqlite' | 'postgres'): Promise<Backend> {
   return kind === 'sqlite' ? sqliteBackend() : postgresBackend();
+}
+
+/** A bare Kysely connection to the backend's database, without the store's migrations (migration tests). */
+export function rawDatabase(backend: Backend): Kysely<any> {
+  return new Kysely<any>({
+    dialect: backend.kind === 'sqlite'
+      ? new SqliteDialect({ database: new Database(sqlitePath(backend.url)) })
+      : new PostgresDialect({ pool: new pg.Pool({ connectionString: backend.url }) }),
+  });
 }

@@ -1,14 +1,10 @@
 // Migration 2026_11_042_job_text_parts on a database with a job in flight (SQLite and PostgreSQL): its stored inputs
 // and results move over as part 0, the job is worked and read as before, and the migration goes back down.
 import assert from 'node:assert/strict';
-import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import { Migrator } from 'kysely/migration';
-import pg from 'pg';
 import { describe, test } from 'node:test';
-import { MIGRATIONS } from '../../src/store/migrations.ts';
-import { openStore, sqlitePath } from '../../src/store/open.ts';
-import { backendOf, postgresSkip } from './backends.ts';
+import { verdictMigrator } from '../../src/store/migrations.ts';
+import { openStore } from '../../src/store/open.ts';
+import { backendOf, postgresSkip, rawDatabase } from './backends.ts';
 
 const at = (s: number) => new Date(Date.UTC(2026, 10, 1, 0, 0, s)).toISOString();
 
@@ -17,20 +13,10 @@ for (const kind of ['sqlite', 'postgres'] as const) {
     const skip = kind === 'postgres' ? await postgresSkip() : false;
     test('a job stored in single rows keeps its inputs and results, and the tables come back on the way down', { skip }, async () => {
       const backend = await backendOf(kind);
-      const connect = () => new Kysely<any>({
-        dialect: kind === 'sqlite'
-          ? new SqliteDialect({ database: new Database(sqlitePath(backend.url)) })
-          : new PostgresDialect({ pool: new pg.Pool({ connectionString: backend.url }) }),
-      });
-      const migratorOf = (db: Kysely<any>) => new Migrator({
-        db,
-        provider: { getMigrations: () => Promise.resolve(MIGRATIONS) },
-        migrationTableName: 'verdict_migrations',
-        migrationLockTableName: 'verdict_migrations_lock',
-      });
+      const connect = () => rawDatabase(backend);
       try {
         const db = connect();
-        assert.equal((await migratorOf(db).migrateTo('2026_11_041_webhooks')).error, undefined);
+        assert.equal((await verdictMigrator(db).migrateTo('2026_11_041_webhooks')).error, undefined);
         await db.insertInto('spaces').values({ name: 's', created_at: at(0) }).execute();
         await db.insertInto('jobs').values({
           id: 'j', space: 's', rule_id: 'r', rule_alias: 'r', version: 1, state: 'Running', total: 4, processed: 2, failed: 0, receiving: 0,
@@ -60,7 +46,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
 
         const down = connect();
         try {
-          assert.equal((await migratorOf(down).migrateTo('2026_11_041_webhooks')).error, undefined);
+          assert.equal((await verdictMigrator(down).migrateTo('2026_11_041_webhooks')).error, undefined);
           assert.deepEqual(await down.selectFrom('job_inputs').selectAll().execute(), []);
           assert.deepEqual(await down.selectFrom('job_results').selectAll().execute(), []);
         } finally {

@@ -1,14 +1,10 @@
 // Migration 2026_11_001_rule_history on a database made before it (SQLite and PostgreSQL): existing keys keep
 // working with no name, and the history table starts empty and usable.
 import assert from 'node:assert/strict';
-import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import { Migrator } from 'kysely/migration';
-import pg from 'pg';
 import { describe, test } from 'node:test';
-import { MIGRATIONS } from '../../src/store/migrations.ts';
-import { openStore, sqlitePath } from '../../src/store/open.ts';
-import { backendOf, postgresSkip } from './backends.ts';
+import { verdictMigrator } from '../../src/store/migrations.ts';
+import { openStore } from '../../src/store/open.ts';
+import { backendOf, postgresSkip, rawDatabase } from './backends.ts';
 
 for (const kind of ['sqlite', 'postgres'] as const) {
   describe(`migration 2026_11_001_rule_history on ${kind}`, async () => {
@@ -16,17 +12,8 @@ for (const kind of ['sqlite', 'postgres'] as const) {
     test('a database at 2026_06_001_management keeps its keys (name null) and gains an empty history', { skip }, async () => {
       const backend = await backendOf(kind);
       try {
-        const db = new Kysely<any>({
-          dialect: kind === 'sqlite'
-            ? new SqliteDialect({ database: new Database(sqlitePath(backend.url)) })
-            : new PostgresDialect({ pool: new pg.Pool({ connectionString: backend.url }) }),
-        });
-        const migrator = new Migrator({
-          db,
-          provider: { getMigrations: () => Promise.resolve(MIGRATIONS) },
-          migrationTableName: 'verdict_migrations',
-          migrationLockTableName: 'verdict_migrations_lock',
-        });
+        const db = rawDatabase(backend);
+        const migrator = verdictMigrator(db);
         const { error } = await migrator.migrateTo('2026_06_001_management');
         assert.equal(error, undefined);
         await db.insertInto('spaces').values({ name: 'old', created_at: '2026-01-01T00:00:00.000Z' }).execute();

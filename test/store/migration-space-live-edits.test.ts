@@ -1,34 +1,20 @@
 // Migration 2026_11_026_space_live_edits on a database made before it (SQLite and PostgreSQL): existing spaces
 // allow live edits (as before the setting existed), the setting can be changed, and the migration goes back down.
 import assert from 'node:assert/strict';
-import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import { Migrator } from 'kysely/migration';
-import pg from 'pg';
 import { describe, test } from 'node:test';
-import { MIGRATIONS } from '../../src/store/migrations.ts';
-import { openStore, sqlitePath } from '../../src/store/open.ts';
-import { backendOf, postgresSkip } from './backends.ts';
+import { verdictMigrator } from '../../src/store/migrations.ts';
+import { openStore } from '../../src/store/open.ts';
+import { backendOf, postgresSkip, rawDatabase } from './backends.ts';
 
 for (const kind of ['sqlite', 'postgres'] as const) {
   describe(`migration 2026_11_026_space_live_edits on ${kind}`, async () => {
     const skip = kind === 'postgres' ? await postgresSkip() : false;
     test('an existing space allows live edits, can forbid them, and the column goes away on the way down', { skip }, async () => {
       const backend = await backendOf(kind);
-      const connect = () => new Kysely<any>({
-        dialect: kind === 'sqlite'
-          ? new SqliteDialect({ database: new Database(sqlitePath(backend.url)) })
-          : new PostgresDialect({ pool: new pg.Pool({ connectionString: backend.url }) }),
-      });
-      const migratorOf = (db: Kysely<any>) => new Migrator({
-        db,
-        provider: { getMigrations: () => Promise.resolve(MIGRATIONS) },
-        migrationTableName: 'verdict_migrations',
-        migrationLockTableName: 'verdict_migrations_lock',
-      });
+      const connect = () => rawDatabase(backend);
       try {
         const db = connect();
-        assert.equal((await migratorOf(db).migrateTo('2026_11_018_audit_error_kind')).error, undefined);
+        assert.equal((await verdictMigrator(db).migrateTo('2026_11_018_audit_error_kind')).error, undefined);
         await db.insertInto('spaces').values({ name: 'old', created_at: '2026-01-01T00:00:00.000Z' }).execute();
         await db.destroy();
 
@@ -45,7 +31,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
 
         const down = connect();
         try {
-          assert.equal((await migratorOf(down).migrateTo('2026_11_018_audit_error_kind')).error, undefined);
+          assert.equal((await verdictMigrator(down).migrateTo('2026_11_018_audit_error_kind')).error, undefined);
           assert.deepEqual(Object.keys(await down.selectFrom('spaces').selectAll().executeTakeFirstOrThrow()).sort(), ['created_at', 'name']);
         } finally {
           await down.destroy();
